@@ -1,0 +1,25 @@
+import type { Knex } from 'knex';
+import type { Redis } from 'ioredis';
+import { bumpGeneration } from '@media-site/db';
+
+export function generationChannel(keyPrefix: string): string {
+  return `${keyPrefix}catalog:generation`;
+}
+
+export interface CatalogChangedDeps {
+  knex: Knex;
+  redis?: Redis | undefined;
+  keyPrefix: string;
+}
+
+/**
+ * Call after a catalog change has committed: bumps the generation in the database (the truth every
+ * instance polls) and announces it on pub/sub so other instances drop their listings at once.
+ */
+export async function catalogChanged({ knex, redis, keyPrefix }: CatalogChangedDeps): Promise<number> {
+  const generation = await bumpGeneration(knex);
+  if (redis && redis.status === 'ready') {
+    await redis.publish(generationChannel(keyPrefix), String(generation)).catch(() => undefined);
+  }
+  return generation;
+}

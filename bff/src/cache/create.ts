@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { CatalogCache } from './catalog-cache';
+import { createRedis } from './redis';
+
+export interface CacheSettings {
+  REDIS_URL?: string | undefined;
+  REDIS_COMMAND_TIMEOUT_MS: number;
+  CACHE_TTL_SECONDS: number;
+  CACHE_GENERATION_POLL_MS: number;
+  CACHE_LOCAL_MAX_ENTRIES: number;
+  CACHE_KEY_PREFIX: string;
+}
+
+export interface StartedCache {
+  cache: CatalogCache;
+  redis: Redis | undefined;
+  close(): Promise<void>;
+}
+
+/** The catalog cache with its Redis connections (none without REDIS_URL), already following the generation. */
+export async function startCatalogCache(settings: CacheSettings, knex: Knex, logger: Logger): Promise<StartedCache> {
+  let redis: Redis | undefined;
+  let subscriber: Redis | undefined;
+  if (settings.REDIS_URL) {
+    const options = { commandTimeoutMs: settings.REDIS_COMMAND_TIMEOUT_MS, logger };
+    redis = createRedis(settings.REDIS_URL, { ...options, role: 'commands' });
+    subscriber = createRedis(settings.REDIS_URL, { ...options, role: 'subscriber' });
+  }
+  const cache = new CatalogCache({
+    knex,
+    redis,
+    subscriber,
+    ttlSeconds: settings.CACHE_TTL_SECONDS,
+    pollMs: settings.CACHE_GENERATION_POLL_MS,
+    localMaxEntries: settings.CACHE_LOCAL_MAX_ENTRIES,
+    keyPrefix: settings.CACHE_KEY_PREFIX,
+    logger,
+  });
+  await cache.start();
+  return {
+    cache,
+    redis,
+    async close() {
+      await cache.close();
+      redis?.disconnect();
+      subscriber?.disconnect();
+    },
+  };
+}

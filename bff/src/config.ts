@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { providerConfigShape } from './provider/config';
+import { refuseLocalDefaultsInProduction, securityConfigShape } from './security/config';
+
+// Same embedded default as the db workspace's CLI, so `npm start` with no env finds the demo catalog.
+const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+const intFrom = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+export const configSchema = z
+  .object({
+    BFF_PORT: intFrom(3001, 0, 65535),
+    BFF_HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().optional(),
+    DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^(mysql2?|mariadb):\/\/|^sqlite:/.test(v), {
+      message: 'must start with mysql://, mariadb:// or sqlite:',
+    }),
+    DATABASE_POOL_MAX: intFrom(10, 1, 200),
+    REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must start with redis://' }),
+    REDIS_COMMAND_TIMEOUT_MS: intFrom(150, 10, 10_000),
+    CACHE_TTL_SECONDS: intFrom(300, 0, 86_400),
+    CACHE_GENERATION_POLL_MS: intFrom(2000, 50, 3_600_000),
+    CACHE_LOCAL_MAX_ENTRIES: intFrom(2000, 0, 1_000_000),
+    PAGE_ANCHOR_EVERY: intFrom(500, 2, 100_000),
+    CACHE_KEY_PREFIX: z.string().max(50).default('media:'),
+    /** In-process search index per catalog generation; off = every search reads the database. */
+    SEARCH_INDEX: z.enum(['on', 'off']).default('on'),
+    /** Per content type: a bigger table is searched in the database instead (~30 MB of heap per 100,000 rows). */
+    SEARCH_INDEX_MAX_ROWS: intFrom(500_000, 0, 10_000_000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 120_000),
+    READ_DEADLINE_MS: intFrom(1800, 0, 60_000),
+    /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    ...providerConfigShape,
+    ...securityConfigShape,
+  })
+  .superRefine(refuseLocalDefaultsInProduction)
+  .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => ({
+    ...rest,
+    DATABASE_URL: DATABASE_URL ?? `sqlite:${resolve(DATA_DIR || resolve(repoRoot, '.data'), 'catalog.sqlite')}`,
+  }));
+
+export type BffConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; a bad value throws one error listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+  throw new ConfigError(`invalid bff configuration:\n${problems.join('\n')}`);
+}

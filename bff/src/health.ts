@@ -1,0 +1,30 @@
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { CatalogCache } from './cache/catalog-cache';
+
+export interface HealthDeps {
+  knex: Knex;
+  cache: CatalogCache;
+}
+
+/** /healthz: the process answers. /readyz: the database answers; Redis is reported, never fatal. */
+export function healthRouter({ knex, cache }: HealthDeps): Router {
+  return new Router()
+    .get('/healthz', (ctx) => {
+      ctx.body = { status: 'ok' };
+    })
+    .get('/readyz', async (ctx) => {
+      const database = await knex
+        .raw('select 1')
+        .then(() => 'up' as const)
+        .catch(() => 'down' as const);
+      ctx.status = database === 'up' ? 200 : 503;
+      ctx.body = {
+        status: database === 'up' ? 'ready' : 'unavailable',
+        database,
+        redis: cache.redisStatus,
+        generation: cache.currentGeneration ?? null,
+        cache: cache.stats,
+      };
+    });
+}

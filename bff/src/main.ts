@@ -1,0 +1,33 @@
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startBff } from './server';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
+
+const logger = createLogger(config.LOG_LEVEL);
+const bff = await startBff(config, { logger });
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    bff.close().then(
+      () => {
+        logger.info('stopped');
+        logger.flush(() => process.exit(0));
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,123 @@
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CacheStats } from './cache/catalog-cache';
+
+// One /metrics listener for both services.
+export { startMetricsServer, type MetricsServer } from '@media-site/media-service/metrics';
+
+/**
+ * Payment outcomes, for the payments code to count what only it knows (refused by the provider,
+ * duplicate submission, ...). Module-level so any service can import it without a Koa ctx; merged
+ * into the scrape of every BffMetrics.
+ */
+export const paymentRegistry = new Registry();
+export const paymentOutcomes = new Counter({
+  name: 'bff_payment_outcomes_total',
+  help: 'Payment chain results by step and outcome (ok, refused, duplicate, provider_error, ...)',
+  labelNames: ['step', 'outcome'] as const,
+  registers: [paymentRegistry],
+});
+
+export function recordPaymentOutcome(step: string, outcome: string): void {
+  paymentOutcomes.inc({ step, outcome });
+}
+
+const PAYMENT_STEPS: Record<string, string> = {
+  '/api/get_ccbill_token': 'frontend_token',
+  '/api/get_ccbill_back_token': 'backend_token',
+  '/api/process_payment': 'charge',
+};
+
+// A repeated path is labelled from memory; past this many distinct paths, matching runs each time.
+const LABEL_MEMO_MAX = 20_000;
+
+export interface BffMetrics {
+  registry: Registry;
+  /** Koa middleware: time every request, labelled by the route pattern (never the raw URL). */
+  observe(ctx: Context, next: Next): Promise<void>;
+  /** The API router whose patterns label requests (createApp hands it over). */
+  labelFrom(routes: Router): void;
+}
+
+export function createBffMetrics(cacheStats: CacheStats): BffMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'bff_' });
+  const duration = new Histogram({
+    name: 'bff_http_request_duration_seconds',
+    help: 'Request duration by route pattern',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+  const paymentRequests = new Counter({
+    name: 'bff_payment_requests_total',
+    help: 'Payment step requests by HTTP status (200 ok, 422 refused, 429 limited, 5xx failed)',
+    labelNames: ['step', 'status'] as const,
+    registers: [registry],
+  });
+  const seen: Partial<Record<keyof CacheStats, number>> = {};
+  const fromStats = (name: string, help: string, field: keyof CacheStats) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const now = cacheStats[field];
+        this.inc(now - (seen[field] ?? 0));
+        seen[field] = now;
+      },
+    });
+  const hits = new Counter({
+    name: 'bff_cache_hits_total',
+    help: 'Catalog cache hits by tier (hit ratio: hits / (hits + misses))',
+    labelNames: ['tier'] as const,
+    registers: [registry],
+    collect() {
+      for (const [tier, field] of [['local', 'localHits'], ['redis', 'redisHits']] as const) {
+        const now = cacheStats[field];
+        this.inc({ tier }, now - (seen[field] ?? 0));
+        seen[field] = now;
+      }
+    },
+  });
+  hits.inc({ tier: 'local' }, 0);
+  fromStats('bff_cache_misses_total', 'Catalog cache misses (database reads)', 'misses');
+  fromStats('bff_cache_coalesced_total', 'Requests that waited on another request for the same miss', 'coalesced');
+  fromStats('bff_cache_redis_errors_total', 'Redis commands that failed or timed out (answered from the database)', 'redisErrors');
+
+  // Route patterns from the router itself: ctx._matchedRoute is not enough, the path cache answers
+  // repeats before routing.
+  let layers: Array<{ pattern: string; match(path: string): boolean }> = [];
+  const memo = new Map<string, string>();
+  const routeOf = (path: string): string => {
+    const known = memo.get(path);
+    if (known !== undefined) return known;
+    const label =
+      path === '/healthz' || path === '/readyz' ? path : (layers.find((layer) => layer.match(path))?.pattern ?? 'other');
+    if (memo.size < LABEL_MEMO_MAX) memo.set(path, label);
+    return label;
+  };
+
+  return {
+    registry: Registry.merge([registry, paymentRegistry]),
+    labelFrom(routes) {
+      layers = routes.stack.flatMap((layer) =>
+        layer.methods.length > 0 && typeof layer.path === 'string' ? [{ pattern: layer.path, match: (p: string) => layer.match(p) }] : [],
+      );
+      memo.clear();
+    },
+    async observe(ctx, next) {
+      const end = duration.startTimer();
+      try {
+        await next();
+      } finally {
+        const route = routeOf(ctx.path);
+        const status = String(ctx.status);
+        end({ method: ctx.method, route, status });
+        const step = PAYMENT_STEPS[route];
+        if (step) paymentRequests.inc({ step, status });
+      }
+    },
+  };
+}

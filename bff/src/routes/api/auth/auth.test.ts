@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@media-site/db/testing';
+import { verifyDownloadUrl, verifySessionToken } from '@media-site/media-service/token';
+import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+
+describe.each(testBackends())('members: sign-in, sessions, download links (%s)', (backend) => {
+  let kit: AccountKit;
+  let cookie: string;
+  beforeAll(async () => {
+    kit = await startAccountKit(backend, { RATE_LIMIT_LOGIN_PER_MINUTE: '4' });
+    await pay(kit, { username: 'member_a' });
+    ({ cookie } = await signIn(kit, 'member_a'));
+  });
+  afterAll(() => kit?.close());
+
+  it('answers /api/me for a session and 401 without one', async () => {
+    const me = await kit.request.get('/api/me').set('Cookie', cookie);
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ username: 'member_a', membership: { active: true }, vods: [] });
+    const mediaCookie = ([] as string[]).concat(me.headers['set-cookie'] ?? []).find((c) => c.startsWith('media_token='));
+    const token = mediaCookie?.split(';')[0]?.slice('media_token='.length) ?? '';
+    expect(verifySessionToken(kit.deps.settings.mediaKeys, token).ok).toBe(true);
+    expect((await kit.request.get('/api/me')).status).toBe(401);
+  });
+
+  it('marks cookies Secure when a trusted proxy says https', async () => {
+    const res = await kit.request.get('/api/me').set({ Cookie: cookie, 'X-Forwarded-Proto': 'https' });
+    for (const c of ([] as string[]).concat(res.headers['set-cookie'] ?? [])) expect(c).toContain('; Secure');
+  });
+
+  it('signs a resumable download link for an entitled file only, valid at least 24 hours', async () => {
+    const res = await kit.request.get('/api/download-link').query({ path: '/members/video/some set/clip 001.mp4' }).set('Cookie', cookie);
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.url, 'http://site');
+    expect(url.pathname).toBe('/members/video/some%20set/clip%20001.mp4');
+    const q = Object.fromEntries(url.searchParams);
+    const verified = verifyDownloadUrl(kit.deps.settings.mediaKeys, 'video/some set/clip 001.mp4', q);
+    expect(verified.ok).toBe(true);
+    if (verified.ok) expect(verified.value.expiresAt * 1000 - Date.now()).toBeGreaterThanOrEqual(24 * 3_600_000);
+    const vod = await kit.request.get('/api/download-link').query({ path: `/members/vod/${VOD.path}/x.mp4` }).set('Cookie', cookie);
+    expect(vod.status).toBe(403);
+    expect((await kit.request.get('/api/download-link').query({ path: '/members/video/../../etc/passwd' }).set('Cookie', cookie)).status).toBe(400);
+    expect((await kit.request.get('/api/download-link').query({ path: '/members/video/a/b.mp4' })).status).toBe(401);
+  });
+
+  it('signs out: the session stops working', async () => {
+    const { cookie: other } = await signIn(kit, 'member_a');
+    const out = await kit.request.post('/api/logout').set({ Origin: ORIGIN, Cookie: other });
+    expect(out.status).toBe(204);
+    expect((await kit.request.get('/api/me').set('Cookie', other)).status).toBe(401);
+  });
+
+  it('refuses a wrong password, then rate-limits sign-in attempts', async () => {
+    const attempt = () => kit.request.post('/api/login').set('Origin', ORIGIN).send({ username: 'member_a', password: 'wrong password' });
+    expect((await attempt()).status).toBe(401);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await attempt()).status);
+    expect(statuses).toContain(429);
+    expect((await attempt()).body.error.code).toBe('rate_limited');
+  });
+});

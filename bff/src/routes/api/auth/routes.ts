@@ -1,0 +1,43 @@
+import type Router from '@koa/router';
+import { UnauthorizedError } from '../../../errors';
+import { readBody } from '../../../security/body';
+import { requireSameOrigin } from '../../../security/origin';
+import type { AccountDeps } from '../members/deps';
+import { parseBody, parseQuery } from '../members/parse';
+import { downloadLink, memberView, signIn, signOut } from './service';
+import { downloadLinkQuery, loginBody } from './schema';
+import { callerAddress, clearCookies, currentMember, issueCookies, sessionCookieValue } from './session';
+
+export function authRoutes(router: Router, deps: AccountDeps): void {
+  // Per route, not router.use(): the /api router is shared with the catalog routes.
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  router
+    .post('/login', ...guard, async (ctx) => {
+      const { member, session } = await signIn(deps, parseBody(loginBody, ctx), callerAddress(ctx, deps));
+      await issueCookies(ctx, deps, member.id, session);
+      ctx.body = await memberView(deps, member);
+    })
+    .post('/logout', ...guard, async (ctx) => {
+      await signOut(deps, sessionCookieValue(ctx));
+      clearCookies(ctx, deps);
+      ctx.status = 204;
+    })
+    .get('/me', async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      const member = await currentMember(ctx, deps);
+      if (!member) {
+        clearCookies(ctx, deps);
+        throw new UnauthorizedError();
+      }
+      // Every call re-issues the short-lived media token from current entitlements: the refresh
+      // that makes a revocation reach the media service.
+      await issueCookies(ctx, deps, member.id);
+      ctx.body = await memberView(deps, member);
+    })
+    .get('/download-link', async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      const member = await currentMember(ctx, deps);
+      if (!member) throw new UnauthorizedError();
+      ctx.body = await downloadLink(deps, member, parseQuery(downloadLinkQuery, ctx).path);
+    });
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/db/members/rules';
+
+export { USERNAME };
+
+export const loginBody = z.object({
+  username: z.string().regex(USERNAME, 'username: 3-15 letters, digits or _'),
+  password: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const downloadLinkQuery = z.object({
+  path: z.string().min(1).max(600).startsWith('/members/'),
+});

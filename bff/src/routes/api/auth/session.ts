@@ -1,0 +1,46 @@
+import type { Context } from 'koa';
+import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/media-service/token';
+import { clientAddress, isHttps } from '../../../security/client';
+import { readCookie, serializeCookie } from '../../../security/cookies';
+import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
+import type { AccountDeps } from '../members/deps';
+import { entitlementsOf, mediaToken } from '../members/entitlements';
+import { memberById, type MemberRow } from '../members/repository';
+
+// Readable by the SPA (the session cookie is not): tells it whether asking /api/me is worth a request.
+export const SIGNED_IN_COOKIE = 'signed_in';
+
+export function sessionCookieValue(ctx: Context): string | undefined {
+  return readCookie(ctx.get('Cookie'), SESSION_COOKIE);
+}
+
+export function callerAddress(ctx: Context, deps: AccountDeps): string {
+  return clientAddress(ctx, deps.settings.trustedProxies);
+}
+
+export async function currentMember(ctx: Context, deps: AccountDeps): Promise<MemberRow | undefined> {
+  const id = await sessionMemberId(deps.knex, sessionCookieValue(ctx), deps.now());
+  const member = id === undefined ? undefined : await memberById(deps.knex, id);
+  // Disabling ends the sessions too; this covers a sign-in that raced with it.
+  return member?.disabled_at === null ? member : undefined;
+}
+
+/** Sets the session cookie (when given) and a fresh media token scoped to /members. */
+export async function issueCookies(ctx: Context, deps: AccountDeps, memberId: number, session?: string): Promise<void> {
+  const secure = isHttps(ctx, deps.settings.trustedProxies);
+  const now = deps.now();
+  if (session) {
+    const maxAgeSeconds = deps.settings.sessionTtlHours * 3600;
+    ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, session, { path: '/', maxAgeSeconds, secure }));
+    ctx.append('Set-Cookie', serializeCookie(SIGNED_IN_COOKIE, '1', { path: '/', maxAgeSeconds, secure, httpOnly: false }));
+  }
+  const token = mediaToken(deps.settings.mediaKeys, memberId, await entitlementsOf(deps.knex, memberId), now, deps.settings.mediaTokenTtlSeconds);
+  ctx.append('Set-Cookie', serializeCookie(MEDIA_COOKIE, token, { path: '/members', maxAgeSeconds: deps.settings.mediaTokenTtlSeconds, secure }));
+}
+
+export function clearCookies(ctx: Context, deps: AccountDeps): void {
+  const secure = isHttps(ctx, deps.settings.trustedProxies);
+  ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure }));
+  ctx.append('Set-Cookie', serializeCookie(SIGNED_IN_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure, httpOnly: false }));
+  ctx.append('Set-Cookie', serializeCookie(MEDIA_COOKIE, '', { path: '/members', maxAgeSeconds: 0, secure }));
+}

@@ -1,0 +1,15 @@
+import type { Knex } from 'knex';
+import type { CatalogCache } from '../../cache/catalog-cache';
+import type { AccountDeps } from './members/deps';
+import type { CatalogSearchIndex } from './search/catalog-index';
+import type { PageAnchors } from './shared/page-anchors';
+
+export interface ApiDeps {
+  knex: Knex;
+  cache: CatalogCache;
+  /** Members, payments and webhooks; absent in catalog-only tests. */
+  account?: AccountDeps;
+  anchors: PageAnchors;
+  /** In-process search index per catalog generation; absent = search reads the database. */
+  searchIndex?: CatalogSearchIndex | undefined;
+}

@@ -1,0 +1,27 @@
+import Router from '@koa/router';
+import type { ApiDeps } from './deps';
+import { authRoutes } from './auth/routes';
+import { paymentRoutes } from './payments/routes';
+import { webhookRoutes } from './webhooks/routes';
+import { modelRoutes } from './models/routes';
+import { photoRoutes } from './photos/routes';
+import { reportRoutes } from './reports/routes';
+import { searchRoutes } from './search/routes';
+import { thumbnailRoutes } from './thumbnails/routes';
+import { updateRoutes } from './updates/routes';
+import { videoRoutes } from './videos/routes';
+import { vodRoutes } from './vod/routes';
+
+/** Every /api resource (anything else falls through to the app's 404 JSON), one folder each; later resources (members, payments) are added here. */
+export function apiRouter(deps: ApiDeps): Router {
+  const api = new Router({ prefix: '/api' });
+  // The hot catalog routes register on this router directly (a nested router costs a dispatch per
+  // request); other resources may still be nested with api.use(router.routes()).
+  for (const resource of [updateRoutes, photoRoutes, videoRoutes, vodRoutes, modelRoutes, thumbnailRoutes, searchRoutes]) {
+    resource(api, deps);
+  }
+  if (deps.account) {
+    for (const resource of [authRoutes, paymentRoutes, webhookRoutes, reportRoutes]) resource(api, deps.account);
+  }
+  return api;
+}

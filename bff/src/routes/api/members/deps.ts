@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { KeyRing } from '@media-site/media-service/token';
+import type { BffConfig } from '../../../config';
+import { createRedis } from '../../../cache/redis';
+import { CcbillClient } from '../../../provider/client';
+import type { AddressList } from '../../../security/address-list';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
+
+export interface AccountSettings {
+  /** What the browser calls to create payment tokens (also what a CSP must allow). */
+  providerPublicBase: string;
+  clientAccnum: number;
+  clientSubacc: number;
+  membership: { price: string; periodDays: number; rebills: number };
+  currencyCode: number;
+  vodPeriodDays: number;
+  chargeTimeoutMs: number;
+  mediaKeys: KeyRing;
+  mediaTokenTtlSeconds: number;
+  downloadLinkTtlHours: number;
+  sessionTtlHours: number;
+  trustedProxies: AddressList;
+  webhookAllowed: AddressList;
+  allowedOrigins: string[];
+  loginPerMinute: number;
+  paymentPerMinute: number;
+}
+
+/** Members, payments and webhooks: what their routes and services need. */
+export interface AccountDeps {
+  knex: Knex;
+  logger: Logger;
+  provider: CcbillClient;
+  limiter: RateLimiter;
+  settings: AccountSettings;
+  /** Unix ms; tests move the clock. */
+  now: () => number;
+}
+
+export function accountSettings(config: BffConfig): AccountSettings {
+  return {
+    providerPublicBase: (config.CCBILL_PUBLIC_BASE_URL ?? config.CCBILL_BASE_URL).replace(/\/$/, ''),
+    clientAccnum: config.CCBILL_CLIENT_ACCNUM,
+    clientSubacc: config.CCBILL_CLIENT_SUBACC,
+    membership: { price: config.MEMBERSHIP_PRICE, periodDays: config.MEMBERSHIP_PERIOD_DAYS, rebills: config.MEMBERSHIP_REBILLS },
+    currencyCode: config.PAYMENT_CURRENCY_CODE,
+    vodPeriodDays: config.VOD_PURCHASE_PERIOD_DAYS,
+    chargeTimeoutMs: config.CCBILL_CHARGE_TIMEOUT_MS,
+    mediaKeys: config.MEDIA_TOKEN_KEYS.ring,
+    mediaTokenTtlSeconds: config.MEDIA_TOKEN_TTL_SECONDS,
+    downloadLinkTtlHours: config.DOWNLOAD_LINK_TTL_HOURS,
+    sessionTtlHours: config.SESSION_TTL_HOURS,
+    trustedProxies: config.TRUSTED_PROXIES,
+    webhookAllowed: config.WEBHOOK_ALLOWED_IPS,
+    allowedOrigins: config.ALLOWED_ORIGINS,
+    loginPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+    paymentPerMinute: config.RATE_LIMIT_PAYMENT_PER_MINUTE,
+  };
+}
+
+export function providerClient(config: BffConfig): CcbillClient {
+  return new CcbillClient({
+    baseUrl: config.CCBILL_BASE_URL.replace(/\/$/, ''),
+    clientAccnum: config.CCBILL_CLIENT_ACCNUM,
+    clientSubacc: config.CCBILL_CLIENT_SUBACC,
+    frontend: { appId: config.CCBILL_FRONTEND_APP_ID, secret: config.CCBILL_FRONTEND_SECRET },
+    backend: { appId: config.CCBILL_BACKEND_APP_ID, secret: config.CCBILL_BACKEND_SECRET },
+    authTimeoutMs: config.CCBILL_AUTH_TIMEOUT_MS,
+    chargeTimeoutMs: config.CCBILL_CHARGE_TIMEOUT_MS,
+  });
+}
+
+/** Builds the account dependencies from configuration; close() drops the rate limiter's Redis connection. */
+export function startAccount(config: BffConfig, knex: Knex, logger: Logger): { deps: AccountDeps; close(): void } {
+  const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands' }) : undefined;
+  const limiter = redis ? new RedisRateLimiter(redis, config.CACHE_KEY_PREFIX) : new MemoryRateLimiter();
+  return {
+    deps: { knex, logger, provider: providerClient(config), limiter, settings: accountSettings(config), now: Date.now },
+    close: () => redis?.disconnect(),
+  };
+}

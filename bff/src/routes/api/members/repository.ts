@@ -1,0 +1,134 @@
+import type { Knex } from 'knex';
+import { visibleOnly } from '../shared/visible';
+
+export interface MemberRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  email: string;
+  revoked_at: number | null;
+  /** `npm run catalog -- member disable`: no sign-in, no session, always on the revocation list. */
+  disabled_at: number | null;
+}
+
+export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'revoked';
+
+export interface SubscriptionRow {
+  id: number;
+  member_id: number;
+  kind: 'membership' | 'vod';
+  vod_id: number | null;
+  provider_subscription_id: string | null;
+  status: SubscriptionStatus;
+  paid_until: number | null;
+}
+
+// mysql2 returns bigint columns as strings (bigNumberStrings).
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toMember(row: Record<string, unknown> | undefined): MemberRow | undefined {
+  if (!row) return undefined;
+  return {
+    id: num(row.id),
+    username: String(row.username),
+    password_hash: String(row.password_hash),
+    email: String(row.email),
+    revoked_at: numOrNull(row.revoked_at),
+    disabled_at: numOrNull(row.disabled_at),
+  };
+}
+
+function toSubscription(row: Record<string, unknown> | undefined): SubscriptionRow | undefined {
+  if (!row) return undefined;
+  return {
+    id: num(row.id),
+    member_id: num(row.member_id),
+    kind: row.kind as SubscriptionRow['kind'],
+    vod_id: numOrNull(row.vod_id),
+    provider_subscription_id: row.provider_subscription_id === null ? null : String(row.provider_subscription_id),
+    status: row.status as SubscriptionStatus,
+    paid_until: numOrNull(row.paid_until),
+  };
+}
+
+export async function memberByUsername(db: Knex, username: string): Promise<MemberRow | undefined> {
+  return toMember(await db('members').where({ username }).first());
+}
+
+export async function memberById(db: Knex, id: number): Promise<MemberRow | undefined> {
+  return toMember(await db('members').where({ id }).first());
+}
+
+export async function insertMember(db: Knex, member: { username: string; passwordHash: string; email: string; now: number }): Promise<number> {
+  const [id] = await db('members').insert({ username: member.username, password_hash: member.passwordHash, email: member.email, created_at: member.now });
+  return num(id);
+}
+
+export async function setPasswordHash(db: Knex, id: number, passwordHash: string): Promise<void> {
+  await db('members').where({ id }).update({ password_hash: passwordHash, revoked_at: null });
+}
+
+export async function revokeMember(db: Knex, id: number, at: number): Promise<void> {
+  await db('members').where({ id }).update({ revoked_at: at });
+}
+
+/**
+ * Members revoked since `since` (unix ms), and every disabled member: what the media service must
+ * refuse despite valid signatures.
+ */
+export async function revokedMemberIds(db: Knex, since: number): Promise<number[]> {
+  const rows: { id: unknown }[] = await db('members').where('revoked_at', '>=', since).orWhereNotNull('disabled_at').select('id');
+  return rows.map((r) => num(r.id));
+}
+
+export async function insertSubscription(
+  db: Knex,
+  s: { memberId: number; kind: 'membership' | 'vod'; vodId: number | null; providerSubscriptionId: string | null; paidUntil: number | null; now: number },
+): Promise<number> {
+  const [id] = await db('subscriptions').insert({
+    member_id: s.memberId,
+    kind: s.kind,
+    vod_id: s.vodId,
+    provider_subscription_id: s.providerSubscriptionId,
+    status: 'active',
+    paid_until: s.paidUntil,
+    created_at: s.now,
+    updated_at: s.now,
+  });
+  return num(id);
+}
+
+export async function subscriptionsByProviderId(db: Knex, providerSubscriptionId: string): Promise<SubscriptionRow[]> {
+  const rows: Record<string, unknown>[] = await db('subscriptions').where({ provider_subscription_id: providerSubscriptionId });
+  return rows.map((r) => toSubscription(r) as SubscriptionRow);
+}
+
+export async function updateSubscription(db: Knex, id: number, patch: { status?: SubscriptionStatus; paid_until?: number | null; now: number }): Promise<void> {
+  const { now, ...rest } = patch;
+  await db('subscriptions').where({ id }).update({ ...rest, updated_at: now });
+}
+
+export async function membershipPaidUntil(db: Knex, memberId: number): Promise<number | null> {
+  const row = await db('subscriptions')
+    .where({ member_id: memberId, kind: 'membership' })
+    .whereIn('status', ['active', 'cancelled'])
+    .max({ until: 'paid_until' })
+    .first();
+  return numOrNull(row?.until);
+}
+
+export async function boughtVodPaths(db: Knex, memberId: number): Promise<string[]> {
+  const rows: { path: string }[] = await db('subscriptions as s')
+    .join('vods as v', 'v.id', 's.vod_id')
+    .where({ 's.member_id': memberId, 's.kind': 'vod', 's.status': 'active' })
+    .select('v.path')
+    .orderBy('v.path');
+  return rows.map((r) => r.path);
+}
+
+/** A VOD that can be bought: the catalog's visibility rule, so a taken-down one is unknown here too. */
+export async function vodByPath(db: Knex, path: string): Promise<{ id: number; path: string; price: string } | undefined> {
+  const row = await visibleOnly(db('vods').where({ path }), db, 'vods').first('id', 'path', 'price');
+  return row ? { id: num(row.id), path: String(row.path), price: Number(row.price).toFixed(2) } : undefined;
+}

@@ -1,0 +1,20 @@
+import Router from '@koa/router';
+import { ForbiddenError } from '../../../errors';
+import type { AccountDeps } from './deps';
+import { revokedMemberIds } from './repository';
+import { takedownListRoute } from '../reports/internal';
+
+/**
+ * Outside /api, so the front door never proxies it: the media service polls it every minute for
+ * members whose tokens and links must stop working before they expire (chargeback, refund, void).
+ */
+export function internalRoutes(deps: AccountDeps): Router {
+  return takedownListRoute(new Router(), deps.knex).get('/internal/media-revocations', async (ctx) => {
+    if (ctx.get('X-Forwarded-For')) throw new ForbiddenError('internal endpoint');
+    const s = deps.settings;
+    // Anything revoked longer ago than a link or token can live needs no listing.
+    const horizon = deps.now() - s.downloadLinkTtlHours * 3_600_000 - s.mediaTokenTtlSeconds * 1000;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { members: (await revokedMemberIds(deps.knex, horizon)).map(String) };
+  });
+}

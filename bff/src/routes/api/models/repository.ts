@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import type { ContentTable } from '../shared/content-page';
+import { visibleOnly } from '../shared/visible';
+
+export interface ModelRow {
+  id: number;
+  modelname: string;
+  thumbnail: string | null;
+}
+
+export interface ModelContentRow {
+  id: number;
+  path: string;
+  updatename: string;
+  datetoupload: string;
+}
+
+export function modelsByInitial(knex: Knex, initial: string): Promise<ModelRow[]> {
+  return knex('models').where({ initial }).orderBy('modelname').orderBy('id').select('id', 'modelname', 'thumbnail');
+}
+
+export async function modelByName(knex: Knex, modelname: string): Promise<ModelRow | undefined> {
+  return (await knex('models').where({ modelname }).first('id', 'modelname', 'thumbnail')) as ModelRow | undefined;
+}
+
+export function contentOfModel(knex: Knex, table: ContentTable, modelId: number, limit: number): Promise<ModelContentRow[]> {
+  return visibleOnly(knex(table), knex, table)
+    .where({ model_id: modelId })
+    .orderBy('datetoupload', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .select('id', 'path', 'updatename', 'datetoupload');
+}

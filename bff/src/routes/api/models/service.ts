@@ -1,0 +1,44 @@
+import type { CachedBody } from '../../../cache/catalog-cache';
+import { NotFoundError } from '../../../errors';
+import type { ApiDeps } from '../deps';
+import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
+import { contentOfModel, modelByName, modelsByInitial, type ModelContentRow } from './repository';
+
+/** A model page lists at most this many sets of each type, newest first. */
+export const MODEL_DETAIL_LIMIT = 1000;
+
+export function modelList({ knex, cache }: ApiDeps, letter: string): Promise<CachedBody> {
+  return cache.get(`models:${letter}`, async () =>
+    (await modelsByInitial(knex, letter)).map((m) => ({ modelname: m.modelname, thumbnail: m.thumbnail })),
+  );
+}
+
+function detailItem(idField: 'photo_id' | 'video_id' | 'vod_id', thumbnail: (path: string) => string) {
+  return (row: ModelContentRow) => ({
+    [idField]: Number(row.id),
+    path: row.path,
+    updatename: row.updatename,
+    datetoupload: row.datetoupload,
+    thumbnail: thumbnail(row.path),
+  });
+}
+
+export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<CachedBody> {
+  return cache.get(`model:${name}`, async () => {
+    const model = await modelByName(knex, name);
+    // MySQL's collation would also match "model a1" for "Model A1"; SQLite would not. Be exact on both.
+    if (!model || model.modelname !== name) throw new NotFoundError(`no model named ${name}`);
+    const [photos, videos, vods] = await Promise.all([
+      contentOfModel(knex, 'photosets', model.id, MODEL_DETAIL_LIMIT),
+      contentOfModel(knex, 'videos', model.id, MODEL_DETAIL_LIMIT),
+      contentOfModel(knex, 'vods', model.id, MODEL_DETAIL_LIMIT),
+    ]);
+    return {
+      modelname: model.modelname,
+      thumbnail: model.thumbnail,
+      photos: photos.map(detailItem('photo_id', photoSetThumbnail)),
+      videos: videos.map(detailItem('video_id', videoThumbnail)),
+      vods: vods.map(detailItem('vod_id', vodThumbnail)),
+    };
+  });
+}

@@ -1,0 +1,23 @@
+import type { AttemptRow } from './attempts';
+
+export const UNKNOWN_MESSAGE =
+  'We could not confirm the payment with the card processor. Do not pay again: if the charge went through, your access is activated automatically within a few minutes.';
+
+export interface PaymentOutcome {
+  httpStatus: 200 | 202;
+  body: { approved: boolean; status: 'approved' | 'declined' | 'failed' | 'unknown'; message?: string };
+}
+
+/** The same answer for the first call and every repeat of it. */
+export function outcomeOf(attempt: AttemptRow): PaymentOutcome {
+  switch (attempt.status) {
+    case 'approved':
+      return { httpStatus: 200, body: { approved: true, status: 'approved' } };
+    case 'declined':
+      return { httpStatus: 200, body: { approved: false, status: 'declined', message: 'The card was declined.' } };
+    case 'failed':
+      return { httpStatus: 200, body: { approved: false, status: 'failed', message: 'The payment could not be processed; nothing was charged.' } };
+    default:
+      return { httpStatus: 202, body: { approved: false, status: 'unknown', message: UNKNOWN_MESSAGE } };
+  }
+}

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { attemptById, closeAttempt, openAttempts, type AttemptRow } from './attempts';
+import { settleApproved, settleDeclined } from './settle';
+
+/**
+ * Settling charges in doubt (timeouts, provider errors) when no webhook did: the operator checks
+ * the provider's admin for the transaction, then approves or declines the attempt here.
+ */
+export async function listOpen(knex: Knex, olderThanMs: number, now = Date.now()): Promise<AttemptRow[]> {
+  return openAttempts(knex, now - olderThanMs);
+}
+
+export async function approve(knex: Knex, id: number, subscriptionId: string | null, membershipDays: number, now = Date.now()): Promise<string> {
+  const attempt = await attemptById(knex, id);
+  if (!attempt) return `attempt ${id} does not exist`;
+  return (await settleApproved(knex, id, subscriptionId, now, membershipDays)) ? `attempt ${id} approved: access granted to ${attempt.username}` : `attempt ${id} was already ${attempt.status}`;
+}
+
+export async function decline(knex: Knex, id: number, now = Date.now()): Promise<string> {
+  const attempt = await attemptById(knex, id);
+  if (!attempt) return `attempt ${id} does not exist`;
+  return (await settleDeclined(knex, id, 'declined by reconciliation', now)) ? `attempt ${id} declined` : `attempt ${id} was already ${attempt.status}`;
+}
+
+/** Attempts still open after `olderThanMs` with no webhook: the provider did not charge them. */
+export async function expireOpen(knex: Knex, olderThanMs: number, now = Date.now()): Promise<number> {
+  let count = 0;
+  for (const attempt of await openAttempts(knex, now - olderThanMs)) {
+    if (await closeAttempt(knex, attempt.id, 'failed', { now, declineText: 'no provider confirmation (expired by reconciliation)' })) count += 1;
+  }
+  return count;
+}

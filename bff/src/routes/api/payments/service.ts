@@ -1,0 +1,171 @@
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, UnavailableError } from '../../../errors';
+import type { ChargeTerms } from '../../../provider/client';
+import { ProviderAuthError } from '../../../provider/oauth';
+import { hashPassword } from '@media-site/db/members/password';
+import { enforceRateLimit } from '../../../security/rate-limit';
+import type { AccountDeps } from '../members/deps';
+import { entitlementsOf } from '../members/entitlements';
+import { memberByUsername, vodByPath, type MemberRow } from '../members/repository';
+import { attemptById, attemptByToken, insertAttempt, reservationTaken, type NewAttempt } from './attempts';
+import { issueHandle, spendHandle } from './handles';
+import { outcomeOf, type PaymentOutcome } from './outcome';
+import type { FrontendTokenBody, ProcessPaymentBody } from './schema';
+import { markUnknown, settleApproved, settleDeclined, settleFailed } from './settle';
+
+const HANDLE_TTL_MS = 15 * 60_000;
+// Spec §9: a payment token lives 30 hours and may be used 3 times.
+const TOKEN_TIME_TO_LIVE = 30;
+const TOKEN_VALID_USES = 3;
+
+async function providerBearer(source: { token(): Promise<{ accessToken: string }> }): Promise<string> {
+  try {
+    return (await source.token()).accessToken;
+  } catch (err) {
+    if (err instanceof ProviderAuthError) throw new UnavailableError('the card processor is unavailable, try again shortly');
+    throw err;
+  }
+}
+
+async function vodToBuy(deps: AccountDeps, member: MemberRow, path: string) {
+  const vod = await vodByPath(deps.knex, path);
+  if (!vod) throw new NotFoundError('no such VOD');
+  if ((await entitlementsOf(deps.knex, member.id)).vodPaths.includes(vod.path)) throw new ConflictError('this VOD is already bought');
+  return vod;
+}
+
+const membershipReservation = (username: string) => `u:${username.toLowerCase()}`;
+
+/**
+ * Step 1: checks the desired username and password (buying a VOD: that the visitor is signed in
+ * and the VOD can be bought; the session is the credential, so any username or password sent is
+ * ignored), then hands the browser the provider's frontend bearer, which can only create payment
+ * tokens, with where to create them.
+ */
+export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody, member: MemberRow | undefined, address: string) {
+  await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
+  if (input.vod !== undefined) {
+    if (!member) throw new UnauthorizedError('sign in to buy a VOD');
+    await vodToBuy(deps, member, input.vod);
+  } else {
+    if (input.username === undefined) throw new BadRequestError('username: required');
+    if ((await memberByUsername(deps.knex, input.username)) || (await reservationTaken(deps.knex, membershipReservation(input.username)))) {
+      throw new ConflictError('this username is taken');
+    }
+  }
+  const s = deps.settings;
+  return {
+    access_token: await providerBearer(deps.provider.frontendBearer),
+    token_type: 'bearer',
+    providerBase: s.providerPublicBase,
+    clientAccnum: s.clientAccnum,
+    clientSubacc: s.clientSubacc,
+    timeToLive: TOKEN_TIME_TO_LIVE,
+    validNumberOfUse: TOKEN_VALID_USES,
+  };
+}
+
+/** Step 3: makes sure we hold a backend bearer, and gives the browser only a single-use handle. */
+export async function backendHandle(deps: AccountDeps, address: string) {
+  await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
+  await providerBearer(deps.provider.backendBearer);
+  const handle = await issueHandle(deps.knex, deps.now(), HANDLE_TTL_MS);
+  return { access_token: handle, token_type: 'handle', expires_in: HANDLE_TTL_MS / 1000 };
+}
+
+/** A concurrent call for the same payment token is settling it: wait for its outcome (bounded). */
+async function awaitOutcome(deps: AccountDeps, paymentToken: string): Promise<PaymentOutcome> {
+  const deadline = Date.now() + deps.settings.chargeTimeoutMs + 5000;
+  for (;;) {
+    const attempt = await attemptByToken(deps.knex, paymentToken);
+    if ((attempt && attempt.status !== 'pending') || Date.now() > deadline) {
+      if (!attempt) throw new ForbiddenError('this payment session has expired; start again');
+      return outcomeOf(attempt);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, now: number): Promise<{ attempt: NewAttempt; terms: ChargeTerms }> {
+  const s = deps.settings;
+  if (input.vod !== undefined) {
+    if (!member) throw new UnauthorizedError('sign in to buy a VOD');
+    const vod = await vodToBuy(deps, member, input.vod);
+    return {
+      attempt: { paymentToken: input.paymentToken, kind: 'vod', vodId: vod.id, memberId: member.id, username: member.username, passwordHash: null, email: member.email, amount: vod.price, currencyCode: s.currencyCode, reservation: `v:${member.id}:${vod.id}`, now },
+      terms: { initialPrice: vod.price, initialPeriod: s.vodPeriodDays, recurringPrice: '0.00', recurringPeriod: 0, rebills: 0, currencyCode: s.currencyCode, passThroughInfo: [] },
+    };
+  }
+  const { username, password, email } = input.formData;
+  if (!username || !password) throw new ForbiddenError('username and password are required');
+  if (await memberByUsername(deps.knex, username)) throw new ConflictError('this username is taken');
+  const m = s.membership;
+  return {
+    attempt: { paymentToken: input.paymentToken, kind: 'membership', vodId: null, memberId: null, username, passwordHash: await hashPassword(password), email, amount: m.price, currencyCode: s.currencyCode, reservation: membershipReservation(username), now },
+    terms: { initialPrice: m.price, initialPeriod: m.periodDays, recurringPrice: m.price, recurringPeriod: m.periodDays, rebills: m.rebills, currencyCode: s.currencyCode, passThroughInfo: [] },
+  };
+}
+
+/**
+ * Step 4, exactly once per payment token: the attempt is recorded (unique token, unique
+ * reservation) before the one charge call; repeats and concurrent calls get the first outcome.
+ */
+export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, address: string): Promise<PaymentOutcome> {
+  const existing = await attemptByToken(deps.knex, input.paymentToken);
+  if (existing) return existing.status === 'pending' ? awaitOutcome(deps, input.paymentToken) : outcomeOf(existing);
+  await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
+  const spent = await spendHandle(deps.knex, input.accessToken, input.paymentToken, deps.now());
+  if (spent === 'spent-on-same-token') return awaitOutcome(deps, input.paymentToken);
+  if (spent === 'invalid') throw new ForbiddenError('this payment session has expired; start again');
+
+  const { attempt, terms } = await planFor(deps, input, member, deps.now());
+  let id: number;
+  try {
+    id = await insertAttempt(deps.knex, attempt);
+  } catch (err) {
+    if (await attemptByToken(deps.knex, input.paymentToken)) return awaitOutcome(deps, input.paymentToken);
+    if (await reservationTaken(deps.knex, attempt.reservation)) throw new ConflictError('a payment for this is already in progress or done');
+    throw err;
+  }
+  const passThroughInfo = [
+    { name: 'attempt', value: String(id) },
+    { name: 'username', value: attempt.username },
+  ];
+  await charge(deps, id, input.paymentToken, { ...terms, passThroughInfo });
+  const settled = await attemptById(deps.knex, id);
+  if (!settled) throw new Error(`attempt ${id} vanished`);
+  return outcomeOf(settled);
+}
+
+async function charge(deps: AccountDeps, id: number, paymentToken: string, terms: ChargeTerms): Promise<void> {
+  const { knex, logger, settings } = deps;
+  let result;
+  try {
+    result = await deps.provider.charge(paymentToken, terms);
+  } catch (err) {
+    // No bearer means no charge call was made.
+    if (err instanceof ProviderAuthError) {
+      await settleFailed(knex, id, 'no provider bearer', deps.now());
+      return;
+    }
+    await markUnknown(knex, id, 'charge call failed', deps.now());
+    throw err;
+  }
+  const now = deps.now();
+  switch (result.kind) {
+    case 'approved':
+      await settleApproved(knex, id, result.subscriptionId, now, settings.membership.periodDays);
+      logger.info({ attempt: id }, 'payment approved');
+      return;
+    case 'declined':
+      await settleDeclined(knex, id, `${result.declineCode} ${result.declineText}`.trim(), now);
+      logger.info({ attempt: id, declineCode: result.declineCode }, 'payment declined');
+      return;
+    case 'rejected':
+      await settleFailed(knex, id, `${result.status} ${result.errorCode} ${result.message}`, now);
+      logger.warn({ attempt: id, status: result.status, errorCode: result.errorCode }, 'provider refused the charge request');
+      return;
+    default:
+      await markUnknown(knex, id, result.reason, now);
+      logger.warn({ attempt: id, reason: result.reason }, 'payment outcome unknown; settle by webhook or reconciliation');
+  }
+}

@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { searchText } from '@media-site/db';
+import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../../../tests/simulator/simulator';
+import { testCardNumber } from '../../../../../tests/simulator/luhn';
+import { createApp } from '../../../app';
+import { startCatalogCache } from '../../../cache/create';
+import { loadConfig } from '../../../config';
+import { MemoryRateLimiter } from '../../../security/rate-limit';
+import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
+
+export const ORIGIN = 'http://127.0.0.1';
+export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
+export const VOD = { path: 'vod-one', price: '24.50' };
+
+export interface AccountKit {
+  db: TestDb;
+  sim: Simulator;
+  deps: AccountDeps;
+  request: ReturnType<typeof supertest>;
+  close(): Promise<void>;
+}
+
+export async function insertVod(knex: Knex, vod: { path: string; price: string } = VOD): Promise<void> {
+  await knex('vods').insert({
+    path: vod.path,
+    updatename: 'VOD one',
+    modelname: 'Model A1',
+    datetoupload: '2024-03-01',
+    search_text: searchText('VOD one', 'Model A1'),
+    prename: 'vod one',
+    format: 0,
+    price: vod.price,
+  });
+}
+
+/** The bff over a fresh database, talking to a provider simulator of its own. */
+export async function startAccountKit(backend: Backend, env: Record<string, string> = {}, sim: SimulatorOptions = {}): Promise<AccountKit> {
+  const db = await createTestDb(backend);
+  await insertVod(db.knex);
+  const simulator = await startSimulator({ stallMs: 4000, ...sim });
+  const config = loadConfig({
+    CCBILL_BASE_URL: simulator.url,
+    CCBILL_CHARGE_TIMEOUT_MS: '1500',
+    RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
+    RATE_LIMIT_PAYMENT_PER_MINUTE: '1000',
+    ...env,
+  });
+  const logger = pino({ level: 'silent' });
+  const deps: AccountDeps = {
+    knex: db.knex,
+    logger,
+    provider: providerClient(config),
+    limiter: new MemoryRateLimiter(),
+    settings: accountSettings(config),
+    now: Date.now,
+  };
+  const cache = await startCatalogCache({ ...config, REDIS_URL: undefined }, db.knex, logger);
+  const app = createApp({ knex: db.knex, cache: cache.cache, logger, account: deps });
+  return {
+    db,
+    sim: simulator,
+    deps,
+    request: supertest(app.callback()),
+    async close() {
+      await cache.close();
+      await simulator.close();
+      await db.destroy();
+    },
+  };
+}
+
+export interface PaymentInput {
+  username: string;
+  password?: string;
+  /** Last four digits of the test card: 0000 declined, 0002 stalls, 0005 provider error. */
+  cardEnding?: string;
+  vod?: string;
+  cookie?: string;
+  formExtras?: Record<string, unknown>;
+  /** false: send no username or password (a signed-in member buying a VOD, as the SPA does). */
+  credentials?: boolean;
+}
+
+export function tokenRequestBody(clientAccnum: number, cardNum: string) {
+  return {
+    clientAccnum,
+    clientSubacc: 0,
+    subscriptionId: 0,
+    customerInfo: { customerFname: 'Ann', customerLname: 'Example', email: 'ann@example.com', zipcode: '62701', country: 'US', address1: '1 Main St', city: 'Springfield', state: 'IL' },
+    paymentInfo: { creditCardPaymentInfo: { cardNum, nameOnCard: 'Ann Example', expMonth: '12', expYear: String(new Date().getFullYear() + 2), cvv2: '123' } },
+    timeToLive: 30,
+    validNumberOfUse: 3,
+  };
+}
+
+/** Steps 1-3 as the browser runs them; returns what step 4 needs. */
+export async function prepare(kit: AccountKit, input: PaymentInput) {
+  const cookie = input.cookie ? { Cookie: input.cookie } : {};
+  const credentials = input.credentials === false ? {} : { username: input.username, password: input.password ?? 'correct horse' };
+  const first = await kit.request
+    .post('/api/get_ccbill_token')
+    .set({ Origin: ORIGIN, ...cookie })
+    .send({ ...credentials, ...(input.vod ? { vod: input.vod } : {}) });
+  if (first.status !== 200) return { first };
+  const created = await fetch(`${first.body.providerBase}/payment-tokens/merchant-only-verify`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${first.body.access_token}`, 'Content-Type': 'application/json', Accept: PROVIDER_ACCEPT },
+    body: JSON.stringify(tokenRequestBody(first.body.clientAccnum, testCardNumber(input.cardEnding ?? '1111'))),
+  });
+  const paymentToken = ((await created.json()) as { paymentTokenId: string }).paymentTokenId;
+  const second = await kit.request.post('/api/get_ccbill_back_token').set({ Origin: ORIGIN, ...cookie });
+  const body = {
+    accessToken: second.body.access_token as string,
+    paymentToken,
+    ...(input.vod ? { vod: input.vod } : {}),
+    formData: {
+      initialPrice: '14.99',
+      initialPeriod: '30',
+      rebills: '99',
+      currencyCode: '840',
+      ...credentials,
+      email: 'ann@example.com',
+      expiration: '12/31/2099',
+      ...input.formExtras,
+    },
+  };
+  return { first, second, paymentToken, body, cookie };
+}
+
+export async function pay(kit: AccountKit, input: PaymentInput) {
+  const prepared = await prepare(kit, input);
+  if (!prepared.body) throw new Error(`step 1 failed: ${prepared.first.status} ${JSON.stringify(prepared.first.body)}`);
+  const result = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send(prepared.body);
+  return { ...prepared, result };
+}
+
+/** Signs in; returns the Cookie header value for both cookies. */
+export async function signIn(kit: AccountKit, username: string, password = 'correct horse') {
+  const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username, password });
+  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  return { res, cookie: cookies.map((c) => c.split(';')[0]).join('; '), cookies };
+}

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
+import { createApp } from '../../../app';
+import type { CatalogCache } from '../../../cache/catalog-cache';
+import { startCatalogCache } from '../../../cache/create';
+import { loadConfig } from '../../../config';
+import { MemoryRateLimiter } from '../../../security/rate-limit';
+import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
+
+export const ORIGIN = 'http://127.0.0.1';
+
+export interface ReportKit {
+  db: TestDb;
+  deps: AccountDeps;
+  cache: CatalogCache;
+  request: ReturnType<typeof supertest>;
+  /** Moves the clock the routes see. */
+  setNow(ms: number): void;
+  close(): Promise<void>;
+}
+
+/** The whole bff app (catalog and account routes) over a fresh database; `seed` fills it first. */
+export async function startReportKit(backend: Backend, seed?: (knex: Knex) => Promise<unknown>): Promise<ReportKit> {
+  const db = await createTestDb(backend);
+  await seed?.(db.knex);
+  const config = loadConfig({ CACHE_GENERATION_POLL_MS: '3600000' });
+  const logger = pino({ level: 'silent' });
+  let now = Date.now();
+  const deps: AccountDeps = {
+    knex: db.knex,
+    logger,
+    provider: providerClient(config),
+    limiter: new MemoryRateLimiter(() => now),
+    settings: accountSettings(config),
+    now: () => now,
+  };
+  const started = await startCatalogCache({ ...config, REDIS_URL: undefined }, db.knex, logger);
+  const app = createApp({ knex: db.knex, cache: started.cache, logger, account: deps, pageAnchorEvery: 4 });
+  return {
+    db,
+    deps,
+    cache: started.cache,
+    request: supertest(app.callback()),
+    setNow: (ms) => {
+      now = ms;
+    },
+    async close() {
+      await started.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@media-site/db/testing';
+import { resolveReport } from '@media-site/db/reports/repository';
+import { ORIGIN, startReportKit, type ReportKit } from './kit';
+
+const valid = { content: '/video/clip-one', reason: 'no_consent', details: 'This is me and I never agreed to publication.', email: 'me@example.com' };
+
+describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
+  let kit: ReportKit;
+  beforeAll(async () => {
+    kit = await startReportKit(backend);
+  });
+  afterAll(() => kit?.close());
+
+  const post = (path: string, body: unknown) => kit.request.post(path).set('Origin', ORIGIN).send(body as object);
+
+  it('stores a report and answers its reference with the promised deadlines', async () => {
+    kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
+    const res = await post('/api/reports', valid);
+    expect(res.status).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toMatchObject({
+      receivedAt: '2026-11-06T18:00:00.000Z',
+      acknowledgeBy: '2026-11-08T18:00:00.000Z',
+      resolveBy: '2026-11-18T00:00:00.000Z',
+      appealBusinessDays: 14,
+      canAppeal: false,
+    });
+    expect(res.body.reference).toMatch(/^R-[0-9A-Z]{10}$/);
+    const stored = await kit.db.knex('content_reports').where({ reference: res.body.reference }).first();
+    expect(stored).toMatchObject({ content_url: '/video/clip-one', reason: 'no_consent', reporter_email: 'me@example.com' });
+    const status = await kit.request.get(`/api/reports/${res.body.reference}`);
+    expect(status.status).toBe(200);
+    expect(status.body).toEqual(res.body);
+    // Never the reporter's details or address.
+    expect(JSON.stringify(status.body)).not.toMatch(/example\.com|never agreed/);
+  });
+
+  it.each([
+    [{ ...valid, reason: 'dislike' }, /reason/],
+    [{ ...valid, content: '' }, /content/],
+    [{ ...valid, content: 'javascript:alert(1)' }, /content/],
+    [{ ...valid, content: `/${'a'.repeat(500)}` }, /content/],
+    [{ ...valid, details: '   ' }, /details/],
+    [{ ...valid, details: 'x'.repeat(2001) }, /details/],
+    [{ ...valid, details: 'bell\u0007' }, /details/],
+    [{ ...valid, email: 'not-an-address' }, /email/],
+    [{ reason: 'other' }, /content/],
+  ])('refuses %j with 400', async (body, message) => {
+    const res = await post('/api/reports', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('bad_request');
+    expect(res.body.error.message).toMatch(message);
+  });
+
+  it('accepts a report without an e-mail address and a full URL', async () => {
+    const res = await post('/api/reports', { ...valid, email: '', content: 'https://mirror.example/some/page?id=3' });
+    expect(res.status).toBe(201);
+    expect((await kit.db.knex('content_reports').where({ reference: res.body.reference }).first()).reporter_email).toBeNull();
+  });
+
+  it('refuses a cross-site post', async () => {
+    const res = await kit.request.post('/api/reports').set('Origin', 'https://evil.example').send(valid);
+    expect(res.status).toBe(403);
+  });
+
+  it('appeals once a report is decided, once; unknown and malformed references are 404 and 400', async () => {
+    kit.setNow(Date.parse('2026-11-09T09:00:00Z'));
+    const { body } = await post('/api/reports', valid);
+    const ref = body.reference as string;
+    const early = await post(`/api/reports/${ref}/appeal`, { text: 'please' });
+    expect(early.status).toBe(409);
+    await resolveReport(kit.db.knex, ref, { outcome: 'no_action', note: 'release on file', by: 'ops', now: Date.parse('2026-11-10T09:00:00Z') });
+    expect((await kit.request.get(`/api/reports/${ref}`)).body).toMatchObject({ outcome: 'no_action', canAppeal: true });
+    kit.setNow(Date.parse('2026-11-13T12:00:00Z'));
+    expect((await post(`/api/reports/${ref}/appeal`, { text: '' })).status).toBe(400);
+    const appeal = await post(`/api/reports/${ref}/appeal`, { text: 'The release is forged.', email: 'me@example.com' });
+    expect(appeal.status).toBe(200);
+    expect(appeal.body).toMatchObject({ appealedAt: '2026-11-13T12:00:00.000Z', appealDecideBy: '2026-12-04T00:00:00.000Z', canAppeal: false });
+    expect((await post(`/api/reports/${ref}/appeal`, { text: 'again' })).status).toBe(409);
+    expect((await post('/api/reports/R-0000000000/appeal', { text: 'x' })).status).toBe(404);
+    expect((await kit.request.get('/api/reports/R-0000000000')).status).toBe(404);
+    expect((await kit.request.get('/api/reports/nope')).status).toBe(400);
+  });
+
+  it('rate-limits reports per address with 429', async () => {
+    kit.setNow(Date.parse('2026-11-20T10:00:00Z'));
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await post('/api/reports', valid)).status);
+    expect(statuses.slice(0, 5)).toEqual([201, 201, 201, 201, 201]);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+    kit.setNow(Date.parse('2026-11-20T10:01:01Z'));
+    expect((await post('/api/reports', valid)).status).toBe(201);
+  });
+});

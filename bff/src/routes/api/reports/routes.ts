@@ -1,0 +1,49 @@
+import type Router from '@koa/router';
+import { BadRequestError } from '../../../errors';
+import { readBody } from '../../../security/body';
+import { requireSameOrigin } from '../../../security/origin';
+import { enforceRateLimit } from '../../../security/rate-limit';
+import { callerAddress } from '../auth/session';
+import type { AccountDeps } from '../members/deps';
+import { parseBody } from '../members/parse';
+import { appealBody, referenceParam, reportBody } from './schema';
+import { reportStatus, submitAppeal, submitReport } from './service';
+
+// Reports are free text from anyone: a few per minute per address is plenty for a person.
+export const REPORTS_PER_MINUTE = 5;
+// Looking a reference up is harmless, and 50 random bits are not found by 30 guesses a minute.
+const LOOKUPS_PER_MINUTE = 30;
+
+function reference(value: string | undefined): string {
+  const parsed = referenceParam.safeParse(value);
+  if (!parsed.success) throw new BadRequestError(parsed.error.issues[0]?.message ?? 'bad reference');
+  return parsed.data;
+}
+
+/** The /contact report form and the appeal form (docs/compliance.md). */
+export function reportRoutes(router: Router, deps: AccountDeps): void {
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody(8 * 1024)];
+  const limit = (ctx: Parameters<typeof callerAddress>[0], what: string, perMinute = REPORTS_PER_MINUTE) =>
+    enforceRateLimit(deps.limiter, `${what}:${callerAddress(ctx, deps)}`, perMinute);
+  router
+    .post('/reports', ...guard, async (ctx) => {
+      const body = parseBody(reportBody, ctx);
+      await limit(ctx, 'report');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 201;
+      ctx.body = await submitReport(deps, body);
+    })
+    .get('/reports/:reference', async (ctx) => {
+      const ref = reference(ctx.params.reference);
+      await limit(ctx, 'report-lookup', LOOKUPS_PER_MINUTE);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await reportStatus(deps, ref);
+    })
+    .post('/reports/:reference/appeal', ...guard, async (ctx) => {
+      const ref = reference(ctx.params.reference);
+      const body = parseBody(appealBody, ctx);
+      await limit(ctx, 'appeal');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await submitAppeal(deps, ref, body);
+    });
+}

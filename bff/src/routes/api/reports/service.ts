@@ -1,0 +1,70 @@
+import { deadlinesOf, APPEAL_BUSINESS_DAYS } from '@media-site/db/reports/deadlines';
+import { ReportRuleError } from '@media-site/db/reports/errors';
+import { newReference } from '@media-site/db/reports/reference';
+import { insertReport, recordAppeal, reportByReference, type ReportRow } from '@media-site/db/reports/repository';
+import type { Knex } from 'knex';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';
+import type { AppealBody, ReportBody } from './schema';
+
+export interface ReportDeps {
+  knex: Knex;
+  now: () => number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function toAppError(err: unknown): unknown {
+  if (!(err instanceof ReportRuleError)) return err;
+  if (err.kind === 'not_found') return new NotFoundError('no report with that reference');
+  return err.kind === 'conflict' ? new ConflictError(err.message) : new BadRequestError(err.message);
+}
+
+/** What the reporter may see by reference: dates and outcome, never the details or e-mail addresses. */
+export function publicView(r: ReportRow) {
+  const d = deadlinesOf(r);
+  return {
+    reference: r.reference,
+    receivedAt: iso(r.created_at),
+    acknowledgeBy: iso(d.acknowledgeBy),
+    acknowledgedAt: iso(r.acknowledged_at),
+    resolveBy: iso(d.resolveBy),
+    resolvedAt: iso(r.resolved_at),
+    outcome: r.outcome,
+    appealedAt: iso(r.appealed_at),
+    appealDecideBy: iso(d.appealDecideBy),
+    appealDecision: r.appeal_decision,
+    appealBusinessDays: APPEAL_BUSINESS_DAYS,
+    canAppeal: r.resolved_at !== null && r.appealed_at === null,
+  };
+}
+
+export async function submitReport(deps: ReportDeps, body: ReportBody) {
+  const now = deps.now();
+  // 50 random bits: a collision is practically impossible, but a unique index would turn one into a 500.
+  for (let attempt = 0; ; attempt++) {
+    const reference = newReference();
+    try {
+      await insertReport(deps.knex, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
+      const report = await reportByReference(deps.knex, reference);
+      if (!report) throw new AppError(500, 'internal', 'report not stored');
+      return publicView(report);
+    } catch (err) {
+      if (attempt < 2 && /DUP_ENTRY|CONSTRAINT_UNIQUE/.test(String((err as { code?: unknown }).code ?? ''))) continue;
+      throw err;
+    }
+  }
+}
+
+export async function reportStatus(deps: ReportDeps, reference: string) {
+  const report = await reportByReference(deps.knex, reference);
+  if (!report) throw new NotFoundError('no report with that reference');
+  return publicView(report);
+}
+
+export async function submitAppeal(deps: ReportDeps, reference: string, body: AppealBody) {
+  try {
+    return publicView(await recordAppeal(deps.knex, reference, { text: body.text, email: body.email ?? null, now: deps.now() }));
+  } catch (err) {
+    throw toAppError(err);
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@media-site/db/testing';
+import { restore, takeDown, type ContentRef } from '@media-site/db/reports/takedowns';
+import { insertCatalog, type Catalog } from '../../../test/fixtures';
+import { startReportKit, type ReportKit } from './kit';
+
+type Json = Record<string, unknown>;
+const paths = (items: unknown) => (items as Json[]).map((i) => i.path);
+
+describe.each(testBackends())('takedown and restore in the API (%s)', (backend) => {
+  let kit: ReportKit;
+  let catalog: Catalog;
+  beforeAll(async () => {
+    kit = await startReportKit(backend, async (knex) => {
+      catalog = await insertCatalog(knex);
+    });
+  });
+  afterAll(() => kit?.close());
+
+  const get = async (path: string) => (await kit.request.get(path)).body as unknown;
+
+  async function everywhere() {
+    const video = catalog.videos[0]!;
+    const photo = catalog.photos[0]!;
+    const vod = catalog.vods[0]!;
+    const allPages = async (route: string, pages: number) => {
+      const out: unknown[] = [];
+      for (let p = 1; p <= pages; p++) out.push(...paths(await get(`${route}/${p}`)));
+      return out;
+    };
+    const model = (await get(`/api/modelname/${encodeURIComponent(video.modelname)}`)) as Json;
+    const search = async (term: string) => (await get(`/api/search/${encodeURIComponent(term)}`)) as Json;
+    return {
+      videos: [...(await allPages('/api/videos', 2)), ...(await allPages('/api/videos-by-date', 2))],
+      photos: [...(await allPages('/api/photos', 4)), ...(await allPages('/api/photos-by-date', 4))],
+      vods: await allPages('/api/vod', 2),
+      updates: await allPages('/api/updates', 3),
+      modelVideos: paths(model.videos),
+      searchVideos: paths((await search(video.updatename)).videos),
+      searchPhotos: paths((await search(photo.updatename)).photos),
+      searchVods: paths((await search(vod.updatename)).vods),
+      videoDetail: (await kit.request.get(`/api/videos/prename/${video.path}`)).status,
+      vodDetail: (await kit.request.get(`/api/vod/prename/${vod.path}`)).status,
+      photoFiles: (await kit.request.get(`/api/thumbnails/${photo.path}`)).status,
+    };
+  }
+
+  it('hides a video, a photo set and a VOD from every listing, search, model page and detail on the next request; restore brings them back', async () => {
+    // Warm every cache first: the takedown must not be hidden behind a cached answer.
+    const before = await everywhere();
+    const video = catalog.videos[0]!.path;
+    const photo = catalog.photos[0]!.path;
+    const vod = catalog.vods[0]!.path;
+    expect(before.videos.filter((p) => p === video)).toHaveLength(2);
+    expect(before.modelVideos).toContain(video);
+    expect(before.searchVideos).toContain(video);
+    expect(before.updates).toEqual(expect.arrayContaining([video, photo, vod]));
+    expect([before.videoDetail, before.vodDetail]).toEqual([200, 200]);
+
+    const refs: ContentRef[] = [
+      { type: 'video', path: video },
+      { type: 'photoset', path: photo },
+      { type: 'vod', path: vod },
+    ];
+    for (const ref of refs) await takeDown(kit.db.knex, { ref, actor: 'ops', reason: 'report R-1', now: Date.now() });
+    // What the CLI's Redis announcement (or the next generation poll) does in a running bff.
+    await kit.cache.refreshGeneration();
+
+    const after = await everywhere();
+    expect(after.videos).not.toContain(video);
+    expect(after.videos).toHaveLength(before.videos.length - 2);
+    expect(after.photos).not.toContain(photo);
+    expect(after.photos).toHaveLength(before.photos.length - 2);
+    expect(after.vods).not.toContain(vod);
+    expect(after.vods).toHaveLength(before.vods.length - 1);
+    expect(after.updates).not.toEqual(expect.arrayContaining([video]));
+    expect(after.updates).not.toContain(photo);
+    expect(after.updates).not.toContain(vod);
+    expect(after.updates).toHaveLength(before.updates.length - 3);
+    expect(after.modelVideos).not.toContain(video);
+    expect(after.searchVideos).not.toContain(video);
+    expect(after.searchPhotos).not.toContain(photo);
+    expect(after.searchVods).not.toContain(vod);
+    expect([after.videoDetail, after.vodDetail, after.photoFiles]).toEqual([404, 404, 404]);
+
+    const list = await kit.request.get('/internal/media-takedowns');
+    expect(list.status).toBe(200);
+    expect(list.body.prefixes).toEqual(
+      expect.arrayContaining([`video/${video}/`, `videothumbs/${video}/`, `photos/${photo}/`, `photosthumbs/${photo}/`, `vod/${vod}/`, `vodthumbs/${vod}/`]),
+    );
+    expect((await kit.request.get('/internal/media-takedowns').set('If-None-Match', list.headers.etag as string)).status).toBe(304);
+    expect((await kit.request.get('/internal/media-takedowns').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);
+
+    for (const ref of refs) await restore(kit.db.knex, { ref, actor: 'lead', reason: 'licence shown', now: Date.now() });
+    await kit.cache.refreshGeneration();
+    expect(await everywhere()).toEqual(before);
+    expect((await kit.request.get('/internal/media-takedowns')).body.prefixes).toEqual([]);
+  });
+});

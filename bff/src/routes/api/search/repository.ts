@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import { isSqlite } from '@media-site/db';
+import { LISTING_KEYS, type ContentTable } from '../shared/content-page';
+import { orderByKey, whereAfter } from '../shared/page-anchors';
+import { visibleOnly } from '../shared/visible';
+
+export interface SearchRow {
+  id: number;
+  path: string;
+  updatename: string;
+  modelname: string;
+}
+
+export interface IndexSourceRow extends SearchRow {
+  search_text: string;
+}
+
+/** A LIKE pattern matching `text` literally anywhere; `\` is the escape character (ESCAPE clause). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// search_text is lower-cased in JS, so the comparison must be exact: MySQL's default _ci
+// collations would also fold accents ("emilie" finding "émilie"), which SQLite and the in-process
+// index do not. A binary collation keeps every path answering the same.
+function searchTextColumn(knex: Knex): string {
+  return isSqlite(knex) ? 'search_text' : 'search_text COLLATE utf8mb4_bin';
+}
+
+/**
+ * Titles and model names containing the (lower-cased) term, alphabetical. The filter runs over the
+ * narrow (updatename, id, search_text) index in listing order, so it stops after `limit` matches;
+ * only the matching rows are read from the table.
+ */
+export function searchContent(knex: Knex, table: ContentTable, lowerTerm: string, limit: number): Promise<SearchRow[]> {
+  const ids = visibleOnly(knex(table), knex, table)
+    .select('id')
+    .whereRaw(`${searchTextColumn(knex)} LIKE ? ESCAPE ?`, [containsPattern(lowerTerm), '\\'])
+    .orderBy('updatename')
+    .orderBy('id')
+    .limit(limit);
+  return knex({ t: table })
+    .join(ids.as('m'), 'm.id', 't.id')
+    .select('t.id', 't.path', 't.updatename', 't.modelname')
+    .orderBy('t.updatename')
+    .orderBy('t.id');
+}
+
+/**
+ * The next `limit` searchable rows of a table after `after`, in search result order (the
+ * database's ORDER BY updatename, id, so the index needs no collation of its own). Rows excluded
+ * from the catalog must be excluded here and in searchContent alike.
+ */
+export function loadIndexSource(knex: Knex, table: ContentTable, after: SearchRow | undefined, limit: number): Promise<IndexSourceRow[]> {
+  const query = visibleOnly(knex(table), knex, table).select('id', 'path', 'updatename', 'modelname', 'search_text');
+  if (after) whereAfter(query, LISTING_KEYS.alpha, { updatename: after.updatename, id: after.id });
+  return orderByKey(query, LISTING_KEYS.alpha).limit(limit);
+}

@@ -1,0 +1,74 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeCatalog } from '../../../test/catalog-suite';
+import { byAlpha, type ContentFixture } from '../../../test/fixtures';
+import type { TestAppOptions } from '../../../test/harness';
+
+// The same answers from both paths: the database (SEARCH_INDEX=off, or while an index builds) and
+// the in-process index (built before the first request here).
+const PATHS: Array<[string, TestAppOptions]> = [
+  ['database', {}],
+  ['index', { searchIndex: { maxRows: 1000, pageRows: 4 } }],
+];
+
+for (const [searchPath, options] of PATHS) describeCatalog(`search from the ${searchPath}`, (ctx) => {
+  beforeAll(async () => {
+    const index = ctx().searchIndex;
+    if (!index) return;
+    expect(index.current(await ctx().cache.generation())).toBeUndefined();
+    await index.settled();
+    expect(index.status.state).toBe('ready');
+  });
+
+  const get = async (term: string) => (await ctx().request.get(`/api/search/${encodeURIComponent(term)}`).expect(200)).body;
+  const paths = (items: Array<{ path: string }>) => items.map((i) => i.path);
+  const matching = (rows: ContentFixture[], needle: string) =>
+    rows.filter((r) => `${r.updatename}\n${r.modelname}`.toLowerCase().includes(needle.toLowerCase())).sort(byAlpha);
+
+  it('matches titles and model names case-insensitively, alphabetical, with the spec fields', async () => {
+    const { photos, videos, vods } = ctx().catalog;
+    const body = await get('TITLE 07');
+    expect(paths(body.photos)).toEqual(paths(matching(photos, 'title 07')));
+    expect(paths(body.videos)).toEqual(paths(matching(videos, 'title 07')));
+    expect(paths(body.vods)).toEqual(paths(matching(vods, 'title 07')));
+    expect(body.photos).toHaveLength(2);
+    const first = matching(photos, 'title 07')[0]!;
+    expect(body.photos[0]).toEqual({
+      path: first.path,
+      updatename: first.updatename,
+      modelname: first.modelname,
+      thumbnail: `/members/photosthumbs/${first.path}/large.jpg`,
+    });
+  });
+
+  it('matches a non-ASCII model name in any case', async () => {
+    const { photos, vods } = ctx().catalog;
+    const body = await get('ÉMILIE ÑOÑO');
+    expect(paths(body.photos)).toEqual(paths(matching(photos, 'émilie ñoño')));
+    expect(paths(body.vods)).toEqual(paths(matching(vods, 'émilie ñoño')));
+    expect(body.photos.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['100%', ['special-percent']],
+    ['%', ['special-percent']],
+    ['snake_case', ['special-underscore']],
+    ['_', ['special-underscore']],
+    ['back\\slash', ['special-backslash']],
+    ['\\', ['special-backslash']],
+  ])('treats %j literally', async (term, expected) => {
+    const body = await get(term);
+    expect(paths(body.photos)).toEqual(expected);
+    expect(body.videos).toEqual([]);
+  });
+
+  it('finds nothing for an absent term and bounds the term', async () => {
+    expect(await get('no such thing')).toEqual({ photos: [], videos: [], vods: [] });
+    await ctx().request.get(`/api/search/${'q'.repeat(100)}`).expect(200);
+    const res = await ctx().request.get(`/api/search/${'q'.repeat(101)}`).expect(400);
+    expect(res.body.error.message).toMatch(/search term/);
+    await ctx().request.get('/api/search/%20%20%20').expect(400);
+    await ctx().request.get('/api/search/a%07b').expect(400);
+    // A malformed escape is searched as the literal text, never a 500.
+    await ctx().request.get('/api/search/%E0%A4%A').expect(200);
+  });
+}, options);

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import { buildAnchors, orderByKey, whereAfter, type KeyColumn, type PageAnchors } from './page-anchors';
+import { visibleOnly } from './visible';
+
+export type ContentTable = 'photosets' | 'videos' | 'vods';
+export type ListingOrder = 'alpha' | 'date';
+
+export const LISTING_KEYS: Record<ListingOrder, readonly KeyColumn[]> = {
+  alpha: [
+    { column: 'updatename', direction: 'asc' },
+    { column: 'id', direction: 'asc' },
+  ],
+  date: [
+    { column: 'datetoupload', direction: 'desc' },
+    { column: 'id', direction: 'desc' },
+  ],
+};
+
+/**
+ * One page of a content table. The page's ids come from the narrow (updatename, id) or
+ * (datetoupload, id) index alone, starting after the nearest page anchor; then only the page's
+ * rows are read (a deferred join).
+ */
+export async function contentPage<Row>(
+  knex: Knex,
+  anchors: PageAnchors,
+  table: ContentTable,
+  order: ListingOrder,
+  page: number,
+  pageSize: number,
+  columns: readonly string[],
+): Promise<Row[]> {
+  const keys = LISTING_KEYS[order];
+  const start = await anchors.locate(`${table}:${order}`, (page - 1) * pageSize, (every) =>
+    buildAnchors(knex, visibleOnly(knex(table).select(keys.map((k) => k.column)), knex, table), keys, every),
+  );
+  if (!start) return [];
+  const ids = orderByKey(visibleOnly(knex(table).select('id'), knex, table), keys).limit(pageSize).offset(start.skip);
+  if (start.after) whereAfter(ids, keys, start.after);
+  return orderByKey(
+    knex({ t: table })
+      .join(ids.as('p'), 'p.id', 't.id')
+      .select(columns.map((c) => `t.${c}`)),
+    keys,
+    't',
+  ) as Promise<Row[]>;
+}

@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+
+export interface KeyColumn {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+export type AnchorKey = Record<string, string | number>;
+
+export interface AnchorList {
+  /** anchors[j] is the sort key of the row at 0-based position (j + 1) * every - 1. */
+  anchors: AnchorKey[];
+  total: number;
+}
+
+/** Where a page starts: after `after` (or from the top), skipping `skip` more rows; null past the end. */
+export interface PageStart {
+  after?: AnchorKey;
+  skip: number;
+}
+
+/**
+ * Deep pages without deep offsets. Every `every`-th sort key of a listing is kept in memory per
+ * catalog generation, so page N is a short index range scan after the nearest anchor (at most
+ * `every` rows) instead of an OFFSET that walks all the rows before it. Built lazily by one window
+ * query on the first deep page after a catalog change; shallow pages never need it.
+ */
+export class PageAnchors {
+  private readonly lists = new Map<string, { generation: number; list: Promise<AnchorList> }>();
+
+  constructor(
+    readonly every: number,
+    private readonly generation: () => Promise<number>,
+  ) {}
+
+  async locate(name: string, offset: number, build: (every: number) => Promise<AnchorList>): Promise<PageStart | null> {
+    if (offset < this.every) return { skip: offset };
+    const generation = await this.generation();
+    let entry = this.lists.get(name);
+    if (!entry || entry.generation !== generation) {
+      entry = { generation, list: build(this.every) };
+      this.lists.set(name, entry);
+      // A failed build (database down) must not stick.
+      entry.list.catch(() => {
+        if (this.lists.get(name) === entry) this.lists.delete(name);
+      });
+    }
+    const { anchors, total } = await entry.list;
+    if (offset >= total) return null;
+    const j = Math.floor(offset / this.every) - 1;
+    const after = anchors[j];
+    if (!after) return { skip: offset };
+    return { after, skip: offset - (j + 1) * this.every };
+  }
+}
+
+/** Rows strictly after `key` in the order of `columns` (a lexicographic comparison spelt out for any SQL). */
+export function whereAfter(query: Knex.QueryBuilder, columns: readonly KeyColumn[], key: AnchorKey, alias?: string): Knex.QueryBuilder {
+  const c = (column: string) => (alias ? `${alias}.${column}` : column);
+  return query.where((outer) => {
+    columns.forEach((col, i) => {
+      outer.orWhere((inner) => {
+        for (const prev of columns.slice(0, i)) inner.where(c(prev.column), '=', key[prev.column]!);
+        inner.where(c(col.column), col.direction === 'asc' ? '>' : '<', key[col.column]!);
+      });
+    });
+  });
+}
+
+export function orderByKey(query: Knex.QueryBuilder, columns: readonly KeyColumn[], alias?: string): Knex.QueryBuilder {
+  for (const col of columns) query.orderBy(alias ? `${alias}.${col.column}` : col.column, col.direction);
+  return query;
+}
+
+/** Every `every`-th key of `source` in key order, via ROW_NUMBER (MySQL 8, MariaDB 10.2+, SQLite 3.25+). */
+export async function buildAnchors(knex: Knex, source: Knex.QueryBuilder, columns: readonly KeyColumn[], every: number): Promise<AnchorList> {
+  const names = columns.map((c) => c.column);
+  const order = columns.map((c) => `${c.column} ${c.direction}`).join(', ');
+  const numbered = knex.select(...names, knex.raw(`row_number() over (order by ${order}) as rn_`)).from(source.as('s'));
+  const [rows, count] = await Promise.all([
+    knex.select(...names).from(numbered.as('n')).whereRaw('rn_ % ? = 0', [every]).orderBy('rn_'),
+    knex.count({ n: '*' }).from(source.clone().as('s')),
+  ]);
+  const anchors = (rows as AnchorKey[]).map((r) => Object.fromEntries(names.map((n) => [n, r[n]!])));
+  return { anchors, total: Number((count[0] as { n: number | string }).n) };
+}

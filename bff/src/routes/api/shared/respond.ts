@@ -1,0 +1,18 @@
+import type { Context } from 'koa';
+import type { CachedBody } from '../../../cache/catalog-cache';
+
+/**
+ * Sends pre-serialized JSON; a matching If-None-Match gets 304 and no body. Only for public catalog
+ * answers: the path cache replays them to anyone asking for the same path.
+ */
+export function sendCached(ctx: Context, cached: CachedBody): void {
+  ctx.state.cachedAnswer = cached;
+  ctx.set('ETag', cached.etag);
+  ctx.set('Cache-Control', 'no-cache');
+  if (ctx.get('If-None-Match') === cached.etag) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.body = cached.body;
+}

@@ -1,0 +1,34 @@
+import { videoDownloadName } from '@media-site/media-service/download-name';
+import type { CachedBody } from '../../../cache/catalog-cache';
+import { NotFoundError } from '../../../errors';
+import type { ApiDeps } from '../deps';
+import type { ListingOrder } from '../shared/content-page';
+import { videoThumbnail } from '../shared/media-urls';
+import { videoPage, videoPrename, type VideoRow } from './repository';
+
+export const VIDEO_PAGE_SIZE = 10;
+
+export function toVideoItem(row: VideoRow) {
+  return {
+    video_id: Number(row.id),
+    path: row.path,
+    updatename: row.updatename,
+    modelname: row.modelname,
+    datetoupload: row.datetoupload,
+    thumbnail: videoThumbnail(row.path),
+  };
+}
+
+export function videoListing({ knex, cache, anchors }: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
+  return cache.get(`videos:${order}:${page}`, async () =>
+    (await videoPage(knex, anchors, order, page, VIDEO_PAGE_SIZE)).map(toVideoItem),
+  );
+}
+
+export function videoDownload({ knex, cache }: ApiDeps, folder: string): Promise<CachedBody> {
+  return cache.get(`video-prename:${folder}`, async () => {
+    const prename = await videoPrename(knex, folder);
+    if (prename === undefined) throw new NotFoundError(`no video in folder ${folder}`);
+    return { prename, download: `/members/video/${folder}/${videoDownloadName(prename)}` };
+  });
+}

@@ -1,0 +1,24 @@
+import type Router from '@koa/router';
+import { ForbiddenError } from '../../../errors';
+import { readBody } from '../../../security/body';
+import { callerAddress } from '../auth/session';
+import type { AccountDeps } from '../members/deps';
+import { parseBody, parseQuery } from '../members/parse';
+import { webhookFields, webhookQuery } from './schema';
+import { receiveWebhook } from './service';
+
+/** The provider's subscription events. No signature exists: the source address is the check. */
+export function webhookRoutes(router: Router, deps: AccountDeps): void {
+  router.post(
+    '/ccbill/webhook',
+    async (ctx, next) => {
+      if (!deps.settings.webhookAllowed.has(callerAddress(ctx, deps))) throw new ForbiddenError('source address not allowed');
+      await next();
+    },
+    readBody(64 * 1024),
+    async (ctx) => {
+      const result = await receiveWebhook(deps, parseQuery(webhookQuery, ctx), parseBody(webhookFields, ctx));
+      ctx.body = { status: result };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@media-site/db/testing';
+import { verifySessionToken } from '@media-site/media-service/token';
+import { pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+
+const HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
+const PROVIDER_ADDRESS = '64.38.240.17';
+
+describe.each(testBackends())('provider webhooks (%s)', (backend) => {
+  let kit: AccountKit;
+  let subscriptionId: string;
+  let cookie: string;
+  beforeAll(async () => {
+    kit = await startAccountKit(backend);
+    await pay(kit, { username: 'hooked' });
+    const attempt = await kit.db.knex('payment_attempts').where({ username: 'hooked' }).first();
+    subscriptionId = attempt.provider_subscription_id;
+    ({ cookie } = await signIn(kit, 'hooked'));
+  });
+  afterAll(() => kit?.close());
+
+  const send = (eventType: string, fields: object, from = PROVIDER_ADDRESS) =>
+    kit.request.post(`${HOOK}${eventType}`).set('X-Forwarded-For', from).send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
+  const paidUntil = async () => Number((await kit.db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first()).paid_until);
+  const mediaClaims = async () => {
+    const res = await kit.request.get('/api/me').set('Cookie', cookie);
+    const token = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('media_token='))?.split(';')[0]?.slice('media_token='.length) ?? '';
+    const verified = verifySessionToken(kit.deps.settings.mediaKeys, token);
+    if (!verified.ok) throw new Error(verified.reason);
+    return { me: res.body, claims: verified.value };
+  };
+
+  it('refuses a foreign source address and a wrong account', async () => {
+    expect((await send('RenewalSuccess', { transactionId: 't-foreign' }, '203.0.113.9')).status).toBe(403);
+    // The test client itself (loopback) is not a provider address.
+    const direct = await kit.request.post(`${HOOK}RenewalSuccess`).send({ transactionId: 't-direct', subscriptionId });
+    expect(direct.status).toBe(403);
+    const wrongAccount = await kit.request
+      .post('/api/ccbill/webhook?clientAccnum=123456&eventType=RenewalSuccess')
+      .set('X-Forwarded-For', PROVIDER_ADDRESS)
+      .send({ transactionId: 't-acc', subscriptionId });
+    expect(wrongAccount.status).toBe(403);
+    expect(Number((await kit.db.knex('webhook_events').count({ n: '*' }).first())?.n)).toBe(0);
+  });
+
+  it('extends access on renewal, and a replay changes nothing', async () => {
+    const before = await paidUntil();
+    const next = new Date(before + 30 * 86_400_000).toISOString().slice(0, 10);
+    const first = await send('RenewalSuccess', { transactionId: 'renew-1', nextRenewalDate: next, billedAmount: '14.99' });
+    expect(first.body).toEqual({ status: 'stored' });
+    const extended = await paidUntil();
+    expect(extended).toBeGreaterThan(before);
+    const replay = await send('RenewalSuccess', { transactionId: 'renew-1', nextRenewalDate: '2099-01-01' });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ status: 'duplicate' });
+    expect(await paidUntil()).toBe(extended);
+  });
+
+  it('accepts a form-encoded body', async () => {
+    const res = await kit.request
+      .post(`${HOOK}CustomerDataUpdate`)
+      .set('X-Forwarded-For', PROVIDER_ADDRESS)
+      .type('form')
+      .send({ transactionId: 'form-1', subscriptionId, clientAccnum: '900000' });
+    expect(res.body).toEqual({ status: 'stored' });
+  });
+
+  it('keeps access to the paid-through date after a cancellation', async () => {
+    const before = await paidUntil();
+    await send('Cancellation', { transactionId: 'cancel-1', reason: 'user' });
+    expect(await paidUntil()).toBe(before);
+    const { me, claims } = await mediaClaims();
+    expect(me.membership.active).toBe(true);
+    expect(claims.membershipActiveUntil * 1000).toBeGreaterThan(Date.now());
+  });
+
+  it('revokes on chargeback: the next media token has no membership and the revocation list names the member', async () => {
+    await send('Chargeback', { transactionId: 'cb-1', amount: '14.99' });
+    const { me, claims } = await mediaClaims();
+    expect(me.membership.active).toBe(false);
+    expect(claims.membershipActiveUntil * 1000).toBeLessThanOrEqual(Date.now());
+    const list = await kit.request.get('/internal/media-revocations');
+    expect(list.body.members).toContain(claims.memberId);
+    // Not reachable through the front door (which adds X-Forwarded-For).
+    expect((await kit.request.get('/internal/media-revocations').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);
+    const link = await kit.request.get('/api/download-link').query({ path: '/members/video/set/clip.mp4' }).set('Cookie', cookie);
+    expect(link.status).toBe(403);
+  });
+});

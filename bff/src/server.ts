@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { createKnex } from '@media-site/db';
+import { createApp } from './app';
+import type { CatalogCache } from './cache/catalog-cache';
+import { startCatalogCache } from './cache/create';
+import type { BffConfig } from './config';
+import { createLogger } from './logger';
+import { createBffMetrics, startMetricsServer } from './metrics';
+import { startAccount } from './routes/api/members/deps';
+import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
+
+export interface BffOverrides {
+  knex?: Knex;
+  logger?: Logger;
+}
+
+export interface RunningBff {
+  port: number;
+  url: string;
+  knex: Knex;
+  cache: CatalogCache;
+  /** Absent with SEARCH_INDEX=off. */
+  searchIndex?: CatalogSearchIndex | undefined;
+  /** Where /metrics answers, when METRICS_PORT is set. */
+  metricsPort?: number;
+  /** Stops accepting, lets in-flight requests finish, then closes the cache, Redis and knex. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function drain(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // Keep-alive connections with no request in flight would hold close() open.
+    server.closeIdleConnections();
+  });
+}
+
+export async function startBff(config: BffConfig, overrides: BffOverrides = {}): Promise<RunningBff> {
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  const ownKnex = !overrides.knex;
+  const knex = overrides.knex ?? createKnex(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX });
+  const { cache, close: closeCache } = await startCatalogCache(config, knex, logger);
+  const account = startAccount(config, knex, logger);
+  const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
+  const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(knex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
+  const app = createApp({ knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  const address = await listen(server, config.BFF_PORT, config.BFF_HOST);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const metricsServer =
+    metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(metrics.registry, config.METRICS_PORT, config.METRICS_HOST) : undefined;
+  logger.info({ port: address.port, host: address.address, redis: cache.redisStatus, metricsPort: metricsServer?.port }, 'bff listening');
+  let closing: Promise<void> | undefined;
+  return {
+    port: address.port,
+    url: `http://${host}:${address.port}`,
+    knex,
+    cache,
+    searchIndex,
+    metricsPort: metricsServer?.port,
+    close() {
+      closing ??= (async () => {
+        await drain(server, config.SHUTDOWN_TIMEOUT_MS);
+        await metricsServer?.close();
+        await closeCache();
+        account.close();
+        // An index build still reading would otherwise fail against a closed pool.
+        await searchIndex?.settled();
+        if (ownKnex) await knex.destroy();
+      })();
+      return closing;
+    },
+  };
+}

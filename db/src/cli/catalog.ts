@@ -1,0 +1,7 @@
+import { runCatalogCommand } from '../ingest/cli';
+
+process.exitCode = await runCatalogCommand(process.argv.slice(2), {
+  env: process.env,
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+});

@@ -1,0 +1,10 @@
+export { createKnex, clientOf, isSqlite, type DbClient, type KnexOptions } from './knex';
+export { migrateLatest, migrateRollbackAll } from './migrate';
+export { modelInitial, searchText } from './initial';
+export { readGeneration, bumpGeneration } from './generation';
+export { ensureDemo, type EnsureDemoOptions, type EnsureDemoResult } from './demo';
+export { buildDemoCatalog, type DemoCatalog } from './seed/catalog';
+export { seedDemoCatalog, type SeedSummary } from './seed/demo-rows';
+export { writeMediaTree, type MediaTreeOptions, type MediaTreeSummary } from './seed/media';
+export { seedScale, type ScaleSummary } from './seed/scale';
+export { wipeCatalog } from './seed/tables';

@@ -1,0 +1,28 @@
+import { Redis } from 'ioredis';
+
+/** The bff's channel (bff/src/cache/catalog-changed.ts): `${CACHE_KEY_PREFIX}catalog:generation`. */
+export function generationChannel(keyPrefix: string): string {
+  return `${keyPrefix}catalog:generation`;
+}
+
+/**
+ * Tells running bff instances the catalog changed so they drop cached listings now rather than at
+ * their next poll of the database. One attempt, short timeouts: the database is the truth anyway.
+ */
+export async function publishGeneration(redisUrl: string, keyPrefix: string, generation: number): Promise<number> {
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return await redis.publish(generationChannel(keyPrefix), String(generation));
+  } finally {
+    redis.disconnect();
+  }
+}

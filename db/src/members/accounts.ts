@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import { MemberRuleError } from './errors';
+
+const DAY_MS = 86_400_000;
+
+export interface MemberSummary {
+  username: string;
+  email: string;
+  createdAt: number;
+  /** Unix ms the membership is paid through (active or cancelled subscriptions); null: none. */
+  paidUntil: number | null;
+  vods: number;
+  revokedAt: number | null;
+  disabledAt: number | null;
+  disabledReason: string | null;
+}
+
+// mysql2 returns bigint columns as strings.
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+// MySQL's default collation compares usernames case-insensitively and SQLite does not; the
+// operator should get the same answer ("Demo" is "demo") on both.
+const byName = (db: Knex, username: string) => db('members').whereRaw('lower(username) = ?', [username.toLowerCase()]);
+
+async function memberId(db: Knex, username: string): Promise<number> {
+  const row = await byName(db, username).first('id');
+  if (!row) throw new MemberRuleError('not_found', `no member ${username}`);
+  return Number(row.id);
+}
+
+/** A member with, when `days` > 0, a membership paid through now + days (no provider subscription). */
+export async function addMember(db: Knex, m: { username: string; passwordHash: string; email: string; days: number; now: number }): Promise<number> {
+  return db.transaction(async (trx) => {
+    if (await byName(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
+    const [id] = await trx('members').insert({ username: m.username, password_hash: m.passwordHash, email: m.email, created_at: m.now });
+    const memberId = Number(id);
+    if (m.days > 0) {
+      await trx('subscriptions').insert({
+        member_id: memberId,
+        kind: 'membership',
+        vod_id: null,
+        provider_subscription_id: null,
+        status: 'active',
+        paid_until: m.now + m.days * DAY_MS,
+        created_at: m.now,
+        updated_at: m.now,
+      });
+    }
+    return memberId;
+  });
+}
+
+/** Marks the member disabled and ends every session; returns how many sessions there were. */
+export async function disableMember(db: Knex, username: string, reason: string, now: number): Promise<{ sessions: number }> {
+  return db.transaction(async (trx) => {
+    const id = await memberId(trx, username);
+    const updated = await trx('members').where({ id }).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason });
+    if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is already disabled`);
+    return { sessions: await trx('member_sessions').where({ member_id: id }).delete() };
+  });
+}
+
+export async function enableMember(db: Knex, username: string): Promise<void> {
+  const id = await memberId(db, username);
+  const updated = await db('members').where({ id }).whereNotNull('disabled_at').update({ disabled_at: null, disabled_reason: null });
+  if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is not disabled`);
+}
+
+export async function listMembers(db: Knex): Promise<MemberSummary[]> {
+  const members: Record<string, unknown>[] = await db('members').orderBy('username').select('id', 'username', 'email', 'created_at', 'revoked_at', 'disabled_at', 'disabled_reason');
+  const paid: { member_id: unknown; until: unknown }[] = await db('subscriptions')
+    .where({ kind: 'membership' })
+    .whereIn('status', ['active', 'cancelled'])
+    .groupBy('member_id')
+    .select('member_id', db.raw('max(paid_until) as until'));
+  const vods: { member_id: unknown; n: unknown }[] = await db('subscriptions').where({ kind: 'vod', status: 'active' }).groupBy('member_id').select('member_id', db.raw('count(*) as n'));
+  const paidBy = new Map(paid.map((r) => [Number(r.member_id), numOrNull(r.until)]));
+  const vodsBy = new Map(vods.map((r) => [Number(r.member_id), Number(r.n)]));
+  return members.map((r) => ({
+    username: String(r.username),
+    email: String(r.email),
+    createdAt: Number(r.created_at),
+    paidUntil: paidBy.get(Number(r.id)) ?? null,
+    vods: vodsBy.get(Number(r.id)) ?? 0,
+    revokedAt: numOrNull(r.revoked_at),
+    disabledAt: numOrNull(r.disabled_at),
+    disabledReason: r.disabled_reason === null ? null : String(r.disabled_reason),
+  }));
+}

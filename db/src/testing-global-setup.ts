@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+
+// When DATABASE_URL / REDIS_URL are unset and a Docker engine answers, start MySQL 8 and Redis 7
+// with testcontainers and hand their URLs to the test workers through the environment.
+let stop: (() => Promise<void>) | undefined;
+
+function dockerWorks(): boolean {
+  try {
+    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function setup(): Promise<void> {
+  if ((process.env.DATABASE_URL && process.env.REDIS_URL) || !dockerWorks()) return;
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const stops: Array<() => Promise<unknown>> = [];
+  if (!process.env.DATABASE_URL) {
+    const mysql = await new GenericContainer('mysql:8.4')
+      .withEnvironment({ MYSQL_ROOT_PASSWORD: 'test', MYSQL_DATABASE: 'test' })
+      .withExposedPorts(3306)
+      .withWaitStrategy(Wait.forLogMessage(/ready for connections.*port: 3306/))
+      .start();
+    stops.push(() => mysql.stop());
+    process.env.DATABASE_URL = `mysql://root:test@${mysql.getHost()}:${mysql.getMappedPort(3306)}/test`;
+  }
+  if (!process.env.REDIS_URL) {
+    const redis = await new GenericContainer('redis:7').withExposedPorts(6379).start();
+    stops.push(() => redis.stop());
+    process.env.REDIS_URL = `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`;
+  }
+  stop = async () => {
+    await Promise.all(stops.map((s) => s()));
+  };
+}
+
+export async function teardown(): Promise<void> {
+  await stop?.();
+}

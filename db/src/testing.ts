@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createKnex } from './knex';
+import { migrateLatest } from './migrate';
+
+export type Backend = 'mysql' | 'sqlite';
+
+export interface TestDb {
+  backend: Backend;
+  url: string;
+  knex: Knex;
+  destroy(): Promise<void>;
+}
+
+/**
+ * Backends the current run tests against: SQLite always, MySQL/MariaDB when DATABASE_URL names one
+ * (CI sets it; testcontainers sets it in the global setup when Docker works). With
+ * REQUIRE_SERVICES=1 a missing DATABASE_URL is an error, never a silent skip.
+ */
+export function testBackends(): Backend[] {
+  const url = process.env.DATABASE_URL;
+  if (url && /^(mysql2?|mariadb):\/\//.test(url)) return ['mysql', 'sqlite'];
+  if (process.env.REQUIRE_SERVICES === '1') {
+    throw new Error('REQUIRE_SERVICES=1 but DATABASE_URL does not name a MySQL/MariaDB server');
+  }
+  return ['sqlite'];
+}
+
+/** A fresh, migrated database of its own for one test file. */
+export async function createTestDb(backend: Backend): Promise<TestDb> {
+  if (backend === 'sqlite') {
+    const url = 'sqlite::memory:';
+    const knex = createKnex(url);
+    await migrateLatest(knex);
+    return { backend, url, knex, destroy: () => knex.destroy() };
+  }
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('DATABASE_URL is not set');
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = createKnex(base);
+  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.destroy();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const knex = createKnex(url);
+  await migrateLatest(knex);
+  return {
+    backend,
+    url,
+    knex,
+    async destroy() {
+      await knex.destroy();
+      const cleanup = createKnex(base);
+      await cleanup.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await cleanup.destroy();
+    },
+  };
+}
+
+/** Redis for tests: REDIS_URL, or an error under REQUIRE_SERVICES=1, else undefined (skip Redis cases). */
+export function testRedisUrl(): string | undefined {
+  const url = process.env.REDIS_URL;
+  if (!url && process.env.REQUIRE_SERVICES === '1') {
+    throw new Error('REQUIRE_SERVICES=1 but REDIS_URL is not set');
+  }
+  return url || undefined;
+}

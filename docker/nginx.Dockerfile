@@ -1,0 +1,49 @@
+# syntax=docker/dockerfile:1
+# The front door: the built SPA plus the repository's nginx template, run as an unprivileged user.
+ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NGINX_IMAGE=nginxinc/nginx-unprivileged:1.28-alpine
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY db/package.json db/
+COPY bff/package.json bff/
+COPY media-service/package.json media-service/
+COPY frontend/package.json frontend/
+COPY tests/package.json tests/
+# Only the frontend's packages are needed; install scripts (better-sqlite3, esbuild) are skipped.
+RUN npm ci --no-audit --no-fund --ignore-scripts -w frontend --include-workspace-root
+COPY tsconfig.json ./
+COPY frontend frontend
+RUN npm run build -w frontend
+
+FROM ${NGINX_IMAGE} AS nginx
+# The image's entrypoint renders /etc/nginx/templates/*.template with envsubst into conf.d/ (only
+# variables that are set, so nginx's own $uri and friends survive); the template is http-context.
+USER root
+RUN rm -f /etc/nginx/conf.d/default.conf
+COPY nginx/nginx.conf.template /etc/nginx/templates/default.conf.template
+# Rendered into conf.d/snippets/, which conf.d/*.conf does not reach: included by path only.
+COPY nginx/snippets /etc/nginx/templates/snippets
+COPY --from=build /app/frontend/dist /usr/share/nginx/html
+USER nginx
+# nginx/nginx.conf.template placeholders (the same defaults as scripts/lib/nginx.ts); compose sets
+# the upstreams, MEDIA_ROOT and the site-specific ones. envsubst leaves unset names alone, so every
+# placeholder needs a value here.
+ENV PORT=8080 \
+    SPA_DIR=/usr/share/nginx/html \
+    MEDIA_ROOT=/srv/media \
+    NGINX_SNIPPETS=/etc/nginx/conf.d/snippets \
+    NGINX_CACHE_DIR=/tmp/nginx-thumbs \
+    THUMB_CACHE_SIZE=512m \
+    ACCESS_LOG="/dev/stdout front_json buffer=64k flush=1s" \
+    PROVIDER_ORIGIN=https://api.ccbill.com \
+    BILLING_FORM_ORIGINS=https://webmasters.billing-provider.example \
+    HSTS= \
+    LOGIN_RATE=20r/m \
+    LOGIN_BURST=10 \
+    PAYMENT_RATE=30r/m \
+    PAYMENT_BURST=20
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=5 \
+  CMD ["sh", "-c", "wget -q -O /dev/null http://127.0.0.1:${PORT}/ || exit 1"]

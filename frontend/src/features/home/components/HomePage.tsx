@@ -1,0 +1,51 @@
+import { Link } from 'react-router-dom';
+import { MediaCard } from '../../../components/MediaCard';
+import { Sentinel } from '../../../components/Sentinel';
+import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { useInfinitePages } from '../../../hooks/useInfinitePages';
+import type { ContentType, UpdateItem } from '../../api/types';
+import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
+
+const COLUMNS: { type: ContentType; title: string; route: string }[] = [
+  { type: 'photo', title: 'Latest Photos', route: '/photos/' },
+  { type: 'video', title: 'Latest Videos', route: '/video/' },
+  { type: 'vod', title: 'Latest VODs', route: '/vod/' },
+];
+
+function Column({ title, route, items }: { title: string; route: string; items: UpdateItem[] }) {
+  const id = `column-${route.replaceAll('/', '')}`;
+  return (
+    <section className="home-column" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul className="grid grid-column">
+        {items.map((item) => (
+          <MediaCard key={item.path} to={`${route}${encodeURIComponent(item.path)}`} title={item.updatename} thumbnail={item.thumbnail}>
+            <span>{item.modelname}</span>
+            <span>{item.datetoupload}</span>
+          </MediaCard>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function HomePage() {
+  const feed = useInfinitePages(getUpdates, UPDATES_PAGE_SIZE);
+
+  return (
+    <>
+      <p className="top-link">
+        <Link to="/2257">18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement</Link>
+      </p>
+      <h1 className="visually-hidden">Latest updates</h1>
+      <div className="home-columns">
+        {COLUMNS.map((column) => (
+          <Column key={column.type} title={column.title} route={column.route} items={feed.items.filter((item) => item.type === column.type)} />
+        ))}
+      </div>
+      {feed.loading && <Loading />}
+      {feed.error && <ErrorMessage error={feed.error} />}
+      {!feed.done && !feed.error && <Sentinel onVisible={feed.loadMore} generation={feed.items.length} />}
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+import { HttpError, postJson } from '../api/fetchJson';
+import { paymentConfig } from './config';
+import { cardDigits } from './validation';
+import type { PaymentFormData } from './formData';
+
+export const PAYMENT_MESSAGES = {
+  processing: 'Processing...',
+  firstToken: 'Failed to obtain access token.',
+  paymentToken: 'Failed to create payment token.',
+  secondToken: 'Failed to obtain second access token.',
+  failed: 'Transaction failed.',
+  success: 'Transaction successful!',
+  welcome: 'Approved, welcome to the home page...',
+  // Not in the spec's catalogue: the charge may have gone through, so "failed" would invite paying twice.
+  unknown:
+    'Transaction status unknown: the card processor did not confirm in time. Do not pay again; if the charge went through, your access is activated within a few minutes.',
+} as const;
+
+// Step 1's answer also says where the provider is (server configuration, not a build-time host).
+interface FirstToken {
+  access_token?: string;
+  providerBase?: string;
+  clientAccnum?: number;
+  clientSubacc?: number;
+}
+
+interface ProcessAnswer {
+  approved?: boolean;
+  status?: string;
+}
+
+/** /ccbill?vod={path}: a signed-in member buying one VOD instead of a membership. */
+function vodFromLocation(): string | undefined {
+  return new URLSearchParams(window.location.search).get('vod') || undefined;
+}
+
+export interface ChainOptions {
+  onStatus: (message: string) => void;
+}
+
+export type RunPaymentChain = (formData: PaymentFormData, options: ChainOptions) => Promise<boolean>;
+
+const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
+
+// One step of spec §4's chain: its value, or null (the caller reports the step's own message).
+async function step<T>(run: () => Promise<T | undefined>): Promise<T | null> {
+  try {
+    return (await run()) ?? null;
+  } catch (error) {
+    if (error instanceof HttpError) console.warn('Network response was not ok.', error.status);
+    else console.warn('payment step failed', error);
+    return null;
+  }
+}
+
+function paymentTokenBody(form: PaymentFormData, account: { clientAccnum: number; clientSubacc: number }) {
+  return {
+    clientAccnum: account.clientAccnum,
+    clientSubacc: account.clientSubacc,
+    subscriptionId: 0,
+    customerInfo: {
+      customerFname: form.firstName.trim(),
+      customerLname: form.lastName.trim(),
+      address1: form.address1.trim(),
+      address2: form.address2.trim(),
+      city: form.city.trim(),
+      state: form.state.trim(),
+      zipcode: form.postalCode.trim(),
+      country: form.country.trim().toUpperCase(),
+      phoneNumber: form.phoneNumber.trim(),
+      email: form.email.trim(),
+      browserHttpUserAgent: navigator.userAgent,
+      browserHttpAccept: 'text/html,application/json',
+      browserHttpAcceptLanguage: navigator.language,
+      browserHttpAcceptEncoding: 'gzip, deflate, br',
+    },
+    paymentInfo: {
+      creditCardPaymentInfo: {
+        cardNum: cardDigits(form.cardNumber),
+        nameOnCard: form.nameOnCard.trim(),
+        expMonth: form.expMonth,
+        expYear: form.expYear,
+        cvv2: form.cvv2,
+      },
+    },
+    timeToLive: paymentConfig.timeToLive,
+    validNumberOfUse: paymentConfig.validNumberOfUse,
+  };
+}
+
+// A VOD is bought by the signed-in member: no new username or password travels.
+const credentialsOf = (form: PaymentFormData, vod: string | undefined) => (vod ? {} : { username: form.username, password: form.password });
+
+function processBody(form: PaymentFormData, vod: string | undefined) {
+  return {
+    initialPrice: form.price,
+    initialPeriod: form.period,
+    recurringPrice: form.price,
+    recurringPeriod: form.period,
+    rebills: form.rebills,
+    currencyCode: form.currency,
+    passThroughInfo: vod ? [] : [{ name: 'username', value: form.username }],
+    ...credentialsOf(form, vod),
+    email: form.email.trim(),
+    expiration: '12/31/2099',
+  };
+}
+
+// Spec §4: four calls in order, stopping at the first failure with that step's message.
+export const runPaymentChain: RunPaymentChain = async (form, { onStatus }) => {
+  onStatus(PAYMENT_MESSAGES.processing);
+
+  const vod = vodFromLocation();
+  const first = await step(async () => {
+    const answer = await postJson<FirstToken>('/api/get_ccbill_token', { ...credentialsOf(form, vod), vod });
+    return answer.access_token ? answer : undefined;
+  });
+  if (!first?.access_token) {
+    onStatus(PAYMENT_MESSAGES.firstToken);
+    return false;
+  }
+
+  const paymentToken = await step(async () =>
+    (
+      await postJson<{ paymentTokenId?: string }>(
+        `${first.providerBase ?? paymentConfig.providerBase}/payment-tokens/merchant-only-verify`,
+        paymentTokenBody(form, { clientAccnum: first.clientAccnum ?? paymentConfig.clientAccnum, clientSubacc: first.clientSubacc ?? paymentConfig.clientSubacc }),
+        { headers: { Authorization: `Bearer ${first.access_token}`, Accept: PROVIDER_ACCEPT } },
+      )
+    ).paymentTokenId,
+  );
+  if (!paymentToken) {
+    onStatus(PAYMENT_MESSAGES.paymentToken);
+    return false;
+  }
+
+  const second = await step(async () => (await postJson<{ access_token?: string }>('/api/get_ccbill_back_token')).access_token);
+  if (!second) {
+    onStatus(PAYMENT_MESSAGES.secondToken);
+    return false;
+  }
+
+  const answer = await step(() => postJson<ProcessAnswer>('/api/process_payment', { accessToken: second, paymentToken, vod, formData: processBody(form, vod) }));
+  if (answer?.status === 'unknown') {
+    onStatus(PAYMENT_MESSAGES.unknown);
+    return false;
+  }
+  if (answer?.approved !== true) {
+    onStatus(PAYMENT_MESSAGES.failed);
+    return false;
+  }
+  onStatus(PAYMENT_MESSAGES.success);
+  return true;
+};

@@ -1,0 +1,124 @@
+import { useRef, useState } from 'react';
+import type { ChangeEvent, FocusEvent, FormEvent } from 'react';
+import { CREDENTIAL_FIELDS, emptyFields, expiryYears, formatPrice, HIDDEN_DEFAULTS, MONTHS } from '../formData';
+import type { FieldName, PaymentFields, VodOffer } from '../formData';
+import { validateAll, validateField } from '../validation';
+import type { FieldErrors } from '../validation';
+import { PAYMENT_MESSAGES } from '../chain';
+import type { RunPaymentChain } from '../chain';
+import { FIELD_GROUPS } from './fieldLayout';
+import type { FieldSpec } from './fieldLayout';
+
+interface PaymentFormProps {
+  runChain: RunPaymentChain;
+  onApproved?: () => void;
+  /** Buying one VOD as the signed-in member: no new username or password, the VOD's price. */
+  vod?: VodOffer;
+}
+
+export function PaymentForm({ runChain, onApproved, vod }: PaymentFormProps) {
+  const [fields, setFields] = useState<PaymentFields>(emptyFields);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [status, setStatus] = useState('');
+  const [phase, setPhase] = useState<'idle' | 'busy' | 'approved'>('idle');
+  // A ref, not state: two clicks in one frame both see the first one's claim.
+  const inFlight = useRef(false);
+  const years = expiryYears();
+  const skipped = vod ? CREDENTIAL_FIELDS : [];
+  const groups = FIELD_GROUPS.map((group) => ({ ...group, fields: group.fields.filter((spec) => !skipped.includes(spec.name)) }));
+
+  function update(event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
+    const name = event.target.name as FieldName;
+    const next = { ...fields, [name]: event.target.value };
+    setFields(next);
+    if (errors[name]) setErrors({ ...errors, [name]: validateField(name, next) ?? undefined });
+  }
+
+  function blur(event: FocusEvent<HTMLInputElement | HTMLSelectElement>) {
+    const name = event.target.name as FieldName;
+    setErrors({ ...errors, [name]: validateField(name, fields) ?? undefined });
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (inFlight.current || phase === 'approved') return;
+    const found = validateAll(fields, new Date(), skipped);
+    setErrors(found);
+    const firstInvalid = Object.keys(found)[0];
+    if (firstInvalid) {
+      document.getElementById(`pay-${firstInvalid}`)?.focus();
+      return;
+    }
+    inFlight.current = true;
+    setPhase('busy');
+    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus: setStatus }).catch((error: unknown) => {
+      console.warn('payment chain failed', error);
+      setStatus(PAYMENT_MESSAGES.failed);
+      return false;
+    });
+    inFlight.current = false;
+    setPhase(approved ? 'approved' : 'idle');
+    if (approved) onApproved?.();
+  }
+
+  function control(spec: FieldSpec) {
+    const id = `pay-${spec.name}`;
+    const error = errors[spec.name];
+    const common = {
+      id,
+      name: spec.name,
+      value: fields[spec.name],
+      onChange: update,
+      onBlur: blur,
+      required: spec.name !== 'address2',
+      autoComplete: spec.autoComplete,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? `${id}-error` : undefined,
+    };
+    if (spec.type === 'select-month' || spec.type === 'select-year') {
+      const options = spec.type === 'select-month' ? MONTHS : years;
+      return (
+        <select {...common}>
+          <option value="">{spec.type === 'select-month' ? 'MM' : 'YYYY'}</option>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+    }
+    return <input {...common} type={spec.type ?? 'text'} inputMode={spec.inputMode} maxLength={spec.maxLength} />;
+  }
+
+  return (
+    <form className="form payment-form" noValidate onSubmit={(event) => void submit(event)}>
+      {Object.entries(HIDDEN_DEFAULTS).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {groups.map((group) => (
+        <fieldset key={group.legend}>
+          <legend>{vod && group.fields.some((spec) => spec.name === 'email') ? 'Your receipt' : group.legend}</legend>
+          {group.fields.map((spec) => (
+            <div className="field" key={spec.name}>
+              <label htmlFor={`pay-${spec.name}`}>{spec.label}</label>
+              {control(spec)}
+              {errors[spec.name] && (
+                <p className="field-error" id={`pay-${spec.name}-error`}>
+                  {errors[spec.name]}
+                </p>
+              )}
+            </div>
+          ))}
+        </fieldset>
+      ))}
+      <button type="submit" className="button button-primary" disabled={phase !== 'idle'} aria-disabled={phase !== 'idle'}>
+        {phase === 'busy' ? 'Please wait' : `Pay ${formatPrice(vod?.price ?? HIDDEN_DEFAULTS.price)}`}
+      </button>
+      <div role="status" aria-live="polite" className="payment-status">
+        {status && <p>{status}</p>}
+        {phase === 'approved' && <p>{PAYMENT_MESSAGES.welcome}</p>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { json, renderAt, stubFetch } from './render';
+import { vodDetail } from './fixtures';
+
+const srcs = (container: HTMLElement) => [...container.querySelectorAll('img')].map((img) => img.getAttribute('src'));
+
+describe('/video/{folder}', () => {
+  it('shows the four stills and the download link', async () => {
+    stubFetch(() => json({ prename: 'Clip One HD', download: '/members/video/clip-1/Clip%20One%20HD001.mp4' }));
+    const { container } = renderAt('/video/clip-1');
+    await screen.findByRole('heading', { name: 'Clip One HD' });
+    expect(srcs(container)).toEqual(['02', '05', '10', '15'].map((n) => `/members/videothumbs/clip-1/clip-1_${n}.jpg?w=640`));
+    const srcset = container.querySelector('img')?.getAttribute('srcset') ?? '';
+    expect(srcset.split(', ')).toHaveLength(6);
+    expect(srcset).toContain('/members/videothumbs/clip-1/clip-1_02.jpg?w=160 160w');
+    expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/members/video/clip-1/Clip%20One%20HD001.mp4');
+  });
+});
+
+describe('/vod/{folder}', () => {
+  it('shows stills, Download and Buy for the price', async () => {
+    stubFetch(() => json(vodDetail(4)));
+    const { container } = renderAt('/vod/vod-4');
+    await screen.findByRole('heading', { name: 'VOD 4' });
+    expect(srcs(container)).toHaveLength(4);
+    expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/members/vod/vod-4/vod-4.mp4');
+    expect(screen.getByRole('link', { name: 'Buy for $24.99' }).getAttribute('href')).toBe('/join');
+  });
+
+  it('reads a 404 as No VOD details found', async () => {
+    stubFetch(() => json({ error: { code: 'not_found', message: 'unknown vod' } }, 404));
+    renderAt('/vod/missing');
+    expect(await screen.findByText('No VOD details found')).toBeTruthy();
+  });
+});
+
+describe('/photos/{folder}', () => {
+  it('links each thumbnail to the member image', async () => {
+    stubFetch(() => json(['01.jpg', '02.jpg']));
+    const { container } = renderAt('/photos/set-1');
+    const links = await screen.findAllByRole('link', { name: /Photo \d of 2/ });
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/members/photos/set-1/01.jpg', '/members/photos/set-1/02.jpg']);
+    expect(srcs(container)).toEqual(['/members/photosthumbs/set-1/01.jpg?w=640', '/members/photosthumbs/set-1/02.jpg?w=640']);
+  });
+});
+
+describe('/freephotos/{folder}', () => {
+  it('shows the free images and partner links', async () => {
+    stubFetch(() => json(['a.jpg']));
+    const { container } = renderAt('/freephotos/free-1');
+    await screen.findByRole('link', { name: 'Free photo 1 of 1' });
+    expect(srcs(container)).toEqual(['/members/freephotos/free-1/a.jpg']);
+    expect(screen.getByRole('complementary', { name: 'Partner sites' }).querySelectorAll('a')).toHaveLength(3);
+  });
+});
+
+describe('/members single-image routes', () => {
+  it.each(['/members/photos/set-1/01.jpg', '/members/freephotos/free-1/a.jpg', '/members/video/clip-1/clip-1_02.jpg'])('%s shows the file at that path', async (path) => {
+    stubFetch(() => json([]));
+    renderAt(path);
+    const image = await screen.findByRole('img');
+    expect(image.getAttribute('src')).toBe(path);
+    expect(image.getAttribute('alt')).toBe(path.split('/').pop());
+  });
+});
+
+describe('/search/{term}', () => {
+  it('groups the results under Photos, Videos and VOD', async () => {
+    const hit = (path: string) => ({ path, updatename: `Title ${path}`, modelname: 'Model A1' });
+    stubFetch(() => json({ photos: [hit('p1')], videos: [hit('v1')], vods: [] }));
+    renderAt('/search/Model%20A1');
+    await screen.findByRole('heading', { name: 'Photos' });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Model A1');
+    expect(screen.getByRole('heading', { name: 'Videos' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'VOD' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Title v1' }).getAttribute('href')).toBe('/video/v1');
+    expect(screen.getByText('No matches.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,66 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { calledUrls, json, renderAt, stubFetch } from './render';
+import { FakeIntersectionObserver } from './intersection';
+import { update, vod } from './fixtures';
+import { VOD_SCROLL_KEY } from '../src/features/vod/scrollMemory';
+
+const range = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
+
+beforeEach(() => FakeIntersectionObserver.install());
+
+describe('home', () => {
+  it('splits one feed into three columns and loads the next page at the bottom', async () => {
+    const types = ['photo', 'video', 'vod'] as const;
+    const page = (start: number, count: number) => range(start, count).map((id) => update(types[id % 3] ?? 'photo', id));
+    const fetchMock = stubFetch((url) => json(url.endsWith('/1') ? page(1, 30) : page(31, 3)));
+    renderAt('/');
+    await screen.findByText('photo update 3');
+
+    const column = (name: string) => screen.getByText(name).closest('section')?.querySelectorAll('li') ?? [];
+    expect(column('Latest Photos')).toHaveLength(10);
+    expect(column('Latest Videos')).toHaveLength(10);
+    expect(column('Latest VODs')).toHaveLength(10);
+    expect(screen.getByText('video update 1').closest('a')?.getAttribute('href')).toBe('/video/video-1');
+    expect(document.querySelector('.top-link a')?.getAttribute('href')).toBe('/2257');
+
+    FakeIntersectionObserver.show('.sentinel');
+    await screen.findByText('vod update 32');
+    expect(calledUrls(fetchMock)).toEqual(['/api/updates/1', '/api/updates/2']);
+    // A short page is the end: the sentinel goes away.
+    expect(document.querySelector('.sentinel')).toBeNull();
+  });
+});
+
+describe('/vod', () => {
+  it('watches its sentinel with a 20px margin and appends the next page', async () => {
+    const fetchMock = stubFetch((url) => json(url.endsWith('/1') ? range(1, 20).map(vod) : [vod(21)]));
+    renderAt('/vod');
+    await screen.findByText('VOD 20');
+    const sentinelObserver = FakeIntersectionObserver.instances.find((observer) => [...observer.elements].some((element) => element.matches('.sentinel')));
+    expect(sentinelObserver?.options.rootMargin).toBe('20px');
+    FakeIntersectionObserver.show('.sentinel');
+    await screen.findByText('VOD 21');
+    expect(calledUrls(fetchMock)).toEqual(['/api/vod/1', '/api/vod/2']);
+    expect(screen.getByRole('link', { name: 'VOD 21' }).getAttribute('href')).toBe('/vod/vod-21');
+  });
+
+  it('saves the scroll position on leaving and restores it on return', async () => {
+    const scrollTo = vi.fn();
+    vi.stubGlobal('scrollTo', scrollTo);
+    stubFetch((url) => json(url.endsWith('/3') ? [vod(41)] : range(1, 20).map(vod)));
+    const first = renderAt('/vod');
+    await screen.findByText('VOD 20');
+    window.scrollY = 1234;
+    window.dispatchEvent(new Event('scroll'));
+    first.unmount();
+    expect(JSON.parse(window.sessionStorage.getItem(VOD_SCROLL_KEY) ?? '{}')).toEqual({ pages: 1, y: 1234 });
+
+    window.sessionStorage.setItem(VOD_SCROLL_KEY, JSON.stringify({ pages: 3, y: 2500 }));
+    const fetchMock = stubFetch((url) => json(url.endsWith('/3') ? [vod(41)] : range(url.endsWith('/2') ? 21 : 1, 20).map(vod)));
+    renderAt('/vod');
+    await screen.findByText('VOD 41');
+    expect(calledUrls(fetchMock)).toEqual(['/api/vod/1', '/api/vod/2', '/api/vod/3']);
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 2500));
+  });
+});

@@ -1,0 +1,37 @@
+import { render } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { vi } from 'vitest';
+import { AppRoutes } from '../src/app/routes';
+import { AGE_CONFIRMED_KEY } from '../src/features/age-gate/components/AgeGate';
+
+export function renderAt(path: string, { ageConfirmed = true } = {}) {
+  if (ageConfirmed) window.localStorage.setItem(AGE_CONFIRMED_KEY, 'true');
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppRoutes />
+    </MemoryRouter>,
+  );
+}
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+type Handler = (url: string, init?: RequestInit) => Response | Promise<Response>;
+
+// fetch is the browser's boundary: component tests answer it here, e2e tests use the real services.
+export function stubFetch(handler: Handler) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(handler(String(input), init)));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+export function stubFetchRoutes(routes: Record<string, unknown>) {
+  return stubFetch((url) => (url in routes ? json(routes[url]) : json({ error: { code: 'not_found', message: 'unknown' } }, 404)));
+}
+
+export const never = () => new Promise<Response>(() => {});
+
+export function calledUrls(fetchMock: ReturnType<typeof stubFetch>): string[] {
+  return fetchMock.mock.calls.map(([input]) => String(input));
+}

@@ -1,0 +1,57 @@
+import { MediaError } from '../errors';
+import type { MediaPath } from '../files/paths';
+import type { RevocationList } from './revocation';
+import { hasDownloadSignature, verifyDownloadUrl, verifySessionToken } from './token';
+import type { DownloadQuery, KeyRing, TokenFailure } from './token';
+
+export interface Credentials {
+  sessionToken: string | undefined;
+  query: DownloadQuery;
+}
+
+export type Access = { kind: 'public' } | { kind: 'member'; memberId: string };
+
+const PUBLIC = new Set(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos']);
+
+function refused(reason: TokenFailure, what: 'link' | 'session'): MediaError {
+  if (reason === 'expired') {
+    return new MediaError(
+      'token_expired',
+      what === 'link' ? 'This download link has expired; get a new one from the site' : 'Your media session has expired; reload the page',
+    );
+  }
+  return new MediaError('forbidden', what === 'link' ? 'Invalid download link' : 'Invalid media session');
+}
+
+function notRevoked(memberId: string, revocations: RevocationList): void {
+  if (revocations.has(memberId)) throw new MediaError('forbidden', 'Media access has been withdrawn for this account');
+}
+
+/**
+ * Who may read a path (spec §7): thumbnails and free photos are public; photos and video need an
+ * active membership; vod/{path}/… needs that VOD bought. A signed download URL grants exactly its
+ * one path (the bff signs only what the member is entitled to). No database: only signatures.
+ */
+export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRing, revocations: RevocationList, now: number): Access {
+  if (PUBLIC.has(path.family)) return { kind: 'public' };
+
+  if (hasDownloadSignature(credentials.query)) {
+    const link = verifyDownloadUrl(keys, path.relative, credentials.query, now);
+    if (!link.ok) throw refused(link.reason, 'link');
+    notRevoked(link.value.memberId, revocations);
+    return { kind: 'member', memberId: link.value.memberId };
+  }
+
+  if (!credentials.sessionToken) throw new MediaError('unauthenticated', 'Sign in to view members media');
+  const session = verifySessionToken(keys, credentials.sessionToken, now);
+  if (!session.ok) throw refused(session.reason, 'session');
+  const claims = session.value;
+  notRevoked(claims.memberId, revocations);
+
+  if (path.family === 'vod') {
+    if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new MediaError('forbidden', 'This VOD has not been purchased');
+  } else if (claims.membershipActiveUntil <= now) {
+    throw new MediaError('forbidden', 'An active membership is required');
+  }
+  return { kind: 'member', memberId: claims.memberId };
+}

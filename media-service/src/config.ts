@@ -1,0 +1,108 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEV_TOKEN_KEYS, parseKeyRing } from './access/token';
+import type { KeyRing } from './access/token';
+
+const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const dataDir = (env: NodeJS.ProcessEnv) => env.DATA_DIR || resolve(repoRoot, '.data');
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const schema = z.object({
+  NODE_ENV: z.string().default('development'),
+  MEDIA_HOST: z.string().min(1).default('127.0.0.1'),
+  MEDIA_PORT: int(0, 65535).default(3002),
+  MEDIA_ROOT: z.string().min(1),
+  VARIANT_CACHE_DIR: z.string().min(1),
+  MEDIA_TOKEN_KEYS: z.string().default(DEV_TOKEN_KEYS),
+  MEDIA_OFFLOAD: z.enum(['none', 'nginx']).default('none'),
+  MEDIA_OFFLOAD_PREFIX: z.string().regex(/^\/[A-Za-z0-9_/-]*\/$/).default('/_protected/'),
+  MEDIA_REVOCATION_URL: z.url().optional(),
+  MEDIA_REVOCATION_INTERVAL_S: int(5, 3600).default(60),
+  /** Defaults to /internal/media-takedowns beside MEDIA_REVOCATION_URL (both are the bff's). */
+  MEDIA_TAKEDOWN_URL: z.url().optional(),
+  MEDIA_TAKEDOWN_INTERVAL_S: int(1, 3600).default(10),
+  VARIANT_CONCURRENCY: int(1, 64).default(Math.max(1, availableParallelism())),
+  VARIANT_QUEUE_MAX: int(0, 10_000).default(64),
+  VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000),
+  VARIANT_MIN_FREE_BYTES: int(0, Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
+  VARIANT_MEMORY_CACHE_BYTES: int(0, 4 * 1024 ** 3).default(64 * 1024 * 1024),
+  MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
+  METRICS_PORT: int(0, 65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+});
+
+export interface MediaConfig {
+  host: string;
+  port: number;
+  mediaRoot: string;
+  variantCacheDir: string;
+  keys: KeyRing;
+  offload: 'none' | 'nginx';
+  offloadPrefix: string;
+  revocationUrl: string | undefined;
+  revocationIntervalSeconds: number;
+  takedownUrl: string | undefined;
+  takedownIntervalSeconds: number;
+  variantConcurrency: number;
+  variantQueueMax: number;
+  variantMaxPixels: number;
+  variantMinFreeBytes: number;
+  variantMemoryCacheBytes: number;
+  shutdownGraceMs: number;
+  logLevel: string;
+  metricsPort: number | undefined;
+  metricsHost: string;
+}
+
+/** Reads the environment once; throws one error listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
+  const withDefaults = {
+    ...env,
+    MEDIA_ROOT: env.MEDIA_ROOT || resolve(dataDir(env), 'media'),
+    VARIANT_CACHE_DIR: env.VARIANT_CACHE_DIR || resolve(dataDir(env), 'variants'),
+  };
+  const parsed = schema.safeParse(withDefaults);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  let keys: KeyRing | undefined;
+  if (parsed.success) {
+    try {
+      keys = parseKeyRing(parsed.data.MEDIA_TOKEN_KEYS);
+    } catch (err) {
+      problems.push(`MEDIA_TOKEN_KEYS: ${(err as Error).message}`);
+    }
+    if (parsed.data.NODE_ENV === 'production' && parsed.data.MEDIA_TOKEN_KEYS === DEV_TOKEN_KEYS) {
+      problems.push('MEDIA_TOKEN_KEYS: set real keys in production (the default is for local development only)');
+    }
+  }
+  if (!parsed.success || !keys || problems.length > 0) {
+    throw new Error(`Invalid media-service configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const c = parsed.data;
+  return {
+    host: c.MEDIA_HOST,
+    port: c.MEDIA_PORT,
+    mediaRoot: resolve(c.MEDIA_ROOT),
+    variantCacheDir: resolve(c.VARIANT_CACHE_DIR),
+    keys,
+    offload: c.MEDIA_OFFLOAD,
+    offloadPrefix: c.MEDIA_OFFLOAD_PREFIX,
+    revocationUrl: c.MEDIA_REVOCATION_URL,
+    revocationIntervalSeconds: c.MEDIA_REVOCATION_INTERVAL_S,
+    takedownUrl: c.MEDIA_TAKEDOWN_URL ?? (c.MEDIA_REVOCATION_URL ? new URL('/internal/media-takedowns', c.MEDIA_REVOCATION_URL).toString() : undefined),
+    takedownIntervalSeconds: c.MEDIA_TAKEDOWN_INTERVAL_S,
+    variantConcurrency: c.VARIANT_CONCURRENCY,
+    variantQueueMax: c.VARIANT_QUEUE_MAX,
+    variantMaxPixels: c.VARIANT_MAX_PIXELS,
+    variantMinFreeBytes: c.VARIANT_MIN_FREE_BYTES,
+    variantMemoryCacheBytes: c.VARIANT_MEMORY_CACHE_BYTES,
+    shutdownGraceMs: c.MEDIA_SHUTDOWN_GRACE_MS,
+    logLevel: c.LOG_LEVEL,
+    metricsPort: c.METRICS_PORT,
+    metricsHost: c.METRICS_HOST,
+  };
+}

@@ -1,0 +1,118 @@
+import { basename, extname } from 'node:path';
+import type { Context } from 'koa';
+import mime from 'mime-types';
+import { authorize } from './access/policy';
+import type { RevocationList } from './access/revocation';
+import type { TakedownList } from './access/takedowns';
+import { SESSION_COOKIE } from './access/token';
+import type { KeyRing } from './access/token';
+import { MediaError } from './errors';
+import { attachmentDisposition } from './files/disposition';
+import { parseMediaPath, resolveMediaFile } from './files/paths';
+import type { Family, ResolvedFile } from './files/paths';
+import { answer, fileRepresentation } from './files/send';
+import { VARIANT_TYPES, negotiateFormat, parseWidth } from './variants/format';
+import type { VariantService } from './variants/service';
+
+export interface MembersDeps {
+  /** MEDIA_ROOT after realpath, so symlink checks compare like with like. */
+  realRoot: string;
+  keys: KeyRing;
+  revocations: RevocationList;
+  /** Taken-down folders (410); absent = none. */
+  takedowns?: TakedownList;
+  variants: VariantService;
+  offload: { prefix: string } | null;
+  /** Unix seconds; tests pin the clock. */
+  now?: () => number;
+}
+
+const VARIANT_FAMILIES = new Set<Family>(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos']);
+const DOWNLOAD_FAMILIES = new Set<Family>(['video', 'vod']);
+const PUBLIC_CACHE = 'public, max-age=86400, stale-while-revalidate=604800';
+const STAND_IN_CACHE = 'public, max-age=60';
+// Members' files revalidate each time, so a revoked token stops them (a 304 is cheap).
+const PRIVATE_CACHE = 'private, no-cache';
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function contentType(file: ResolvedFile): string {
+  return mime.lookup(extname(file.absolute)) || 'application/octet-stream';
+}
+
+/** GET/HEAD /members/<family>/<path>: access, then a variant, an X-Accel-Redirect or the file itself. */
+export function membersHandler(deps: MembersDeps) {
+  const now = deps.now ?? (() => Date.now() / 1000);
+  return async (ctx: Context): Promise<void> => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      ctx.status = 405;
+      ctx.body = { error: { code: 'method_not_allowed', message: 'Use GET or HEAD' } };
+      return;
+    }
+    const path = parseMediaPath(ctx.path);
+    // Before access checks: a taken-down item is gone for everyone, members included.
+    if (deps.takedowns?.isTakenDown(path)) throw new MediaError('gone', 'This content has been removed');
+    const query = ctx.query;
+    const w = one(query.w);
+    let width: number | null = null;
+    if (w !== undefined) {
+      width = parseWidth(w);
+      if (width === null || !VARIANT_FAMILIES.has(path.family)) {
+        throw new MediaError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+      }
+    }
+
+    const access = authorize(
+      path,
+      {
+        sessionToken: ctx.cookies.get(SESSION_COOKIE),
+        query: { mid: one(query.mid), exp: one(query.exp), kid: one(query.kid), sig: one(query.sig) },
+      },
+      deps.keys,
+      deps.revocations,
+      now(),
+    );
+    const file = await resolveMediaFile(deps.realRoot, path);
+    let cacheControl = access.kind === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE;
+
+    if (width !== null) {
+      const format = negotiateFormat(ctx.get('Accept') || undefined);
+      const variant = await deps.variants.get(file, width, format);
+      if (variant) {
+        const { data, key } = variant;
+        answer(
+          ctx,
+          {
+            size: data.length,
+            etag: `"v-${key.slice(0, 40)}"`,
+            lastModified: file.stat.mtime,
+            type: VARIANT_TYPES[format],
+            read: ({ start, end }) => data.subarray(start, end + 1),
+          },
+          { cacheControl, vary: 'Accept' },
+        );
+        return;
+      }
+      // The original stands in for the variant (cache disk full): cached briefly, by nginx and
+      // browsers alike, so the resized variant takes over soon after there is room again.
+      if (access.kind === 'public') cacheControl = STAND_IN_CACHE;
+    }
+
+    const disposition = DOWNLOAD_FAMILIES.has(path.family) ? attachmentDisposition(basename(file.absolute)) : undefined;
+    if (deps.offload) {
+      // nginx serves the bytes (sendfile, ranges, validators); it keeps only a few upstream headers,
+      // among them Content-Type, Content-Disposition and Cache-Control.
+      ctx.set('X-Accel-Redirect', deps.offload.prefix + path.relative.split('/').map(encodeURIComponent).join('/'));
+      ctx.set('Cache-Control', cacheControl);
+      if (disposition) ctx.set('Content-Disposition', disposition);
+      ctx.type = contentType(file);
+      ctx.body = '';
+      ctx.type = contentType(file);
+      return;
+    }
+    answer(ctx, fileRepresentation(file.absolute, file.stat, contentType(file)), { cacheControl, disposition });
+  };
+}

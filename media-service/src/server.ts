@@ -1,0 +1,97 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { RevocationList } from './access/revocation';
+import { TakedownList } from './access/takedowns';
+import { createApp } from './app';
+import type { MediaConfig } from './config';
+import { createMediaMetrics, startMetricsServer } from './metrics';
+import { VariantService } from './variants/service';
+import { VariantStore } from './variants/store';
+import type { VariantStoreOptions } from './variants/store';
+
+export interface StartOptions {
+  logger?: Logger;
+  revocations?: RevocationList;
+  takedowns?: TakedownList;
+  /** Tests: simulate a full variant disk. */
+  variantWrite?: VariantStoreOptions['write'];
+  now?: () => number;
+}
+
+export interface RunningMedia {
+  port: number;
+  url: string;
+  variants: VariantService;
+  revocations: RevocationList;
+  takedowns: TakedownList;
+  /** Where /metrics answers, when METRICS_PORT is set. */
+  metricsPort?: number;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then cuts the rest. */
+  close(): Promise<void>;
+}
+
+export async function startMedia(config: MediaConfig, options: StartOptions = {}): Promise<RunningMedia> {
+  const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'media' } });
+  const realRoot = await realpath(config.mediaRoot);
+  await mkdir(config.variantCacheDir, { recursive: true });
+  const revocations = options.revocations ?? new RevocationList();
+  if (config.revocationUrl) revocations.startPolling(config.revocationUrl, config.revocationIntervalSeconds, logger);
+  const takedowns = options.takedowns ?? new TakedownList();
+  if (config.takedownUrl) takedowns.startPolling(config.takedownUrl, config.takedownIntervalSeconds, logger);
+  const variants = new VariantService({
+    store: new VariantStore({
+      dir: config.variantCacheDir,
+      memoryBytes: config.variantMemoryCacheBytes,
+      minFreeBytes: config.variantMinFreeBytes,
+      write: options.variantWrite,
+    }),
+    concurrency: config.variantConcurrency,
+    queueMax: config.variantQueueMax,
+    maxPixels: config.variantMaxPixels,
+    logger,
+  });
+  const metrics = config.metricsPort === undefined ? null : createMediaMetrics(variants);
+  const app = createApp({
+    logger,
+    observe: metrics?.observe,
+    realRoot,
+    keys: config.keys,
+    revocations,
+    takedowns,
+    variants,
+    offload: config.offload === 'nginx' ? { prefix: config.offloadPrefix } : null,
+    now: options.now,
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const metricsServer = metrics && config.metricsPort !== undefined ? await startMetricsServer(metrics.registry, config.metricsPort, config.metricsHost) : null;
+  logger.info({ port, mediaRoot: realRoot, offload: config.offload, metricsPort: metricsServer?.port }, 'media service listening');
+
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    variants,
+    revocations,
+    takedowns,
+    metricsPort: metricsServer?.port,
+    close: async () => {
+      revocations.stop();
+      takedowns.stop();
+      await metricsServer?.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      await closed;
+      clearTimeout(grace);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { Logger } from 'pino';
+import { MediaError } from '../errors';
+import type { ResolvedFile } from '../files/paths';
+import type { VariantFormat } from './format';
+import { PoolFullError, WorkPool } from './pool';
+import { renderVariant } from './render';
+import type { VariantStore} from './store';
+import { variantKey } from './store';
+
+export interface Variant {
+  key: string;
+  data: Buffer;
+}
+
+export interface VariantServiceOptions {
+  store: VariantStore;
+  concurrency: number;
+  queueMax: number;
+  maxPixels: number;
+  logger: Logger;
+}
+
+/**
+ * Resized copies of images: memory, then disk, then one sharp job per key however many requests
+ * ask at once (single-flight), run in a bounded pool. Returns null when the original should be
+ * served instead (the cache disk is full).
+ */
+export class VariantService {
+  private readonly pool: WorkPool;
+  private readonly inFlight = new Map<string, Promise<Variant | null>>();
+  /** sharp jobs started, for tests and metrics. */
+  renders = 0;
+
+  constructor(private readonly options: VariantServiceOptions) {
+    this.pool = new WorkPool(options.concurrency, options.queueMax);
+  }
+
+  get load(): { running: number; waiting: number } {
+    return this.pool.load;
+  }
+
+  async get(file: ResolvedFile, width: number, format: VariantFormat): Promise<Variant | null> {
+    const key = variantKey({ relative: file.relative, stat: file.stat, width, format });
+    const hot = this.options.store.fromMemory(key);
+    if (hot) return { key, data: hot };
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.produce(key, file, width, format).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async produce(key: string, file: ResolvedFile, width: number, format: VariantFormat): Promise<Variant | null> {
+    const { store } = this.options;
+    const cached = await store.fromDisk(key, format);
+    if (cached) return { key, data: cached };
+    if (await store.isFull()) return null;
+    let data: Buffer;
+    try {
+      data = await this.pool.run(() => {
+        this.renders += 1;
+        return renderVariant(file.absolute, { width, format, maxPixels: this.options.maxPixels });
+      });
+    } catch (err) {
+      if (err instanceof PoolFullError) {
+        throw new MediaError('busy', 'Too many thumbnails being made; retry shortly', { 'Retry-After': '2' });
+      }
+      this.options.logger.warn({ err, path: file.relative }, 'variant refused');
+      throw new MediaError('unprocessable_image', 'This image cannot be resized (corrupt, unsupported or too large)');
+    }
+    let saved: boolean;
+    try {
+      saved = await store.save(key, format, data);
+    } catch (err) {
+      this.options.logger.warn({ err, path: file.relative }, 'variant not cached');
+      return { key, data };
+    }
+    if (!saved) {
+      this.options.logger.warn({ path: file.relative }, 'variant cache disk full; serving originals');
+      return null;
+    }
+    return { key, data };
+  }
+}

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseKeyRing, signDownloadUrl, signSessionToken, verifyDownloadUrl, verifySessionToken } from '../src/access/token';
+import { RANGE_DATA, keys, put, raw, startFixture } from './helpers';
+import type { Fixture } from './helpers';
+
+const now = () => Math.floor(Date.now() / 1000);
+const HOUR = 3600;
+
+function session(over: Partial<Parameters<typeof signSessionToken>[1]> = {}, ring = keys): string {
+  return signSessionToken(ring, {
+    memberId: 42,
+    expiresAt: now() + 600,
+    membershipActiveUntil: now() + 30 * 24 * HOUR,
+    vodPaths: ['show-1'],
+    ...over,
+  });
+}
+
+const cookie = (token: string) => ({ Cookie: `media_token=${token}` });
+
+describe('token format', () => {
+  it('round-trips a session token and refuses tampering, unknown keys and expiry', () => {
+    const token = session();
+    const ok = verifySessionToken(keys, token);
+    expect(ok).toEqual({ ok: true, value: expect.objectContaining({ memberId: '42', vodPaths: ['show-1'] }) });
+    const [v, kid, body, sig] = token.split('.') as [string, string, string, string];
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), vod: ['show-2'] })).toString('base64url');
+    expect(verifySessionToken(keys, [v, kid, forged, sig].join('.'))).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifySessionToken(keys, [v, 'nope', body, sig].join('.'))).toEqual({ ok: false, reason: 'unknown_key' });
+    expect(verifySessionToken(keys, 'garbage')).toEqual({ ok: false, reason: 'malformed' });
+    expect(verifySessionToken(keys, session({ expiresAt: now() - 1 }))).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('verifies with every configured key, signs with the first (rotation)', () => {
+    const oldRing = parseKeyRing('k1:first-test-secret-value');
+    expect(verifySessionToken(keys, session({}, oldRing)).ok).toBe(true);
+    expect(session().split('.')[1]).toBe('k2');
+  });
+
+  it('binds a download URL to its path, member and expiry', () => {
+    const url = new URL(signDownloadUrl(keys, { path: '/members/video/clip 1/a b.mp4', memberId: 7, expiresAt: now() + HOUR }), 'http://x');
+    expect(url.pathname).toBe('/members/video/clip%201/a%20b.mp4');
+    const q = Object.fromEntries(url.searchParams);
+    expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', q).ok).toBe(true);
+    expect(verifyDownloadUrl(keys, 'video/clip 1/other.mp4', q)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, mid: '8' })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, exp: String(Number(q.exp) + 1) })).toEqual({ ok: false, reason: 'bad_signature' });
+  });
+
+  it('rejects bad key configuration, listing the problems', () => {
+    expect(() => parseKeyRing('')).toThrow(/at least one key/);
+    expect(() => parseKeyRing('a:short,b c:long-enough-secret-1')).toThrow(/secret must be at least 16.*key id "b c"/);
+  });
+});
+
+describe('access rules per path family', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await startFixture();
+  });
+  afterAll(() => fx.stop());
+
+  it.each([
+    '/members/photosthumbs/set-1/large.jpg',
+    '/members/videothumbs/clip-1/clip-1_02.jpg',
+    '/members/vodthumbs/show-1/show-1_02.jpg',
+    '/members/freephotos/set-1/free.jpg',
+  ])('%s is public', async (path) => {
+    const res = await raw(fx.media.url, path);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toMatch(/^public/);
+  });
+
+  it.each(['/members/photos/set-1/full.jpg', '/members/video/clip-1/clip-1001.mp4', '/members/vod/show-1/show-1.mp4'])(
+    '%s needs a credential (401)',
+    async (path) => {
+      const res = await raw(fx.media.url, path);
+      expect(res.status).toBe(401);
+      expect(JSON.parse(res.body.toString()).error.code).toBe('unauthenticated');
+    },
+  );
+
+  it.each(['/members/photos/set-1/full.jpg', '/members/video/clip-1/clip-1001.mp4'])('%s needs an active membership', async (path) => {
+    const active = await raw(fx.media.url, path, cookie(session()));
+    expect(active.status).toBe(200);
+    expect(active.headers['cache-control']).toBe('private, no-cache');
+    const lapsed = await raw(fx.media.url, path, cookie(session({ membershipActiveUntil: now() - 60 })));
+    expect(lapsed.status).toBe(403);
+    const never = await raw(fx.media.url, path, cookie(session({ membershipActiveUntil: null })));
+    expect(never.status).toBe(403);
+  });
+
+  it('vod needs that VOD bought, membership or not', async () => {
+    expect((await raw(fx.media.url, '/members/vod/show-1/show-1.mp4', cookie(session()))).status).toBe(200);
+    expect((await raw(fx.media.url, '/members/vod/show-2/show-2.mp4', cookie(session()))).status).toBe(403);
+    const buyerOnly = session({ membershipActiveUntil: null, vodPaths: ['show-2'] });
+    expect((await raw(fx.media.url, '/members/vod/show-2/show-2.mp4', cookie(buyerOnly))).status).toBe(200);
+    expect((await raw(fx.media.url, '/members/video/clip-1/clip-1001.mp4', cookie(buyerOnly))).status).toBe(403);
+  });
+
+  it('an expired session answers 403 saying it expired', async () => {
+    const res = await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session({ expiresAt: now() - 1 })));
+    expect(res.status).toBe(403);
+    const { error } = JSON.parse(res.body.toString());
+    expect(error.code).toBe('token_expired');
+    expect(error.message).toMatch(/expired/);
+  });
+
+  it('a forged session answers 403', async () => {
+    const forged = session().replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(forged))).status).toBe(403);
+  });
+
+  describe('signed download URLs', () => {
+    const path = '/members/video/clip-1/clip-1001.mp4';
+
+    it('work without a cookie, resume with Range, and only for their own path', async () => {
+      const url = signDownloadUrl(keys, { path, memberId: 42, expiresAt: now() + 24 * HOUR });
+      const full = await raw(fx.media.url, url);
+      expect(full.status).toBe(200);
+      expect(full.body.equals(RANGE_DATA)).toBe(true);
+      const resumed = await raw(fx.media.url, url, { Range: 'bytes=600-' });
+      expect(resumed.status).toBe(206);
+      expect(resumed.body.equals(RANGE_DATA.subarray(600))).toBe(true);
+      const other = url.replace('/members/video/clip-1/clip-1001.mp4', '/members/vod/show-2/show-2.mp4');
+      expect((await raw(fx.media.url, other)).status).toBe(403);
+    });
+
+    it('an expired link answers 403 saying it expired', async () => {
+      const url = signDownloadUrl(keys, { path, memberId: 42, expiresAt: now() - 5 });
+      const res = await raw(fx.media.url, url);
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.body.toString()).error.message).toMatch(/link has expired/);
+    });
+  });
+
+  it('revoked members are refused at once, by cookie and by link', async () => {
+    fx.media.revocations.add('99');
+    const url = signDownloadUrl(keys, { path: '/members/video/clip-1/clip-1001.mp4', memberId: 99, expiresAt: now() + HOUR });
+    expect((await raw(fx.media.url, url)).status).toBe(403);
+    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session({ memberId: 99 })))).status).toBe(403);
+    fx.media.revocations.replace([]);
+    expect((await raw(fx.media.url, url)).status).toBe(200);
+  });
+
+  it('refreshes the revocation list from an HTTP endpoint', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => res.end(JSON.stringify({ members: [5] })));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    await fx.media.revocations.refreshFrom(`http://127.0.0.1:${port}/revoked`);
+    server.close();
+    expect(fx.media.revocations.has('5')).toBe(true);
+    fx.media.revocations.replace([]);
+  });
+
+  describe('download names', () => {
+    it('video and vod are attachments with ASCII filename and UTF-8 filename*', async () => {
+      const res = await raw(fx.media.url, '/members/video/clip-1/clip-1001.mp4', cookie(session()));
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="clip-1001.mp4"; filename*=UTF-8''clip-1001.mp4`);
+      expect(res.headers['content-type']).toBe('video/mp4');
+      const vod = await raw(fx.media.url, '/members/vod/show-1/show-1.mp4', cookie(session()));
+      expect(vod.headers['content-disposition']).toMatch(/^attachment; filename="show-1.mp4"/);
+    });
+
+    it('a non-ASCII name gets a transliterated fallback and an exact filename*', async () => {
+      await put(fx.root, 'video/clip-2/Été à Paris – "ü" 100%001.mpg', 'x');
+      const res = await raw(fx.media.url, '/members/video/clip-2/%C3%89t%C3%A9%20%C3%A0%20Paris%20%E2%80%93%20%22%C3%BC%22%20100%25001.mpg', cookie(session()));
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('video/mpeg');
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="Ete a Paris _ _u_ 100_001.mpg"; filename*=UTF-8''%C3%89t%C3%A9%20%C3%A0%20Paris%20%E2%80%93%20%22%C3%BC%22%20100%25001.mpg`,
+      );
+    });
+
+    it('images are inline', async () => {
+      const res = await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session()));
+      expect(res.headers['content-disposition']).toBeUndefined();
+    });
+  });
+});

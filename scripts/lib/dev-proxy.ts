@@ -1,0 +1,95 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+// The front door when nginx is not installed: the same routes as nginx/ (SPA with index.html
+// fallback, /api -> bff, /members -> media service), without nginx's offload or hardening.
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export interface DevProxyOptions {
+  port: number;
+  host?: string;
+  bffUrl: string;
+  mediaUrl: string;
+  spaDir: string;
+}
+
+function proxy(req: IncomingMessage, res: ServerResponse, target: string): void {
+  const url = new URL(req.url ?? '/', target);
+  const upstream = request(
+    url,
+    { method: req.method, headers: { ...req.headers, host: url.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) {
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'bad_gateway', message: 'Upstream unavailable' } }));
+    } else {
+      res.destroy();
+    }
+  });
+  req.pipe(upstream);
+}
+
+async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: string): Promise<void> {
+  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  const candidate = normalize(join(spaDir, pathname));
+  let file = join(spaDir, 'index.html');
+  if (candidate.startsWith(spaDir + sep)) {
+    const info = await stat(candidate).catch(() => undefined);
+    if (info?.isFile()) file = candidate;
+  }
+  const isAsset = file !== join(spaDir, 'index.html') && pathname.startsWith('/assets/');
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  createReadStream(file).on('error', () => res.destroy()).pipe(res);
+}
+
+export async function startDevProxy(options: DevProxyOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/api' || path.startsWith('/api/')) return proxy(req, res, options.bffUrl);
+    if (path.startsWith('/members/')) return proxy(req, res, options.mediaUrl);
+    serveSpa(req, res, options.spaDir).catch(() => {
+      res.statusCode = 500;
+      res.end();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, resolve);
+  });
+  return {
+    url: `http://${host}:${options.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './process';
+
+const nginxDir = resolve(fileURLToPath(new URL('../../nginx', import.meta.url)));
+
+export interface NginxOptions {
+  bffUrl: string;
+  mediaUrl: string;
+  spaDir: string;
+  mediaRoot: string;
+  /** Listen port; 0 or absent picks a free one. */
+  port?: number;
+  host?: string;
+  /** Where the rendered config, logs and temp files go; a fresh temp folder (removed on stop) when absent. */
+  workDir?: string;
+  workers?: number;
+  /** Extra http-context config appended after the front door (benchmarks add a static anchor). */
+  extraHttp?: string;
+  /** Receives nginx's stderr lines (its error log). */
+  onLine?: (line: string) => void;
+  /** Origin of the card provider's API the browser calls (CSP connect-src and form-action). */
+  providerOrigin?: string;
+  /** Where the access log goes: a path, /dev/stdout or 'off'; default `<prefix>/access.log`. */
+  accessLog?: string;
+  /** Overrides any other template value (rate limits, HSTS, ...): see templateDefaults. */
+  vars?: Partial<Record<string, string>>;
+}
+
+/** Values of the template placeholders that have a sensible default; compose sets the same names. */
+export const templateDefaults = {
+  PROVIDER_ORIGIN: 'https://api.ccbill.com',
+  BILLING_FORM_ORIGINS: 'https://webmasters.billing-provider.example',
+  // Empty: no Strict-Transport-Security (plain HTTP). Set e.g. "max-age=63072000" behind TLS.
+  HSTS: '',
+  LOGIN_RATE: '20r/m',
+  LOGIN_BURST: '10',
+  PAYMENT_RATE: '30r/m',
+  PAYMENT_BURST: '20',
+  THUMB_CACHE_SIZE: '512m',
+} satisfies Record<string, string>;
+
+export interface RunningNginx {
+  url: string;
+  port: number;
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+/** The template values an environment sets (same names as compose: LOGIN_RATE, HSTS, ...). */
+export function templateVarsFrom(env: NodeJS.ProcessEnv): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const name of Object.keys(templateDefaults)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') vars[name] = value;
+  }
+  return vars;
+}
+
+/** Replaces ${UPPER_CASE} placeholders; nginx's own lowercase variables are left alone. */
+export function renderTemplate(template: string, vars: Record<string, string>): string {
+  return template.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
+    const value = vars[name];
+    if (value === undefined) throw new Error(`nginx template variable ${name} has no value`);
+    return value;
+  });
+}
+
+function hostPort(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 80}`;
+}
+
+async function waitForPort(host: string, port: number, exited: () => string | null): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    const failure = exited();
+    if (failure !== null) throw new Error(`nginx exited: ${failure}`);
+    const open = await new Promise<boolean>((r) => {
+      const socket = createConnection({ host, port }, () => {
+        socket.end();
+        r(true);
+      });
+      socket.on('error', () => r(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('nginx did not start listening');
+}
+
+/** Renders the repo's nginx templates into a prefix folder and runs a real nginx in the foreground. */
+export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
+  const ownPrefix = !options.workDir;
+  const prefix = options.workDir ? resolve(options.workDir) : await mkdtemp(join(tmpdir(), 'nginx-'));
+  await mkdir(prefix, { recursive: true });
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port || (await freePort());
+  const snippets = join(prefix, 'snippets');
+  await mkdir(snippets, { recursive: true });
+  const vars: Record<string, string> = {
+    ...templateDefaults,
+    PROVIDER_ORIGIN: options.providerOrigin ? new URL(options.providerOrigin).origin : templateDefaults.PROVIDER_ORIGIN,
+    PORT: `${host}:${port}`,
+    SPA_DIR: resolve(options.spaDir),
+    BFF_UPSTREAM: hostPort(options.bffUrl),
+    MEDIA_UPSTREAM: hostPort(options.mediaUrl),
+    MEDIA_ROOT: resolve(options.mediaRoot),
+    NGINX_SNIPPETS: snippets,
+    NGINX_CACHE_DIR: join(prefix, 'thumb-cache'),
+    ACCESS_LOG: options.accessLog === 'off' ? 'off' : `${options.accessLog ?? join(prefix, 'access.log')} front_json buffer=64k flush=1s`,
+  };
+  for (const [name, value] of Object.entries(options.vars ?? {})) if (value !== undefined) vars[name] = value;
+  for (const file of await readdir(join(nginxDir, 'snippets'))) {
+    if (!file.endsWith('.template')) continue;
+    const rendered = renderTemplate(await readFile(join(nginxDir, 'snippets', file), 'utf8'), vars);
+    await writeFile(join(snippets, file.slice(0, -'.template'.length)), rendered);
+  }
+  const frontDoor = renderTemplate(await readFile(join(nginxDir, 'nginx.conf.template'), 'utf8'), vars);
+  const main = renderTemplate(await readFile(join(nginxDir, 'main.conf.template'), 'utf8'), {
+    NGINX_PREFIX: prefix,
+    NGINX_WORKERS: String(options.workers ?? 1),
+  });
+  await writeFile(join(prefix, 'front-door.conf'), frontDoor + (options.extraHttp ?? ''));
+  await writeFile(join(prefix, 'nginx.conf'), main);
+
+  // As root, nginx would drop its workers to `nobody`, who cannot read mkdtemp's 0700 folders.
+  const globals = process.getuid?.() === 0 ? 'daemon off; user root;' : 'daemon off;';
+  const child = spawn('nginx', ['-e', 'stderr', '-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', globals], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  let exit: string | null = null;
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    stderr = (stderr + text).slice(-8000);
+    if (options.onLine) for (const line of text.split('\n')) if (line) options.onLine(line);
+  });
+  const exited = new Promise<void>((r) =>
+    child.once('exit', (code, signal) => {
+      exit = `code ${code} signal ${signal}: ${stderr}`;
+      r();
+    }),
+  );
+  child.once('error', (err) => {
+    exit = err.message;
+  });
+  const cleanup = () => (ownPrefix ? rm(prefix, { recursive: true, force: true }) : Promise.resolve());
+  try {
+    await waitForPort(host, port, () => exit);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await cleanup();
+    throw err;
+  }
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    prefix,
+    async stop() {
+      if (exit === null) {
+        // SIGQUIT: graceful — workers finish the requests they are serving.
+        child.kill('SIGQUIT');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await cleanup();
+    },
+  };
+}

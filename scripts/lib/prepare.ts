@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createKnex, ensureDemo } from '@media-site/db';
+import { repoRoot } from './site';
+import { DEMO_MEMBER, ensureDemoMember } from '../../bff/src/routes/api/members/demo';
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the SPA when frontend/dist is missing or older than its sources. */
+export function buildFrontendIfNeeded(log: (line: string) => void = console.log): void {
+  const index = resolve(repoRoot, 'frontend/dist/index.html');
+  const sources = [resolve(repoRoot, 'frontend/src'), resolve(repoRoot, 'frontend/index.html')];
+  const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
+  const changedAt = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
+  if (builtAt > changedAt) return;
+  log('building the web app (frontend/dist)...');
+  const result = spawnSync(process.execPath, [resolve(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: resolve(repoRoot, 'frontend'),
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('frontend build failed');
+}
+
+/** Migrates the database and, when the catalog is empty, seeds the demo catalog and media tree. */
+export async function prepareData(databaseUrl: string, mediaRoot: string, log: (line: string) => void = console.log): Promise<void> {
+  const knex = createKnex(databaseUrl);
+  try {
+    const demo = await ensureDemo({ knex, mediaRoot, log });
+    // Only beside the demo catalog: a real catalog never gets a member with a published password.
+    if (demo.media && (await ensureDemoMember(knex)).created) log(`demo member created: ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password}`);
+  } finally {
+    await knex.destroy();
+  }
+}

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Child {
+  name: string;
+  proc: ChildProcess;
+  /** Sends SIGTERM, waits for the exit (SIGKILL after graceMs). */
+  stop(graceMs?: number): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export type LogLine = (name: string, line: string) => void;
+
+/** Runs a TypeScript entry point under tsx as a child process, prefixing its output lines. */
+export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, onLine: LogLine): Child {
+  return spawnCommand(name, process.execPath, ['--import', 'tsx', entry], env, onLine);
+}
+
+export function spawnCommand(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, onLine: LogLine): Child {
+  const proc = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [proc.stdout, proc.stderr]) {
+    let buffered = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        onLine(name, buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+      }
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => {
+    proc.once('exit', (code) => resolve(code));
+    proc.once('error', (err) => {
+      onLine(name, `failed to start: ${err.message}`);
+      resolve(1);
+    });
+  });
+  return {
+    name,
+    proc,
+    exited,
+    async stop(graceMs = 10_000) {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls url until it answers 2xx, the child exits, or timeoutMs passes. */
+export async function waitHealthy(url: string, child: Child | undefined, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void child?.exited.then(() => {
+    exited = true;
+  });
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${child?.name} exited before it became healthy`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
+}

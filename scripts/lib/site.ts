@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, spawnTs, waitHealthy, type Child, type LogLine } from './process';
+import { startDevProxy } from './dev-proxy';
+
+export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export interface SiteOptions {
+  /** Front door port; 0 picks a free one. */
+  port: number;
+  host?: string;
+  /** Embedded data (SQLite catalog, media tree, variant cache). */
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  mediaRoot?: string;
+  /** Where the media service keeps thumbnail variants; default <dataDir>/variants. */
+  variantCacheDir?: string;
+  /** 'auto' uses nginx when installed, else the Node dev proxy. */
+  frontDoor?: 'auto' | 'nginx' | 'node';
+  env?: NodeJS.ProcessEnv;
+  onLine?: LogLine;
+}
+
+export interface Site {
+  url: string;
+  bffUrl: string;
+  mediaUrl: string;
+  frontDoor: 'nginx' | 'node';
+  /** The card-provider simulator, when no CCBILL_BASE_URL was configured. */
+  providerUrl?: string;
+  /** The service processes, for tests that signal them or read their memory. */
+  children: { bff: Child; media: Child; provider?: Child };
+  stop(): Promise<void>;
+}
+
+function hasNginx(): boolean {
+  return ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].some((p) => existsSync(p));
+}
+
+/** Starts the bff, the media service and a front door; the caller has prepared data and the SPA build. */
+export async function startSite(options: SiteOptions): Promise<Site> {
+  const onLine = options.onLine ?? ((name, line) => console.log(`[${name}] ${line}`));
+  const dataDir = resolve(options.dataDir);
+  const databaseUrl = options.databaseUrl ?? `sqlite:${resolve(dataDir, 'catalog.sqlite')}`;
+  const mediaRoot = options.mediaRoot ?? resolve(dataDir, 'media');
+  const [bffPort, mediaPort] = [await freePort(), await freePort()];
+  const useNginx = options.frontDoor === 'nginx' || (options.frontDoor !== 'node' && hasNginx());
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.env,
+    DATABASE_URL: databaseUrl,
+    MEDIA_ROOT: mediaRoot,
+    VARIANT_CACHE_DIR: options.variantCacheDir ?? resolve(dataDir, 'variants'),
+    BFF_PORT: String(bffPort),
+    MEDIA_PORT: String(mediaPort),
+    MEDIA_OFFLOAD: useNginx ? 'nginx' : 'none',
+    // sharp on glibc: fewer malloc arenas keep RSS from creeping under concurrent resizes.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+  };
+  if (options.redisUrl) env.REDIS_URL = options.redisUrl;
+  else delete env.REDIS_URL;
+
+  const children: Child[] = [];
+  const stopAll = async () => {
+    await Promise.all(children.map((c) => c.stop()));
+  };
+  try {
+    const bffUrl = `http://127.0.0.1:${bffPort}`;
+    let providerUrl: string | undefined;
+    let provider: Child | undefined;
+    if (!env.CCBILL_BASE_URL) {
+      // Embedded default: pay end to end against the local simulator (local use only).
+      const simPort = env.SIMULATOR_PORT ? Number(env.SIMULATOR_PORT) : await freePort();
+      providerUrl = `http://127.0.0.1:${simPort}`;
+      const sim = spawnTs('provider', resolve(repoRoot, 'tests/simulator/main.ts'), { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: `${bffUrl}/api/ccbill/webhook` }, onLine);
+      children.push(sim);
+      provider = sim;
+      await waitHealthy(`${providerUrl}/healthz`, sim);
+      env.CCBILL_BASE_URL = providerUrl;
+      // The simulator's webhooks come from loopback, straight to the bff.
+      env.WEBHOOK_ALLOWED_IPS ??= '127.0.0.1,::1';
+    }
+    env.MEDIA_REVOCATION_URL ??= `${bffUrl}/internal/media-revocations`;
+    const bff = spawnTs('bff', resolve(repoRoot, 'bff/src/main.ts'), env, onLine);
+    children.push(bff);
+    const media = spawnTs('media', resolve(repoRoot, 'media-service/src/main.ts'), env, onLine);
+    children.push(media);
+    const mediaUrl = `http://127.0.0.1:${mediaPort}`;
+    await Promise.all([waitHealthy(`${bffUrl}/healthz`, bff), waitHealthy(`${mediaUrl}/healthz`, media)]);
+
+    const port = options.port || (await freePort());
+    const host = options.host ?? '127.0.0.1';
+    const spaDir = resolve(repoRoot, 'frontend/dist');
+    let closeFrontDoor: () => Promise<void>;
+    if (useNginx) {
+      const { startNginx, templateVarsFrom } = await import('./nginx');
+      const nginx = await startNginx({
+        port,
+        host,
+        bffUrl,
+        mediaUrl,
+        spaDir,
+        mediaRoot,
+        workDir: resolve(dataDir, 'nginx'),
+        // The browser calls the provider for payment tokens: the CSP must name it.
+        providerOrigin: env.CCBILL_PUBLIC_BASE_URL || env.CCBILL_BASE_URL,
+        vars: templateVarsFrom(env),
+        onLine: (line) => onLine('nginx', line),
+      });
+      closeFrontDoor = nginx.stop;
+    } else {
+      const proxy = await startDevProxy({ port, host, bffUrl, mediaUrl, spaDir });
+      closeFrontDoor = proxy.close;
+    }
+    const url = `http://${host}:${port}`;
+    await waitHealthy(`${url}/api/updates/1`, undefined, 15_000);
+    return {
+      url,
+      bffUrl,
+      mediaUrl,
+      frontDoor: useNginx ? 'nginx' : 'node',
+      providerUrl,
+      children: { bff, media, provider },
+      async stop() {
+        await closeFrontDoor();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

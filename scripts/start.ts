@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
+import { repoRoot, startSite } from './lib/site';
+import { DEMO_MEMBER } from '../bff/src/routes/api/members/demo';
+
+// `npm start`: the whole site on one address with embedded defaults (SQLite, in-process cache,
+// generated demo catalog); DATABASE_URL / REDIS_URL switch to real servers.
+const env = process.env;
+const port = Number(env.PORT ?? 8080);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`PORT must be an integer 1-65535 (got ${env.PORT})`);
+  process.exit(1);
+}
+const dataDir = resolve(repoRoot, env.DATA_DIR ?? '.data');
+const databaseUrl = env.DATABASE_URL || `sqlite:${resolve(dataDir, 'catalog.sqlite')}`;
+const mediaRoot = resolve(env.MEDIA_ROOT ?? resolve(dataDir, 'media'));
+
+try {
+  buildFrontendIfNeeded();
+  await prepareData(databaseUrl, mediaRoot);
+  const site = await startSite({
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    redisUrl: env.REDIS_URL || undefined,
+    mediaRoot,
+    frontDoor: (env.FRONT_DOOR as 'auto' | 'nginx' | 'node' | undefined) ?? 'auto',
+  });
+  console.log(`\nThe site is up at ${site.url}  (front door: ${site.frontDoor}; Ctrl-C stops it)`);
+  console.log(`Sign in as ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password} (local demo only).`);
+  if (site.providerUrl) console.log(`Card payments go to the local provider simulator at ${site.providerUrl}: any Luhn-valid card number pays (ending 0000 declines).\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping...`);
+    site.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+} catch (err) {
+  console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

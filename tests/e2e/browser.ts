@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { createKnex } from '@media-site/db';
+import { startStack } from '../src/stack';
+import type { Stack } from '../src/stack';
+
+export const screenshotDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
+
+export interface SeededPaths {
+  photo: string;
+  video: string;
+  vod: string;
+  free: string;
+  model: string;
+}
+
+export interface Site {
+  stack: Stack;
+  browser: Browser;
+  seeded: SeededPaths;
+  /** A page on the site; `errors` collects console errors and uncaught exceptions. */
+  open(options?: { width?: number; height?: number; ageConfirmed?: boolean }): Promise<{ page: Page; errors: string[] }>;
+  stop(): Promise<void>;
+}
+
+async function seededPaths(databaseUrl: string): Promise<SeededPaths> {
+  const knex = createKnex(databaseUrl);
+  try {
+    const first = async (table: string, column = 'path') => String((await knex(table).orderBy('id').first(column))?.[column]);
+    return {
+      photo: await first('photosets'),
+      video: await first('videos'),
+      vod: await first('vods'),
+      free: await first('freephotosets'),
+      model: String((await knex('models').where('modelname', 'Model A1').first('modelname'))?.modelname ?? (await first('models', 'modelname'))),
+    };
+  } finally {
+    await knex.destroy();
+  }
+}
+
+export async function startSite(): Promise<Site> {
+  const stack = await startStack();
+  const seeded = await seededPaths(stack.databaseUrl);
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  mkdirSync(screenshotDir, { recursive: true });
+  return {
+    stack,
+    browser,
+    seeded,
+    async open({ width = 1366, height = 900, ageConfirmed = true } = {}) {
+      const context = await browser.newContext({ baseURL: stack.baseUrl, viewport: { width, height } });
+      if (ageConfirmed) await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      return { page, errors };
+    },
+    async stop() {
+      await browser.close();
+      await stack.stop();
+    },
+  };
+}
+
+export async function scrollToBottom(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@media-site/db';
+import { PASSWORD, databaseDump, failNext, fillPaymentForm, firstPhoto, paymentStatus, providerCharges, startPaymentSite, type PaymentSite } from './payment-kit';
+
+let site: PaymentSite;
+
+beforeAll(async () => {
+  site = await startPaymentSite();
+});
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+async function payInBrowser(username: string, cardEnding: string) {
+  const page = await site.newPage();
+  await page.goto('/ccbill');
+  await fillPaymentForm(site, page, username, cardEnding);
+  return page;
+}
+
+async function subscriptionOf(username: string): Promise<string> {
+  const knex = createKnex(site.stack.databaseUrl);
+  try {
+    return String((await knex('payment_attempts').where({ username }).first('provider_subscription_id')).provider_subscription_id);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+function webhook(eventType: string, fields: object, from?: string) {
+  const url = `${site.stack.bffUrl}/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventType=${eventType}&eventGroupType=Subscription`;
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(from ? { 'X-Forwarded-For': from } : {}) },
+    body: JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, ...fields }),
+  });
+}
+
+describe('the /ccbill form against the provider simulator', () => {
+  it('approves, then the member signs in and a full photo loads; a chargeback blocks it after the token refresh', async () => {
+    const page = await payInBrowser('e2e_member', '1111');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(page, 'Transaction successful!')).toMatch(/^Transaction successful!/);
+
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill('e2e_member');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    const photo = await firstPhoto(site.stack.databaseUrl);
+    const shown = await page.goto(photo);
+    expect(shown?.status()).toBe(200);
+    expect(shown?.headers()['content-type']).toMatch(/^image\//);
+
+    // A download link taken now resumes anywhere without cookies, until the revocation list stops it.
+    const video = await page.evaluate(async () => {
+      const first = ((await (await fetch('/api/videos/1')).json()) as { path: string }[])[0];
+      return ((await (await fetch(`/api/videos/prename/${encodeURIComponent(first?.path ?? '')}`)).json()) as { download: string }).download;
+    });
+    const link = await page.evaluate(async (path) => {
+      const res = await fetch(`/api/download-link?path=${encodeURIComponent(decodeURIComponent(path))}`);
+      return ((await res.json()) as { url: string }).url;
+    }, video);
+    const linkStatus = async () => (await fetch(`${site.stack.baseUrl}${link}`, { headers: { Range: 'bytes=0-0' } })).status;
+    expect(await linkStatus()).toBe(206);
+
+    // From a foreign address: refused and nothing changes.
+    const subscriptionId = await subscriptionOf('e2e_member');
+    expect((await webhook('Chargeback', { transactionId: 'e2e-cb-1', subscriptionId }, '203.0.113.5')).status).toBe(403);
+    expect((await page.goto(photo))?.status()).toBe(200);
+
+    const stored = await webhook('Chargeback', { transactionId: 'e2e-cb-1', subscriptionId });
+    expect(stored.status).toBe(200);
+    expect(await webhook('Chargeback', { transactionId: 'e2e-cb-1', subscriptionId }).then((r) => r.json())).toEqual({ status: 'duplicate' });
+    // The SPA refreshes the media token from /api/me; the refreshed token carries no membership.
+    await page.goto('/');
+    await page.evaluate(() => fetch('/api/me'));
+    expect((await page.goto(photo))?.status()).toBe(403);
+    // The media service polls the bff's revocation list (every 5 s here, 60 s by default).
+    let status = await linkStatus();
+    for (let i = 0; i < 40 && status !== 403; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = await linkStatus();
+    }
+    expect(status).toBe(403);
+    await page.context().close();
+  });
+
+  it('shows Transaction failed. for a declined card', async () => {
+    const page = await payInBrowser('e2e_declined', '0000');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(page, 'Transaction failed.')).toBe('Transaction failed.');
+    await page.context().close();
+  });
+
+  it('shows each token step failure with its own message', async () => {
+    const taken = await payInBrowser('demo', '1111');
+    await taken.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(taken, 'Failed to obtain access token.')).toBe('Failed to obtain access token.');
+    await taken.context().close();
+
+    await failNext(site, 'payment-token');
+    const tokenFails = await payInBrowser('e2e_step2', '1111');
+    await tokenFails.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(tokenFails, 'Failed to create payment token.')).toBe('Failed to create payment token.');
+    await tokenFails.context().close();
+
+    // The bff caches the backend bearer until 80 % of its life (15 s here, so 12 s): wait that out
+    // so step 3 has to ask the provider, which refuses once.
+    await new Promise((resolve) => setTimeout(resolve, 12_500));
+    await failNext(site, 'backend-oauth');
+    const backFails = await payInBrowser('e2e_step3', '1111');
+    await backFails.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(backFails, 'Failed to obtain second access token.')).toBe('Failed to obtain second access token.');
+    await backFails.context().close();
+  });
+
+  it('charges once for a double-clicked submit', async () => {
+    const page = await payInBrowser('e2e_double', '1111');
+    await page.getByRole('button', { name: /^Pay / }).dblclick();
+    await paymentStatus(page, 'Transaction successful!');
+    expect((await providerCharges(site)).filter((c) => c.passThrough.username === 'e2e_double')).toHaveLength(1);
+    await page.context().close();
+  });
+
+  it('says the outcome is unknown when the provider stalls, and the later webhook settles it', async () => {
+    const page = await payInBrowser('e2e_stalled', '0002');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(page, /Transaction status unknown/)).toMatch(/Do not pay again/);
+    await page.context().close();
+    // The simulator approves after its stall and sends UpSaleSuccess; the member then exists.
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const res = await fetch(`${site.stack.baseUrl}/api/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: site.stack.baseUrl },
+        body: JSON.stringify({ username: 'e2e_stalled', password: PASSWORD }),
+      });
+      status = res.status;
+    }
+    expect(status).toBe(200);
+  });
+
+  it('never writes a card number to a log line or a database row', async () => {
+    expect(site.cardsUsed.length).toBeGreaterThan(4);
+    expect(site.logLines.length).toBeGreaterThan(20);
+    const dump = await databaseDump(site.stack.databaseUrl);
+    for (const card of site.cardsUsed) {
+      expect(site.logLines.filter((line) => line.includes(card) || line.includes(card.slice(-10)))).toEqual([]);
+      expect(dump.includes(card)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { prepareData } from '../../scripts/lib/prepare';
+import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
+import { repoRoot } from '../../scripts/lib/site';
+
+// SIGTERM under load: the bff stops accepting, finishes what it is serving, then exits. Every
+// request the bff received completes whole. The others are refused at connect or, if they sat in
+// the kernel's accept queue when the listener closed, reset before the bff ever read them: the
+// bff's request log (one line per request id) tells the two apart.
+
+interface Outcome {
+  id: string;
+  ok: boolean;
+  error?: string;
+  finishedAt: number;
+}
+
+/** One request on its own connection, so "refused" and "cut mid-answer" cannot be confused. */
+function hit(port: number, path: string, id: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { Connection: 'close', 'X-Request-Id': id } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        let ok = res.statusCode === 200;
+        try {
+          JSON.parse(Buffer.concat(chunks).toString());
+        } catch {
+          ok = false;
+        }
+        resolve({ id, ok, error: ok ? undefined : `status ${res.statusCode} or truncated body`, finishedAt: performance.now() });
+      });
+      res.on('error', (err) => resolve({ id, ok: false, error: `response: ${err.message}`, finishedAt: performance.now() }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ id, ok: false, error: err.code ?? err.message, finishedAt: performance.now() }));
+    req.end();
+  });
+}
+
+describe('bff SIGTERM under load', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
+  let bff: Child | undefined;
+  afterAll(async () => {
+    await bff?.stop(1000);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('fails no in-flight request', async () => {
+    const databaseUrl = `sqlite:${join(dataDir, 'catalog.sqlite')}`;
+    await prepareData(databaseUrl, join(dataDir, 'media'), () => {});
+    const port = await freePort();
+    const logs: string[] = [];
+    bff = spawnTs('bff', join(repoRoot, 'bff/src/main.ts'), { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(port), LOG_LEVEL: 'info', REDIS_URL: '' }, (_, line) => logs.push(line));
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, bff);
+
+    // A mix of cached listings and uncached searches (each a database read), 16 at a time.
+    const paths = ['/api/updates/1', '/api/photos/2', '/api/videos/1', '/api/vod/1', '/api/search/model', '/api/search/a'];
+    const outcomes: Outcome[] = [];
+    let stop = false;
+    let sent = 0;
+    const loop = async () => {
+      while (!stop) {
+        const n = sent++;
+        const outcome = await hit(port, paths[n % paths.length] ?? '/api/updates/1', `shutdown-${n}`);
+        outcomes.push(outcome);
+        // Once refused, the listener is gone for good: this loop is done.
+        if (outcome.error === 'ECONNREFUSED') return;
+      }
+    };
+    const loops = Array.from({ length: 16 }, loop);
+    while (outcomes.length < 300) await new Promise((r) => setTimeout(r, 10));
+    const sigtermAt = performance.now();
+    bff.proc.kill('SIGTERM');
+    const code = await bff.exited;
+    stop = true;
+    await Promise.all(loops);
+
+    const served = new Set(
+      logs.flatMap((line) => {
+        try {
+          const entry = JSON.parse(line) as { msg?: string; reqId?: string };
+          return entry.msg === 'request' && entry.reqId ? [entry.reqId] : [];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    const failures = outcomes.filter((o) => !o.ok && o.error !== 'ECONNREFUSED');
+    // No request the bff took in failed; anything else failed at the connection, never mid-answer.
+    const cut = failures.filter((o) => served.has(o.id) || o.error !== 'ECONNRESET');
+    expect(cut, JSON.stringify(cut.slice(0, 5))).toEqual([]);
+    expect(outcomes.filter((o) => o.ok).every((o) => served.has(o.id))).toBe(true);
+    expect(code).toBe(0);
+    // Requests were in flight when the signal came and still completed.
+    expect(outcomes.filter((o) => o.ok && o.finishedAt > sigtermAt).length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o.ok).length).toBeGreaterThanOrEqual(300);
+    expect(logs.some((l) => l.includes('"shutting down"'))).toBe(true);
+  });
+});
+
+describe('media service SIGTERM during a download', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shutdown-media-'));
+  let media: Child | undefined;
+  afterAll(async () => {
+    await media?.stop(1000);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the download it is sending, then exits', async () => {
+    const size = 32 * 1024 * 1024;
+    mkdirSync(join(dataDir, 'media/freephotos/big'), { recursive: true });
+    const data = Buffer.alloc(size, 7);
+    writeFileSync(join(dataDir, 'media/freephotos/big/file.bin'), data);
+    const port = await freePort();
+    const env = { ...process.env, MEDIA_ROOT: join(dataDir, 'media'), VARIANT_CACHE_DIR: join(dataDir, 'variants'), MEDIA_PORT: String(port), MEDIA_OFFLOAD: 'none', LOG_LEVEL: 'warn' };
+    media = spawnTs('media', join(repoRoot, 'media-service/src/main.ts'), env, () => {});
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, media);
+
+    // A slow reader: the response is mid-stream (paused) when the signal comes.
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/members/freephotos/big/file.bin', agent: false }, (res) => {
+        let bytes = 0;
+        let signalled = false;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (!signalled && bytes > 1024 * 1024) {
+            signalled = true;
+            res.pause();
+            media?.proc.kill('SIGTERM');
+            setTimeout(() => res.resume(), 500);
+          }
+        });
+        res.on('end', () => resolve(bytes));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(received).toBe(size);
+    expect(await media.exited).toBe(0);
+  });
+});
