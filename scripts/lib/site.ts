@@ -20,6 +20,8 @@ export interface SiteOptions {
   /** 'auto' uses nginx when installed, else the Node dev proxy. */
   frontDoor?: 'auto' | 'nginx' | 'node';
   env?: NodeJS.ProcessEnv;
+  /** Variables for one service only (e.g. a diagnostic NODE_OPTIONS). */
+  serviceEnv?: { bff?: NodeJS.ProcessEnv; media?: NodeJS.ProcessEnv };
   onLine?: LogLine;
 }
 
@@ -83,9 +85,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       env.WEBHOOK_ALLOWED_IPS ??= '127.0.0.1,::1';
     }
     env.MEDIA_REVOCATION_URL ??= `${bffUrl}/internal/media-revocations`;
-    const bff = spawnTs('bff', resolve(repoRoot, 'bff/src/main.ts'), env, onLine);
+    // One METRICS_PORT for the whole site: the bff takes it, the media service the port after it.
+    const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
+    const metricsEnv = (offset: number): NodeJS.ProcessEnv => (metricsPort ? { METRICS_PORT: String(metricsPort + offset) } : {});
+    const bff = spawnTs('bff', resolve(repoRoot, 'bff/src/main.ts'), { ...env, ...metricsEnv(0), ...options.serviceEnv?.bff }, onLine);
     children.push(bff);
-    const media = spawnTs('media', resolve(repoRoot, 'media-service/src/main.ts'), env, onLine);
+    const media = spawnTs('media', resolve(repoRoot, 'media-service/src/main.ts'), { ...env, ...metricsEnv(1), ...options.serviceEnv?.media }, onLine);
     children.push(media);
     const mediaUrl = `http://127.0.0.1:${mediaPort}`;
     await Promise.all([waitHealthy(`${bffUrl}/healthz`, bff), waitHealthy(`${mediaUrl}/healthz`, media)]);

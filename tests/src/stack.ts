@@ -20,6 +20,8 @@ export interface Stack extends Site {
 export async function startStack(
   options: {
     env?: NodeJS.ProcessEnv;
+    /** Variables for one service only. */
+    serviceEnv?: { bff?: NodeJS.ProcessEnv; media?: NodeJS.ProcessEnv };
     frontDoor?: 'auto' | 'nginx' | 'node';
     /** Receives every service log line (e.g. to scan them). */
     onLine?: LogLine;
@@ -45,6 +47,7 @@ export async function startStack(
     variantCacheDir: options.variantCacheDir,
     frontDoor: options.frontDoor ?? 'auto',
     env: { LOG_LEVEL: quiet ? 'warn' : 'info', ...options.env },
+    serviceEnv: options.serviceEnv,
     onLine: (name, line) => {
       options.onLine?.(name, line);
       if (!quiet) console.log(`[${name}] ${line}`);
