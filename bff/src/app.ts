@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { createAccessLog, type AccessLog } from './access-log';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { CatalogCache } from './cache/catalog-cache';
@@ -28,6 +29,8 @@ export interface AppDeps {
   searchIndex?: CatalogSearchIndex | undefined;
   /** Reads not answered within this many ms get 503 (READ_DEADLINE_MS; 0 = none). */
   readDeadlineMs?: number;
+  /** Where the per-request lines go (default: batched into `logger`). */
+  accessLog?: AccessLog;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -38,7 +41,7 @@ export function createApp(deps: AppDeps): Koa {
   const health = healthRouter(deps);
   const anchors = new PageAnchors(deps.pageAnchorEvery ?? 500, () => deps.cache.generation());
   const api = apiRouter({ knex: deps.knex, cache: deps.cache, anchors, account: deps.account, searchIndex: deps.searchIndex });
-  app.use(requestLog(deps.logger));
+  app.use(requestLog(deps.accessLog ?? createAccessLog(deps.logger)));
   if (deps.metrics) {
     deps.metrics.labelFrom(api);
     app.use(deps.metrics.observe);

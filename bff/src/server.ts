@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex } from '@media-site/db';
+import { createAccessLog } from './access-log';
 import { createApp } from './app';
 import type { CatalogCache } from './cache/catalog-cache';
 import { startCatalogCache } from './cache/create';
+import { cachedFastPath } from './cache/fast-path';
 import type { BffConfig } from './config';
 import { createLogger } from './logger';
 import { createBffMetrics, startMetricsServer } from './metrics';
@@ -26,6 +28,8 @@ export interface RunningBff {
   searchIndex?: CatalogSearchIndex | undefined;
   /** Where /metrics answers, when METRICS_PORT is set. */
   metricsPort?: number;
+  /** Hands buffered access-log lines to the logger now (they go at least every second anyway). */
+  flushAccessLog(): void;
   /** Stops accepting, lets in-flight requests finish, then closes the cache, Redis and knex. */
   close(): Promise<void>;
 }
@@ -64,8 +68,13 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const account = startAccount(config, knex, logger);
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
   const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(knex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
-  const app = createApp({ knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
-  const server = createServer(app.callback());
+  const accessLog = createAccessLog(logger);
+  const app = createApp({ accessLog, knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
+  const koa = app.callback();
+  const fromCache = cachedFastPath({ cache, accessLog, metrics });
+  const server = createServer((req, res) => {
+    if (!fromCache(req, res)) void koa(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   const address = await listen(server, config.BFF_PORT, config.BFF_HOST);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -80,9 +89,11 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
     cache,
     searchIndex,
     metricsPort: metricsServer?.port,
+    flushAccessLog: accessLog.flush,
     close() {
       closing ??= (async () => {
         await drain(server, config.SHUTDOWN_TIMEOUT_MS);
+        accessLog.flush();
         await metricsServer?.close();
         await closeCache();
         account.close();

@@ -20,6 +20,7 @@ import { createKnex, migrateLatest } from '@media-site/db';
 import { startBff } from '@media-site/bff/server';
 import { loadConfig } from '@media-site/bff/config';
 import { createLogger } from '@media-site/bff/logger';
+import { repoRoot } from '../../scripts/lib/site';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -126,7 +127,22 @@ async function cachedThroughput(): Promise<void> {
 
 // ---- cold figures ----
 
+/** On a new machine the bench database does not exist yet: create it (MySQL/MariaDB URLs). */
+async function ensureDatabase(): Promise<void> {
+  const url = new URL(DATABASE_URL);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!url.protocol.startsWith('mysql') || !/^\w+$/.test(name)) return;
+  url.pathname = '/';
+  const admin = createKnex(url.toString());
+  try {
+    await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await admin.destroy();
+  }
+}
+
 async function ensureScaleCatalog(): Promise<void> {
+  await ensureDatabase();
   const knex = createKnex(DATABASE_URL);
   try {
     await migrateLatest(knex);
@@ -138,6 +154,7 @@ async function ensureScaleCatalog(): Promise<void> {
   console.log(`seeding ${ROWS} rows per type into ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')} ...`);
   const seeded = spawnSync('npm', ['run', 'seed:scale', '-w', 'db', '--', '--rows', String(ROWS)], {
     stdio: 'inherit',
+    cwd: repoRoot,
     env: { ...process.env, DATABASE_URL },
   });
   if (seeded.status !== 0) throw new Error('seed:scale failed');
@@ -282,6 +299,7 @@ if (mode) answerCpuQueries();
 if (mode === 'serve-bff') await serveBff();
 else if (mode === 'serve-bare') await serveBare(arg!);
 else {
+  await ensureScaleCatalog();
   if (!process.env.BENCH_SKIP_CACHED) await cachedThroughput();
   if (!process.env.BENCH_SKIP_COLD) await coldFigures();
   if (!process.env.BENCH_SKIP_SEARCH) await coldSearch();

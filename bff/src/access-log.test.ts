@@ -1,0 +1,67 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createAccessLog } from './access-log';
+
+function capture(level: string, base?: Record<string, string>) {
+  const chunks: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  const logger = pino({ level, ...(base ? { base } : {}) }, sink);
+  const lines = () => chunks.join('').split('\n').filter(Boolean);
+  return { logger, chunks, lines };
+}
+
+describe('access log', () => {
+  it('writes the same JSON line pino would, keys in the same order', () => {
+    for (const base of [undefined, { service: 'bff' }]) {
+      const { logger, lines } = capture('info', base);
+      logger.info({ reqId: 'r1', method: 'GET', url: '/api/photos/1', status: 200, ms: 1.5 }, 'request');
+      const log = createAccessLog(logger);
+      log.line('r1', 'GET', '/api/photos/1', 200, performance.now());
+      log.flush();
+      const [ours, theirs] = [JSON.parse(lines()[1]!) as Record<string, unknown>, JSON.parse(lines()[0]!) as Record<string, unknown>];
+      expect(Object.keys(ours)).toEqual(Object.keys(theirs));
+      expect({ ...ours, time: 0, ms: 0 }).toEqual({ ...theirs, time: 0, ms: 0 });
+      expect(typeof ours.time).toBe('number');
+    }
+  });
+
+  it('escapes what the client sent, so a URL cannot forge a line', () => {
+    const { logger, lines } = capture('info');
+    const log = createAccessLog(logger);
+    log.line('r2', 'GET', '/x?a="b"\n{"msg":"forged"}\\', 404, performance.now());
+    log.flush();
+    expect(lines()).toHaveLength(1);
+    expect((JSON.parse(lines()[0]!) as { url: string }).url).toBe('/x?a="b"\n{"msg":"forged"}\\');
+  });
+
+  it('batches lines into few writes and writes nothing above level info', () => {
+    const { logger, chunks, lines } = capture('info');
+    const log = createAccessLog(logger);
+    for (let i = 0; i < 500; i++) log.line(`r${i}`, 'GET', '/api/videos/1', 200, performance.now());
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.length).toBeLessThan(10);
+    log.flush();
+    expect(lines()).toHaveLength(500);
+
+    const quiet = capture('warn');
+    const none = createAccessLog(quiet.logger);
+    none.line('r', 'GET', '/', 200, performance.now());
+    none.flush();
+    expect(quiet.chunks).toHaveLength(0);
+  });
+
+  it('flushes on its own within the interval', async () => {
+    const { logger, lines } = capture('info');
+    const log = createAccessLog(logger, 20);
+    log.line('r3', 'GET', '/', 200, performance.now());
+    expect(lines()).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(lines()).toHaveLength(1);
+  });
+});
