@@ -29,6 +29,8 @@ export interface AppDeps {
   searchIndex?: CatalogSearchIndex | undefined;
   /** Reads not answered within this many ms get 503 (READ_DEADLINE_MS; 0 = none). */
   readDeadlineMs?: number;
+  /** Deep-page anchors (default: built on demand; startBff passes ones it warms). */
+  anchors?: PageAnchors;
   /** Where the per-request lines go (default: batched into `logger`). */
   accessLog?: AccessLog;
 }
@@ -39,7 +41,7 @@ export function createApp(deps: AppDeps): Koa {
   // Errors are logged by errorMiddleware; koa's default handler would print stacks to stderr.
   app.silent = true;
   const health = healthRouter(deps);
-  const anchors = new PageAnchors(deps.pageAnchorEvery ?? 500, () => deps.cache.generation());
+  const anchors = deps.anchors ?? new PageAnchors(deps.pageAnchorEvery ?? 500, () => deps.cache.generation());
   const api = apiRouter({ knex: deps.knex, cache: deps.cache, anchors, account: deps.account, searchIndex: deps.searchIndex });
   app.use(requestLog(deps.accessLog ?? createAccessLog(deps.logger)));
   if (deps.metrics) {

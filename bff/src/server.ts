@@ -5,6 +5,9 @@ import type { Logger } from 'pino';
 import { createKnex } from '@media-site/db';
 import { createAccessLog } from './access-log';
 import { createApp } from './app';
+import { contentAnchorBuilder, contentListName } from './routes/api/shared/content-page';
+import { PageAnchors } from './routes/api/shared/page-anchors';
+import { UPDATES_LIST, updatesAnchorBuilder } from './routes/api/updates/repository';
 import type { CatalogCache } from './cache/catalog-cache';
 import { startCatalogCache } from './cache/create';
 import { cachedFastPath } from './cache/fast-path';
@@ -60,6 +63,22 @@ function drain(server: Server, timeoutMs: number): Promise<void> {
   });
 }
 
+/**
+ * Deep-page anchors of every listing, rebuilt in the background whenever the catalog generation
+ * changes (and at start), so the first deep page after a change is a short index read.
+ */
+function warmedAnchors(knex: Knex, cache: CatalogCache, every: number): PageAnchors {
+  const anchors = new PageAnchors(every, () => cache.generation());
+  for (const table of ['photosets', 'videos'] as const) {
+    for (const order of ['alpha', 'date'] as const) anchors.register(contentListName(table, order), contentAnchorBuilder(knex, table, order));
+  }
+  anchors.register(contentListName('vods', 'date'), contentAnchorBuilder(knex, 'vods', 'date'));
+  anchors.register(UPDATES_LIST, updatesAnchorBuilder(knex));
+  cache.onGenerationChange(() => void anchors.warm());
+  if (cache.currentGeneration !== undefined) void anchors.warm();
+  return anchors;
+}
+
 export async function startBff(config: BffConfig, overrides: BffOverrides = {}): Promise<RunningBff> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const ownKnex = !overrides.knex;
@@ -69,7 +88,8 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
   const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(knex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
   const accessLog = createAccessLog(logger);
-  const app = createApp({ accessLog, knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
+  const anchors = warmedAnchors(knex, cache, config.PAGE_ANCHOR_EVERY);
+  const app = createApp({ accessLog, anchors, knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
   const koa = app.callback();
   const fromCache = cachedFastPath({ cache, accessLog, metrics });
   const server = createServer((req, res) => {
@@ -97,8 +117,9 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
         await metricsServer?.close();
         await closeCache();
         account.close();
-        // An index build still reading would otherwise fail against a closed pool.
+        // An index or anchor build still reading would otherwise fail against a closed pool.
         await searchIndex?.settled();
+        await anchors.settled();
         if (ownKnex) await knex.destroy();
       })();
       return closing;

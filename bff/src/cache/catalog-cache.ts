@@ -59,6 +59,7 @@ export class CatalogCache {
   private readonly inflight = new Map<string, Promise<CachedBody>>();
   private generationRead: Promise<number> | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
+  private readonly generationListeners: Array<(generation: number) => void> = [];
   private readonly ttlMs: number;
 
   constructor(private readonly options: CatalogCacheOptions) {
@@ -171,6 +172,12 @@ export class CatalogCache {
     if (generation === this.known) return;
     this.known = generation;
     this.local.clear();
+    for (const listener of this.generationListeners) listener(generation);
+  }
+
+  /** Called with each new generation this instance learns of (at start, then every change). */
+  onGenerationChange(listener: (generation: number) => void): void {
+    this.generationListeners.push(listener);
   }
 
   private async fill(generation: number, fullKey: string, load: () => Promise<unknown>): Promise<CachedBody> {

@@ -16,6 +16,14 @@ export const LISTING_KEYS: Record<ListingOrder, readonly KeyColumn[]> = {
   ],
 };
 
+export const contentListName = (table: ContentTable, order: ListingOrder) => `${table}:${order}`;
+
+/** How the anchors of one content listing are built (also registered for warming). */
+export function contentAnchorBuilder(knex: Knex, table: ContentTable, order: ListingOrder) {
+  const keys = LISTING_KEYS[order];
+  return (every: number) => buildAnchors(knex, visibleOnly(knex(table).select(keys.map((k) => k.column)), knex, table), keys, every);
+}
+
 /**
  * One page of a content table. The page's ids come from the narrow (updatename, id) or
  * (datetoupload, id) index alone, starting after the nearest page anchor; then only the page's
@@ -31,9 +39,7 @@ export async function contentPage<Row>(
   columns: readonly string[],
 ): Promise<Row[]> {
   const keys = LISTING_KEYS[order];
-  const start = await anchors.locate(`${table}:${order}`, (page - 1) * pageSize, (every) =>
-    buildAnchors(knex, visibleOnly(knex(table).select(keys.map((k) => k.column)), knex, table), keys, every),
-  );
+  const start = await anchors.locate(contentListName(table, order), (page - 1) * pageSize, contentAnchorBuilder(knex, table, order));
   if (!start) return [];
   const ids = orderByKey(visibleOnly(knex(table).select('id'), knex, table), keys).limit(pageSize).offset(start.skip);
   if (start.after) whereAfter(ids, keys, start.after);

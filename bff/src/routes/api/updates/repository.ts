@@ -49,13 +49,20 @@ function afterAnchor(query: Knex.QueryBuilder, type: UpdateType, anchor: AnchorK
 const feedOrder = (a: UpdateKey, b: UpdateKey) =>
   a.datetoupload !== b.datetoupload ? (a.datetoupload < b.datetoupload ? 1 : -1) : RANK[a.type] - RANK[b.type] || b.id - a.id;
 
+export const UPDATES_LIST = 'updates';
+
+/** How the merged feed's anchors are built (also registered for warming). */
+export function updatesAnchorBuilder(knex: Knex) {
+  return (every: number) => buildAnchors(knex, feedSource(knex), FEED_KEYS, every);
+}
+
 /**
  * Which items fill one page of the merged feed (newest first). Each table gives its next
  * skip + pageSize keys after the page's anchor from its (datetoupload, id) index; the three short
  * lists are merged here.
  */
 export async function updateKeys(knex: Knex, anchors: PageAnchors, page: number, pageSize: number): Promise<UpdateKey[]> {
-  const start = await anchors.locate('updates', (page - 1) * pageSize, (every) => buildAnchors(knex, feedSource(knex), FEED_KEYS, every));
+  const start = await anchors.locate(UPDATES_LIST, (page - 1) * pageSize, updatesAnchorBuilder(knex));
   if (!start) return [];
   const lists = await Promise.all(
     TYPES.map(async (type) => {
