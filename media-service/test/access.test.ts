@@ -47,6 +47,21 @@ describe('token format', () => {
     expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, exp: String(Number(q.exp) + 1) })).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
+  it('accepts only the exact signature text: any other last character, or a stray character, fails', () => {
+    const token = session();
+    const url = new URL(signDownloadUrl(keys, { path: '/members/video/a/b.mp4', memberId: 7, expiresAt: now() + HOUR }), 'http://x');
+    const q = Object.fromEntries(url.searchParams);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The last of 43 characters carries 4 bits of the HMAC and 2 spare bits that decoding ignores.
+    for (const c of alphabet) {
+      if (c === token.at(-1)) continue;
+      expect(verifySessionToken(keys, token.slice(0, -1) + c), c).toEqual({ ok: false, reason: 'bad_signature' });
+      if (c !== q.sig!.at(-1)) expect(verifyDownloadUrl(keys, 'video/a/b.mp4', { ...q, sig: q.sig!.slice(0, -1) + c }).ok, c).toBe(false);
+    }
+    expect(verifySessionToken(keys, token + '=').ok).toBe(false);
+    expect(verifySessionToken(keys, token.slice(0, 50) + '*' + token.slice(50)).ok).toBe(false);
+  });
+
   it('rejects bad key configuration, listing the problems', () => {
     expect(() => parseKeyRing('')).toThrow(/at least one key/);
     expect(() => parseKeyRing('a:short,b c:long-enough-secret-1')).toThrow(/secret must be at least 16.*key id "b c"/);

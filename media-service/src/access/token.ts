@@ -53,9 +53,15 @@ function hmac(secret: Buffer, message: string): Buffer {
   return createHmac('sha256', secret).update(message, 'utf8').digest();
 }
 
+/**
+ * Compares the text, not the decoded bytes: base64url decoding ignores stray characters and the
+ * spare low bits of the last character, so several strings decode to one signature. Only the one
+ * canonical encoding is accepted (a token edited in its last character must not still verify).
+ */
 function sameSignature(expected: Buffer, given: string): boolean {
-  const actual = Buffer.from(given, 'base64url');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const want = Buffer.from(expected.toString('base64url'), 'latin1');
+  const got = Buffer.from(given, 'latin1');
+  return got.length === want.length && timingSafeEqual(got, want);
 }
 
 function unixSeconds(at: Date | number): number {
