@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex } from '@media-site/db';
+import { answerClientErrors } from '@media-site/media-service/client-error';
 import { createAccessLog } from './access-log';
 import { createApp } from './app';
 import { contentAnchorBuilder, contentListName } from './routes/api/shared/content-page';
@@ -95,6 +96,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const server = createServer((req, res) => {
     if (!fromCache(req, res)) void koa(req, res);
   });
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   const address = await listen(server, config.BFF_PORT, config.BFF_HOST);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -1,5 +1,6 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { answerClientErrors } from './client-error';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -66,6 +67,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
     now: options.now,
   });
   const server = createServer(app.callback());
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -105,5 +105,31 @@ describe('resuming a 256 MB download cut off midway', () => {
       expect(statSync(target).size).toBe(SIZE);
       expect(await sha256(target)).toBe(expected);
     });
+
+    // A download manager: four connections, each asking for its own byte ranges of the file, stopped
+    // midway (aria2 keeps its progress in a .aria2 control file) and resumed with -c.
+    it('aria2c with 4 segments, stopped and resumed with -c, finishes it with an identical file', async () => {
+      const dir = join(work, `aria2-${via}`);
+      mkdirSync(dir, { recursive: true });
+      const name = 'movie.mp4';
+      const source = base(via) + link();
+      const common = ['-q', '-d', dir, '-o', name, '-x', '4', '-s', '4', '-k', '1M', '--file-allocation=none', '--allow-overwrite=false'];
+      const first = spawn('aria2c', [...common, '--max-overall-download-limit=64M', source], { stdio: 'ignore' });
+      const stopped = new Promise<void>((r) => first.once('exit', () => r()));
+      // Let part of it arrive, then stop it the way a user does (aria2 saves its control file on SIGINT).
+      const started = Date.now();
+      while (Date.now() - started < 10_000 && !(await stat(join(dir, `${name}.aria2`)).then(() => true, () => false))) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 800));
+      first.kill('SIGINT');
+      await stopped;
+      const control = await stat(join(dir, `${name}.aria2`)).then(() => true, () => false);
+      expect(control, 'aria2 left a control file: the download was cut off before the end').toBe(true);
+      const resumed = await run('aria2c', ['-c', ...common, source]);
+      expect(resumed.status, resumed.stderr).toBe(0);
+      expect(statSync(join(dir, name)).size).toBe(SIZE);
+      expect(await sha256(join(dir, name))).toBe(expected);
+    });
   });
 });

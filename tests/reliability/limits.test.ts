@@ -33,8 +33,9 @@ describe('oversized requests', () => {
       { where: 'media: 20 KiB header', base: stack.mediaUrl, path: '/members/photosthumbs/x/large.jpg', headers: { 'X-Big': big(20) }, expect: [431] },
       { where: 'media: 1 MiB body', base: stack.mediaUrl, path: '/members/photosthumbs/x/large.jpg', method: 'POST', body: big(1024), expect: [405, 413] },
     ];
-    // Headers just over Node's 16 KiB limit: far bigger ones are refused the same way, but the 431
-    // can race the client's own write and arrive as a reset.
+    // Node's own answer to an oversized request destroyed the socket with the rest of the request
+    // unread, so the 431 could lose the race to a reset; both services answer through
+    // answerClientErrors (media-service/src/client-error.ts), which closes politely.
     const seen: string[] = [];
     for (const c of cases) {
       const s = await send(c.base, { path: c.path, method: c.method, headers: c.headers, body: c.body }, { keepBody: true });

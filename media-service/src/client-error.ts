@@ -1,0 +1,35 @@
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+const ANSWERS: Record<string, { status: number; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'request line or headers too large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'request took too long to arrive' },
+};
+const BAD_REQUEST = { status: 400, code: 'bad_request', message: 'malformed HTTP request' };
+
+/**
+ * Answers a request Node cannot parse (headers or URL past the 16 KiB limit, malformed syntax, too
+ * slow to arrive) with a JSON error, then closes politely. Node's default answer destroys the socket
+ * at once: with the rest of a 32 KiB request line still unread, the kernel sends a reset that can
+ * reach the client before the 431, which then sees ECONNRESET instead of an answer. Here the answer
+ * is followed by a FIN, what the client still sends is read and dropped, and the socket is destroyed
+ * after `lingerMs` at the latest.
+ */
+export function answerClientErrors(server: Server, lingerMs = 2000): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const answer = (err.code && ANSWERS[err.code]) || BAD_REQUEST;
+    const body = JSON.stringify({ error: { code: answer.code, message: answer.message } });
+    socket.end(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    socket.removeAllListeners('data');
+    socket.on('data', () => undefined);
+    socket.resume();
+    setTimeout(() => socket.destroy(), lingerMs).unref();
+  });
+}
