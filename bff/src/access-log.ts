@@ -18,12 +18,13 @@ const BATCH_CHARS = 16 * 1024;
 
 export function createAccessLog(logger: Logger, flushEveryMs = 1000): AccessLog {
   const stream = (logger as unknown as Record<symbol, { write(s: string): unknown } | undefined>)[pino.symbols.streamSym];
+  if (!stream) throw new Error('createAccessLog needs a pino logger (it writes to its destination)');
   const bindings = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? '';
   const level = logger.levels.values.info ?? 30;
   let parts: string[] = [];
   let size = 0;
   const flush = () => {
-    if (parts.length === 0 || !stream) return;
+    if (parts.length === 0) return;
     const batch = parts.join('');
     parts = [];
     size = 0;
@@ -34,10 +35,6 @@ export function createAccessLog(logger: Logger, flushEveryMs = 1000): AccessLog 
     line(reqId, method, url, status, started) {
       if (!logger.isLevelEnabled('info')) return;
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      if (!stream) {
-        logger.info({ reqId, method, url, status, ms }, 'request');
-        return;
-      }
       // reqId is generated or checked against a safe pattern; method and url are the client's.
       const text = `{"level":${level},"time":${Date.now()}${bindings},"reqId":"${reqId}","method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`;
       parts.push(text);

@@ -125,6 +125,6 @@ export function createBffMetrics(cacheStats: CacheStats): BffMetrics {
         observed(ctx.method, ctx.path, ctx.status, started);
       }
     },
-    record: (method, path, status, started) => observed(method, path, status, started),
+    record: observed,
   };
 }

@@ -3,7 +3,8 @@ import type { CachedBody } from '../../../cache/catalog-cache';
 
 /**
  * Sends pre-serialized JSON; a matching If-None-Match gets 304 and no body. Only for public catalog
- * answers: the path cache replays them to anyone asking for the same path.
+ * answers: the path cache replays them to anyone asking for the same path. cache/fast-path.ts sends
+ * the same answer outside Koa; its test compares the two byte for byte.
  */
 export function sendCached(ctx: Context, cached: CachedBody): void {
   ctx.state.cachedAnswer = cached;
