@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'token_expired'
   | 'gone'
+  | 'precondition_failed'
   | 'range_not_satisfiable'
   | 'unprocessable_image'
   | 'busy';
@@ -21,6 +22,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   token_expired: 403,
   gone: 410,
+  precondition_failed: 412,
   range_not_satisfiable: 416,
   unprocessable_image: 422,
   busy: 503,

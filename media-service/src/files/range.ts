@@ -1,4 +1,7 @@
-/** More ranges than this in one request get the whole file (CVE-2011-3192 style floods). */
+import { ifRangeHolds } from './conditional';
+import type { Validators } from './conditional';
+
+/** More ranges than this in one request get the whole file (CVE-2011-3192 style floods); nginx `max_ranges 8`. */
 export const MAX_RANGES = 8;
 
 export interface ByteRange {
@@ -11,71 +14,111 @@ export type RangeDecision =
   | { kind: 'partial'; ranges: ByteRange[] }
   | { kind: 'unsatisfiable' };
 
-export interface Validators {
-  etag: string;
-  lastModified: string;
-}
+/** nginx's limit on a position (off_t): longer numbers are refused, as nginx does. */
+const MAX_POSITION = '9223372036854775807';
 
-/**
- * If-Range (RFC 9110 §13.1.5): a Range applies only when the validator matches with a strong
- * comparison, or the date equals Last-Modified exactly. A weak ETag never matches, so a changed file
- * is never spliced into a resumed download: the client gets the whole new file with 200.
- */
-function ifRangeAllows(ifRange: string | undefined, v: Validators): boolean {
-  if (ifRange === undefined) return true;
-  const value = ifRange.trim();
-  if (value.startsWith('"') || value.startsWith('W/')) return value === v.etag;
-  return value === v.lastModified;
-}
+const FULL: RangeDecision = { kind: 'full' };
+const UNSATISFIABLE: RangeDecision = { kind: 'unsatisfiable' };
 
-type Parsed = ByteRange[] | 'malformed' | 'unsatisfiable';
+/** Reads a `bytes=` list left to right with nginx's grammar: digits, `-`, `,` and spaces (no tabs). */
+class Cursor {
+  i = 6; // after "bytes="
+  constructor(private readonly s: string) {}
 
-/**
- * RFC 9110 §14.1.2 `bytes=` ranges. Written here rather than with range-parser, which answers
- * unsatisfiable for a suffix longer than the file (the RFC says: the whole file) and compares the
- * unit case-sensitively. Empty list elements are skipped, as the list syntax allows.
- */
-export function parseRangeHeader(size: number, header: string): Parsed {
-  const match = /^bytes=(.*)$/is.exec(header.trim());
-  if (!match) return 'malformed';
-  const ranges: ByteRange[] = [];
-  let seen = 0;
-  for (const element of (match[1] ?? '').split(',')) {
-    const spec = element.trim();
-    if (spec === '') continue;
-    const parts = /^(\d*)-(\d*)$/.exec(spec);
-    if (!parts || (parts[1] === '' && parts[2] === '')) return 'malformed';
-    seen += 1;
-    const [, first = '', last = ''] = parts;
-    if (first === '') {
-      const suffix = Number(last);
-      if (suffix > 0) ranges.push({ start: Math.max(0, size - suffix), end: size - 1 });
-      continue;
-    }
-    const start = Number(first);
-    const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-    if (start < size && (last === '' || Number(last) >= start)) ranges.push({ start, end });
+  get done(): boolean {
+    return this.i >= this.s.length;
   }
-  if (seen === 0) return 'malformed';
-  return ranges.length === 0 ? 'unsatisfiable' : ranges;
+
+  peek(): string | undefined {
+    return this.s[this.i];
+  }
+
+  take(): string | undefined {
+    const c = this.s[this.i];
+    this.i += 1;
+    return c;
+  }
+
+  skipSpaces(): void {
+    while (this.s[this.i] === ' ') this.i += 1;
+  }
+
+  /** A decimal number, or null when there is none or it is past nginx's limit. */
+  number(): number | null {
+    const from = this.i;
+    while (/[0-9]/.test(this.s[this.i] ?? '')) this.i += 1;
+    const digits = this.s.slice(from, this.i).replace(/^0+(?=\d)/, '');
+    if (digits === '') return null;
+    if (digits.length > MAX_POSITION.length || (digits.length === MAX_POSITION.length && digits > MAX_POSITION)) return null;
+    // Above 2^53 the value is rounded, but any such position is past every file we serve.
+    return Number(digits);
+  }
 }
 
 /**
- * Policies (documented in the README):
- * - a malformed header (`bytes=alpha`, `bytes=--2`, `bytes=1.5-3`) or another unit (`items=0-4`)
- *   is ignored: 200 with the whole file, as pillarjs/send and nginx do for unknown units;
- * - no satisfiable range (`bytes=len-`, `bytes=-0`, `bytes=5-1`) -> 416 with `Content-Range: bytes *\/len`;
- * - several ranges -> one multipart/byteranges 206, in the order asked, unless there are more than
- *   MAX_RANGES or they add up to more than the file, then 200 with the whole file (Go, nginx);
- * - an empty file always answers 200.
+ * The same decisions nginx's range filter makes on a static file (`max_ranges 8`), so the direct
+ * path and the X-Accel-Redirect path answer every Range header alike (README, "Range requests"):
+ * - another unit (`items=0-4`), no `bytes=` prefix, or nothing after it (`bytes=`): ignored, 200;
+ * - any syntax error in a `bytes=` list (`bytes=alpha`, `bytes=--2`, `bytes=0-4,`, `bytes=0-4,,6-9`,
+ *   a tab, a position longer than 2^63-1): 416 with `Content-Range: bytes *\/len`;
+ * - ends past the file are clamped, a suffix longer than the file is the whole file;
+ * - ranges starting at or past the end (`bytes=len-`, `bytes=-0`, `bytes=5-1`) are dropped; none left: 416;
+ * - more than MAX_RANGES ranges, or ranges adding up to more than the file: 200 with the whole file;
+ * - an empty file: 200 to a range starting at 0 or a suffix, 416 to any other.
  */
-export function decideRange(size: number, rangeHeader: string | undefined, ifRange: string | undefined, v: Validators): RangeDecision {
-  if (rangeHeader === undefined || size === 0 || !ifRangeAllows(ifRange, v)) return { kind: 'full' };
-  const ranges = parseRangeHeader(size, rangeHeader);
-  if (ranges === 'malformed') return { kind: 'full' };
-  if (ranges === 'unsatisfiable') return { kind: 'unsatisfiable' };
-  if (ranges.length > MAX_RANGES) return { kind: 'full' };
-  const total = ranges.reduce((sum, r) => sum + (r.end - r.start + 1), 0);
-  if (total > size) return { kind: 'full' };
+export function parseRange(size: number, header: string): RangeDecision {
+  if (header.length < 7 || header.slice(0, 6).toLowerCase() !== 'bytes=') return FULL;
+  const cur = new Cursor(header);
+  const ranges: ByteRange[] = [];
+  let total = 0;
+  for (;;) {
+    cur.skipSpaces();
+    let start: number;
+    let end: number; // exclusive
+    let openEnded = false;
+    if (cur.peek() === '-') {
+      cur.take();
+      const suffix = cur.number();
+      if (suffix === null) return UNSATISFIABLE;
+      start = suffix < size ? size - suffix : 0;
+      end = size;
+    } else {
+      const first = cur.number();
+      if (first === null) return UNSATISFIABLE;
+      start = first;
+      cur.skipSpaces();
+      if (cur.take() !== '-') return UNSATISFIABLE;
+      cur.skipSpaces();
+      openEnded = cur.done || cur.peek() === ',';
+      if (openEnded) {
+        end = size;
+      } else {
+        const last = cur.number();
+        if (last === null) return UNSATISFIABLE;
+        end = last >= size ? size : last + 1;
+      }
+    }
+    if (!openEnded) {
+      cur.skipSpaces();
+      if (!cur.done && cur.peek() !== ',') return UNSATISFIABLE;
+    }
+    if (start < end) {
+      ranges.push({ start, end: end - 1 });
+      total += end - start;
+      if (ranges.length > MAX_RANGES) return FULL;
+    } else if (start === 0) {
+      // Only an empty file gets here: nginx sends it whole.
+      return FULL;
+    }
+    if (cur.take() !== ',') break;
+  }
+  if (ranges.length === 0) return UNSATISFIABLE;
+  if (total > size) return FULL;
   return { kind: 'partial', ranges };
+}
+
+/** If-Range first (a failed one means the whole file, whatever the Range says), then the Range. */
+export function decideRange(size: number, rangeHeader: string | undefined, ifRange: string | undefined, v: Validators): RangeDecision {
+  if (rangeHeader === undefined || !ifRangeHolds(ifRange, v)) return FULL;
+  return parseRange(size, rangeHeader);
 }

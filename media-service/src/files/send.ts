@@ -4,6 +4,8 @@ import type { Stats } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { MediaError } from '../errors';
+import { evaluatePreconditions } from './conditional';
+import type { Validators } from './conditional';
 import { decideRange } from './range';
 import type { ByteRange } from './range';
 
@@ -25,9 +27,15 @@ export interface AnswerOptions {
   vary?: string | undefined;
 }
 
-/** Strong, and stable while the file is unchanged: size, mtime (µs) and inode. */
+/**
+ * nginx's own ETag for a static file, `"<mtime seconds hex>-<size hex>"`: the same on every replica
+ * and network mount holding a copy that kept its mtime (cp -a, rsync -a, tar), and the same whether
+ * the direct path or nginx's X-Accel-Redirect path answered, so If-Range resumes across them. Like
+ * nginx (and rsync's quick check), a replacement with the same size written within the same second
+ * keeps the ETag: write new media under a new name, or touch it a second later.
+ */
 export function fileEtag(stat: Stats): string {
-  return `"${stat.size.toString(16)}-${Math.round(stat.mtimeMs * 1000).toString(16)}-${stat.ino.toString(16)}"`;
+  return `"${Math.floor(stat.mtimeMs / 1000).toString(16)}-${stat.size.toString(16)}"`;
 }
 
 export function fileRepresentation(absolute: string, stat: Stats, type: string): Representation {
@@ -40,17 +48,10 @@ export function fileRepresentation(absolute: string, stat: Stats, type: string):
   };
 }
 
-function opaque(tag: string): string {
-  return tag.trim().replace(/^W\//, '');
-}
-
-function notModified(ctx: Context, rep: Representation): boolean {
-  const inm = ctx.get('If-None-Match');
-  if (inm) return inm.trim() === '*' || inm.split(',').some((t) => opaque(t) === rep.etag);
-  const ims = ctx.get('If-Modified-Since');
-  if (!ims) return false;
-  const since = Date.parse(ims);
-  return Number.isFinite(since) && Math.floor(rep.lastModified.getTime() / 1000) * 1000 <= since;
+/** A request header as sent; present but empty stays '' (an empty If-Match matches nothing). */
+function header(ctx: Context, name: string): string | undefined {
+  const value = ctx.req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function multipartBody(rep: Representation, ranges: ByteRange[], partHeaders: string[], closing: string): Readable {
@@ -80,16 +81,26 @@ export function answer(ctx: Context, rep: Representation, options: AnswerOptions
   ctx.set('Cache-Control', options.cacheControl);
   if (options.vary) ctx.set('Vary', options.vary);
 
-  if (notModified(ctx, rep)) {
+  const validators: Validators = { etag: rep.etag, lastModified: Math.floor(rep.lastModified.getTime() / 1000) };
+  const precondition = evaluatePreconditions(
+    {
+      ifMatch: header(ctx, 'if-match'),
+      ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifModifiedSince: header(ctx, 'if-modified-since'),
+    },
+    validators,
+  );
+  if (precondition === 'failed') {
+    throw new MediaError('precondition_failed', 'The file is not the version this request was made for (If-Match / If-Unmodified-Since)');
+  }
+  if (precondition === 'not_modified') {
     ctx.status = 304;
     return;
   }
   if (options.disposition) ctx.set('Content-Disposition', options.disposition);
 
-  const decision = decideRange(rep.size, ctx.get('Range') || undefined, ctx.get('If-Range') || undefined, {
-    etag: rep.etag,
-    lastModified,
-  });
+  const decision = decideRange(rep.size, header(ctx, 'range'), header(ctx, 'if-range'), validators);
   if (decision.kind === 'unsatisfiable') {
     throw new MediaError('range_not_satisfiable', 'Range not satisfiable', {
       'Content-Range': `bytes */${rep.size}`,

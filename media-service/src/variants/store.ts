@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Stats } from 'node:fs';
+import sharp from 'sharp';
 import type { VariantFormat } from './format';
 
 export interface VariantKeyInput {
@@ -11,10 +12,18 @@ export interface VariantKeyInput {
   format: VariantFormat;
 }
 
-/** The source's size and mtime are in the key, so a replaced source never serves an old variant. */
+/** Another sharp or libvips may encode other bytes: a variant made by one is not the other's. */
+const RENDERER = `sharp ${sharp.versions.sharp ?? '?'} vips ${sharp.versions.vips}`;
+
+/**
+ * What the variant is of, and nothing about where: the path below MEDIA_ROOT, the source's size and
+ * mtime in whole seconds (as its ETag, and all that copies and network mounts are sure to keep),
+ * width, format and renderer. Replicas over copies of one tree (cp -a, rsync -a) compute the same key,
+ * so the variant's ETag matches on all of them; a replaced source (new size or mtime) gets a new one.
+ */
 export function variantKey({ relative, stat, width, format }: VariantKeyInput): string {
   return createHash('sha256')
-    .update(`v1\0${relative}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\0${width}\0${format}`)
+    .update(`v2\0${relative}\0${stat.size}\0${Math.floor(stat.mtimeMs / 1000)}\0${width}\0${format}\0${RENDERER}`)
     .digest('hex');
 }
 
