@@ -77,6 +77,8 @@ const CONDITIONALS: Case[] = [
   { name: 'If-Unmodified-Since earlier + Range', headers: () => ({ 'If-Unmodified-Since': EARLIER, Range: 'bytes=0-4' }) },
   { name: 'If-Unmodified-Since earlier, RFC 850', headers: () => ({ 'If-Unmodified-Since': 'Sunday, 31-Dec-23 23:59:59 GMT' }) },
   { name: 'If-Unmodified-Since later, asctime', headers: () => ({ 'If-Unmodified-Since': 'Tue Jan  2 00:00:00 2024' }) },
+  // Not an HTTP-date, so ignored by the service; nginx reads it as a later date: both pass.
+  { name: 'If-Unmodified-Since later, UTC', headers: () => ({ 'If-Unmodified-Since': 'Tue, 02 Jan 2024 00:00:00 UTC' }) },
   { name: 'If-Match other + If-Unmodified-Since later', headers: () => ({ 'If-Match': '"x"', 'If-Unmodified-Since': LATER }) },
   { name: 'If-None-Match equal', headers: (e) => ({ 'If-None-Match': e }) },
   { name: 'If-None-Match weak', headers: (e) => ({ 'If-None-Match': `W/${e}` }) },
@@ -125,7 +127,6 @@ const DIFFERENCES: Difference[] = [
   { name: 'If-Unmodified-Since empty', headers: () => ({ 'If-Unmodified-Since': '' }), nginx: 412, service: 200 },
   { name: 'If-Unmodified-Since ISO date + Range', headers: () => ({ 'If-Unmodified-Since': '2025-01-01T00:00:00Z', Range: 'bytes=0-4' }), nginx: 412, service: 206 },
   // A date nginx's parser reads but that is no HTTP-date (zone other than GMT).
-  { name: 'If-Unmodified-Since later, UTC', headers: () => ({ 'If-Unmodified-Since': 'Tue, 02 Jan 2024 00:00:00 UTC' }), nginx: 200, service: 200 },
   { name: 'If-Modified-Since equal, UTC', headers: () => ({ 'If-Modified-Since': 'Mon, 01 Jan 2024 00:00:00 UTC' }), nginx: 304, service: 200 },
   { name: 'If-Range date equal, UTC', headers: () => ({ Range: 'bytes=0-4', 'If-Range': 'Mon, 01 Jan 2024 00:00:00 UTC' }), nginx: 206, service: 200 },
   // §13.2.2 step 2: If-Unmodified-Since is evaluated only when If-Match is absent; nginx evaluates both.
@@ -223,6 +224,14 @@ describe('Range and conditional requests: the service beside nginx on the same f
     return { nginx: view(a, method), service: view(b, method), frontOffload: view(c, method), frontDirect: view(d, method) };
   }
 
+  const referenceEtag = async () => String((await raw(reference, `/${FILE}`, {}, 'HEAD')).headers.etag);
+
+  function expectAllAlike(got: Awaited<ReturnType<typeof fourWays>>): void {
+    expect(got.service, 'service direct vs nginx').toEqual(got.nginx);
+    expect(got.frontOffload, 'front door (offload) vs nginx').toEqual(got.nginx);
+    expect(got.frontDirect, 'front door (no offload) vs service').toEqual(got.service);
+  }
+
   it("the service sends nginx's ETag and Last-Modified", async () => {
     const [a, b] = await Promise.all([raw(reference, `/${FILE}`, {}, 'HEAD'), raw(direct.media.url, link(FILE), {}, 'HEAD')]);
     expect(a.headers.etag).toMatch(/^"[0-9a-f]+-3e8"$/);
@@ -237,24 +246,16 @@ describe('Range and conditional requests: the service beside nginx on the same f
       ['an empty file', EMPTY],
     ])('Range on %s: identical on all four', (_, path) => {
       it.each(RANGES.map((r) => [JSON.stringify(r), r]))('%s', async (_label, range) => {
-        const got = await fourWays(path, range === '' ? {} : { Range: range }, method);
-        expect(got.service, 'service direct vs nginx').toEqual(got.nginx);
-        expect(got.frontOffload, 'front door (offload) vs nginx').toEqual(got.nginx);
-        expect(got.frontDirect, 'front door (no offload) vs service').toEqual(got.service);
+        expectAllAlike(await fourWays(path, range === '' ? {} : { Range: range }, method));
       });
     });
 
     it.each(CONDITIONALS.map((c) => [c.name, c] as const))('conditional, identical on all four: %s', async (_, c) => {
-      const etag = String((await raw(reference, `/${FILE}`, {}, 'HEAD')).headers.etag);
-      const got = await fourWays(FILE, c.headers(etag), method);
-      expect(got.service, 'service direct vs nginx').toEqual(got.nginx);
-      expect(got.frontOffload, 'front door (offload) vs nginx').toEqual(got.nginx);
-      expect(got.frontDirect, 'front door (no offload) vs service').toEqual(got.service);
+      expectAllAlike(await fourWays(FILE, c.headers(await referenceEtag()), method));
     });
 
     it.each(DIFFERENCES.map((c) => [c.name, c] as const))('conditional, documented difference: %s', async (_, c) => {
-      const etag = String((await raw(reference, `/${FILE}`, {}, 'HEAD')).headers.etag);
-      const got = await fourWays(FILE, c.headers(etag), method);
+      const got = await fourWays(FILE, c.headers(await referenceEtag()), method);
       expect(got.nginx.status, 'nginx').toBe(c.nginx);
       expect(got.frontOffload, 'front door (offload) vs nginx').toEqual(got.nginx);
       expect(got.service.status, 'service direct').toBe(c.service);
