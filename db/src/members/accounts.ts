@@ -60,10 +60,20 @@ export async function disableMember(db: Knex, username: string, reason: string, 
   });
 }
 
-export async function enableMember(db: Knex, username: string): Promise<void> {
-  const id = await memberId(db, username);
-  const updated = await db('members').where({ id }).whereNotNull('disabled_at').update({ disabled_at: null, disabled_reason: null });
-  if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is not disabled`);
+/**
+ * The one way back for a member: clears an operator's disable and a chargeback/refund/return/void
+ * revocation (nothing else ever clears `revoked_at`). Purchases that were charged back stay
+ * withdrawn (their subscriptions keep status `revoked`); everything else the member bought returns.
+ */
+export async function enableMember(db: Knex, username: string): Promise<{ wasDisabled: boolean; wasRevoked: boolean }> {
+  return db.transaction(async (trx) => {
+    const id = await memberId(trx, username);
+    const row = await trx('members').where({ id }).first('disabled_at', 'revoked_at');
+    const was = { wasDisabled: row?.disabled_at != null, wasRevoked: row?.revoked_at != null };
+    if (!was.wasDisabled && !was.wasRevoked) throw new MemberRuleError('conflict', `member ${username} is neither disabled nor revoked`);
+    await trx('members').where({ id }).update({ disabled_at: null, disabled_reason: null, revoked_at: null });
+    return was;
+  });
 }
 
 export async function listMembers(db: Knex): Promise<MemberSummary[]> {

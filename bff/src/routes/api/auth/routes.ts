@@ -14,7 +14,7 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
   router
     .post('/login', ...guard, async (ctx) => {
       const { member, session } = await signIn(deps, parseBody(loginBody, ctx), callerAddress(ctx, deps));
-      await issueCookies(ctx, deps, member.id, session);
+      await issueCookies(ctx, deps, member, session);
       ctx.body = await memberView(deps, member);
     })
     .post('/logout', ...guard, async (ctx) => {
@@ -31,7 +31,7 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
       }
       // Every call re-issues the short-lived media token from current entitlements: the refresh
       // that makes a revocation reach the media service.
-      await issueCookies(ctx, deps, member.id);
+      await issueCookies(ctx, deps, member);
       ctx.body = await memberView(deps, member);
     })
     .get('/download-link', async (ctx) => {

@@ -26,7 +26,7 @@ export async function currentMember(ctx: Context, deps: AccountDeps): Promise<Me
 }
 
 /** Sets the session cookie (when given) and a fresh media token scoped to /members. */
-export async function issueCookies(ctx: Context, deps: AccountDeps, memberId: number, session?: string): Promise<void> {
+export async function issueCookies(ctx: Context, deps: AccountDeps, member: MemberRow, session?: string): Promise<void> {
   const secure = isHttps(ctx, deps.settings.trustedProxies);
   const now = deps.now();
   if (session) {
@@ -34,7 +34,7 @@ export async function issueCookies(ctx: Context, deps: AccountDeps, memberId: nu
     ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, session, { path: '/', maxAgeSeconds, secure }));
     ctx.append('Set-Cookie', serializeCookie(SIGNED_IN_COOKIE, '1', { path: '/', maxAgeSeconds, secure, httpOnly: false }));
   }
-  const token = mediaToken(deps.settings.mediaKeys, memberId, await entitlementsOf(deps.knex, memberId), now, deps.settings.mediaTokenTtlSeconds);
+  const token = mediaToken(deps.settings.mediaKeys, member.id, await entitlementsOf(deps.knex, member), now, deps.settings.mediaTokenTtlSeconds);
   ctx.append('Set-Cookie', serializeCookie(MEDIA_COOKIE, token, { path: '/members', maxAgeSeconds: deps.settings.mediaTokenTtlSeconds, secure }));
 }
 

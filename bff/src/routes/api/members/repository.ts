@@ -65,12 +65,9 @@ export async function insertMember(db: Knex, member: { username: string; passwor
   return num(id);
 }
 
-export async function setPasswordHash(db: Knex, id: number, passwordHash: string): Promise<void> {
-  await db('members').where({ id }).update({ password_hash: passwordHash, revoked_at: null });
-}
-
+/** Keeps the first revocation's time; only the operator's `member enable` clears it. */
 export async function revokeMember(db: Knex, id: number, at: number): Promise<void> {
-  await db('members').where({ id }).update({ revoked_at: at });
+  await db('members').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
 }
 
 /**
