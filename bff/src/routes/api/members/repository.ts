@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { memberNamed } from '@media-site/db/members/username';
 import { visibleOnly } from '../shared/visible';
 
 export interface MemberRow {
@@ -52,8 +53,9 @@ function toSubscription(row: Record<string, unknown> | undefined): SubscriptionR
   };
 }
 
+/** In any letter case ("Demo" is "demo"), on every backend. */
 export async function memberByUsername(db: Knex, username: string): Promise<MemberRow | undefined> {
-  return toMember(await db('members').where({ username }).first());
+  return toMember(await memberNamed(db, username).first());
 }
 
 export async function memberById(db: Knex, id: number): Promise<MemberRow | undefined> {
