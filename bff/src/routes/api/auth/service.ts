@@ -1,11 +1,11 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/media-service/token';
 import { ForbiddenError, BadRequestError, UnauthorizedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members/password';
-import { enforceRateLimit } from '../../../security/rate-limit';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../members/entitlements';
 import { memberByUsername, type MemberRow } from '../members/repository';
+import { enforceSignInLimits, type SignInClient } from './limits';
 import type { LoginBody } from './schema';
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -17,9 +17,8 @@ export async function checkCredentials(deps: AccountDeps, input: LoginBody): Pro
   return member && ok ? member : undefined;
 }
 
-export async function signIn(deps: AccountDeps, input: LoginBody, address: string): Promise<{ member: MemberRow; session: string }> {
-  await enforceRateLimit(deps.limiter, `login:ip:${address}`, deps.settings.loginPerMinute);
-  await enforceRateLimit(deps.limiter, `login:user:${input.username.toLowerCase()}`, deps.settings.loginPerMinute);
+export async function signIn(deps: AccountDeps, input: LoginBody, client: SignInClient): Promise<{ member: MemberRow; session: string }> {
+  await enforceSignInLimits(deps, input.username, client);
   const member = await checkCredentials(deps, input);
   if (!member) throw new UnauthorizedError('wrong username or password');
   if (member.disabled_at !== null) throw new ForbiddenError('this account has been disabled; contact support');
