@@ -1,31 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCatalogCommand } from '@media-site/db/cli';
-import { testRedisUrl } from '@media-site/db/testing';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
+import { testLimiters } from '../../../test/limiters';
 import { ORIGIN, startAccountKit, type AccountKit } from '../payments/test-kit';
 
 // issue 11: ten wrong passwords from anywhere locked the owner out. Now: per address, per
 // (address, username), per known device, and one budget per username for unknown browsers, which
 // bounds guessing from any number of addresses without touching the owner's own browser.
-const redisUrl = testRedisUrl();
-const clients: Redis[] = [];
-afterAll(() => clients.forEach((c) => c.disconnect()));
-
 // A fixed clock: no window may roll over in the middle of a test.
 const NOW = Date.now();
-const limiters: [string, () => RateLimiter][] = [['in-process', () => new MemoryRateLimiter(() => NOW)]];
-if (redisUrl) {
-  limiters.push([
-    'redis',
-    () => {
-      const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0 });
-      clients.push(redis);
-      return new RedisRateLimiter(redis, `test:login:${randomBytes(4).toString('hex')}:`, () => NOW);
-    },
-  ]);
-}
+const { limiters, close } = testLimiters(() => NOW);
+afterAll(close);
 
 const PER_ACCOUNT = 4;
 const PER_ADDRESS_MINUTE = 6;
