@@ -39,6 +39,8 @@ export const configSchema = z
     /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** Sign-in attempts per username per 15 minutes (bff/src/routes/api/auth/limits.ts). */
+    RATE_LIMIT_LOGIN_PER_ACCOUNT: intFrom(10, 1, 100_000),
     ...providerConfigShape,
     ...securityConfigShape,
   })

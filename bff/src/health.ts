@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { exactRouter } from './routes/exact-router';
 import type { Knex } from 'knex';
 import type { CatalogCache } from './cache/catalog-cache';
 
@@ -9,7 +10,7 @@ export interface HealthDeps {
 
 /** /healthz: the process answers. /readyz: the database answers; Redis is reported, never fatal. */
 export function healthRouter({ knex, cache }: HealthDeps): Router {
-  return new Router()
+  return exactRouter()
     .get('/healthz', (ctx) => {
       ctx.body = { status: 'ok' };
     })

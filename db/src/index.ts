@@ -1,4 +1,4 @@
-export { createKnex, clientOf, isSqlite, type DbClient, type KnexOptions } from './knex';
+export { createKnex, clientOf, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
 export { migrateLatest, migrateRollbackAll } from './migrate';
 export { modelInitial, searchText } from './initial';
 export { readGeneration, bumpGeneration } from './generation';

@@ -68,3 +68,9 @@ export function createKnex(url: string, options: KnexOptions = {}): Knex {
 export function isSqlite(knex: Knex): boolean {
   return knex.client.config.client === 'better-sqlite3';
 }
+
+/** A unique or primary key refused the row (MySQL/MariaDB ER_DUP_ENTRY, SQLite's constraint codes). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

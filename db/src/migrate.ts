@@ -4,6 +4,7 @@ import * as m002 from './migrations/002_catalog_indexes';
 import * as m003 from './migrations/003_members';
 import * as m004 from './migrations/004_reports';
 import * as m005 from './migrations/005_member_disable';
+import * as m006 from './migrations/006_username_nocase';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '003_members': m003,
   '004_reports': m004,
   '005_member_disable': m005,
+  '006_username_nocase': m006,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -33,6 +35,14 @@ const source: Knex.MigrationSource<string> = {
 export async function migrateLatest(knex: Knex): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
   return applied;
+}
+
+/** Applies the migrations up to and including `last`, on a database that has none of them yet (tests of one migration). */
+export async function migrateUpTo(knex: Knex, last: string): Promise<void> {
+  const names = Object.keys(migrations);
+  const end = names.indexOf(last);
+  if (end < 0) throw new Error(`unknown migration ${last}`);
+  for (const name of names.slice(0, end + 1)) await knex.migrate.up({ migrationSource: source, name });
 }
 
 export async function migrateRollbackAll(knex: Knex): Promise<void> {

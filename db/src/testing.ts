@@ -26,12 +26,13 @@ export function testBackends(): Backend[] {
   return ['sqlite'];
 }
 
-/** A fresh, migrated database of its own for one test file. */
-export async function createTestDb(backend: Backend): Promise<TestDb> {
+/** A fresh, migrated (unless told not to) database of its own for one test file. */
+export async function createTestDb(backend: Backend, options: { migrate?: boolean } = {}): Promise<TestDb> {
+  const migrate = options.migrate ?? true;
   if (backend === 'sqlite') {
     const url = 'sqlite::memory:';
     const knex = createKnex(url);
-    await migrateLatest(knex);
+    if (migrate) await migrateLatest(knex);
     return { backend, url, knex, destroy: () => knex.destroy() };
   }
   const base = process.env.DATABASE_URL;
@@ -44,7 +45,7 @@ export async function createTestDb(backend: Backend): Promise<TestDb> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const knex = createKnex(url);
-  await migrateLatest(knex);
+  if (migrate) await migrateLatest(knex);
   return {
     backend,
     url,

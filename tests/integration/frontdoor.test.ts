@@ -220,6 +220,36 @@ describe('rate limits and the HSTS switch', () => {
     expect((await fetch(`${tight.url}/api/updates/1`)).status).toBe(200);
   });
 
+  it('limits the sign-in and payment paths in any letter case and with a trailing slash; the bff 404s the variants', async () => {
+    // A front door of its own, so this test spends budgets nothing else touched.
+    const variants = await startNginx({
+      bffUrl: stack.bffUrl,
+      mediaUrl: stack.mediaUrl,
+      spaDir: join(repoRoot, 'frontend/dist'),
+      mediaRoot: stack.mediaRoot,
+      vars: { LOGIN_RATE: '1r/m', LOGIN_BURST: '2', PAYMENT_RATE: '1r/m', PAYMENT_BURST: '1' },
+    });
+    try {
+      const post = async (path: string) => {
+        const res = await fetch(`${variants.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+        await res.arrayBuffer();
+        return res.status === 429 && res.headers.get('retry-after') === '60' ? 'front-door 429' : String(res.status);
+      };
+      for (const [group, paths] of [
+        ['login', ['/api/LOGIN/', '/api/Login', '/api/login/', '/API/LOGIN', '/api/login']],
+        ['payment', ['/api/Process_Payment/', '/api/GET_CCBILL_TOKEN', '/api/get_ccbill_back_token/', '/api/process_payment']],
+      ] as const) {
+        const answers: string[] = [];
+        for (let i = 0; i < 8; i += 1) answers.push(`${paths[i % paths.length]} ${await post(paths[i % paths.length] ?? '')}`);
+        // The budget (burst + 1) is shared by every spelling; what got through was refused by the bff.
+        expect(answers.filter((a) => a.endsWith('front-door 429')).length, `${group}: ${answers.join(', ')}`).toBeGreaterThanOrEqual(8 - (group === 'login' ? 3 : 2));
+        for (const a of answers.filter((x) => !x.endsWith('front-door 429'))) expect(a, group).toMatch(/^\/api\/(login|process_payment) (400|401|403)$|^\S+ 404$/);
+      }
+    } finally {
+      await variants.stop();
+    }
+  });
+
   it('sends Strict-Transport-Security on every answer once HSTS is set', async () => {
     for (const path of ['/', '/api/updates/1', '/assets/missing.js']) {
       const res = await raw(tight.url, path);

@@ -27,15 +27,18 @@ export class MemoryRateLimiter implements RateLimiter {
 
 /** Shared across bff instances through Redis; if Redis does not answer, limits per process instead. */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly fallback = new MemoryRateLimiter();
+  private readonly fallback: MemoryRateLimiter;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    private readonly now: () => number = Date.now,
+  ) {
+    this.fallback = new MemoryRateLimiter(now);
+  }
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
-    const redisKey = `${this.prefix}rl:${key}:${Math.floor(Date.now() / 1000 / windowSeconds)}`;
+    const redisKey = `${this.prefix}rl:${key}:${Math.floor(this.now() / 1000 / windowSeconds)}`;
     try {
       const result = await this.redis.multi().incr(redisKey).expire(redisKey, windowSeconds + 1).exec();
       const count = Number(result?.[0]?.[1]);
@@ -47,7 +50,13 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-/** Throws 429 once `key` exceeded `perMinute` hits in the current minute. */
-export async function enforceRateLimit(limiter: RateLimiter, key: string, perMinute: number): Promise<void> {
-  if (!(await limiter.hit(key, perMinute, 60))) throw new RateLimitedError('too many attempts, wait a minute and try again');
+/** Throws 429 once `key` exceeded `limit` hits in the current window (a minute unless told). */
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  key: string,
+  limit: number,
+  windowSeconds = 60,
+  message = 'too many attempts, wait a minute and try again',
+): Promise<void> {
+  if (!(await limiter.hit(key, limit, windowSeconds))) throw new RateLimitedError(message);
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { MemberRuleError } from './errors';
+import { memberNamed } from './username';
 
 const DAY_MS = 86_400_000;
 
@@ -18,12 +19,9 @@ export interface MemberSummary {
 // mysql2 returns bigint columns as strings.
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-// MySQL's default collation compares usernames case-insensitively and SQLite does not; the
-// operator should get the same answer ("Demo" is "demo") on both.
-const byName = (db: Knex, username: string) => db('members').whereRaw('lower(username) = ?', [username.toLowerCase()]);
 
 async function memberId(db: Knex, username: string): Promise<number> {
-  const row = await byName(db, username).first('id');
+  const row = await memberNamed(db, username).first('id');
   if (!row) throw new MemberRuleError('not_found', `no member ${username}`);
   return Number(row.id);
 }
@@ -31,7 +29,7 @@ async function memberId(db: Knex, username: string): Promise<number> {
 /** A member with, when `days` > 0, a membership paid through now + days (no provider subscription). */
 export async function addMember(db: Knex, m: { username: string; passwordHash: string; email: string; days: number; now: number }): Promise<number> {
   return db.transaction(async (trx) => {
-    if (await byName(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
+    if (await memberNamed(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
     const [id] = await trx('members').insert({ username: m.username, password_hash: m.passwordHash, email: m.email, created_at: m.now });
     const memberId = Number(id);
     if (m.days > 0) {
@@ -60,10 +58,20 @@ export async function disableMember(db: Knex, username: string, reason: string, 
   });
 }
 
-export async function enableMember(db: Knex, username: string): Promise<void> {
-  const id = await memberId(db, username);
-  const updated = await db('members').where({ id }).whereNotNull('disabled_at').update({ disabled_at: null, disabled_reason: null });
-  if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is not disabled`);
+/**
+ * The one way back for a member: clears an operator's disable and a chargeback/refund/return/void
+ * revocation (nothing else ever clears `revoked_at`). Purchases that were charged back stay
+ * withdrawn (their subscriptions keep status `revoked`); everything else the member bought returns.
+ */
+export async function enableMember(db: Knex, username: string): Promise<{ wasDisabled: boolean; wasRevoked: boolean }> {
+  return db.transaction(async (trx) => {
+    const id = await memberId(trx, username);
+    const row = await trx('members').where({ id }).first('disabled_at', 'revoked_at');
+    const was = { wasDisabled: row?.disabled_at != null, wasRevoked: row?.revoked_at != null };
+    if (!was.wasDisabled && !was.wasRevoked) throw new MemberRuleError('conflict', `member ${username} is neither disabled nor revoked`);
+    await trx('members').where({ id }).update({ disabled_at: null, disabled_reason: null, revoked_at: null });
+    return was;
+  });
 }
 
 export async function listMembers(db: Knex): Promise<MemberSummary[]> {

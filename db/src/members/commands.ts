@@ -85,10 +85,12 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
       io.out(`disabled: ${username} (${sessions} session(s) ended); the media service refuses their tokens and links at its next revocation poll`);
       return 0;
     }
-    default:
-      await enableMember(knex, username);
-      io.out(`enabled: ${username}`);
+    default: {
+      const { wasDisabled, wasRevoked } = await enableMember(knex, username);
+      const cleared = [wasDisabled ? 'disable' : '', wasRevoked ? 'chargeback/refund revocation' : ''].filter(Boolean).join(' and ');
+      io.out(`enabled: ${username} (cleared the ${cleared}; charged-back purchases stay withdrawn)`);
       return 0;
+    }
   }
 }
 
@@ -102,7 +104,9 @@ export const memberCommands: Record<string, Command> = {
         (default ${DEFAULT_DAYS}; 0 = an account without a membership).
     disable <username> --reason <text>   ends the member's sessions, refuses sign-in, and puts them
         on the media service's revocation list (links and tokens stop at its next poll)
-    enable <username>
+    enable <username>   the only way back after a disable or a chargeback, refund, return or
+        void (which withdraw the membership and every bought VOD); the charged-back purchase itself
+        stays withdrawn
     list [--json]`,
     options: {
       password: { type: 'string' },

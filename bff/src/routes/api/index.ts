@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
 import { authRoutes } from './auth/routes';
 import { paymentRoutes } from './payments/routes';
@@ -14,7 +15,7 @@ import { vodRoutes } from './vod/routes';
 
 /** Every /api resource (anything else falls through to the app's 404 JSON), one folder each; later resources (members, payments) are added here. */
 export function apiRouter(deps: ApiDeps): Router {
-  const api = new Router({ prefix: '/api' });
+  const api = exactRouter({ prefix: '/api' });
   // The hot catalog routes register on this router directly (a nested router costs a dispatch per
   // request); other resources may still be nested with api.use(router.routes()).
   for (const resource of [updateRoutes, photoRoutes, videoRoutes, vodRoutes, modelRoutes, thumbnailRoutes, searchRoutes]) {

@@ -6,15 +6,17 @@ import type { AccountDeps } from '../members/deps';
 import { parseBody, parseQuery } from '../members/parse';
 import { downloadLink, memberView, signIn, signOut } from './service';
 import { downloadLinkQuery, loginBody } from './schema';
-import { callerAddress, clearCookies, currentMember, issueCookies, sessionCookieValue } from './session';
+import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from './session';
 
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
   const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
   router
     .post('/login', ...guard, async (ctx) => {
-      const { member, session } = await signIn(deps, parseBody(loginBody, ctx), callerAddress(ctx, deps));
-      await issueCookies(ctx, deps, member.id, session);
+      const client = signInClient(ctx, deps);
+      const { member, session } = await signIn(deps, parseBody(loginBody, ctx), client);
+      await issueCookies(ctx, deps, member, session);
+      rememberDevice(ctx, deps, member, client.device);
       ctx.body = await memberView(deps, member);
     })
     .post('/logout', ...guard, async (ctx) => {
@@ -31,7 +33,7 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
       }
       // Every call re-issues the short-lived media token from current entitlements: the refresh
       // that makes a revocation reach the media service.
-      await issueCookies(ctx, deps, member.id);
+      await issueCookies(ctx, deps, member);
       ctx.body = await memberView(deps, member);
     })
     .get('/download-link', async (ctx) => {

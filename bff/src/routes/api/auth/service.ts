@@ -1,11 +1,11 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/media-service/token';
 import { ForbiddenError, BadRequestError, UnauthorizedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members/password';
-import { enforceRateLimit } from '../../../security/rate-limit';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
-import { entitlementsOf, hasActiveMembership } from '../members/entitlements';
+import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../members/entitlements';
 import { memberByUsername, type MemberRow } from '../members/repository';
+import { enforceSignInLimits, type SignInClient } from './limits';
 import type { LoginBody } from './schema';
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -17,9 +17,8 @@ export async function checkCredentials(deps: AccountDeps, input: LoginBody): Pro
   return member && ok ? member : undefined;
 }
 
-export async function signIn(deps: AccountDeps, input: LoginBody, address: string): Promise<{ member: MemberRow; session: string }> {
-  await enforceRateLimit(deps.limiter, `login:ip:${address}`, deps.settings.loginPerMinute);
-  await enforceRateLimit(deps.limiter, `login:user:${input.username.toLowerCase()}`, deps.settings.loginPerMinute);
+export async function signIn(deps: AccountDeps, input: LoginBody, client: SignInClient): Promise<{ member: MemberRow; session: string }> {
+  await enforceSignInLimits(deps, input.username, client);
   const member = await checkCredentials(deps, input);
   if (!member) throw new UnauthorizedError('wrong username or password');
   if (member.disabled_at !== null) throw new ForbiddenError('this account has been disabled; contact support');
@@ -30,11 +29,11 @@ export async function signIn(deps: AccountDeps, input: LoginBody, address: strin
 export const signOut = (deps: AccountDeps, session: string | undefined) => deleteSession(deps.knex, session);
 
 export async function memberView(deps: AccountDeps, member: MemberRow) {
-  const e = await entitlementsOf(deps.knex, member.id);
+  const e = await entitlementsOf(deps.knex, member);
   const now = deps.now();
   return {
     username: member.username,
-    membership: { active: hasActiveMembership(e, now) && member.revoked_at === null, paidUntil: e.membershipUntil === null ? null : isoDate(e.membershipUntil) },
+    membership: { active: hasActiveMembership(e, now), paidUntil: e.membershipUntil === null ? null : isoDate(e.membershipUntil) },
     vods: e.vodPaths,
     mediaTokenSeconds: deps.settings.mediaTokenTtlSeconds,
   };
@@ -52,9 +51,9 @@ export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePat
     throw new BadRequestError('path must be a /members/ file path');
   }
   const [family, folder] = mediaPath.split('/');
-  const e = await entitlementsOf(deps.knex, member.id);
+  if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account');
+  const e = await entitlementsOf(deps.knex, member);
   const now = deps.now();
-  if (member.revoked_at !== null) throw new ForbiddenError('media access has been withdrawn for this account');
   let expiresAt = now + deps.settings.downloadLinkTtlHours * 3_600_000;
   if (family === 'vod') {
     if (!folder || !e.vodPaths.includes(folder)) throw new ForbiddenError('this VOD has not been purchased');

@@ -24,6 +24,8 @@ export interface AccountSettings {
   webhookAllowed: AddressList;
   allowedOrigins: string[];
   loginPerMinute: number;
+  /** Sign-in attempts per username per 15 minutes: per address, per known device, and from unknown devices together. */
+  loginPerAccount: number;
   paymentPerMinute: number;
 }
 
@@ -55,6 +57,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     webhookAllowed: config.WEBHOOK_ALLOWED_IPS,
     allowedOrigins: config.ALLOWED_ORIGINS,
     loginPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+    loginPerAccount: config.RATE_LIMIT_LOGIN_PER_ACCOUNT,
     paymentPerMinute: config.RATE_LIMIT_PAYMENT_PER_MINUTE,
   };
 }

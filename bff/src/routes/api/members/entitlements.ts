@@ -1,15 +1,24 @@
 import type { Knex } from 'knex';
 import { signSessionToken, type KeyRing } from '@media-site/media-service/token';
-import { boughtVodPaths, membershipPaidUntil } from './repository';
+import { boughtVodPaths, membershipPaidUntil, type MemberRow } from './repository';
 
 export interface Entitlements {
-  /** Unix ms the paid membership runs until; null: never had one. */
+  /** Unix ms the paid membership runs until; null: never had one, or access was withdrawn. */
   membershipUntil: number | null;
   vodPaths: string[];
 }
 
-export async function entitlementsOf(db: Knex, memberId: number): Promise<Entitlements> {
-  const [membershipUntil, vodPaths] = await Promise.all([membershipPaidUntil(db, memberId), boughtVodPaths(db, memberId)]);
+export const accessWithdrawn = (member: Pick<MemberRow, 'revoked_at' | 'disabled_at'>) => member.revoked_at !== null || member.disabled_at !== null;
+
+/**
+ * What the member may fetch. A chargeback, refund, return or void (`revoked_at`) and an operator's
+ * disable withdraw everything, membership and bought VODs alike, for as long as they stand: only
+ * `npm run catalog -- member enable` clears them. The media service's revocation list covers the
+ * tokens and links issued before; this covers every one issued after, however long after.
+ */
+export async function entitlementsOf(db: Knex, member: Pick<MemberRow, 'id' | 'revoked_at' | 'disabled_at'>): Promise<Entitlements> {
+  if (accessWithdrawn(member)) return { membershipUntil: null, vodPaths: [] };
+  const [membershipUntil, vodPaths] = await Promise.all([membershipPaidUntil(db, member.id), boughtVodPaths(db, member.id)]);
   return { membershipUntil, vodPaths };
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { memberNamed } from '@media-site/db/members/username';
 import { visibleOnly } from '../shared/visible';
 
 export interface MemberRow {
@@ -52,8 +53,9 @@ function toSubscription(row: Record<string, unknown> | undefined): SubscriptionR
   };
 }
 
+/** In any letter case ("Demo" is "demo"), on every backend. */
 export async function memberByUsername(db: Knex, username: string): Promise<MemberRow | undefined> {
-  return toMember(await db('members').where({ username }).first());
+  return toMember(await memberNamed(db, username).first());
 }
 
 export async function memberById(db: Knex, id: number): Promise<MemberRow | undefined> {
@@ -65,12 +67,9 @@ export async function insertMember(db: Knex, member: { username: string; passwor
   return num(id);
 }
 
-export async function setPasswordHash(db: Knex, id: number, passwordHash: string): Promise<void> {
-  await db('members').where({ id }).update({ password_hash: passwordHash, revoked_at: null });
-}
-
+/** Keeps the first revocation's time; only the operator's `member enable` clears it. */
 export async function revokeMember(db: Knex, id: number, at: number): Promise<void> {
-  await db('members').where({ id }).update({ revoked_at: at });
+  await db('members').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
 }
 
 /**

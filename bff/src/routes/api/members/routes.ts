@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { exactRouter } from '../../exact-router';
 import { ForbiddenError } from '../../../errors';
 import type { AccountDeps } from './deps';
 import { revokedMemberIds } from './repository';
@@ -9,7 +10,7 @@ import { takedownListRoute } from '../reports/internal';
  * members whose tokens and links must stop working before they expire (chargeback, refund, void).
  */
 export function internalRoutes(deps: AccountDeps): Router {
-  return takedownListRoute(new Router(), deps.knex).get('/internal/media-revocations', async (ctx) => {
+  return takedownListRoute(exactRouter(), deps.knex).get('/internal/media-revocations', async (ctx) => {
     if (ctx.get('X-Forwarded-For')) throw new ForbiddenError('internal endpoint');
     const s = deps.settings;
     // Anything revoked longer ago than a link or token can live needs no listing.

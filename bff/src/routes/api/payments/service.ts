@@ -4,7 +4,7 @@ import { ProviderAuthError } from '../../../provider/oauth';
 import { hashPassword } from '@media-site/db/members/password';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../members/deps';
-import { entitlementsOf } from '../members/entitlements';
+import { accessWithdrawn, entitlementsOf } from '../members/entitlements';
 import { memberByUsername, vodByPath, type MemberRow } from '../members/repository';
 import { attemptById, attemptByToken, insertAttempt, reservationTaken, type NewAttempt } from './attempts';
 import { issueHandle, spendHandle } from './handles';
@@ -27,9 +27,11 @@ async function providerBearer(source: { token(): Promise<{ accessToken: string }
 }
 
 async function vodToBuy(deps: AccountDeps, member: MemberRow, path: string) {
+  // A purchase would charge the card and give nothing: entitlements stay withdrawn until `member enable`.
+  if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account; contact support');
   const vod = await vodByPath(deps.knex, path);
   if (!vod) throw new NotFoundError('no such VOD');
-  if ((await entitlementsOf(deps.knex, member.id)).vodPaths.includes(vod.path)) throw new ConflictError('this VOD is already bought');
+  if ((await entitlementsOf(deps.knex, member)).vodPaths.includes(vod.path)) throw new ConflictError('this VOD is already bought');
   return vod;
 }
 

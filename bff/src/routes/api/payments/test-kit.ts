@@ -8,7 +8,7 @@ import { testCardNumber } from '../../../../../tests/simulator/luhn';
 import { createApp } from '../../../app';
 import { startCatalogCache } from '../../../cache/create';
 import { loadConfig } from '../../../config';
-import { MemoryRateLimiter } from '../../../security/rate-limit';
+import { MemoryRateLimiter, type RateLimiter } from '../../../security/rate-limit';
 import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
 
 export const ORIGIN = 'http://127.0.0.1';
@@ -37,7 +37,8 @@ export async function insertVod(knex: Knex, vod: { path: string; price: string }
 }
 
 /** The bff over a fresh database, talking to a provider simulator of its own. */
-export async function startAccountKit(backend: Backend, env: Record<string, string> = {}, sim: SimulatorOptions = {}): Promise<AccountKit> {
+/** `limiter`: another rate limiter than the in-process one (a RedisRateLimiter, for example). */
+export async function startAccountKit(backend: Backend, env: Record<string, string> = {}, sim: SimulatorOptions = {}, options: { limiter?: RateLimiter } = {}): Promise<AccountKit> {
   const db = await createTestDb(backend);
   await insertVod(db.knex);
   const simulator = await startSimulator({ stallMs: 4000, ...sim });
@@ -45,6 +46,7 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
     CCBILL_BASE_URL: simulator.url,
     CCBILL_CHARGE_TIMEOUT_MS: '1500',
     RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
+    RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000',
     RATE_LIMIT_PAYMENT_PER_MINUTE: '1000',
     ...env,
   });
@@ -53,7 +55,7 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
     knex: db.knex,
     logger,
     provider: providerClient(config),
-    limiter: new MemoryRateLimiter(),
+    limiter: options.limiter ?? new MemoryRateLimiter(),
     settings: accountSettings(config),
     now: Date.now,
   };

@@ -4,7 +4,7 @@ import { readBody } from '../../../security/body';
 import { callerAddress } from '../auth/session';
 import type { AccountDeps } from '../members/deps';
 import { parseBody, parseQuery } from '../members/parse';
-import { webhookFields, webhookQuery } from './schema';
+import { webhookBody, webhookQuery } from './schema';
 import { receiveWebhook } from './service';
 
 /** The provider's subscription events. No signature exists: the source address is the check. */
@@ -17,7 +17,7 @@ export function webhookRoutes(router: Router, deps: AccountDeps): void {
     },
     readBody(64 * 1024),
     async (ctx) => {
-      const result = await receiveWebhook(deps, parseQuery(webhookQuery, ctx), parseBody(webhookFields, ctx));
+      const result = await receiveWebhook(deps, parseQuery(webhookQuery, ctx), parseBody(webhookBody, ctx));
       ctx.body = { status: result };
     },
   );

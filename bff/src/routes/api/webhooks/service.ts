@@ -2,87 +2,84 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ForbiddenError } from '../../../errors';
 import type { AccountDeps } from '../members/deps';
-import { revokeMember, subscriptionsByProviderId, updateSubscription } from '../members/repository';
+import { revokeMember, subscriptionsByProviderId, updateSubscription, type SubscriptionRow } from '../members/repository';
 import { attemptById, type AttemptRow } from '../payments/attempts';
 import { settleApproved, settleDeclined } from '../payments/settle';
 import { recordOutcome, storeEvent } from './repository';
-import type { WebhookFields } from './schema';
+import type { WebhookRecord } from './schema';
 
 const DAY_MS = 86_400_000;
+/** Money went back to the card: the whole member loses media access until an operator's `member enable`. */
 const REVOKING = new Set(['Chargeback', 'Refund', 'Return', 'Void']);
-// Never stored, whatever the provider sends along (last digits, card type, account hashes).
-const CARD_FIELD = /card|cvv|cc_?num|paymentAccount|last4|bin/i;
-
-function text(value: unknown): string | undefined {
-  return value === undefined || value === null || value === '' ? undefined : String(value);
-}
-
-function storable(fields: WebhookFields): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(fields).filter(([k]) => !CARD_FIELD.test(k))));
-}
 
 /** Our attempt id travels as pass-through `attempt` (arriving as `X-attempt`); else match the subscription id. */
-async function attemptOf(db: Knex, fields: WebhookFields): Promise<AttemptRow | undefined> {
-  const id = Number(text(fields['X-attempt']) ?? text(fields.attempt));
-  if (Number.isInteger(id) && id > 0) return attemptById(db, id);
-  const sub = text(fields.subscriptionId);
-  if (!sub) return undefined;
-  const row = await db('payment_attempts').where({ provider_subscription_id: sub }).first('id');
+async function attemptOf(db: Knex, event: WebhookRecord): Promise<AttemptRow | undefined> {
+  if (event.attempt) return attemptById(db, Number(event.attempt));
+  if (!event.subscriptionId) return undefined;
+  const row = await db('payment_attempts').where({ provider_subscription_id: event.subscriptionId }).first('id');
   return row ? attemptById(db, Number(row.id)) : undefined;
 }
 
-async function apply(deps: AccountDeps, trx: Knex, eventType: string, fields: WebhookFields, now: number): Promise<string> {
-  if (eventType === 'NewSaleSuccess' || eventType === 'UpSaleSuccess' || eventType === 'NewSaleFailure' || eventType === 'UpSaleFailure') {
-    const attempt = await attemptOf(trx, fields);
-    if (!attempt) return 'no matching attempt';
-    const settled = eventType.endsWith('Success')
-      ? await settleApproved(trx, attempt.id, text(fields.subscriptionId) ?? null, now, deps.settings.membership.periodDays)
-      : await settleDeclined(trx, attempt.id, String(fields.failureReason ?? 'declined (webhook)').slice(0, 200), now);
-    return settled ? `attempt ${attempt.id} settled` : `attempt ${attempt.id} already settled`;
+async function settle(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, now: number): Promise<string> {
+  const attempt = await attemptOf(trx, event);
+  if (!attempt) return 'no matching attempt';
+  const settled = eventType.endsWith('Success')
+    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, deps.settings.membership.periodDays)
+    : await settleDeclined(trx, attempt.id, event.failureReason ?? 'declined (webhook)', now);
+  return settled ? `attempt ${attempt.id} settled` : `attempt ${attempt.id} already settled`;
+}
+
+/** One lifecycle event on one subscription; false when the event does not change it. */
+async function applyTo(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, s: SubscriptionRow, now: number): Promise<boolean> {
+  if (REVOKING.has(eventType)) {
+    await updateSubscription(trx, s.id, { status: 'revoked', paid_until: now, now });
+    await revokeMember(trx, s.member_id, now);
+    return true;
   }
-  const sub = text(fields.subscriptionId);
-  const subscriptions = sub ? await subscriptionsByProviderId(trx, sub) : [];
+  // A charged-back purchase stays withdrawn: no renewal, cancellation or expiry brings it back.
+  if (s.status === 'revoked') return false;
+  if (eventType === 'RenewalSuccess') {
+    const next = Date.parse(event.nextRenewalDate?.slice(0, 10) ?? '');
+    const paidUntil = Number.isFinite(next) ? next + DAY_MS : Math.max(s.paid_until ?? now, now) + deps.settings.membership.periodDays * DAY_MS;
+    await updateSubscription(trx, s.id, { status: 'active', paid_until: Math.max(paidUntil, s.paid_until ?? 0), now });
+  } else if (eventType === 'Cancellation') {
+    // Paid-through time stays: access lasts until then.
+    await updateSubscription(trx, s.id, { status: 'cancelled', now });
+  } else if (eventType === 'Expiration') {
+    await updateSubscription(trx, s.id, { status: 'expired', paid_until: Math.min(s.paid_until ?? now, now), now });
+  } else {
+    return false;
+  }
+  return true;
+}
+
+async function apply(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, now: number): Promise<string> {
+  if (/^(NewSale|UpSale)(Success|Failure)$/.test(eventType)) return settle(deps, trx, eventType, event, now);
+  const subscriptions = event.subscriptionId ? await subscriptionsByProviderId(trx, event.subscriptionId) : [];
   if (subscriptions.length === 0) return 'no matching subscription';
-  for (const s of subscriptions) {
-    if (eventType === 'RenewalSuccess') {
-      const next = Date.parse(text(fields.nextRenewalDate)?.slice(0, 10) ?? '');
-      const paidUntil = Number.isFinite(next) ? next + DAY_MS : Math.max(s.paid_until ?? now, now) + deps.settings.membership.periodDays * DAY_MS;
-      await updateSubscription(trx, s.id, { status: 'active', paid_until: Math.max(paidUntil, s.paid_until ?? 0), now });
-    } else if (eventType === 'Cancellation') {
-      // Paid-through time stays: access lasts until then.
-      await updateSubscription(trx, s.id, { status: 'cancelled', now });
-    } else if (eventType === 'Expiration') {
-      await updateSubscription(trx, s.id, { status: 'expired', paid_until: Math.min(s.paid_until ?? now, now), now });
-    } else if (REVOKING.has(eventType)) {
-      await updateSubscription(trx, s.id, { status: 'revoked', paid_until: now, now });
-      await revokeMember(trx, s.member_id, now);
-    } else {
-      return 'ignored';
-    }
-  }
-  return `${eventType} applied to ${subscriptions.length} subscription(s)`;
+  let changed = 0;
+  for (const s of subscriptions) if (await applyTo(deps, trx, eventType, event, s, now)) changed += 1;
+  return changed === 0 ? 'ignored' : `${eventType} applied to ${changed} subscription(s)`;
 }
 
 /**
  * Stores the event (de-duplicated on transactionId + eventType) and applies it in the same
  * transaction, so a replay changes nothing and a failure leaves nothing half-done for the retry.
+ * Only the allow-listed fields (schema.ts) are stored; the body as sent never is.
  */
-export async function receiveWebhook(
-  deps: AccountDeps,
-  query: { clientAccnum: number; eventType: string },
-  fields: WebhookFields,
-): Promise<'stored' | 'duplicate'> {
-  const bodyAccnum = text(fields.clientAccnum);
-  if (query.clientAccnum !== deps.settings.clientAccnum || (bodyAccnum !== undefined && bodyAccnum !== String(deps.settings.clientAccnum))) {
+export async function receiveWebhook(deps: AccountDeps, query: { clientAccnum: number; eventType: string }, event: WebhookRecord): Promise<'stored' | 'duplicate'> {
+  if (query.clientAccnum !== deps.settings.clientAccnum || (event.clientAccnum !== undefined && event.clientAccnum !== String(deps.settings.clientAccnum))) {
     throw new ForbiddenError('unknown client account');
   }
-  const payload = storable(fields);
-  const transactionId = text(fields.transactionId) ?? `sha256:${createHash('sha256').update(`${query.eventType}\n${payload}`).digest('hex').slice(0, 64)}`;
+  const payload = JSON.stringify(event);
+  // No transactionId (or one too long for the column): the fields themselves identify a replay.
+  const given = event.transactionId;
+  const transactionId = given !== undefined && given.length <= 80 ? given : `sha256:${createHash('sha256').update(`${query.eventType}\n${payload}`).digest('hex')}`;
   const now = deps.now();
   return deps.knex.transaction(async (trx) => {
-    const id = await storeEvent(trx, { transactionId, eventType: query.eventType, subscriptionId: text(fields.subscriptionId) ?? null, payload, now });
+    const id = await storeEvent(trx, { transactionId, eventType: query.eventType, subscriptionId: event.subscriptionId?.slice(0, 32) ?? null, payload, now });
     if (id === undefined) return 'duplicate';
-    const outcome = await apply(deps, trx, query.eventType, fields, now);
+    const outcome = await apply(deps, trx, query.eventType, event, now);
     await recordOutcome(trx, id, outcome.slice(0, 40));
     deps.logger.info({ eventType: query.eventType, webhook: id, outcome }, 'webhook stored');
     return 'stored';

@@ -65,6 +65,45 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
     expect(res.body).toEqual({ status: 'stored' });
   });
 
+  it('stores only named scalar fields: nested card data, odd keys and personal data never reach the database', async () => {
+    const card = '4111111111111111';
+    const spaced = '4111 1111 1111 1111';
+    const res = await send('CustomerDataUpdate', {
+      transactionId: 'odd-1',
+      billedAmount: '14.99',
+      paymentInfo: { cardNum: card, creditCardPaymentInfo: { cardNum: card, cvv2: '123', expMonth: '12' } },
+      pan: card,
+      PAN: card,
+      'X-pan': card,
+      'x-cardNum': card,
+      'card number': card,
+      accountNumber: card,
+      nested: [{ cc: card }, card],
+      reason: `customer wrote ${spaced} in a note`,
+      failureReason: { cardNum: card },
+      email: 'person@example.com',
+      username: 'hooked',
+      customerFname: 'Annabel',
+      ['__proto__']: { cardNum: card },
+    });
+    expect(res.body).toEqual({ status: 'stored' });
+    const rows = async (): Promise<Record<string, unknown>[]> => kit.db.knex('webhook_events').select();
+    const leaks = (dump: string) => ['4111', spaced, '123"', 'person@example.com', 'Annabel', 'cardNum', 'pan'].filter((s) => dump.includes(s));
+    expect(leaks(JSON.stringify(await rows()))).toEqual([]);
+    const stored = (await rows()).find((r) => r.transaction_id === 'odd-1');
+    expect(JSON.parse(String(stored?.payload))).toEqual({
+      transactionId: 'odd-1',
+      subscriptionId,
+      clientAccnum: '900000',
+      clientSubacc: '0',
+      billedAmount: '14.99',
+      reason: 'customer wrote [digits] in a note',
+    });
+    // An allow-listed name with a non-scalar value is dropped too (the event is then identified by its fields).
+    expect((await send('CustomerDataUpdate', { transactionId: { cardNum: card }, amount: [card] })).body).toEqual({ status: 'stored' });
+    expect(leaks(JSON.stringify(await rows()))).toEqual([]);
+  });
+
   it('keeps access to the paid-through date after a cancellation', async () => {
     const before = await paidUntil();
     await send('Cancellation', { transactionId: 'cancel-1', reason: 'user' });

@@ -1,0 +1,42 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyRing } from '@media-site/media-service/token';
+
+/**
+ * A browser that signed in as a username before (OWASP's "device cookie"). Sign-in attempts that
+ * carry one for the username they name are limited per device, not by the account's budget for
+ * unknown devices, so spraying an account from many addresses cannot lock its owner out.
+ * `d1.<kid>.<username, lower case>.<random device id>.<HMAC-SHA256>`, keyed by MEDIA_TOKEN_KEYS
+ * (a key derived per purpose, so no media token or link can pass for one). No database row.
+ */
+export const DEVICE_COOKIE = 'login_device';
+export const DEVICE_COOKIE_PATH = '/api/login';
+export const DEVICE_COOKIE_DAYS = 365;
+
+export interface Device {
+  username: string;
+  id: string;
+}
+
+const FORMAT = /^d1\.([A-Za-z0-9_-]{1,32})\.([a-z0-9_]{3,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+const deviceKey = (secret: Buffer) => createHmac('sha256', secret).update('login-device-cookie').digest();
+const mac = (secret: Buffer, message: string) => createHmac('sha256', deviceKey(secret)).update(message).digest('base64url');
+
+/** Keeps the device id of a cookie the browser already holds for this username. */
+export function signDeviceCookie(keys: KeyRing, username: string, device?: Device): string {
+  const user = username.toLowerCase();
+  const id = device?.username === user ? device.id : randomBytes(16).toString('base64url');
+  const message = `d1.${keys.signing.kid}.${user}.${id}`;
+  return `${message}.${mac(keys.signing.secret, message)}`;
+}
+
+export function verifyDeviceCookie(keys: KeyRing, value: string | undefined): Device | undefined {
+  const m = FORMAT.exec(value ?? '');
+  if (!m) return undefined;
+  const [, kid = '', username = '', id = '', sig = ''] = m;
+  const secret = keys.byId.get(kid);
+  if (!secret) return undefined;
+  const want = Buffer.from(mac(secret, `d1.${kid}.${username}.${id}`));
+  const got = Buffer.from(sig);
+  return got.length === want.length && timingSafeEqual(got, want) ? { username, id } : undefined;
+}
