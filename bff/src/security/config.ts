@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { keyRingProblems, nodeEnvSchema } from '@media-site/media-service/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/media-service/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
+import { originOf } from './origin';
 
 const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
@@ -41,11 +42,22 @@ export const securityConfigShape = {
   /** Production refuses TRUSTED_PROXIES entries wider than one /24 (/64) unless this is true. */
   TRUSTED_PROXIES_ALLOW_WIDE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOWED_IPS: addressList(CCBILL_WEBHOOK_RANGES),
-  /** Extra origins allowed to POST (the site's own host is always allowed). */
+  /** Extra origins allowed to POST (the site's own origin always is): scheme, host and port. */
   ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean)),
+    .transform((v, ctx) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map((o) => {
+          const origin = originOf(o);
+          if (origin) return origin;
+          ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
+          return z.NEVER;
+        }),
+    ),
   RATE_LIMIT_LOGIN_PER_MINUTE: int(10, 1, 100_000),
   RATE_LIMIT_PAYMENT_PER_MINUTE: int(20, 1, 100_000),
 };

@@ -42,6 +42,8 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
   await insertVod(db.knex);
   const simulator = await startSimulator({ stallMs: 4000, ...sim });
   const config = loadConfig({
+    // supertest's Host carries an ephemeral port; the tests post as the site at ORIGIN.
+    ALLOWED_ORIGINS: ORIGIN,
     CCBILL_BASE_URL: simulator.url,
     CCBILL_CHARGE_TIMEOUT_MS: '1500',
     RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
