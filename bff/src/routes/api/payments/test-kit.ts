@@ -19,6 +19,8 @@ export interface AccountKit {
   db: TestDb;
   sim: Simulator;
   deps: AccountDeps;
+  /** For tests that need a real socket (a chosen client address). */
+  app: ReturnType<typeof createApp>;
   request: ReturnType<typeof supertest>;
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
     db,
     sim: simulator,
     deps,
+    app,
     request: supertest(app.callback()),
     async close() {
       await cache.close();
