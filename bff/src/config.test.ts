@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEV_TOKEN_KEYS } from '@media-site/media-service/token';
 import { loadConfig } from './config';
+import { OPERATOR_KEYS, OPERATOR_PROVIDER } from './test/production-env';
 
-// Made up for this test (random-looking, never published as an example).
-const KEY_A = 'q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx';
-const KEY_B = '5d2c9e71a4b80f36c1e7d9a2b4f60e8317c5a9d2e4b6f80a1c3e5d7b9f2a4c6e';
-
-/** What an operator's production .env amounts to: every check below starts from it and breaks one thing. */
+const KEY_A = OPERATOR_KEYS.a;
 const PRODUCTION = {
   NODE_ENV: 'production',
   DATABASE_URL: 'mysql://media_site:Tq7-vX2pLm9Rz4@mysql:3306/media_site',
-  MEDIA_TOKEN_KEYS: `k2:${KEY_A},k1:${KEY_B}`,
-  CCBILL_BASE_URL: 'https://api.ccbill.com',
-  CCBILL_PUBLIC_BASE_URL: 'https://api.ccbill.com',
-  CCBILL_CLIENT_ACCNUM: '945123',
-  CCBILL_CLIENT_SUBACC: '0',
-  CCBILL_FRONTEND_APP_ID: 'b1f2c3d4e5f6a7b8',
-  CCBILL_FRONTEND_SECRET: 'Fr0nt-3nd.S3cr3t-9x7q',
-  CCBILL_BACKEND_APP_ID: 'c9d8e7f6a5b4c3d2',
-  CCBILL_BACKEND_SECRET: 'B4ck-3nd.S3cr3t-2k8w',
+  MEDIA_TOKEN_KEYS: `k2:${OPERATOR_KEYS.a},k1:${OPERATOR_KEYS.b}`,
   TRUSTED_PROXIES: '172.30.0.10',
+  ...OPERATOR_PROVIDER,
 };
 
 const refusal = (env: Record<string, string | undefined>): string => {

@@ -3,24 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, migrateLatest } from '@media-site/db';
+import { OPERATOR_KEYS, OPERATOR_PROVIDER } from '../../bff/src/test/production-env';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 import { repoRoot } from '../../scripts/lib/site';
 
 // The services as compose runs them (NODE_ENV=production): with the compose / .env.example values
 // they exit 1 and say which variable and how to make one; with an operator's own values they start.
 
-// Made up for this test (random-looking, never published as an example).
-const KEYS = 'k1:q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx';
+const KEYS = `k1:${OPERATOR_KEYS.a}`;
 const COMPOSE_EXAMPLE_KEYS = 'k1:change-me-media-token-key-0123456789';
-const OPERATOR_PROVIDER = {
-  CCBILL_BASE_URL: 'https://api.ccbill.com',
-  CCBILL_CLIENT_ACCNUM: '945123',
-  CCBILL_CLIENT_SUBACC: '0',
-  CCBILL_FRONTEND_APP_ID: 'b1f2c3d4e5f6a7b8',
-  CCBILL_FRONTEND_SECRET: 'Fr0nt-3nd.S3cr3t-9x7q',
-  CCBILL_BACKEND_APP_ID: 'c9d8e7f6a5b4c3d2',
-  CCBILL_BACKEND_SECRET: 'B4ck-3nd.S3cr3t-2k8w',
-};
 
 const dataDir = mkdtempSync(join(tmpdir(), 'production-start-'));
 const databaseUrl = `sqlite:${join(dataDir, 'catalog.sqlite')}`;
