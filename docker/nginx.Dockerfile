@@ -26,6 +26,10 @@ COPY nginx/nginx.conf.template /etc/nginx/templates/default.conf.template
 # Rendered into conf.d/snippets/, which conf.d/*.conf does not reach: included by path only.
 COPY nginx/snippets /etc/nginx/templates/snippets
 COPY --from=build /app/frontend/dist /usr/share/nginx/html
+# Renders the address lists (FRONT_TRUSTED_PROXIES, WEBHOOK_ALLOWED_IPS) as directives, then runs
+# the image's own entrypoint (the file is executable in git). Setting ENTRYPOINT drops the base
+# image's CMD: it is repeated below.
+COPY docker/nginx-entrypoint.sh /usr/local/bin/front-door-entrypoint.sh
 USER nginx
 # nginx/nginx.conf.template placeholders (the same defaults as scripts/lib/nginx.ts); compose sets
 # the upstreams, MEDIA_ROOT and the site-specific ones. envsubst leaves unset names alone, so every
@@ -43,7 +47,11 @@ ENV PORT=8080 \
     LOGIN_RATE=20r/m \
     LOGIN_BURST=10 \
     PAYMENT_RATE=30r/m \
-    PAYMENT_BURST=20
+    PAYMENT_BURST=20 \
+    FRONT_TRUSTED_PROXIES= \
+    WEBHOOK_ALLOWED_IPS=64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=5 \
   CMD ["sh", "-c", "wget -q -O /dev/null http://127.0.0.1:${PORT}/ || exit 1"]
+ENTRYPOINT ["/usr/local/bin/front-door-entrypoint.sh"]
+CMD ["nginx", "-g", "daemon off;"]

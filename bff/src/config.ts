@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { providerConfigShape } from './provider/config';
-import { refuseLocalDefaultsInProduction, securityConfigShape } from './security/config';
+import { placeholderReason } from '@media-site/media-service/secret-policy';
+import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
+import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
 
 // Same embedded default as the db workspace's CLI, so `npm start` with no env finds the demo catalog.
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -12,6 +13,14 @@ const optionalUrl = z
   .string()
   .optional()
   .transform((v) => (v ? v : undefined));
+
+function urlPassword(url: string | undefined): string {
+  try {
+    return url ? decodeURIComponent(new URL(url).password) : '';
+  } catch {
+    return '';
+  }
+}
 
 export const configSchema = z
   .object({
@@ -44,7 +53,15 @@ export const configSchema = z
     ...providerConfigShape,
     ...securityConfigShape,
   })
-  .superRefine(refuseLocalDefaultsInProduction)
+  .superRefine((config, ctx) => {
+    // Spelled any way ("Production", " production"), NODE_ENV arrives here lower-cased.
+    if (config.NODE_ENV !== 'production') return;
+    refuseLocalSecurityInProduction(config, ctx);
+    refuseSimulatorInProduction(config, ctx);
+    const password = urlPassword(config.DATABASE_URL);
+    const reason = password ? placeholderReason(password) : undefined;
+    if (reason) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `the password ${reason}; set MYSQL_PASSWORD (compose) or the URL's password to your own` });
+  })
   .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => ({
     ...rest,
     DATABASE_URL: DATABASE_URL ?? `sqlite:${resolve(DATA_DIR || resolve(repoRoot, '.data'), 'catalog.sqlite')}`,

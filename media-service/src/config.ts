@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { keyRingProblems, nodeEnvSchema } from './access/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from './access/token';
 import type { KeyRing } from './access/token';
 
@@ -11,7 +12,7 @@ const dataDir = (env: NodeJS.ProcessEnv) => env.DATA_DIR || resolve(repoRoot, '.
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const schema = z.object({
-  NODE_ENV: z.string().default('development'),
+  NODE_ENV: nodeEnvSchema,
   MEDIA_HOST: z.string().min(1).default('127.0.0.1'),
   MEDIA_PORT: int(0, 65535).default(3002),
   MEDIA_ROOT: z.string().min(1),
@@ -75,8 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     } catch (err) {
       problems.push(`MEDIA_TOKEN_KEYS: ${(err as Error).message}`);
     }
-    if (parsed.data.NODE_ENV === 'production' && parsed.data.MEDIA_TOKEN_KEYS === DEV_TOKEN_KEYS) {
-      problems.push('MEDIA_TOKEN_KEYS: set real keys in production (the default is for local development only)');
+    if (keys && parsed.data.NODE_ENV === 'production') {
+      for (const problem of keyRingProblems(parsed.data.MEDIA_TOKEN_KEYS)) problems.push(`MEDIA_TOKEN_KEYS: ${problem}`);
     }
   }
   if (!parsed.success || !keys || problems.length > 0) {

@@ -31,7 +31,8 @@ function proxy(req: IncomingMessage, res: ServerResponse, target: string): void 
   const url = new URL(req.url ?? '/', target);
   const upstream = request(
     url,
-    { method: req.method, headers: { ...req.headers, host: url.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
+    // The browser's Host (the bff compares it with Origin) and this hop's plain-http scheme.
+    { method: req.method, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http' } },
     (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);

@@ -42,7 +42,34 @@ export const templateDefaults = {
   PAYMENT_RATE: '30r/m',
   PAYMENT_BURST: '20',
   THUMB_CACHE_SIZE: '512m',
+  // A TLS proxy or load balancer in front whose X-Forwarded-For/-Proto nginx believes; empty: nginx is the edge.
+  FRONT_TRUSTED_PROXIES: '',
+  // The provider's webhook sources (reference/ccbill.md: x.1-x.254 of these four /24s).
+  WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
 } satisfies Record<string, string>;
+
+/**
+ * An address list ("a, b/24") as nginx directives, one per entry. nginx reads addresses and CIDRs
+ * only, so anything else (a range "a-b", a name) is refused here rather than at nginx's start.
+ * docker/nginx-entrypoint.sh does the same in the image; a test keeps the two identical.
+ */
+export function addressDirectives(name: string, list: string, directive: (entry: string) => string): string {
+  const entries = list.split(/[\s,]+/).filter(Boolean);
+  const bad = entries.filter((entry) => !/^[0-9A-Fa-f.:/]+$/.test(entry));
+  if (bad.length > 0) throw new Error(`${name}: "${bad.join('", "')}" is not an address or CIDR (nginx takes no ranges: write 64.38.212.1-64.38.212.254 as 64.38.212.0/24)`);
+  return entries.map(directive).join(' ');
+}
+
+/** The placeholders the address lists become (the same names docker/nginx-entrypoint.sh exports). */
+export function addressListVars(vars: Record<string, string | undefined>): Record<string, string> {
+  const trusted = vars.FRONT_TRUSTED_PROXIES ?? '';
+  const webhook = vars.WEBHOOK_ALLOWED_IPS ?? '';
+  return {
+    FRONT_REALIP_FROM: addressDirectives('FRONT_TRUSTED_PROXIES', trusted, (a) => `set_real_ip_from ${a};`),
+    FRONT_TRUSTED_GEO: addressDirectives('FRONT_TRUSTED_PROXIES', trusted, (a) => `${a} 1;`),
+    WEBHOOK_ALLOWED_GEO: addressDirectives('WEBHOOK_ALLOWED_IPS', webhook, (a) => `${a} 1;`),
+  };
+}
 
 export interface RunningNginx {
   url: string;
@@ -114,6 +141,7 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     ACCESS_LOG: options.accessLog === 'off' ? 'off' : `${options.accessLog ?? join(prefix, 'access.log')} front_json buffer=64k flush=1s`,
   };
   for (const [name, value] of Object.entries(options.vars ?? {})) if (value !== undefined) vars[name] = value;
+  Object.assign(vars, addressListVars(vars));
   for (const file of await readdir(join(nginxDir, 'snippets'))) {
     if (!file.endsWith('.template')) continue;
     const rendered = renderTemplate(await readFile(join(nginxDir, 'snippets', file), 'utf8'), vars);

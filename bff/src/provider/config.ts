@@ -1,4 +1,6 @@
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { placeholderReason, weakProviderSecretReason } from '@media-site/media-service/secret-policy';
 
 const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
@@ -21,12 +23,15 @@ export const SIMULATOR_CREDENTIALS = {
   backend: { appId: 'sim-backend-app', secret: 'sim-backend-secret-local-only' },
 };
 
+const SIMULATOR_BASE_URL = 'http://127.0.0.1:3003';
+const SIMULATOR_ACCNUM = 900000;
+
 /** Card provider (CCBill RESTful API) and what a membership costs. Prices never come from requests. */
 export const providerConfigShape = {
-  CCBILL_BASE_URL: z.url().default('http://127.0.0.1:3003'),
+  CCBILL_BASE_URL: z.url().default(SIMULATOR_BASE_URL),
   /** The base the browser calls for payment tokens, when it differs from the server's view. */
   CCBILL_PUBLIC_BASE_URL: z.url().optional(),
-  CCBILL_CLIENT_ACCNUM: accountNumber(900000, 999_999),
+  CCBILL_CLIENT_ACCNUM: accountNumber(SIMULATOR_ACCNUM, 999_999),
   CCBILL_CLIENT_SUBACC: accountNumber(0, 9999),
   CCBILL_FRONTEND_APP_ID: credential(SIMULATOR_CREDENTIALS.frontend.appId),
   CCBILL_FRONTEND_SECRET: credential(SIMULATOR_CREDENTIALS.frontend.secret),
@@ -44,3 +49,59 @@ export const providerConfigShape = {
   /** A bought VOD is a one-time charge; the provider still wants an initial period. */
   VOD_PURCHASE_PERIOD_DAYS: int(2, 1, 365),
 };
+
+interface ProviderProductionView {
+  CCBILL_BASE_URL: string;
+  CCBILL_PUBLIC_BASE_URL?: string | undefined;
+  CCBILL_CLIENT_ACCNUM: number;
+  CCBILL_FRONTEND_APP_ID: string;
+  CCBILL_FRONTEND_SECRET: string;
+  CCBILL_BACKEND_APP_ID: string;
+  CCBILL_BACKEND_SECRET: string;
+}
+
+// This machine: where `npm start` runs the simulator.
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addSubnet('0.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addAddress('::', 'ipv6');
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Why a provider base URL is the simulator's rather than the provider's, or undefined. */
+function simulatorUrlReason(value: string): string | undefined {
+  const url = new URL(value);
+  if (isLoopbackHost(url.hostname)) return `"${value}" is this machine (the local simulator); production calls the provider, https://api.ccbill.com`;
+  // Basic credentials and card data travel on these calls: never in clear text.
+  if (url.protocol !== 'https:') return `"${value}" is plain ${url.protocol.replace(':', '')}; production calls the provider over https (https://api.ccbill.com)`;
+  return undefined;
+}
+
+/**
+ * Production: the provider's own account, credentials and https address, never the simulator's.
+ * Run on a production config only.
+ */
+export function refuseSimulatorInProduction(config: ProviderProductionView, ctx: z.RefinementCtx): void {
+  const issue = (key: keyof ProviderProductionView, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+  for (const key of ['CCBILL_BASE_URL', 'CCBILL_PUBLIC_BASE_URL'] as const) {
+    const value = config[key];
+    const reason = value === undefined ? undefined : simulatorUrlReason(value);
+    if (reason) issue(key, reason);
+  }
+  if (config.CCBILL_CLIENT_ACCNUM === SIMULATOR_ACCNUM) issue('CCBILL_CLIENT_ACCNUM', `${SIMULATOR_ACCNUM} is the simulator's account; set the merchant account number the provider gave you`);
+  for (const [side, pair] of Object.entries(SIMULATOR_CREDENTIALS) as [string, { appId: string }][]) {
+    const key = side === 'frontend' ? 'CCBILL_FRONTEND_APP_ID' : 'CCBILL_BACKEND_APP_ID';
+    const reason = config[key] === pair.appId ? "is the simulator's" : placeholderReason(config[key]);
+    if (reason) issue(key, `${reason}; set the ${side} application id the provider issued`);
+  }
+  for (const key of ['CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET'] as const) {
+    const reason = weakProviderSecretReason(config[key]);
+    if (reason) issue(key, `${reason}; set the secret the provider issued with this application id`);
+  }
+}

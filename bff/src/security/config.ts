@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { keyRingProblems, nodeEnvSchema } from '@media-site/media-service/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/media-service/token';
-import { CCBILL_WEBHOOK_RANGES, parseAddressList } from './address-list';
+import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
+import { originOf } from './origin';
 
 const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
@@ -19,7 +21,7 @@ const addressList = (def: string) =>
 
 /** Sessions, media tokens, request guards. Defaults are for local use; see bff/README.md. */
 export const securityConfigShape = {
-  NODE_ENV: z.string().default('development'),
+  NODE_ENV: nodeEnvSchema,
   MEDIA_TOKEN_KEYS: z
     .string()
     .default(DEV_TOKEN_KEYS)
@@ -37,28 +39,53 @@ export const securityConfigShape = {
   SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365),
   /** Peers whose X-Forwarded-For / X-Forwarded-Proto are believed (the front door). */
   TRUSTED_PROXIES: addressList('127.0.0.1,::1'),
+  /** Production refuses TRUSTED_PROXIES entries wider than one /24 (/64) unless this is true. */
+  TRUSTED_PROXIES_ALLOW_WIDE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOWED_IPS: addressList(CCBILL_WEBHOOK_RANGES),
-  /** Extra origins allowed to POST (the site's own host is always allowed). */
+  /** Extra origins allowed to POST (the site's own origin always is): scheme, host and port. */
   ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean)),
+    .transform((v, ctx) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map((o) => {
+          const origin = originOf(o);
+          if (origin) return origin;
+          ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
+          return z.NEVER;
+        }),
+    ),
   RATE_LIMIT_LOGIN_PER_MINUTE: int(10, 1, 100_000),
   RATE_LIMIT_PAYMENT_PER_MINUTE: int(20, 1, 100_000),
 };
 
 interface ProductionView {
-  NODE_ENV: string;
   MEDIA_TOKEN_KEYS: { spec: string };
-  CCBILL_FRONTEND_SECRET: string;
-  CCBILL_BACKEND_SECRET: string;
+  TRUSTED_PROXIES: AddressList;
+  TRUSTED_PROXIES_ALLOW_WIDE: 'true' | 'false';
+  WEBHOOK_ALLOWED_IPS: AddressList;
 }
 
-/** Local-only defaults must not reach production. */
-export function refuseLocalDefaultsInProduction(config: ProductionView, ctx: z.RefinementCtx): void {
-  if (config.NODE_ENV !== 'production') return;
-  if (config.MEDIA_TOKEN_KEYS.spec === DEV_TOKEN_KEYS) ctx.addIssue({ code: 'custom', path: ['MEDIA_TOKEN_KEYS'], message: 'set real keys in production' });
-  for (const key of ['CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET'] as const) {
-    if (config[key].endsWith('-local-only')) ctx.addIssue({ code: 'custom', path: [key], message: 'set the provider credentials in production' });
+/** Production: real media keys, and only the front door's own address believed. Run on a production config only. */
+export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.RefinementCtx): void {
+  for (const problem of keyRingProblems(config.MEDIA_TOKEN_KEYS.spec)) ctx.addIssue({ code: 'custom', path: ['MEDIA_TOKEN_KEYS'], message: problem });
+  if (config.TRUSTED_PROXIES.wide.length > 0 && config.TRUSTED_PROXIES_ALLOW_WIDE !== 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TRUSTED_PROXIES'],
+      message:
+        `${config.TRUSTED_PROXIES.wide.join(', ')} ${config.TRUSTED_PROXIES.wide.length > 1 ? 'reach' : 'reaches'} past one /24 (/64 for IPv6): every host in it could claim any client address and forge provider webhooks. ` +
+        'List the address of the proxy in front of the bff (the nginx container\'s fixed address), or set TRUSTED_PROXIES_ALLOW_WIDE=true if every host in the range is a proxy you run',
+    });
+  }
+  if (config.WEBHOOK_ALLOWED_IPS.wide.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ALLOWED_IPS'],
+      message: `${config.WEBHOOK_ALLOWED_IPS.wide.join(', ')} ${config.WEBHOOK_ALLOWED_IPS.wide.length > 1 ? 'reach' : 'reaches'} past one /24 (/64 for IPv6); the provider publishes four /24 ranges (leave it unset for them)`,
+    });
   }
 }

@@ -1,30 +1,39 @@
 import type { Context, Next } from 'koa';
 import { ForbiddenError } from '../errors';
+import type { AddressList } from './address-list';
+import { isHttps } from './client';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function hostnameOf(value: string): string | undefined {
+/** `scheme://host[:port]` with the default port dropped, or undefined when `value` is not an http(s) URL. */
+export function originOf(value: string): string | undefined {
   try {
-    return new URL(value).hostname.toLowerCase();
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * Cross-site request forgery guard for state-changing requests: the Origin (or, failing that, the
- * Referer) must be the site itself or a configured origin. Ports are not compared: the front door
- * rewrites Host without one, and cookies are not port-bound anyway.
+ * The origin the browser is on: the Host it sent (the front door passes it on unchanged, port
+ * included) and https when our socket is TLS or a trusted proxy says so.
  */
-export function requireSameOrigin(allowedOrigins: readonly string[]) {
+function siteOrigin(ctx: Context, trustedProxies: AddressList): string | undefined {
+  const host = ctx.get('Host');
+  return host ? originOf(`${isHttps(ctx, trustedProxies) ? 'https' : 'http'}://${host}`) : undefined;
+}
+
+/**
+ * Cross-site request forgery guard for state-changing requests: the Origin (or, failing that, the
+ * Referer) must be the site itself or a configured origin, compared on scheme, host and port.
+ */
+export function requireSameOrigin(allowedOrigins: readonly string[], trustedProxies: AddressList) {
   return async function checkOrigin(ctx: Context, next: Next): Promise<void> {
     if (!SAFE.has(ctx.method)) {
       if (ctx.get('Sec-Fetch-Site') === 'cross-site') throw new ForbiddenError('cross-site request refused');
-      const origin = ctx.get('Origin') || ctx.get('Referer');
-      const allowed =
-        origin !== '' &&
-        origin !== 'null' &&
-        (allowedOrigins.some((o) => origin === o || origin.startsWith(`${o}/`)) || hostnameOf(origin) === ctx.hostname.toLowerCase());
+      const origin = originOf(ctx.get('Origin') || ctx.get('Referer'));
+      const allowed = origin !== undefined && (allowedOrigins.includes(origin) || origin === siteOrigin(ctx, trustedProxies));
       if (!allowed) throw new ForbiddenError('request origin not allowed');
     }
     await next();

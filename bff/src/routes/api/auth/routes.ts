@@ -10,7 +10,7 @@ import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCooki
 
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins, deps.settings.trustedProxies), readBody()];
   router
     .post('/login', ...guard, async (ctx) => {
       const client = signInClient(ctx, deps);

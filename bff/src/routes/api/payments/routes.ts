@@ -9,7 +9,7 @@ import { backendHandle, frontendToken, processPayment } from './service';
 
 /** Spec §4 / §7: the server side of the /ccbill form's four steps. */
 export function paymentRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins, deps.settings.trustedProxies), readBody()];
   router
     .post('/get_ccbill_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');

@@ -19,6 +19,8 @@ export interface AccountKit {
   db: TestDb;
   sim: Simulator;
   deps: AccountDeps;
+  /** For tests that need a real socket (a chosen client address). */
+  app: ReturnType<typeof createApp>;
   request: ReturnType<typeof supertest>;
   close(): Promise<void>;
 }
@@ -43,6 +45,8 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
   await insertVod(db.knex);
   const simulator = await startSimulator({ stallMs: 4000, ...sim });
   const config = loadConfig({
+    // supertest's Host carries an ephemeral port; the tests post as the site at ORIGIN.
+    ALLOWED_ORIGINS: ORIGIN,
     CCBILL_BASE_URL: simulator.url,
     CCBILL_CHARGE_TIMEOUT_MS: '1500',
     RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
@@ -65,6 +69,7 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
     db,
     sim: simulator,
     deps,
+    app,
     request: supertest(app.callback()),
     async close() {
       await cache.close();

@@ -25,7 +25,8 @@ export interface ReportKit {
 export async function startReportKit(backend: Backend, seed?: (knex: Knex) => Promise<unknown>): Promise<ReportKit> {
   const db = await createTestDb(backend);
   await seed?.(db.knex);
-  const config = loadConfig({ CACHE_GENERATION_POLL_MS: '3600000' });
+  // supertest's Host carries an ephemeral port; the tests post as the site at ORIGIN.
+  const config = loadConfig({ CACHE_GENERATION_POLL_MS: '3600000', ALLOWED_ORIGINS: ORIGIN });
   const logger = pino({ level: 'silent' });
   let now = Date.now();
   const deps: AccountDeps = {

@@ -22,7 +22,7 @@ function reference(value: string | undefined): string {
 
 /** The /contact report form and the appeal form (docs/compliance.md). */
 export function reportRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody(8 * 1024)];
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins, deps.settings.trustedProxies), readBody(8 * 1024)];
   const limit = (ctx: Parameters<typeof callerAddress>[0], what: string, perMinute = REPORTS_PER_MINUTE) =>
     enforceRateLimit(deps.limiter, `${what}:${callerAddress(ctx, deps)}`, perMinute);
   router

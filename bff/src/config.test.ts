@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { DEV_TOKEN_KEYS } from '@media-site/media-service/token';
+import { loadConfig } from './config';
+import { OPERATOR_KEYS, OPERATOR_PROVIDER } from './test/production-env';
+
+const KEY_A = OPERATOR_KEYS.a;
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'mysql://media_site:Tq7-vX2pLm9Rz4@mysql:3306/media_site',
+  MEDIA_TOKEN_KEYS: `k2:${OPERATOR_KEYS.a},k1:${OPERATOR_KEYS.b}`,
+  TRUSTED_PROXIES: '172.30.0.10',
+  ...OPERATOR_PROVIDER,
+};
+
+const refusal = (env: Record<string, string | undefined>): string => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('production configuration', () => {
+  it('starts from an operator-set production environment', () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.NODE_ENV).toBe('production');
+    expect(config.MEDIA_TOKEN_KEYS.ring.signing.kid).toBe('k2');
+    expect(config.TRUSTED_PROXIES.has('172.30.0.10')).toBe(true);
+  });
+
+  it.each(['Production', ' production', 'PRODUCTION', 'production\n'])('treats NODE_ENV=%j as production', (spelling) => {
+    expect(loadConfig({ ...PRODUCTION, NODE_ENV: spelling }).NODE_ENV).toBe('production');
+    expect(refusal({ ...PRODUCTION, NODE_ENV: spelling, MEDIA_TOKEN_KEYS: undefined })).toMatch(/MEDIA_TOKEN_KEYS: is the local development default/);
+  });
+
+  it('refuses a NODE_ENV it does not know, naming the accepted values; unset or empty is development', () => {
+    expect(refusal({ NODE_ENV: 'prod' })).toMatch(/NODE_ENV: "prod" is not one of production, development, test/);
+    expect(refusal({ NODE_ENV: 'staging' })).toMatch(/NODE_ENV: "staging"/);
+    expect(loadConfig({}).NODE_ENV).toBe('development');
+    expect(loadConfig({ NODE_ENV: ' ' }).NODE_ENV).toBe('development');
+    expect(loadConfig({ NODE_ENV: 'Test' }).NODE_ENV).toBe('test');
+  });
+
+  describe('MEDIA_TOKEN_KEYS', () => {
+    it.each([
+      ['the compose / .env.example default', 'k1:change-me-media-token-key-0123456789', /key "k1" is a value published in this repository/],
+      ['the development key, alone', DEV_TOKEN_KEYS, /is the local development default/],
+      ['the development key, listed second', `k2:${KEY_A},${DEV_TOKEN_KEYS}`, /key "dev" is a value published/],
+      ['a secret containing change-me in any case', `k1:${KEY_A}CHANGE-ME`, /key "k1" contains "CHANGE-ME"/],
+      ['16 bytes of hex', 'k1:0f1e2d3c4b5a69788796a5b4c3d2e1f0', /key "k1" is 16 bytes as hex; it needs 32 random bytes/],
+      ['24 bytes of base64', 'k1:q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5', /key "k1" is 24 bytes as base64/],
+      ['a long phrase of one kind of character', 'k1:correct horse battery staple purple monkey dishwasher', /key "k1" is 53 characters of plain text/],
+      ['one character repeated', `k1:${'A'.repeat(64)}`, /key "k1" uses only 1 different characters/],
+    ])('refuses %s, saying how to generate a key', (_what, keys, message) => {
+      const text = refusal({ ...PRODUCTION, MEDIA_TOKEN_KEYS: keys });
+      expect(text).toMatch(message);
+      expect(text).toMatch(/MEDIA_TOKEN_KEYS: .*openssl rand -base64 48/);
+    });
+
+    it('accepts the same weak keys outside production', () => {
+      expect(loadConfig({ MEDIA_TOKEN_KEYS: 'k1:change-me-media-token-key-0123456789' }).MEDIA_TOKEN_KEYS.ring.signing.kid).toBe('k1');
+    });
+  });
+
+  describe('card provider', () => {
+    it.each([
+      ['CCBILL_FRONTEND_SECRET', 'sim-frontend-secret-local-only', /CCBILL_FRONTEND_SECRET: is a value published in this repository/],
+      ['CCBILL_BACKEND_SECRET', 'sim-backend-secret-local-only', /CCBILL_BACKEND_SECRET: is a value published/],
+      ['CCBILL_BACKEND_SECRET', 'Change-Me-backend-secret', /CCBILL_BACKEND_SECRET: contains "Change-Me"/],
+      ['CCBILL_FRONTEND_SECRET', 'secret', /CCBILL_FRONTEND_SECRET: is 6 characters with 5 different ones/],
+      ['CCBILL_FRONTEND_APP_ID', 'sim-frontend-app', /CCBILL_FRONTEND_APP_ID: is the simulator's; set the frontend application id/],
+      ['CCBILL_BACKEND_APP_ID', 'sim-backend-app', /CCBILL_BACKEND_APP_ID: is the simulator's/],
+      ['CCBILL_CLIENT_ACCNUM', '900000', /CCBILL_CLIENT_ACCNUM: 900000 is the simulator's account/],
+      ['CCBILL_BASE_URL', 'http://127.0.0.1:3003', /CCBILL_BASE_URL: "http:\/\/127.0.0.1:3003" is this machine/],
+      ['CCBILL_BASE_URL', 'https://localhost:8443', /CCBILL_BASE_URL: .* is this machine/],
+      ['CCBILL_BASE_URL', 'https://[::1]:3003', /CCBILL_BASE_URL: .* is this machine/],
+      ['CCBILL_BASE_URL', 'http://api.ccbill.com', /CCBILL_BASE_URL: "http:\/\/api.ccbill.com" is plain http; production calls the provider over https/],
+      ['CCBILL_PUBLIC_BASE_URL', 'http://payments.example.com', /CCBILL_PUBLIC_BASE_URL: .* is plain http/],
+    ])('refuses %s=%s', (name, value, message) => {
+      expect(refusal({ ...PRODUCTION, [name]: value })).toMatch(message);
+    });
+
+    it('refuses the simulator defaults when nothing is set, listing every one', () => {
+      const text = refusal({ NODE_ENV: 'production', MEDIA_TOKEN_KEYS: PRODUCTION.MEDIA_TOKEN_KEYS });
+      for (const name of ['CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_APP_ID', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_APP_ID', 'CCBILL_BACKEND_SECRET']) {
+        expect(text).toContain(`${name}: `);
+      }
+    });
+  });
+
+  it('refuses the example database password', () => {
+    const text = refusal({ ...PRODUCTION, DATABASE_URL: 'mysql://media_site:change-me-app@mysql:3306/media_site' });
+    expect(text).toMatch(/DATABASE_URL: the password contains "change-me"/);
+  });
+
+  describe('TRUSTED_PROXIES', () => {
+    it.each(['127.0.0.1,::1,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16', '127.0.0.0/8', '172.18.0.0/16', '10.0.0.1-10.0.3.255', 'fd00::/48'])(
+      'refuses %s: a whole private range could forge client addresses',
+      (list) => {
+        expect(refusal({ ...PRODUCTION, TRUSTED_PROXIES: list })).toMatch(/TRUSTED_PROXIES: .*reach(es)? past one \/24 .*TRUSTED_PROXIES_ALLOW_WIDE=true/);
+      },
+    );
+
+    it('accepts one proxy network at most (/24, /64), or a wide range on explicit opt-in', () => {
+      expect(loadConfig({ ...PRODUCTION, TRUSTED_PROXIES: '172.30.0.0/24,fd00:1:2:3::/64,10.0.0.1-10.0.0.254' }).TRUSTED_PROXIES.wide).toEqual([]);
+      expect(loadConfig({ ...PRODUCTION, TRUSTED_PROXIES: '10.0.0.0/8', TRUSTED_PROXIES_ALLOW_WIDE: 'true' }).TRUSTED_PROXIES.has('10.9.8.7')).toBe(true);
+      // Outside production the old compose list still loads (the forged-webhook test shows what it lets through).
+      expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8' }).TRUSTED_PROXIES.has('10.9.8.7')).toBe(true);
+    });
+
+    it('refuses a webhook allow-list wider than the provider publishes', () => {
+      expect(refusal({ ...PRODUCTION, WEBHOOK_ALLOWED_IPS: '64.38.0.0/16' })).toMatch(/WEBHOOK_ALLOWED_IPS: 64.38.0.0\/16 reaches past one \/24/);
+    });
+  });
+
+  it('lists every problem at once', () => {
+    const text = refusal({ ...PRODUCTION, MEDIA_TOKEN_KEYS: DEV_TOKEN_KEYS, CCBILL_CLIENT_ACCNUM: '900000', TRUSTED_PROXIES: '10.0.0.0/8' });
+    expect(text.match(/^ {2}\S+: /gm)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,60 @@
+import Koa from 'koa';
+import pino from 'pino';
+import supertest from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { errorMiddleware } from '../errors';
+import { parseAddressList } from './address-list';
+import { requireSameOrigin } from './origin';
+
+function guarded(allowedOrigins: string[] = []) {
+  const app = new Koa();
+  app.silent = true;
+  app.use(errorMiddleware(pino({ level: 'silent' })));
+  app.use(requireSameOrigin(allowedOrigins, parseAddressList('127.0.0.1,::1')));
+  app.use((ctx) => {
+    ctx.body = { ok: true };
+  });
+  return supertest(app.callback());
+}
+
+// The site as the browser sees it: the Host it sent, which the front door passes on unchanged.
+const SITE = { Host: '127.0.0.1:8080' };
+
+describe('same-origin guard', () => {
+  it('accepts the site itself: scheme, host and port', async () => {
+    expect((await guarded().post('/').set({ ...SITE, Origin: 'http://127.0.0.1:8080' })).status).toBe(200);
+    expect((await guarded().post('/').set({ ...SITE, Referer: 'http://127.0.0.1:8080/ccbill' })).status).toBe(200);
+    expect((await guarded().post('/').set({ Host: 'Example.COM', Origin: 'http://example.com' })).status).toBe(200);
+    expect((await guarded().post('/').set({ Host: 'example.com:80', Origin: 'http://example.com' })).status).toBe(200);
+  });
+
+  it.each([
+    ['another port on the same host', 'http://127.0.0.1:9999'],
+    ['the default port of the same host', 'http://127.0.0.1'],
+    ['https on the same host and port', 'https://127.0.0.1:8080'],
+    ['another host', 'http://evil.example:8080'],
+    ['a look-alike prefix', 'http://127.0.0.1:8080.evil.example'],
+    ['an opaque origin', 'null'],
+  ])('refuses %s', async (_what, origin) => {
+    const res = await guarded().post('/').set({ ...SITE, Origin: origin });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('forbidden');
+  });
+
+  it('refuses a Referer from another port, and a request with neither header', async () => {
+    expect((await guarded().post('/').set({ ...SITE, Referer: 'http://127.0.0.1:9999/ccbill' })).status).toBe(403);
+    expect((await guarded().post('/').set(SITE)).status).toBe(403);
+  });
+
+  it('takes https from a trusted proxy, so a TLS site matches its https origin', async () => {
+    const behindTls = { Host: 'site.example', 'X-Forwarded-Proto': 'https' };
+    expect((await guarded().post('/').set({ ...behindTls, Origin: 'https://site.example' })).status).toBe(200);
+    expect((await guarded().post('/').set({ ...behindTls, Origin: 'http://site.example' })).status).toBe(403);
+  });
+
+  it('accepts a configured origin only with its exact port', async () => {
+    const app = guarded(['https://shop.example:8443']);
+    expect((await app.post('/').set({ ...SITE, Origin: 'https://shop.example:8443' })).status).toBe(200);
+    expect((await app.post('/').set({ ...SITE, Origin: 'https://shop.example' })).status).toBe(403);
+  });
+});

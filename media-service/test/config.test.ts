@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { DEV_TOKEN_KEYS } from '../src/access/token';
+
+// Made up for this test (random-looking, never published as an example).
+const KEY_A = 'q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx';
+const PRODUCTION = { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: `k2:${KEY_A}` };
+
+const refusal = (env: Record<string, string | undefined>): string => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('media-service configuration in production', () => {
+  it('starts with a strong key ring', () => {
+    expect(loadConfig(PRODUCTION).keys.signing.kid).toBe('k2');
+  });
+
+  it.each(['Production', ' production', 'PRODUCTION'])('treats NODE_ENV=%j as production', (spelling) => {
+    expect(refusal({ NODE_ENV: spelling })).toMatch(/MEDIA_TOKEN_KEYS: is the local development default \(is it set\?\); generate one with `openssl rand -base64 48`/);
+  });
+
+  it('refuses a NODE_ENV it does not know', () => {
+    expect(refusal({ NODE_ENV: 'prod' })).toMatch(/NODE_ENV: "prod" is not one of production, development, test/);
+  });
+
+  it.each([
+    ['the compose / .env.example default', 'k1:change-me-media-token-key-0123456789', /key "k1" is a value published in this repository/],
+    ['the development key listed second', `k2:${KEY_A},${DEV_TOKEN_KEYS}`, /key "dev" is a value published/],
+    ['change-me in any case', `k1:${KEY_A}Change-Me`, /key "k1" contains "Change-Me"/],
+    ['16 bytes of hex', 'k1:0f1e2d3c4b5a69788796a5b4c3d2e1f0', /key "k1" is 16 bytes as hex/],
+    ['a short phrase', 'k1:Correct horse battery 1', /key "k1" is 23 characters of plain text/],
+  ])('refuses %s', (_what, keys, message) => {
+    expect(refusal({ ...PRODUCTION, MEDIA_TOKEN_KEYS: keys })).toMatch(message);
+  });
+
+  it('keeps the local defaults outside production', () => {
+    expect(loadConfig({}).keys.signing.kid).toBe('dev');
+    expect(loadConfig({ NODE_ENV: 'test', MEDIA_TOKEN_KEYS: 'k1:change-me-media-token-key-0123456789' }).keys.signing.kid).toBe('k1');
+  });
+});

@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@media-site/db';
+import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
+import { addressListVars } from '../../scripts/lib/nginx';
+import { repoRoot } from '../../scripts/lib/site';
+import { startNginx, type RunningNginx } from '../src/nginx';
+import { startStack, type Stack } from '../src/stack';
+
+// Who nginx believes, through the repo's own config: the client's address and scheme only from a
+// configured proxy in front (FRONT_TRUSTED_PROXIES), and provider webhooks only from the provider's
+// addresses (WEBHOOK_ALLOWED_IPS). Every local address is loopback, so a client picks its own
+// source address (127.0.0.2, 127.0.0.3) and plays a different host.
+
+const PROVIDER_ADDRESS = '64.38.240.17';
+const UNTRUSTED_PEER = '127.0.0.2';
+const TLS_PROXY = '127.0.0.3';
+const NGINX_REFUSAL = 'Webhooks are accepted from the card provider addresses only.';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function send(base: string, path: string, options: { from?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: hostname, port, path, method: options.method ?? 'GET', localAddress: options.from, headers: options.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const cookiesOf = (res: Answer) => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+const cookie = (res: Answer, name: string) => cookiesOf(res).find((c) => c.startsWith(`${name}=`)) ?? '';
+
+function signIn(base: string, options: { from?: string; headers?: Record<string, string>; username?: string; password?: string }): Promise<Answer> {
+  return send(base, '/api/login', {
+    method: 'POST',
+    from: options.from,
+    headers: { 'Content-Type': 'application/json', ...options.headers },
+    body: JSON.stringify({ username: options.username ?? DEMO_MEMBER.username, password: options.password ?? DEMO_MEMBER.password }),
+  });
+}
+
+const webhookQuery = 'clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
+function webhook(base: string, path: string, eventType: string, options: { from: string; forwardedFor: string }): Promise<Answer> {
+  return send(base, `${path}?${webhookQuery}${eventType}`, {
+    method: 'POST',
+    from: options.from,
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': options.forwardedFor },
+    body: JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, transactionId: `${eventType}-${Date.now()}`, subscriptionId: '123456789012345678', nextRenewalDate: '2099-01-01' }),
+  });
+}
+
+let stack: Stack;
+/** The same services behind an nginx configured for a TLS proxy at TLS_PROXY, with a small login budget. */
+let behindTls: RunningNginx;
+let webhookEvents: () => Promise<number>;
+
+beforeAll(async () => {
+  // The bff accepts the provider's range beside the simulator's loopback, so a webhook that nginx
+  // lets through is stored: what reaches the bff is what nginx decided.
+  stack = await startStack({ frontDoor: 'nginx', env: { WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24' } });
+  behindTls = await startNginx({
+    bffUrl: stack.bffUrl,
+    mediaUrl: stack.mediaUrl,
+    spaDir: join(repoRoot, 'frontend/dist'),
+    mediaRoot: stack.mediaRoot,
+    vars: { FRONT_TRUSTED_PROXIES: TLS_PROXY, LOGIN_RATE: '1r/m', LOGIN_BURST: '2' },
+  });
+  const knex = createKnex(stack.databaseUrl);
+  webhookEvents = async () => Number((await knex('webhook_events').count({ n: '*' }).first())?.n);
+  const close = stack.stop.bind(stack);
+  stack.stop = async () => {
+    await knex.destroy();
+    await close();
+  };
+});
+afterAll(async () => {
+  await behindTls?.stop();
+  await stack?.stop();
+});
+
+describe('nginx as the edge (no proxy in front, plain http)', () => {
+  it('sets sid and media_token without Secure, whatever X-Forwarded-Proto the client sends', async () => {
+    const res = await signIn(stack.url, { headers: { Origin: stack.url, 'X-Forwarded-Proto': 'https' } });
+    expect(res.status, res.body).toBe(200);
+    expect(cookie(res, 'sid')).toMatch(/^sid=.+; HttpOnly/);
+    expect(cookie(res, 'media_token')).not.toBe('');
+    for (const c of cookiesOf(res)) expect(c).not.toMatch(/Secure/);
+  });
+
+  it.each(['/api/ccbill/webhook', '/API/CCBILL/WEBHOOK', '/api/ccbill/webhook/', '/api//ccbill/webhook', '/api/ccbill/%77ebhook', '/api/ccbill/./webhook'])(
+    'refuses a webhook to %s from a non-provider peer claiming a provider address, before the bff',
+    async (path) => {
+      const before = await webhookEvents();
+      const res = await webhook(stack.url, path, 'RenewalSuccess', { from: UNTRUSTED_PEER, forwardedFor: PROVIDER_ADDRESS });
+      expect(res.status).toBe(403);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(JSON.parse(res.body)).toEqual({ error: { code: 'forbidden', message: NGINX_REFUSAL } });
+      expect(await webhookEvents()).toBe(before);
+    },
+  );
+});
+
+describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {
+  const site = { Host: 'site.example' };
+
+  it('sets Secure cookies when the trusted proxy says https', async () => {
+    const res = await signIn(behindTls.url, {
+      from: TLS_PROXY,
+      headers: { ...site, Origin: 'https://site.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.10' },
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(cookie(res, 'sid')).toMatch(/; Secure/);
+    expect(cookie(res, 'media_token')).toMatch(/; Secure/);
+  });
+
+  it('ignores the same header from any other peer', async () => {
+    const headers = { ...site, 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.11' };
+    const res = await signIn(behindTls.url, { from: UNTRUSTED_PEER, headers: { ...headers, Origin: 'http://site.example' } });
+    expect(res.status, res.body).toBe(200);
+    for (const c of cookiesOf(res)) expect(c).not.toMatch(/Secure/);
+    // Nor does it make the https origin the site's own.
+    expect((await signIn(behindTls.url, { from: UNTRUSTED_PEER, headers: { ...headers, Origin: 'https://site.example' } })).status).toBe(403);
+  });
+
+  it("passes a provider webhook relayed by the trusted proxy, and refuses the same claim from anyone else", async () => {
+    const before = await webhookEvents();
+    const relayed = await webhook(behindTls.url, '/api/ccbill/webhook', 'CustomerDataUpdate', { from: TLS_PROXY, forwardedFor: PROVIDER_ADDRESS });
+    expect(relayed.status, relayed.body).toBe(200);
+    expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
+    expect(await webhookEvents()).toBe(before + 1);
+    const forged = await webhook(behindTls.url, '/api/ccbill/webhook', 'RenewalSuccess', { from: UNTRUSTED_PEER, forwardedFor: PROVIDER_ADDRESS });
+    expect(forged.status).toBe(403);
+    expect(JSON.parse(forged.body).error.message).toBe(NGINX_REFUSAL);
+    expect(await webhookEvents()).toBe(before + 1);
+  });
+
+  it("keys nginx's rate limits on the client the trusted proxy names", async () => {
+    // An unknown account: the bff's own per-account budget stays out of the way.
+    const attempt = (client: string) => signIn(behindTls.url, { from: TLS_PROXY, username: 'nobody_here', password: 'wrong-password', headers: { ...site, Origin: 'https://site.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': client } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6 && !statuses.includes(429); i += 1) statuses.push((await attempt('198.51.100.20')).status);
+    expect(statuses).toContain(429);
+    // Another client behind the same proxy still has its budget.
+    expect((await attempt('198.51.100.21')).status).toBe(401);
+  });
+});
+
+describe('the image renders the same directives', () => {
+  const entrypoint = join(repoRoot, 'docker/nginx-entrypoint.sh');
+  const rendered = (env: Record<string, string>) => execFileSync('sh', [entrypoint, '--print'], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+
+  it.each([
+    { FRONT_TRUSTED_PROXIES: '', WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24' },
+    { FRONT_TRUSTED_PROXIES: '10.0.0.5, 10.0.1.0/24,fd00::7', WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1' },
+  ])('for %j as scripts/lib/nginx.ts', (env) => {
+    const vars = addressListVars(env);
+    expect(rendered(env)).toBe(`${vars.FRONT_REALIP_FROM}\n${vars.FRONT_TRUSTED_GEO}\n${vars.WEBHOOK_ALLOWED_GEO}\n`);
+  });
+
+  it('refuses a range or a name in both places, naming the variable', () => {
+    const cases: Record<string, string>[] = [{ WEBHOOK_ALLOWED_IPS: '64.38.212.1-64.38.212.254' }, { FRONT_TRUSTED_PROXIES: 'proxy.internal;' }];
+    for (const env of cases) {
+      expect(() => addressListVars(env)).toThrow(new RegExp(`${Object.keys(env)[0]}: .* is not an address or CIDR`));
+      expect(() => rendered(env)).toThrow(new RegExp(`${Object.keys(env)[0]}: .* is not an address or CIDR`));
+    }
+  });
+
+  it('gives every template placeholder a value (Dockerfile ENV, the entrypoint or compose)', () => {
+    const templates = [join(repoRoot, 'nginx/nginx.conf.template'), ...readdirSync(join(repoRoot, 'nginx/snippets')).map((f) => join(repoRoot, 'nginx/snippets', f))];
+    const placeholders = new Set(templates.flatMap((t) => [...readFileSync(t, 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*)\}/g)].map((m) => m[1])));
+    const dockerfile = readFileSync(join(repoRoot, 'docker/nginx.Dockerfile'), 'utf8');
+    const env = dockerfile.slice(dockerfile.indexOf('\nENV '));
+    const given = new Set([...env.matchAll(/^\s*(?:ENV\s+)?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    for (const name of Object.keys(addressListVars({}))) given.add(name);
+    // Compose names its own services.
+    for (const name of ['BFF_UPSTREAM', 'MEDIA_UPSTREAM']) given.add(name);
+    expect([...placeholders].filter((p) => !given.has(p))).toEqual([]);
+  });
+});
