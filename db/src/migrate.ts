@@ -4,6 +4,7 @@ import * as m002 from './migrations/002_catalog_indexes';
 import * as m003 from './migrations/003_members';
 import * as m004 from './migrations/004_reports';
 import * as m005 from './migrations/005_member_disable';
+import * as m008 from './migrations/008_takedown_free_sets';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '003_members': m003,
   '004_reports': m004,
   '005_member_disable': m005,
+  '008_takedown_free_sets': m008,
 };
 
 const source: Knex.MigrationSource<string> = {
