@@ -55,13 +55,15 @@ export abstract class PolledList {
   }
 
   async refreshFrom(url: string): Promise<void> {
+    // The list is as fresh as the moment it was asked for, not when the answer arrived.
+    const asked = this.clock();
     const res = await fetch(url, { signal: AbortSignal.timeout(5000), headers: this.etag ? { 'If-None-Match': this.etag } : {} });
     if (res.status !== 304) {
       if (!res.ok) throw new Error(`${this.name} list answered ${res.status}`);
       this.accept(await res.json());
       this.etag = res.headers.get('ETag') ?? undefined;
     }
-    this.loadedAt = this.clock();
+    this.loadedAt = Math.max(asked, this.loadedAt ?? asked);
   }
 
   /** Polls every `intervalSeconds` once loaded; before that, retries within a second or two. */
