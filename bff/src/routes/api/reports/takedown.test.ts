@@ -98,4 +98,16 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
     expect(await everywhere()).toEqual(before);
     expect((await kit.request.get('/internal/media-takedowns')).body.prefixes).toEqual([]);
   });
+
+  it('serves both media-service lists uncached, with an ETag the poller can send back for a 304', async () => {
+    for (const path of ['/internal/media-takedowns', '/internal/media-revocations']) {
+      const first = await kit.request.get(path);
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('no-store');
+      expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+      const again = await kit.request.get(path).set('If-None-Match', first.headers.etag as string);
+      expect(again.status).toBe(304);
+      expect(again.text ?? '').toBe('');
+    }
+  });
 });
