@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { runCatalogCommand } from '../../db/src/ingest/cli';
 import { prepareData } from '../../scripts/lib/prepare';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 import { repoRoot } from '../../scripts/lib/site';
+import { catalogCli } from '../src/catalog-cli';
 
 // The real media service started while its bff is unreachable (compose restarting the bff, a
 // network split): it must not serve a single file it cannot yet tell is taken down or revoked,
@@ -78,13 +78,8 @@ const readyz = async () => {
 describe('a media service whose bff is unreachable', () => {
   it('is not ready and refuses media (a taken-down item included), then becomes ready when the bff appears', async () => {
     const [video = '', kept = ''] = await twoVideos();
-    const out: string[] = [];
-    const code = await runCatalogCommand(['takedown', `/video/${video}`, '--by', 'ops', '--reason', 'readiness test'], {
-      env: { DATABASE_URL: databaseUrl, MEDIA_ROOT: mediaRoot },
-      out: (s) => out.push(s),
-      err: (s) => out.push(s),
-    });
-    expect(code, out.join('\n')).toBe(0);
+    const down = await catalogCli({ databaseUrl, mediaRoot }, 'takedown', `/video/${video}`, '--by', 'ops', '--reason', 'readiness test');
+    expect(down.code, down.err).toBe(0);
     const gone = `${mediaUrl}/members/videothumbs/${video}/${video}_02.jpg`;
     const other = `${mediaUrl}/members/videothumbs/${kept}/${kept}_02.jpg`;
 

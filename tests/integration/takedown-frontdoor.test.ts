@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { runCatalogCommand } from '../../db/src/ingest/cli';
 import { raw } from '@media-site/media-service/testing/http';
+import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 
 // A takedown through the real front door with the default intervals (no short polls here): the
@@ -19,12 +19,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function catalog(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCatalogCommand(argv, { env: { DATABASE_URL: stack.databaseUrl, MEDIA_ROOT: stack.mediaRoot }, out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const catalog = (...argv: string[]) => catalogCli(stack, ...argv);
 
 async function first<T>(table: string, columns: string[], where: Record<string, unknown> = {}): Promise<T> {
   const knex = createKnex(stack.databaseUrl);
