@@ -192,9 +192,11 @@ describe('without list URLs', () => {
     }
   });
 
-  it('refuses to start in production', () => {
+  it('refuses to start in production, and a takedown poll slower than 10 s anywhere', () => {
     const env = { MEDIA_ROOT: '/tmp', VARIANT_CACHE_DIR: '/tmp/v', MEDIA_TOKEN_KEYS: 'k1:a-production-secret-of-enough-length', NODE_ENV: 'production' };
     expect(() => loadConfig(env)).toThrow(/MEDIA_REVOCATION_URL: required in production/);
     expect(loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' }).takedownUrl).toBe('http://bff:3001/internal/media-takedowns');
+    // The 15 s front-door bound leaves room for a poll of at most 10 s.
+    expect(() => loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x', MEDIA_TAKEDOWN_INTERVAL_S: '30' })).toThrow(/MEDIA_TAKEDOWN_INTERVAL_S/);
   });
 });
