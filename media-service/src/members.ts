@@ -31,7 +31,8 @@ const VARIANT_FAMILIES = new Set<Family>(['photosthumbs', 'videothumbs', 'vodthu
 const DOWNLOAD_FAMILIES = new Set<Family>(['video', 'vod']);
 // Browsers keep a public thumbnail 5 minutes, then revalidate (ETag, a 304 from the front door's
 // cache): that bounds how long a taken-down thumbnail lingers in a browser that already has it.
-const PUBLIC_CACHE = 'public, max-age=300';
+// Shared caches (a CDN an operator puts in front) keep it 5 s, as nginx does, for the takedown bound.
+const PUBLIC_CACHE = 'public, max-age=300, s-maxage=5';
 const STAND_IN_CACHE = 'public, max-age=60';
 // Members' files revalidate each time, so a revoked token stops them (a 304 is cheap).
 const PRIVATE_CACHE = 'private, no-cache';
