@@ -49,6 +49,8 @@ async function cached(path: string): Promise<void> {
   const again = await raw(stack.url, path, ACCEPT);
   expect(again.status).toBe(200);
   expect(again.headers['x-cache-status']).toBe('HIT');
+  // What browsers get: 5 minutes, then revalidation (the front door's own 5 s is not in this header).
+  expect(again.headers['cache-control']).toBe('public, max-age=300, s-maxage=5');
 }
 
 describe('a takedown at the front door', () => {
