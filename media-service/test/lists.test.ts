@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -193,7 +194,7 @@ describe('without list URLs', () => {
   });
 
   it('refuses to start in production, and a takedown poll slower than 10 s anywhere', () => {
-    const env = { MEDIA_ROOT: '/tmp', VARIANT_CACHE_DIR: '/tmp/v', MEDIA_TOKEN_KEYS: 'k1:a-production-secret-of-enough-length', NODE_ENV: 'production' };
+    const env = { MEDIA_ROOT: '/tmp', VARIANT_CACHE_DIR: '/tmp/v', MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`, NODE_ENV: 'production' };
     expect(() => loadConfig(env)).toThrow(/MEDIA_REVOCATION_URL: required in production/);
     expect(loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' }).takedownUrl).toBe('http://bff:3001/internal/media-takedowns');
     // The 15 s front-door bound leaves room for a poll of at most 10 s.
