@@ -26,6 +26,7 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     await db.knex('photosets').insert({ ...row, path: 'set-one' });
     await db.knex('videos').insert({ ...row, path: 'clip-one', prename: 'clip' });
     await db.knex('vods').insert({ ...row, path: 'set-one', prename: 'vod', format: 0, price: '9.99' });
+    await db.knex('freephotosets').insert({ path: 'set-one', updatename: 'Free', datetoupload: '2026-10-01' });
     const base = { contentUrl: '/video/clip-one', details: 'details', email: null };
     await insertReport(db.knex, { ...base, reference: 'R-000000000A', reason: 'no_consent', now: t('2026-11-02T10:00:00Z') });
     await insertReport(db.knex, { ...base, reference: 'R-000000000B', reason: 'copyright', now: t('2026-11-09T08:00:00Z'), email: 'a@example.com' });
@@ -90,15 +91,25 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     expect(hidden.videos).toHaveLength(1);
     expect(hidden.photosets).toHaveLength(1);
     expect(hidden.vods).toEqual([]);
+    expect(hidden.freephotosets).toEqual([]);
     expect((await cli('takedowns')).out).toMatch(/video clip-one/);
     expect((await cli('restore', '/photos/set-one', '--by', 'lead', '--reason', 'licence shown')).code).toBe(0);
     expect((await cli('restore', '/photos/set-one', '--by', 'lead', '--reason', 'twice')).code).toBe(1);
     expect((await hiddenContentIds(db.knex)).photosets).toEqual([]);
+    // Free photo sets (their own table and media family) go down and come back the same way.
+    const free = await cli('takedown', '/freephotos/set-one', '--by', 'ops', '--reason', 'no release');
+    expect(free.out).toMatch(/taken down: freephotoset set-one/);
+    expect((await hiddenContentIds(db.knex)).freephotosets).toHaveLength(1);
+    expect((await cli('takedowns')).out).toMatch(/freephotoset set-one/);
+    expect((await cli('restore', 'https://site.example/members/freephotos/set-one/01.jpg', '--by', 'lead', '--reason', 'release found')).code).toBe(0);
+    expect((await hiddenContentIds(db.knex)).freephotosets).toEqual([]);
     const log = JSON.parse((await cli('takedowns', '--log', '--json')).out) as Array<Record<string, unknown>>;
     expect(log.map((l) => [l.action, l.content_type, l.path, l.actor, l.reason, l.report_reference])).toEqual([
       ['takedown', 'video', 'clip-one', 'ops', 'no consent on file', 'R-000000000A'],
       ['takedown', 'photoset', 'set-one', 'ops', 'dmca', null],
       ['restore', 'photoset', 'set-one', 'lead', 'licence shown', null],
+      ['takedown', 'freephotoset', 'set-one', 'ops', 'no release', null],
+      ['restore', 'freephotoset', 'set-one', 'lead', 'release found', null],
     ]);
   });
 

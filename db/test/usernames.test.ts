@@ -47,7 +47,7 @@ describe.each(testBackends())('usernames in any letter case (%s)', (backend) => 
 
     await db.knex('members').where({ id: 2 }).update({ username: 'demo2' });
     await db.knex('members').where({ id: 4 }).update({ username: 'other2' });
-    expect(await migrateLatest(db.knex)).toEqual(['006_username_nocase']);
+    expect((await migrateLatest(db.knex))[0]).toBe('006_username_nocase');
     const clash = await db.knex('members').insert(member('SOLO')).then(() => undefined, (err: unknown) => err);
     expect(isUniqueViolation(clash)).toBe(true);
     expect((await memberNamed(db.knex, 'SOLO').first('id'))?.id).toBe(5);

@@ -31,6 +31,25 @@ function requestLog(logger: Logger) {
   };
 }
 
+/**
+ * Ready: MEDIA_ROOT readable, and the takedown and revocation lists loaded and not older than
+ * their limit. Each list's age is reported either way.
+ */
+async function readiness(deps: AppDeps): Promise<{ ready: boolean; body: Record<string, unknown> }> {
+  const mediaRoot = await access(deps.realRoot, constants.R_OK).then(() => 'readable' as const, () => 'unreadable' as const);
+  const lists = { takedowns: deps.takedowns.state(), revocations: deps.revocations.state() };
+  const problems = mediaRoot === 'readable' ? [] : ['MEDIA_ROOT is not readable'];
+  for (const [name, list] of Object.entries(lists)) {
+    if (!list.loaded) problems.push(`the ${name} list has not loaded yet`);
+    else if (list.ageSeconds !== null && list.maxAgeSeconds !== null && list.ageSeconds > list.maxAgeSeconds) {
+      problems.push(`the ${name} list is ${list.ageSeconds} s old (limit ${list.maxAgeSeconds} s)`);
+    }
+  }
+  if (problems.length === 0) return { ready: true, body: { status: 'ready', mediaRoot, lists } };
+  const code = mediaRoot === 'readable' ? 'not_ready' : 'media_root_unreadable';
+  return { ready: false, body: { status: 'unavailable', error: { code, message: problems.join('; ') }, mediaRoot, lists } };
+}
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
@@ -42,9 +61,10 @@ export function createApp(deps: AppDeps): Koa {
     if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok' };
     } else if (ctx.path === '/readyz') {
-      const ready = await access(deps.realRoot, constants.R_OK).then(() => true, () => false);
+      const { ready, body } = await readiness(deps);
       ctx.status = ready ? 200 : 503;
-      ctx.body = ready ? { status: 'ready' } : { error: { code: 'media_root_unreadable', message: 'MEDIA_ROOT is not readable' } };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = body;
     } else if (ctx.path.startsWith('/members/')) {
       await members(ctx);
     } else {

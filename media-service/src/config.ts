@@ -24,7 +24,8 @@ const schema = z.object({
   MEDIA_REVOCATION_INTERVAL_S: int(5, 3600).default(60),
   /** Defaults to /internal/media-takedowns beside MEDIA_REVOCATION_URL (both are the bff's). */
   MEDIA_TAKEDOWN_URL: z.url().optional(),
-  MEDIA_TAKEDOWN_INTERVAL_S: int(1, 3600).default(10),
+  // At most 10: with the front door's 5 s thumbnail freshness a takedown must reach visitors within 15 s.
+  MEDIA_TAKEDOWN_INTERVAL_S: int(1, 10).default(5),
   VARIANT_CONCURRENCY: int(1, 64).default(Math.max(1, availableParallelism())),
   VARIANT_QUEUE_MAX: int(0, 10_000).default(64),
   VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000),
@@ -78,6 +79,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     }
     if (keys && parsed.data.NODE_ENV === 'production') {
       for (const problem of keyRingProblems(parsed.data.MEDIA_TOKEN_KEYS)) problems.push(`MEDIA_TOKEN_KEYS: ${problem}`);
+    }
+    // Without the bff's lists nothing revoked or taken down would ever be refused.
+    if (parsed.data.NODE_ENV === 'production' && !parsed.data.MEDIA_REVOCATION_URL) {
+      problems.push('MEDIA_REVOCATION_URL: required in production (the bff\'s /internal/media-revocations; the takedown list is polled beside it)');
     }
   }
   if (!parsed.success || !keys || problems.length > 0) {

@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'range_not_satisfiable'
   | 'unprocessable_image'
-  | 'busy';
+  | 'busy'
+  | 'not_ready';
 
 const STATUS: Record<ErrorCode, number> = {
   bad_path: 400,
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   range_not_satisfiable: 416,
   unprocessable_image: 422,
   busy: 503,
+  not_ready: 503,
 };
 
 export class MediaError extends Error {

@@ -19,8 +19,8 @@ export interface MembersDeps {
   realRoot: string;
   keys: KeyRing;
   revocations: RevocationList;
-  /** Taken-down folders (410); absent = none. */
-  takedowns?: TakedownList;
+  /** Taken-down folders (410). */
+  takedowns: TakedownList;
   variants: VariantService;
   offload: { prefix: string } | null;
   /** Unix seconds; tests pin the clock. */
@@ -29,7 +29,10 @@ export interface MembersDeps {
 
 const VARIANT_FAMILIES = new Set<Family>(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos']);
 const DOWNLOAD_FAMILIES = new Set<Family>(['video', 'vod']);
-const PUBLIC_CACHE = 'public, max-age=86400, stale-while-revalidate=604800';
+// Browsers keep a public thumbnail 5 minutes, then revalidate (ETag, a 304 from the front door's
+// cache): that bounds how long a taken-down thumbnail lingers in a browser that already has it.
+// Shared caches (a CDN an operator puts in front) keep it 5 s, as nginx does, for the takedown bound.
+const PUBLIC_CACHE = 'public, max-age=300, s-maxage=5';
 const STAND_IN_CACHE = 'public, max-age=60';
 // Members' files revalidate each time, so a revoked token stops them (a 304 is cheap).
 const PRIVATE_CACHE = 'private, no-cache';
@@ -52,9 +55,13 @@ export function membersHandler(deps: MembersDeps) {
       ctx.body = { error: { code: 'method_not_allowed', message: 'Use GET or HEAD' } };
       return;
     }
+    // Until both lists have loaded once, no file can be told apart from a taken-down or revoked one.
+    if (!deps.takedowns.loaded || !deps.revocations.loaded) {
+      throw new MediaError('not_ready', 'The media service is starting; try again in a moment', { 'Retry-After': '2' });
+    }
     const path = parseMediaPath(ctx.path);
     // Before access checks: a taken-down item is gone for everyone, members included.
-    if (deps.takedowns?.isTakenDown(path)) throw new MediaError('gone', 'This content has been removed');
+    if (deps.takedowns.isTakenDown(path)) throw new MediaError('gone', 'This content has been removed');
     const query = ctx.query;
     const w = one(query.w);
     let width: number | null = null;

@@ -4,7 +4,7 @@ import { DEV_TOKEN_KEYS } from '../src/access/token';
 
 // Made up for this test (random-looking, never published as an example).
 const KEY_A = 'q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx';
-const PRODUCTION = { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: `k2:${KEY_A}` };
+const PRODUCTION = { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: `k2:${KEY_A}`, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' };
 
 const refusal = (env: Record<string, string | undefined>): string => {
   try {

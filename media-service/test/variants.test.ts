@@ -44,7 +44,7 @@ describe('thumbnail variants', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(type);
     expect(res.headers.vary).toBe('Accept');
-    expect(res.headers['cache-control']).toBe('public, max-age=86400, stale-while-revalidate=604800');
+    expect(res.headers['cache-control']).toBe('public, max-age=300, s-maxage=5');
     const meta = await sharp(res.body).metadata();
     expect(meta.format).toBe(format);
     expect(meta.width).toBe(320);

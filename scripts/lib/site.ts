@@ -93,7 +93,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     const media = spawnTs('media', resolve(repoRoot, 'media-service/src/main.ts'), { ...env, ...metricsEnv(1), ...options.serviceEnv?.media }, onLine);
     children.push(media);
     const mediaUrl = `http://127.0.0.1:${mediaPort}`;
-    await Promise.all([waitHealthy(`${bffUrl}/healthz`, bff), waitHealthy(`${mediaUrl}/healthz`, media)]);
+    // Ready, not just up: the media service refuses media until it has the bff's takedown and revocation lists.
+    await Promise.all([waitHealthy(`${bffUrl}/healthz`, bff), waitHealthy(`${mediaUrl}/readyz`, media)]);
 
     const port = options.port || (await freePort());
     const host = options.host ?? '127.0.0.1';

@@ -3,7 +3,8 @@
  * a 1 GiB download (service streaming / nginx static / nginx X-Accel-Redirect), TTFB of a 1 MiB range
  * at the start and end of a 4 GiB sparse file, a cached variant vs nginx static, a cold variant vs a
  * bare sharp resize, and the service's peak RSS while streaming. Loopback and a shared machine:
- * read the ratios, and take the median of several runs.
+ * read the ratios, and take the median of several runs. BENCH_SKIP_DOWNLOADS=1 leaves out the 1 GiB
+ * and 4 GiB parts (the variant figures alone).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -23,6 +24,7 @@ const GiB = 1024 * MiB;
 const KEYS = 'bench:benchmark-only-secret-key';
 const keys = parseKeyRing(KEYS);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SKIP_DOWNLOADS = process.env.BENCH_SKIP_DOWNLOADS === '1';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
@@ -80,11 +82,13 @@ const children: ChildProcess[] = [];
 try {
   for (const dir of ['video/bench', 'vod/bench', 'photosthumbs/bench', 'photosthumbs/cold']) mkdirSync(join(root, dir), { recursive: true });
   mkdirSync(staticDir, { recursive: true });
-  console.log('preparing files (1 GiB, 4 GiB sparse, images)...');
-  fillFile(join(root, 'video/bench/big001.mp4'), GiB);
-  const huge = join(root, 'vod/bench/huge.mp4');
-  writeFileSync(huge, '');
-  truncateSync(huge, 4 * GiB);
+  console.log(SKIP_DOWNLOADS ? 'preparing images...' : 'preparing files (1 GiB, 4 GiB sparse, images)...');
+  if (!SKIP_DOWNLOADS) {
+    fillFile(join(root, 'video/bench/big001.mp4'), GiB);
+    const huge = join(root, 'vod/bench/huge.mp4');
+    writeFileSync(huge, '');
+    truncateSync(huge, 4 * GiB);
+  }
   const source = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .jpeg({ quality: 85 })
     .toBuffer();
@@ -107,32 +111,34 @@ try {
   const bigLink = signDownloadUrl(keys, { path: 'video/bench/big001.mp4', memberId: 1, expiresAt: exp });
   const hugeLink = signDownloadUrl(keys, { path: 'vod/bench/huge.mp4', memberId: 1, expiresAt: exp });
 
-  // 1 GiB downloads.
-  curl(nginxStatic + '/video/bench/big001.mp4'); // warm the page cache
-  const rssBefore = currentRss(direct.child.pid ?? 0);
-  const speeds = { direct: [] as number[], static: [] as number[], offload: [] as number[] };
-  for (let i = 0; i < RUNS; i += 1) {
-    speeds.static.push(GiB / curl(nginxStatic + '/video/bench/big001.mp4').seconds);
-    speeds.direct.push(GiB / curl(direct.url + bigLink).seconds);
-    speeds.offload.push(GiB / curl(nginx.url + bigLink).seconds);
-  }
-  const rssPeak = peakRss(direct.child.pid ?? 0);
-  const mbps = (xs: number[]) => `${(median(xs) / MiB).toFixed(0)} MiB/s`;
-  console.log(`\n1 GiB download (median of ${RUNS})`);
-  console.log(`  nginx static      ${mbps(speeds.static)}`);
-  console.log(`  service direct    ${mbps(speeds.direct)}   ratio ${ratio(median(speeds.direct), median(speeds.static))} (goal >= 0.5)`);
-  console.log(`  nginx offload     ${mbps(speeds.offload)}   ratio ${ratio(median(speeds.offload), median(speeds.static))} (goal >= 0.9)`);
-  console.log(`  service RSS before ${rssBefore.toFixed(0)} MiB, peak while streaming ${rssPeak.toFixed(0)} MiB (goal: flat)`);
+  if (!SKIP_DOWNLOADS) {
+    // 1 GiB downloads.
+    curl(nginxStatic + '/video/bench/big001.mp4'); // warm the page cache
+    const rssBefore = currentRss(direct.child.pid ?? 0);
+    const speeds = { direct: [] as number[], static: [] as number[], offload: [] as number[] };
+    for (let i = 0; i < RUNS; i += 1) {
+      speeds.static.push(GiB / curl(nginxStatic + '/video/bench/big001.mp4').seconds);
+      speeds.direct.push(GiB / curl(direct.url + bigLink).seconds);
+      speeds.offload.push(GiB / curl(nginx.url + bigLink).seconds);
+    }
+    const rssPeak = peakRss(direct.child.pid ?? 0);
+    const mbps = (xs: number[]) => `${(median(xs) / MiB).toFixed(0)} MiB/s`;
+    console.log(`\n1 GiB download (median of ${RUNS})`);
+    console.log(`  nginx static      ${mbps(speeds.static)}`);
+    console.log(`  service direct    ${mbps(speeds.direct)}   ratio ${ratio(median(speeds.direct), median(speeds.static))} (goal >= 0.5)`);
+    console.log(`  nginx offload     ${mbps(speeds.offload)}   ratio ${ratio(median(speeds.offload), median(speeds.static))} (goal >= 0.9)`);
+    console.log(`  service RSS before ${rssBefore.toFixed(0)} MiB, peak while streaming ${rssPeak.toFixed(0)} MiB (goal: flat)`);
 
-  // TTFB of 1 MiB at the start and the end of 4 GiB.
-  const start: number[] = [];
-  const end: number[] = [];
-  for (let i = 0; i < 20; i += 1) {
-    start.push(curl(direct.url + hugeLink, ['-r', `0-${MiB - 1}`]).ttfb);
-    end.push(curl(direct.url + hugeLink, ['-r', `${4 * GiB - MiB}-${4 * GiB - 1}`]).ttfb);
+    // TTFB of 1 MiB at the start and the end of 4 GiB.
+    const start: number[] = [];
+    const end: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      start.push(curl(direct.url + hugeLink, ['-r', `0-${MiB - 1}`]).ttfb);
+      end.push(curl(direct.url + hugeLink, ['-r', `${4 * GiB - MiB}-${4 * GiB - 1}`]).ttfb);
+    }
+    console.log(`\nTTFB of a 1 MiB range in 4 GiB (median of 20)`);
+    console.log(`  start ${(median(start) * 1000).toFixed(2)} ms, end ${(median(end) * 1000).toFixed(2)} ms   ratio end/start ${ratio(median(end), median(start))} (goal <= 1.2)`);
   }
-  console.log(`\nTTFB of a 1 MiB range in 4 GiB (median of 20)`);
-  console.log(`  start ${(median(start) * 1000).toFixed(2)} ms, end ${(median(end) * 1000).toFixed(2)} ms   ratio end/start ${ratio(median(end), median(start))} (goal <= 1.2)`);
 
   // Cached variant vs nginx serving the same bytes as a static file.
   const variantUrl = `${direct.url}/members/photosthumbs/bench/large.jpg?w=320`;

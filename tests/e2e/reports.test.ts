@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { runCatalogCommand } from '../../db/src/ingest/cli';
+import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 
 let stack: Stack;
@@ -17,12 +17,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function catalog(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCatalogCommand(argv, { env: { DATABASE_URL: stack.databaseUrl, MEDIA_ROOT: stack.mediaRoot }, out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const catalog = (...argv: string[]) => catalogCli(stack, ...argv);
 
 describe('content reports end to end', () => {
   it('a visitor reports content on /contact, gets a reference, and appeals the decision in the browser', async () => {

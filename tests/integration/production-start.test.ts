@@ -44,7 +44,7 @@ describe('services started with NODE_ENV=production', () => {
 
   it('the media service starts with its own key', async () => {
     const port = await freePort();
-    const { child } = run('media-service', { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: KEYS, MEDIA_PORT: String(port), DATA_DIR: dataDir });
+    const { child } = run('media-service', { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: KEYS, MEDIA_PORT: String(port), DATA_DIR: dataDir, MEDIA_REVOCATION_URL: 'http://127.0.0.1:9/internal/media-revocations' });
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, child);
   });
 

@@ -83,7 +83,7 @@ async function mustFind(ctx: CommandContext, reference: string): Promise<ReportR
 
 function contentRef(arg: string): ContentRef {
   const ref = contentRefOf(arg);
-  if (!ref) throw new ReportRuleError('bad_input', `"${arg}" does not name a photo set, video or VOD (use /photos/<path>, /video/<path> or /vod/<path>)`);
+  if (!ref) throw new ReportRuleError('bad_input', `"${arg}" does not name a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)`);
   return ref;
 }
 
@@ -187,8 +187,9 @@ export const reportCommands: Record<string, Command> = {
   },
   takedown: {
     usage: `takedown <site path or URL> --by <name> --reason <text> [--report <ref>]
-    Hides a photo set (/photos/<path>), video (/video/<path>) or VOD (/vod/<path>) from every listing,
-    search and model page at once and makes its media answer 410. Logged with who, when and why.`,
+    Hides a photo set (/photos/<path>), free photo set (/freephotos/<path>), video (/video/<path>) or
+    VOD (/vod/<path>) from every listing, search and model page at once and makes its media answer
+    410. Logged with who, when and why.`,
     options: byReason,
     positionals: 1,
     run: takedownCommand('takedown'),

@@ -2,21 +2,24 @@ import type { Knex } from 'knex';
 import { bumpGeneration } from '../generation';
 import { ReportRuleError } from './errors';
 
-export type ContentType = 'photoset' | 'video' | 'vod';
+export type ContentType = 'photoset' | 'freephotoset' | 'video' | 'vod';
+export type ContentTableName = 'photosets' | 'freephotosets' | 'videos' | 'vods';
 
-export const CONTENT_TABLE: Record<ContentType, 'photosets' | 'videos' | 'vods'> = { photoset: 'photosets', video: 'videos', vod: 'vods' };
+export const CONTENT_TABLE: Record<ContentType, ContentTableName> = { photoset: 'photosets', freephotoset: 'freephotosets', video: 'videos', vod: 'vods' };
 
 // The media families that serve an item's files, by content type (spec §7 media tree).
 const MEDIA_FAMILIES: Record<ContentType, readonly string[]> = {
   photoset: ['photos', 'photosthumbs'],
+  freephotoset: ['freephotos'],
   video: ['video', 'videothumbs'],
   vod: ['vod', 'vodthumbs'],
 };
 
-// Site pages and media paths an operator may paste: /photos/x, /video/x, /vod/x, /members/video/x/file, ...
+// Site pages and media paths an operator may paste: /photos/x, /video/x, /vod/x, /freephotos/x, /members/video/x/file, ...
 const PREFIX_TYPE: Record<string, ContentType> = {
   photos: 'photoset',
   photosthumbs: 'photoset',
+  freephotos: 'freephotoset',
   video: 'video',
   videos: 'video',
   videothumbs: 'video',
@@ -141,8 +144,8 @@ export async function takedownLog(db: Knex, filter: { from?: number; to?: number
 }
 
 /** Hidden catalog ids per table: what the bff filters out of every listing, search and detail. */
-export async function hiddenContentIds(db: Knex): Promise<Record<'photosets' | 'videos' | 'vods', number[]>> {
-  const hidden = { photosets: [] as number[], videos: [] as number[], vods: [] as number[] };
+export async function hiddenContentIds(db: Knex): Promise<Record<ContentTableName, number[]>> {
+  const hidden: Record<ContentTableName, number[]> = { photosets: [], freephotosets: [], videos: [], vods: [] };
   for (const t of await activeTakedowns(db)) hidden[CONTENT_TABLE[t.content_type]].push(t.content_id);
   return hidden;
 }

@@ -1,13 +1,14 @@
-import type { Logger } from 'pino';
+import { PolledList } from './polled-list';
 
 /**
- * Member ids whose media access is withdrawn (cancellation, chargeback) before their short-lived
- * tokens run out. Checked on every request; refreshed from an HTTP endpoint answering
- * `{ "members": ["12", ...] }` (the bff, later Redis) when MEDIA_REVOCATION_URL is set.
+ * Member ids whose media access is withdrawn (cancellation, chargeback, disabled) before their
+ * short-lived tokens and signed links run out. Checked on every request; refreshed from the bff's
+ * `/internal/media-revocations` (`{ "members": ["12", ...] }`) every MEDIA_REVOCATION_INTERVAL_S,
+ * so a revocation reaches the media service within one interval.
  */
-export class RevocationList {
+export class RevocationList extends PolledList {
+  protected readonly name = 'revocation';
   private revoked = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
 
   has(memberId: string): boolean {
     return this.revoked.has(memberId);
@@ -21,23 +22,9 @@ export class RevocationList {
     this.revoked.add(memberId);
   }
 
-  async refreshFrom(url: string): Promise<void> {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-    if (!res.ok) throw new Error(`revocation list answered ${res.status}`);
-    const body = (await res.json()) as { members?: unknown };
-    if (!Array.isArray(body.members)) throw new Error('revocation list body has no members array');
-    this.replace(body.members.map(String));
-  }
-
-  /** A failed refresh keeps the last known list (fail-static) and logs. */
-  startPolling(url: string, intervalSeconds: number, logger: Logger): void {
-    const tick = () => this.refreshFrom(url).catch((err: unknown) => logger.warn({ err }, 'revocation refresh failed'));
-    void tick();
-    this.timer = setInterval(tick, intervalSeconds * 1000);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
+  protected accept(body: unknown): void {
+    const members = (body as { members?: unknown } | null)?.members;
+    if (!Array.isArray(members)) throw new Error('revocation list body has no members array');
+    this.replace(members.map(String));
   }
 }

@@ -4,9 +4,10 @@ import { ForbiddenError } from '../../../errors';
 import type { AccountDeps } from './deps';
 import { revokedMemberIds } from './repository';
 import { takedownListRoute } from '../reports/internal';
+import { sendInternalList } from '../shared/respond';
 
 /**
- * Outside /api, so the front door never proxies it: the media service polls it every minute for
+ * Outside /api, so the front door never proxies it: the media service polls it every minute (ETag/304) for
  * members whose tokens and links must stop working before they expire (chargeback, refund, void).
  */
 export function internalRoutes(deps: AccountDeps): Router {
@@ -15,7 +16,6 @@ export function internalRoutes(deps: AccountDeps): Router {
     const s = deps.settings;
     // Anything revoked longer ago than a link or token can live needs no listing.
     const horizon = deps.now() - s.downloadLinkTtlHours * 3_600_000 - s.mediaTokenTtlSeconds * 1000;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { members: (await revokedMemberIds(deps.knex, horizon)).map(String) };
+    sendInternalList(ctx, { members: (await revokedMemberIds(deps.knex, horizon)).map(String) });
   });
 }

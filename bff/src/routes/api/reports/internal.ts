@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { activeTakedowns, mediaPrefixesOf } from '@media-site/db/reports/takedowns';
 import { ForbiddenError } from '../../../errors';
+import { sendInternalList } from '../shared/respond';
 
 /**
  * Outside /api like the revocation list: the media service polls it (MEDIA_TAKEDOWN_INTERVAL_S)
@@ -12,15 +12,6 @@ export function takedownListRoute(router: Router, knex: Knex): Router {
   return router.get('/internal/media-takedowns', async (ctx) => {
     if (ctx.get('X-Forwarded-For')) throw new ForbiddenError('internal endpoint');
     const prefixes = (await activeTakedowns(knex)).flatMap((t) => mediaPrefixesOf({ type: t.content_type, path: t.path }));
-    const body = JSON.stringify({ prefixes });
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('ETag', etag);
-    if (ctx.get('If-None-Match') === etag) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = 'application/json';
-    ctx.body = body;
+    sendInternalList(ctx, { prefixes });
   });
 }

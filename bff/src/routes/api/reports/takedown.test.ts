@@ -42,10 +42,11 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
       videoDetail: (await kit.request.get(`/api/videos/prename/${video.path}`)).status,
       vodDetail: (await kit.request.get(`/api/vod/prename/${vod.path}`)).status,
       photoFiles: (await kit.request.get(`/api/thumbnails/${photo.path}`)).status,
+      freeFiles: (await kit.request.get('/api/freethumbnails/free-01')).status,
     };
   }
 
-  it('hides a video, a photo set and a VOD from every listing, search, model page and detail on the next request; restore brings them back', async () => {
+  it('hides a video, a photo set, a free photo set and a VOD from every listing, search, model page and detail on the next request; restore brings them back', async () => {
     // Warm every cache first: the takedown must not be hidden behind a cached answer.
     const before = await everywhere();
     const video = catalog.videos[0]!.path;
@@ -55,12 +56,13 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
     expect(before.modelVideos).toContain(video);
     expect(before.searchVideos).toContain(video);
     expect(before.updates).toEqual(expect.arrayContaining([video, photo, vod]));
-    expect([before.videoDetail, before.vodDetail]).toEqual([200, 200]);
+    expect([before.videoDetail, before.vodDetail, before.freeFiles]).toEqual([200, 200, 200]);
 
     const refs: ContentRef[] = [
       { type: 'video', path: video },
       { type: 'photoset', path: photo },
       { type: 'vod', path: vod },
+      { type: 'freephotoset', path: 'free-01' },
     ];
     for (const ref of refs) await takeDown(kit.db.knex, { ref, actor: 'ops', reason: 'report R-1', now: Date.now() });
     // What the CLI's Redis announcement (or the next generation poll) does in a running bff.
@@ -81,12 +83,12 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
     expect(after.searchVideos).not.toContain(video);
     expect(after.searchPhotos).not.toContain(photo);
     expect(after.searchVods).not.toContain(vod);
-    expect([after.videoDetail, after.vodDetail, after.photoFiles]).toEqual([404, 404, 404]);
+    expect([after.videoDetail, after.vodDetail, after.photoFiles, after.freeFiles]).toEqual([404, 404, 404, 404]);
 
     const list = await kit.request.get('/internal/media-takedowns');
     expect(list.status).toBe(200);
     expect(list.body.prefixes).toEqual(
-      expect.arrayContaining([`video/${video}/`, `videothumbs/${video}/`, `photos/${photo}/`, `photosthumbs/${photo}/`, `vod/${vod}/`, `vodthumbs/${vod}/`]),
+      expect.arrayContaining([`video/${video}/`, `videothumbs/${video}/`, `photos/${photo}/`, `photosthumbs/${photo}/`, `vod/${vod}/`, `vodthumbs/${vod}/`, 'freephotos/free-01/']),
     );
     expect((await kit.request.get('/internal/media-takedowns').set('If-None-Match', list.headers.etag as string)).status).toBe(304);
     expect((await kit.request.get('/internal/media-takedowns').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);
@@ -95,5 +97,17 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
     await kit.cache.refreshGeneration();
     expect(await everywhere()).toEqual(before);
     expect((await kit.request.get('/internal/media-takedowns')).body.prefixes).toEqual([]);
+  });
+
+  it('serves both media-service lists uncached, with an ETag the poller can send back for a 304', async () => {
+    for (const path of ['/internal/media-takedowns', '/internal/media-revocations']) {
+      const first = await kit.request.get(path);
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('no-store');
+      expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+      const again = await kit.request.get(path).set('If-None-Match', first.headers.etag as string);
+      expect(again.status).toBe(304);
+      expect(again.text ?? '').toBe('');
+    }
   });
 });

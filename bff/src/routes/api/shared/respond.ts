@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CachedBody } from '../../../cache/catalog-cache';
 
@@ -16,4 +17,21 @@ export function sendCached(ctx: Context, cached: CachedBody): void {
   }
   ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = cached.body;
+}
+
+/**
+ * The media service's lists (`/internal/*`): never stored by a cache, and a 304 when the poller's
+ * If-None-Match still matches, so a short poll interval costs one small query and no body.
+ */
+export function sendInternalList(ctx: Context, list: Record<string, unknown>): void {
+  const body = JSON.stringify(list);
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('ETag', etag);
+  if (ctx.get('If-None-Match') === etag) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = 'application/json';
+  ctx.body = body;
 }

@@ -5,9 +5,7 @@ export type FileListKind = 'photoset' | 'freephotoset';
 
 /** File names of a set in position order, or undefined when no set has that folder. */
 export async function setFileNames(knex: Knex, kind: FileListKind, path: string): Promise<string[] | undefined> {
-  const sets = knex(`${kind}s`).where({ path });
-  // Free photo sets cannot be taken down (they are not in the takedown vocabulary).
-  const set = await (kind === 'photoset' ? visibleOnly(sets, knex, 'photosets') : sets).first('id');
+  const set = await visibleOnly(knex(`${kind}s`).where({ path }), knex, `${kind}s`).first('id');
   if (!set) return undefined;
   const rows = await knex(`${kind}_files`)
     .where({ [`${kind}_id`]: set.id })

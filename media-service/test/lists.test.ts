@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { RevocationList } from '../src/access/revocation';
+import { TakedownList } from '../src/access/takedowns';
+import { signSessionToken } from '../src/access/token';
+import { keys, raw, startFixture, type Fixture } from './helpers';
+
+// The takedown and revocation lists: readiness until they load, 410 for taken-down folders, list
+// ages on /readyz, and the production rule that they must come from the bff.
+
+/** What the bff's /internal lists look like to the media service: JSON with an ETag, 304 on a match. */
+class ListServer {
+  prefixes: string[] = [];
+  members: string[] = [];
+  failing = false;
+  readonly seen: Array<{ path: string; ifNoneMatch: string | undefined; status: number }> = [];
+  private server: Server | undefined;
+
+  async listen(port = 0): Promise<number> {
+    this.server = createServer((req, res) => {
+      const body = JSON.stringify(req.url === '/internal/media-takedowns' ? { prefixes: this.prefixes } : { members: this.members });
+      const etag = `"${Buffer.from(body).toString('base64url')}"`;
+      const status = this.failing ? 500 : req.headers['if-none-match'] === etag ? 304 : 200;
+      this.seen.push({ path: req.url ?? '', ifNoneMatch: req.headers['if-none-match'], status });
+      res.writeHead(status, { 'Content-Type': 'application/json', ETag: etag });
+      res.end(status === 200 ? body : undefined);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server?.closeAllConnections();
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = new ListServer();
+  const port = await probe.listen();
+  await probe.close();
+  return port;
+}
+
+const json = (res: { body: Buffer }) => JSON.parse(res.body.toString()) as Record<string, unknown> & { error?: { code: string; message: string }; lists?: Record<string, Record<string, unknown>> };
+const session = () =>
+  signSessionToken(keys, { memberId: 42, expiresAt: Math.floor(Date.now() / 1000) + 600, membershipActiveUntil: Math.floor(Date.now() / 1000) + 3600, vodPaths: ['show-1'] });
+
+describe('before the lists have loaded once', () => {
+  let fx: Fixture | undefined;
+  const bff = new ListServer();
+  afterEach(async () => {
+    await fx?.stop();
+    await bff.close();
+  });
+
+  it('answers /readyz 503 and every media request 503 with Retry-After, then serves once the bff answers', async () => {
+    const port = await freePort();
+    fx = await startFixture({ MEDIA_REVOCATION_URL: `http://127.0.0.1:${port}/internal/media-revocations` });
+    const ready = await raw(fx.media.url, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(json(ready).error?.code).toBe('not_ready');
+    expect(json(ready).error?.message).toMatch(/takedowns list has not loaded yet; the revocations list has not loaded yet/);
+    expect(json(ready).lists).toEqual({
+      takedowns: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 45 },
+      revocations: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 210 },
+    });
+    for (const path of ['/members/freephotos/set-1/free.jpg', '/members/photosthumbs/set-1/large.jpg?w=320', '/members/video/clip-1/clip-1001.mp4', '/members/nothing/here']) {
+      const res = await raw(fx.media.url, path, { Cookie: `media_token=${session()}` });
+      expect(res.status, path).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(json(res).error?.code).toBe('not_ready');
+    }
+
+    bff.prefixes = ['freephotos/set-1/'];
+    await bff.listen(port);
+    // Retried within a second or two, not at the next poll (60 s for revocations).
+    await expect.poll(async () => (await raw(fx!.media.url, '/readyz')).status, { timeout: 5000, interval: 50 }).toBe(200);
+    expect(json(await raw(fx.media.url, '/readyz')).lists?.takedowns).toMatchObject({ source: 'url', loaded: true, ageSeconds: 0 });
+    expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(410);
+    expect((await raw(fx.media.url, '/members/photosthumbs/set-1/large.jpg?w=320')).status).toBe(200);
+  });
+
+  it('a list body of the wrong shape does not count as loaded', async () => {
+    const list = new TakedownList();
+    const server = createServer((_req, res) => res.end('{"nope":[]}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    list.startPolling(url, 5, (await import('pino')).pino({ level: 'silent' }));
+    await expect(list.refreshFrom(url)).rejects.toThrow(/no prefixes array/);
+    list.stop();
+    server.close();
+    expect(list.loaded).toBe(false);
+  });
+});
+
+describe('once loaded', () => {
+  let fx: Fixture;
+  let clock = Date.now();
+  const bff = new ListServer();
+  const takedowns = new TakedownList(() => clock);
+  const revocations = new RevocationList(() => clock);
+  let base = '';
+
+  beforeAll(async () => {
+    const port = await bff.listen();
+    base = `http://127.0.0.1:${port}/internal`;
+    fx = await startFixture(
+      { MEDIA_REVOCATION_URL: `http://127.0.0.1:${port}/internal/media-revocations`, MEDIA_REVOCATION_INTERVAL_S: '60', MEDIA_TAKEDOWN_INTERVAL_S: '5' },
+      { takedowns, revocations },
+    );
+    while (!takedowns.loaded || !revocations.loaded) await new Promise((r) => setTimeout(r, 20));
+  });
+  afterAll(async () => {
+    await fx?.stop();
+    await bff.close();
+  });
+
+  it('answers 410 for every file of a taken-down folder, variants and members included', async () => {
+    bff.prefixes = ['freephotos/set-1/', 'photos/set-1/', 'photosthumbs/set-1/', 'video/clip-1/'];
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    const member = { Cookie: `media_token=${session()}` };
+    for (const path of ['/members/freephotos/set-1/free.jpg', '/members/freephotos/set-1/free.jpg?w=320', '/members/photosthumbs/set-1/large.jpg?w=160', '/members/photos/set-1/full.jpg', '/members/video/clip-1/clip-1001.mp4']) {
+      const res = await raw(fx.media.url, path, member);
+      expect(res.status, path).toBe(410);
+      expect(json(res).error?.code).toBe('gone');
+    }
+    expect((await raw(fx.media.url, '/members/videothumbs/clip-1/clip-1_02.jpg')).status).toBe(200);
+    bff.prefixes = [];
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(200);
+  });
+
+  it('asks with If-None-Match; a 304 keeps the list and counts as a refresh', async () => {
+    bff.prefixes = ['vod/show-2/'];
+    bff.members = ['7'];
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    await revocations.refreshFrom(`${base}/media-revocations`);
+    const seen = bff.seen.length;
+    clock += 20_000;
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    await revocations.refreshFrom(`${base}/media-revocations`);
+    expect(bff.seen.slice(seen).map((s) => [s.status, Boolean(s.ifNoneMatch)])).toEqual([
+      [304, true],
+      [304, true],
+    ]);
+    expect(takedowns.isTakenDown({ family: 'vod', rest: ['show-2', 'show-2.mp4'], relative: 'vod/show-2/show-2.mp4' })).toBe(true);
+    expect(revocations.has('7')).toBe(true);
+    expect(json(await raw(fx.media.url, '/readyz')).lists?.takedowns?.ageSeconds).toBe(0);
+  });
+
+  it('reports each list’s age, and is unready (still serving the last lists) once one is older than its limit', async () => {
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    await revocations.refreshFrom(`${base}/media-revocations`);
+    bff.failing = true;
+    clock += 30_000;
+    let ready = await raw(fx.media.url, '/readyz');
+    expect(ready.status).toBe(200);
+    expect(json(ready).lists?.takedowns).toMatchObject({ ageSeconds: 30, maxAgeSeconds: 45 });
+    expect(json(ready).lists?.revocations).toMatchObject({ ageSeconds: 30, maxAgeSeconds: 210 });
+
+    clock += 16_000;
+    await expect(takedowns.refreshFrom(`${base}/media-takedowns`)).rejects.toThrow(/answered 500/);
+    ready = await raw(fx.media.url, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(json(ready).error?.message).toBe('the takedowns list is 46 s old (limit 45 s)');
+    // Fail-static: the last lists still apply.
+    expect((await raw(fx.media.url, '/members/vod/show-2/show-2.mp4', { Cookie: `media_token=${session()}` })).status).toBe(410);
+    expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(200);
+
+    bff.failing = false;
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    expect((await raw(fx.media.url, '/readyz')).status).toBe(200);
+  });
+});
+
+describe('without list URLs', () => {
+  it('is ready with empty lists outside production', async () => {
+    const fx = await startFixture();
+    try {
+      const ready = await raw(fx.media.url, '/readyz');
+      expect(ready.status).toBe(200);
+      expect(json(ready).lists).toEqual({
+        takedowns: { source: 'static', loaded: true, ageSeconds: null, maxAgeSeconds: null },
+        revocations: { source: 'static', loaded: true, ageSeconds: null, maxAgeSeconds: null },
+      });
+    } finally {
+      await fx.stop();
+    }
+  });
+
+  it('refuses to start in production, and a takedown poll slower than 10 s anywhere', () => {
+    const env = { MEDIA_ROOT: '/tmp', VARIANT_CACHE_DIR: '/tmp/v', MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`, NODE_ENV: 'production' };
+    expect(() => loadConfig(env)).toThrow(/MEDIA_REVOCATION_URL: required in production/);
+    expect(loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' }).takedownUrl).toBe('http://bff:3001/internal/media-takedowns');
+    // The 15 s front-door bound leaves room for a poll of at most 10 s.
+    expect(() => loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x', MEDIA_TAKEDOWN_INTERVAL_S: '30' })).toThrow(/MEDIA_TAKEDOWN_INTERVAL_S/);
+  });
+});
