@@ -4,6 +4,7 @@ import * as m002 from './migrations/002_catalog_indexes';
 import * as m003 from './migrations/003_members';
 import * as m004 from './migrations/004_reports';
 import * as m005 from './migrations/005_member_disable';
+import * as m007 from './migrations/007_media_jobs';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,8 @@ const migrations: Record<string, Migration> = {
   '003_members': m003,
   '004_reports': m004,
   '005_member_disable': m005,
+  // 006 and 008 are reserved for work on other branches.
+  '007_media_jobs': m007,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -9,8 +9,8 @@ export const CONTENT_TABLE: Record<ContentType, 'photosets' | 'videos' | 'vods'>
 // The media families that serve an item's files, by content type (spec §7 media tree).
 const MEDIA_FAMILIES: Record<ContentType, readonly string[]> = {
   photoset: ['photos', 'photosthumbs'],
-  video: ['video', 'videothumbs'],
-  vod: ['vod', 'vodthumbs'],
+  video: ['video', 'videothumbs', 'videorenditions', 'videopreviews'],
+  vod: ['vod', 'vodthumbs', 'vodrenditions', 'vodpreviews'],
 };
 
 // Site pages and media paths an operator may paste: /photos/x, /video/x, /vod/x, /members/video/x/file, ...
@@ -20,8 +20,12 @@ const PREFIX_TYPE: Record<string, ContentType> = {
   video: 'video',
   videos: 'video',
   videothumbs: 'video',
+  videorenditions: 'video',
+  videopreviews: 'video',
   vod: 'vod',
   vodthumbs: 'vod',
+  vodrenditions: 'vod',
+  vodpreviews: 'vod',
 };
 
 export interface ContentRef {
