@@ -39,6 +39,8 @@ export const configSchema = z
     /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** Playback position writes per member and minute (a player saves every ~10 s). */
+    RATE_LIMIT_POSITION_PER_MINUTE: intFrom(30, 1, 100_000),
     ...providerConfigShape,
     ...securityConfigShape,
   })

@@ -25,6 +25,8 @@ export interface AccountSettings {
   allowedOrigins: string[];
   loginPerMinute: number;
   paymentPerMinute: number;
+  /** Playback position writes per member (PUT/DELETE /api/positions/...). */
+  positionWritesPerMinute: number;
 }
 
 /** Members, payments and webhooks: what their routes and services need. */
@@ -56,6 +58,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     allowedOrigins: config.ALLOWED_ORIGINS,
     loginPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
     paymentPerMinute: config.RATE_LIMIT_PAYMENT_PER_MINUTE,
+    positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
   };
 }
 
