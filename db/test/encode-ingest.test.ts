@@ -32,10 +32,10 @@ beforeAll(async () => {
   tinyClip = await makeClip(join(await temp('encode-tiny-'), 'tiny.mp4'), { container: 'mp4', size: '160x90' });
 });
 
-async function cli(db: TestDb, mediaRoot: string, argv: string[]) {
+async function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCatalogCommand(argv, { env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1' }, knex: db.knex, out: (t) => out.push(t), err: (t) => err.push(t) });
+  const code = await runCatalogCommand(argv, { env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env }, knex: db.knex, out: (t) => out.push(t), err: (t) => err.push(t) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -131,6 +131,14 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
     const [failed] = await listJobs(db.knex, { statuses: ['failed'] });
     expect(failed).toMatchObject({ path: 'broken', attempts: 1, error: expect.stringMatching(/ffprobe could not read/) });
     expect((await cli(db, mediaRoot, ['jobs'])).out).toMatch(/^failed {3}video\/broken\s+attempt 1 {2}ffprobe could not read/m);
+  });
+
+  it('does not work the queue without ffmpeg: the jobs stay queued for a worker that has it', async () => {
+    const { id } = await enqueue(db.knex, { type: 'video', path: 'clip-w', sourceSig: 'replaced' }, Date.now());
+    const result = await cli(db, mediaRoot, ['encode'], { FFMPEG_PATH: '/nonexistent/ffmpeg' });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^cannot encode: \/nonexistent\/ffmpeg \/ ffprobe do not run/m);
+    expect((await listJobs(db.knex, { ids: [id] }))[0]).toMatchObject({ status: 'queued', attempts: 0 });
   });
 
   it('two workers between them never run more jobs than the concurrency limit', { timeout: 120_000 }, async () => {

@@ -1,4 +1,5 @@
 import type { Command, CommandContext } from '../ingest/cli';
+import { ffmpegWorks } from '../ingest/frames';
 import { RuleError } from '../rule-error';
 import { ensureAllJobs } from './ensure';
 import { progressReporter, type EncodeTally } from './progress-bar';
@@ -20,6 +21,10 @@ function concurrencyOf(flags: Record<string, unknown>, fallback: number): number
  */
 export async function workQueue(ctx: CommandContext, options: { ids?: readonly number[]; watch?: boolean; quiet?: boolean; concurrency?: number }): Promise<EncodeTally> {
   const { knex, config, io } = ctx;
+  // Without the tools every job would fail; they stay queued for a worker that has them.
+  if (!(await ffmpegWorks(config.ffmpeg))) {
+    throw new RuleError('conflict', `cannot encode: ${config.ffmpeg.ffmpeg} / ${config.ffmpeg.ffprobe} do not run (install ffmpeg, or set FFMPEG_PATH / FFPROBE_PATH); jobs stay queued`);
+  }
   const reporter = progressReporter({ err: io.err, write: io.isTTY ? io.write : undefined }, { quiet: options.quiet });
   const worker = new EncodeWorker({
     knex,
