@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claimNext, enqueue, failJob, finishJob, jobById, jobCounts, recoverStale, releaseJob, renewLease } from '../src/encode/queue';
-import { claimIsDead } from '../src/encode/worker';
+import { claimIsDead, EncodeWorker, type WorkerEvent } from '../src/encode/worker';
+import { createKnex } from '../src/index';
 import { createTestDb, testBackends, type TestDb } from '../src/testing';
 
 const LEASE = 60_000;
@@ -123,5 +124,25 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
     await claim('w1');
     await releaseJob(db.knex, id, 'w1', 3000);
     expect(await jobById(db.knex, id)).toMatchObject({ status: 'queued', attempts: 0, slot: null, claim: null });
+  });
+});
+
+describe('a worker when the queue cannot be read', () => {
+  it('keeps trying in --watch mode, and fails a one-off run', async () => {
+    // No migrations: every queue query fails, as with the database down.
+    const knex = createKnex('sqlite::memory:');
+    try {
+      const events: WorkerEvent[] = [];
+      const options = { knex, mediaRoot: '/nonexistent', settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 1, nice: 10 }, concurrency: 1, leaseMs: LEASE, maxAttempts: 3, pollMs: 10 };
+      const watching = new EncodeWorker({ ...options, watch: true, onEvent: (e) => events.push(e) });
+      const running = watching.run();
+      while (events.length < 3) await new Promise((r) => setTimeout(r, 10));
+      await watching.stop();
+      await running;
+      expect(events[0]).toEqual({ kind: 'error', error: expect.stringMatching(/no such table: media_jobs/) });
+      await expect(new EncodeWorker(options).run()).rejects.toThrow(/no such table/);
+    } finally {
+      await knex.destroy();
+    }
   });
 });

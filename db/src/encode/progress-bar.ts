@@ -59,6 +59,10 @@ export function progressReporter(out: ProgressOutput, options: { quiet?: boolean
         line(`encoder idle: ${tally.done} encoded, ${tally.failed} failed so far`, true);
         return;
       }
+      if (event.kind === 'error') {
+        line(`encode queue unavailable: ${event.error}`, true);
+        return;
+      }
       const { job } = event;
       switch (event.kind) {
         case 'started':

@@ -34,7 +34,9 @@ export type WorkerEvent =
   | { kind: 'released'; job: JobRow }
   | { kind: 'lost'; job: JobRow }
   /** Nothing to claim and nothing running, after some work (a watching worker's "all caught up"). */
-  | { kind: 'idle' };
+  | { kind: 'idle' }
+  /** The queue could not be read or written (database down); a watching worker tries again. */
+  | { kind: 'error'; error: string };
 
 // Claims held by workers in this process: a claim naming this process but none of these is a
 // previous incarnation's (a container restarted with the same pid), so its job is free again.
@@ -90,18 +92,24 @@ export class EncodeWorker {
     let busy = false;
     try {
       while (!this.stopping) {
-        await recoverStale(knex, this.now(), claimIsDead, maxAttempts);
-        while (this.running.size < concurrency && !this.stopping) {
-          const job = await claimNext(knex, { claim: this.claim, slots: concurrency, leaseMs, now: this.now(), ids: this.options.ids });
-          if (!job) break;
-          this.start(job);
-        }
-        if (this.running.size === 0) {
-          if (busy) this.options.onEvent?.({ kind: 'idle' });
-          busy = false;
-          if (!this.options.watch && !(await this.workLeft())) break;
-        } else {
-          busy = true;
+        try {
+          await recoverStale(knex, this.now(), claimIsDead, maxAttempts);
+          while (this.running.size < concurrency && !this.stopping) {
+            const job = await claimNext(knex, { claim: this.claim, slots: concurrency, leaseMs, now: this.now(), ids: this.options.ids });
+            if (!job) break;
+            this.start(job);
+          }
+          if (this.running.size === 0) {
+            if (busy) this.options.onEvent?.({ kind: 'idle' });
+            busy = false;
+            if (!this.options.watch && !(await this.workLeft())) break;
+          } else {
+            busy = true;
+          }
+        } catch (err) {
+          // A long-running worker outlives a database outage; a one-off run reports it and ends.
+          if (!this.options.watch) throw err;
+          this.options.onEvent?.({ kind: 'error', error: message(err) });
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.options.pollMs ?? 1000);
@@ -134,10 +142,14 @@ export class EncodeWorker {
   private start(job: JobRow): void {
     const abort = new AbortController();
     const entry: Running = { job, abort, settled: Promise.resolve() };
-    entry.settled = this.execute(job, abort).finally(() => {
-      this.running.delete(job.id);
-      this.wake?.();
-    });
+    entry.settled = this.execute(job, abort)
+      // Only the queue's own bookkeeping can throw here (the database went away): the lease then
+      // expires and another attempt redoes the job.
+      .catch((err: unknown) => this.options.onEvent?.({ kind: 'error', error: message(err) }))
+      .finally(() => {
+        this.running.delete(job.id);
+        this.wake?.();
+      });
     this.running.set(job.id, entry);
   }
 
