@@ -1,6 +1,6 @@
 // Encode benchmark: `npm run bench:encode` (env: BENCH_SOURCE_SECONDS (60), BENCH_LOAD_SECONDS (20),
 // BENCH_CONNECTIONS (16), BENCH_SKIP_LOAD, BENCH_NICE_LEVELS ("10,0"), BENCH_THREADS (0 = ffmpeg decides)).
-// 1. Throughput: seconds of video per second of wall time for a 1080p source of BENCH_SOURCE_SECONDS
+// 1. Throughput (nice 0): seconds of video per second of wall time for a 1080p source of BENCH_SOURCE_SECONDS
 //    (generated once with ffmpeg's test sources, kept in the temp folder, never committed): the whole
 //    job the worker runs (1080p/720p/480p ladder + sprite + poster + trailer, `catalog encode` in its
 //    own process) beside its anchor, one plain ffmpeg 1080p H.264 encode with the same preset.
@@ -10,7 +10,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createKnex, migrateLatest, searchText } from '@media-site/db';
@@ -131,10 +131,11 @@ async function main(): Promise<void> {
   try {
     const src = await source();
     const setup = await encodeSetup(dir, src);
-    console.log(`\n## Encoding throughput (${SOURCE_SECONDS} s of 1080p25, preset ${PRESET}, threads ${THREADS === '0' ? 'auto' : THREADS}, nothing else running on purpose)\n`);
+    console.log(`\n## Encoding throughput (${SOURCE_SECONDS} s of 1080p25, preset ${PRESET}, threads ${THREADS === '0' ? 'auto' : THREADS}, nice 0; load average before: ${loadavg()[0]?.toFixed(1)})\n`);
     const anchor = await plainEncode(src, join(dir, 'plain.mp4'));
     await setup.queue();
-    const job = await workerEncode(setup, NICE_LEVELS[0] ?? 10).done;
+    // Same priority as the anchor, so the two figures compare like with like.
+    const job = await workerEncode(setup, 0).done;
     console.log('| what | wall s | s of video per s |');
     console.log('|---|---|---|');
     console.log(`| anchor: one 1080p encode (ffmpeg alone) | ${anchor.toFixed(1)} | ${(SOURCE_SECONDS / anchor).toFixed(2)} |`);
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
       // The listings (cached), a photo set's file list and a player page's playback answer (database each time).
       const requests = [...CATALOG_PATHS, `/api/videos/prename/${videos[0]?.path}`, `/api/playback/video/${videos[0]?.path}`].map((path) => ({ path }));
       await autocannon({ url, connections: CONNECTIONS, duration: 2, requests });
-      console.log(`\n## The site while encoding (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, ${requests.length} catalog URLs through nginx; ms)\n`);
+      console.log(`\n## The site while encoding (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, ${requests.length} catalog URLs through nginx; ms; load average ${loadavg()[0]?.toFixed(1)})\n`);
       console.log('| load | req/s | p50 | p99 | max | errors |');
       console.log('|---|---|---|---|---|---|');
       console.log(row('idle (no encode)', await autocannon({ url, connections: CONNECTIONS, duration: LOAD_SECONDS, requests })));
