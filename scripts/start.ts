@@ -26,6 +26,7 @@ try {
     redisUrl: env.REDIS_URL || undefined,
     mediaRoot,
     frontDoor: (env.FRONT_DOOR as 'auto' | 'nginx' | 'node' | undefined) ?? 'auto',
+    encoder: true,
   });
   console.log(`\nThe site is up at ${site.url}  (front door: ${site.frontDoor}; Ctrl-C stops it)`);
   console.log(`Sign in as ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password} (local demo only).`);

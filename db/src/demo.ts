@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ensureAllJobs } from './encode/ensure';
 import { migrateLatest } from './migrate';
 import { seedDemoCatalog, type SeedSummary } from './seed/demo-rows';
 import { writeMediaTree, type MediaTreeSummary } from './seed/media';
@@ -18,6 +19,8 @@ export interface EnsureDemoResult {
   seeded: SeedSummary | null;
   /** Set when the catalog holds the demo rows, so their media tree was checked and completed. */
   media: MediaTreeSummary | null;
+  /** Encode jobs for the demo's videos and VODs (queued now: renditions still to make). */
+  encode: { items: number; queued: number } | null;
 }
 
 /**
@@ -42,11 +45,16 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
   }
 
   let media: MediaTreeSummary | null = null;
+  let encode: EnsureDemoResult['encode'] = null;
   if (seeded || (await hasDemoMarker(options.knex))) {
     media = await writeMediaTree({ mediaRoot: options.mediaRoot, log, useFfmpeg: options.useFfmpeg });
     if (media.written) log(`demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips})`);
+    // Renditions are made by the encode worker (npm start runs one), not here: the first start stays quick.
+    const jobs = await ensureAllJobs(options.knex, options.mediaRoot, Date.now());
+    encode = { items: jobs.items, queued: jobs.queued };
+    if (jobs.queued) log(`queued ${jobs.queued} demo videos and VODs for encoding`);
   }
-  return { migrations, seeded, media };
+  return { migrations, seeded, media, encode };
 }
 
 export function formatSummary(summary: object): string {

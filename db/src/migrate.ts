@@ -5,6 +5,7 @@ import * as m003 from './migrations/003_members';
 import * as m004 from './migrations/004_reports';
 import * as m005 from './migrations/005_member_disable';
 import * as m006 from './migrations/006_username_nocase';
+import * as m007 from './migrations/007_media_jobs';
 import * as m008 from './migrations/008_takedown_free_sets';
 
 interface Migration {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '004_reports': m004,
   '005_member_disable': m005,
   '006_username_nocase': m006,
+  '007_media_jobs': m007,
   '008_takedown_free_sets': m008,
 };
 

@@ -6,6 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
 import { buildDemoCatalog, ensureDemo, readGeneration, writeMediaTree } from '../src/index';
 import { FIXTURE_CLIP, loadSampleClips } from '../src/seed/sample-video';
+import { parseManifest } from '../src/encode/manifest';
+import { jobCounts, listJobs } from '../src/encode/queue';
+import { EncodeWorker } from '../src/encode/worker';
+import { ENCODE_SETTINGS, ffprobeStreams } from './fixtures-encode/clips';
 import { createTestDb, testBackends, type TestDb } from '../src/testing';
 
 const MAGIC: Record<string, (b: Buffer) => boolean> = {
@@ -50,6 +54,9 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     expect(result.seeded?.photosets).toBeGreaterThanOrEqual(30);
     expect(result.media).not.toBeNull();
     expect((result.media?.written ?? 0) + (result.media?.skipped ?? 0)).toBeGreaterThan(1000);
+    // Every video and VOD waits for the encoder (npm start runs one in the background).
+    expect(result.encode).toEqual({ items: 88, queued: 88 });
+    expect(await jobCounts(db.knex)).toEqual({ queued: 88, running: 0, done: 0, failed: 0 });
   });
 
   it('wrote the files the rows name', async () => {
@@ -93,6 +100,27 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     expect(new Set(videos.map((v) => videoDownloadName(v.prename).slice(-7)))).toEqual(new Set(['001.mp4', '001.mpg', '001.wmv']));
   });
 
+  it('encodes the demo .mpg videos and VODs into browser renditions', { timeout: 120_000 }, async () => {
+    const videos: { path: string; prename: string }[] = await db.knex('videos').select('path', 'prename').orderBy('id');
+    const vods: { path: string }[] = await db.knex('vods').where({ format: 1 }).select('path').orderBy('id');
+    // One of each way a demo file ends up .mpg: named *001.mpg, given 001.mpg, a format-1 VOD.
+    const picks = [
+      ['video', videos.find((v) => v.prename.endsWith('001.mpg'))?.path],
+      ['video', videos.find((v) => videoDownloadName(v.prename).endsWith('001.mpg') && !v.prename.endsWith('.mpg'))?.path],
+      ['vod', vods[0]?.path],
+    ] as const;
+    const jobs = await listJobs(db.knex);
+    const ids = picks.map(([type, path]) => jobs.find((j) => j.contentType === type && j.path === path)?.id ?? -1);
+    await new EncodeWorker({ knex: db.knex, mediaRoot, settings: ENCODE_SETTINGS, concurrency: 2, leaseMs: 30_000, maxAttempts: 1, ids }).run();
+    for (const job of await listJobs(db.knex, { ids })) {
+      expect(job.status, job.error ?? '').toBe('done');
+      const manifest = parseManifest(job.manifest);
+      expect(manifest?.renditions.map((r) => r.label)).toEqual(['90p']);
+      const { streams } = await ffprobeStreams(join(mediaRoot, `${job.contentType}renditions`, job.path, '90p.mp4'));
+      expect(streams.map((st) => `${st.codec_type}:${st.codec_name}`).sort()).toEqual(['audio:aac', 'video:h264']);
+    }
+  });
+
   it('is idempotent: a second call changes nothing and writes nothing', async () => {
     const generation = await readGeneration(db.knex);
     const counts = await db.knex('photosets').count({ n: '*' });
@@ -100,6 +128,7 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     expect(again.seeded).toBeNull();
     expect(again.migrations).toEqual([]);
     expect(again.media?.written).toBe(0);
+    expect(again.encode).toEqual({ items: 88, queued: 0 });
     expect(await readGeneration(db.knex)).toBe(generation);
     expect(await db.knex('photosets').count({ n: '*' })).toEqual(counts);
   });

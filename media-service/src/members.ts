@@ -7,7 +7,7 @@ import type { TakedownList } from './access/takedowns';
 import { SESSION_COOKIE } from './access/token';
 import type { KeyRing } from './access/token';
 import { MediaError } from './errors';
-import { attachmentDisposition } from './files/disposition';
+import { asciiFallback, attachmentDisposition } from './files/disposition';
 import { parseMediaPath, resolveMediaFile } from './files/paths';
 import type { Family, ResolvedFile } from './files/paths';
 import { answer, fileRepresentation } from './files/send';
@@ -29,6 +29,8 @@ export interface MembersDeps {
 
 const VARIANT_FAMILIES = new Set<Family>(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos']);
 const DOWNLOAD_FAMILIES = new Set<Family>(['video', 'vod']);
+// Played in the page: `inline`, with a name for "save video as" (`{folder}-720p.mp4`).
+const PLAYED_FAMILIES = new Set<Family>(['videorenditions', 'vodrenditions']);
 // Browsers keep a public thumbnail 5 minutes, then revalidate (ETag, a 304 from the front door's
 // cache): that bounds how long a taken-down thumbnail lingers in a browser that already has it.
 // Shared caches (a CDN an operator puts in front) keep it 5 s, as nginx does, for the takedown bound.
@@ -108,7 +110,11 @@ export function membersHandler(deps: MembersDeps) {
       if (access.kind === 'public') cacheControl = STAND_IN_CACHE;
     }
 
-    const disposition = DOWNLOAD_FAMILIES.has(path.family) ? attachmentDisposition(basename(file.absolute)) : undefined;
+    const disposition = DOWNLOAD_FAMILIES.has(path.family)
+      ? attachmentDisposition(basename(file.absolute))
+      : PLAYED_FAMILIES.has(path.family)
+        ? `inline; filename="${asciiFallback(`${path.rest[0]}-${basename(file.absolute)}`)}"`
+        : undefined;
     if (deps.offload) {
       // nginx serves the bytes (sendfile, ranges, validators); it keeps only a few upstream headers,
       // among them Content-Type, Content-Disposition and Cache-Control.

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, spawnTs, waitHealthy, type Child, type LogLine } from './process';
+import { freePort, spawnCommand, spawnTs, waitHealthy, type Child, type LogLine } from './process';
 import { startDevProxy } from './dev-proxy';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -19,6 +19,8 @@ export interface SiteOptions {
   variantCacheDir?: string;
   /** 'auto' uses nginx when installed, else the Node dev proxy. */
   frontDoor?: 'auto' | 'nginx' | 'node';
+  /** Run an encode worker (`catalog encode --watch`) beside the services: npm start does, test stacks opt in. */
+  encoder?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Variables for one service only (e.g. a diagnostic NODE_OPTIONS). */
   serviceEnv?: { bff?: NodeJS.ProcessEnv; media?: NodeJS.ProcessEnv };
@@ -33,7 +35,7 @@ export interface Site {
   /** The card-provider simulator, when no CCBILL_BASE_URL was configured. */
   providerUrl?: string;
   /** The service processes, for tests that signal them or read their memory. */
-  children: { bff: Child; media: Child; provider?: Child };
+  children: { bff: Child; media: Child; provider?: Child; encoder?: Child };
   stop(): Promise<void>;
 }
 
@@ -95,6 +97,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     const mediaUrl = `http://127.0.0.1:${mediaPort}`;
     // Ready, not just up: the media service refuses media until it has the bff's takedown and revocation lists.
     await Promise.all([waitHealthy(`${bffUrl}/healthz`, bff), waitHealthy(`${mediaUrl}/readyz`, media)]);
+    let encoder: Child | undefined;
+    if (options.encoder) {
+      // Renditions are made in the background (niced); the player says "being prepared" meanwhile.
+      encoder = spawnCommand('encoder', process.execPath, ['--import', 'tsx', resolve(repoRoot, 'db/src/cli/catalog.ts'), 'encode', '--watch', '--quiet'], env, onLine);
+      children.push(encoder);
+    }
 
     const port = options.port || (await freePort());
     const host = options.host ?? '127.0.0.1';
@@ -128,7 +136,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       mediaUrl,
       frontDoor: useNginx ? 'nginx' : 'node',
       providerUrl,
-      children: { bff, media, provider },
+      children: { bff, media, provider, encoder },
       async stop() {
         await closeFrontDoor();
         await stopAll();

@@ -29,6 +29,8 @@ export async function startStack(
     databaseUrl?: string;
     redisUrl?: string;
     variantCacheDir?: string;
+    /** Run the encode worker (renditions of the demo videos) beside the services. */
+    encoder?: boolean;
   } = {},
 ): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
@@ -46,6 +48,7 @@ export async function startStack(
     redisUrl: options.redisUrl,
     variantCacheDir: options.variantCacheDir,
     frontDoor: options.frontDoor ?? 'auto',
+    encoder: options.encoder,
     env: { LOG_LEVEL: quiet ? 'warn' : 'info', ...options.env },
     serviceEnv: options.serviceEnv,
     onLine: (name, line) => {

@@ -4,4 +4,6 @@ process.exitCode = await runCatalogCommand(process.argv.slice(2), {
   env: process.env,
   out: (text) => console.log(text),
   err: (text) => console.error(text),
+  write: (text) => process.stderr.write(text),
+  isTTY: process.stderr.isTTY,
 });

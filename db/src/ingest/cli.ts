@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { createKnex } from '../knex';
 import { migrateLatest } from '../migrate';
 import { databaseUrlFromEnv, mediaRootFromEnv } from '../cli/env';
+import { encodeCommands, workQueue } from '../encode/commands';
+import { encodeConfig, encodeEnv, type EncodeConfig } from '../encode/config';
 import { memberCommands } from '../members/commands';
 import { RuleError } from '../rule-error';
 import { reportCommands } from '../reports/commands';
@@ -19,6 +21,9 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Raw stderr writes (the encode progress bar), used when isTTY. */
+  write?: (text: string) => void;
+  isTTY?: boolean;
   /** An open database (tests); otherwise one is opened from DATABASE_URL and closed afterwards. */
   knex?: Knex;
   /** Unix ms; tests pin the clock (report deadlines). */
@@ -36,6 +41,7 @@ const envSchema = z.object({
   CACHE_KEY_PREFIX: z.string().max(50).default('media:'),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  ...encodeEnv,
 });
 
 export interface CliConfig {
@@ -44,6 +50,7 @@ export interface CliConfig {
   redisUrl: string | undefined;
   cacheKeyPrefix: string;
   ffmpeg: { ffmpeg: string; ffprobe: string };
+  encode: EncodeConfig;
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -56,6 +63,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     redisUrl: c.REDIS_URL,
     cacheKeyPrefix: c.CACHE_KEY_PREFIX,
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
+    encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
   };
 }
 
@@ -79,15 +87,18 @@ export interface Command {
 // exit codes and help follow.
 const commands: Record<string, Command> = {
   ingest: {
-    usage: `ingest <folder> [--link] [--dry-run] [--json] [--quiet]
-    Adds or updates catalog rows and media from a folder laid out as docs/operations.md describes.
+    usage: `ingest <folder> [--link] [--dry-run] [--wait] [--json] [--quiet]
+    Adds or updates catalog rows and media from a folder laid out as docs/operations.md describes,
+    and queues the encoding of its videos and VODs (see encode).
     --link     hard-link files into MEDIA_ROOT instead of copying (same filesystem only)
     --dry-run  validate and report what would change; write nothing
+    --wait     then encode this folder's videos and VODs here, with a progress bar
     --json     print the report as JSON
     --quiet    no per-item progress lines`,
-    options: { link: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' } },
+    options: { link: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, wait: { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' } },
     positionals: 1,
-    async run([folder], flags, { knex, config, io }) {
+    async run([folder], flags, ctx) {
+      const { knex, config, io } = ctx;
       const { redisUrl, cacheKeyPrefix } = config;
       const report = await ingestFolder({
         knex,
@@ -101,9 +112,15 @@ const commands: Record<string, Command> = {
         progress: flags.quiet || flags.json ? undefined : (line) => io.err(line),
       });
       io.out(flags.json ? JSON.stringify(report, null, 2) : formatReport(report));
+      if (flags.wait && !report.dryRun && report.encode.pending.length) {
+        const tally = await workQueue(ctx, { ids: report.encode.pending, quiet: Boolean(flags.quiet || flags.json) });
+        io.err(`encoded ${tally.done}, ${tally.failed} failed`);
+        if (tally.failed) return 1;
+      }
       return report.failed.length ? 1 : 0;
     },
   },
+  ...encodeCommands,
   ...reportCommands,
   ...memberCommands,
   stats: {
@@ -127,7 +144,8 @@ ${Object.values(commands)
 
 Environment: DATABASE_URL (default: embedded SQLite under .data), MEDIA_ROOT (default: .data/media),
 REDIS_URL (optional: announce catalog changes to running bff instances), CACHE_KEY_PREFIX (media:),
-FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days).
+FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), ENCODE_CONCURRENCY / ENCODE_THREADS / ENCODE_PRESET /
+ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days).
 Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 function parseCommand(argv: string[]): { command: Command; positionals: string[]; flags: Record<string, unknown> } {

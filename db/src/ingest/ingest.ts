@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Knex } from 'knex';
+import { ensureJob } from '../encode/ensure';
 import { bumpGeneration, readGeneration } from '../generation';
 import { ModelDirectory, IngestConflict, modelKey, writeItem, type Change } from './catalog-writer';
 import { ffmpegWorks, type FfmpegTools } from './frames';
@@ -21,6 +22,8 @@ export interface IngestOptions {
   publish?: (generation: number) => Promise<unknown>;
   /** One line per item as it is done. */
   progress?: (line: string) => void;
+  /** Unix ms; tests pin the clock. */
+  now?: () => number;
 }
 
 export type Counts = Record<Change, number>;
@@ -38,6 +41,8 @@ export interface IngestReport {
   failed: Skip[];
   notes: string[];
   generation: { before: number; after: number };
+  /** Encode jobs for this folder's videos and VODs: how many were queued, and the ids not finished yet. */
+  encode: { queued: number; pending: number[] };
 }
 
 export class FolderError extends Error {}
@@ -77,6 +82,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     failed: [],
     notes: [],
     generation: { before, after: before },
+    encode: { queued: 0, pending: [] },
   };
   const hasVideos = scan.items.some((i) => i.type === 'video' || i.type === 'vod');
   const ffmpeg = !dryRun && hasVideos && options.ffmpeg && (await ffmpegWorks(options.ffmpeg)) ? options.ffmpeg : null;
@@ -113,6 +119,11 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
         report.totals[result.change]++;
         report.byType[item.type][result.change]++;
         options.progress?.(`${result.change} ${where}`);
+        if (!dryRun && (item.type === 'video' || item.type === 'vod')) {
+          const job = await ensureJob(knex, options.mediaRoot, item.type, item.path, (options.now ?? Date.now)());
+          if (job?.queued) report.encode.queued++;
+          if (job && (job.status === 'queued' || job.status === 'running')) report.encode.pending.push(job.id);
+        }
       } catch (err) {
         if (!trx.isCompleted()) await trx.rollback();
         throw err;

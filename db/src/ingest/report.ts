@@ -12,6 +12,7 @@ export function formatReport(r: IngestReport): string {
   if (!r.dryRun) {
     lines.push(`models created: ${r.modelsCreated}; media files written: ${r.filesWritten}; video thumbnails: ${r.frames}`);
     lines.push(r.generation.after === r.generation.before ? `catalog generation unchanged (${r.generation.after})` : `catalog generation ${r.generation.before} -> ${r.generation.after}`);
+    if (r.encode.pending.length) lines.push(`encode jobs: ${r.encode.queued} queued, ${r.encode.pending.length} waiting (npm run catalog -- encode, or ingest --wait)`);
   }
   const section = (title: string, entries: { where: string; reason: string }[]) => {
     if (entries.length) lines.push(`${title}:`, ...entries.map((e) => `  ${e.where}: ${e.reason}`));

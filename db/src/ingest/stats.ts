@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { formatJobCounts, jobCounts, type JobStatus } from '../encode/queue';
 import { readGeneration } from '../generation';
 
 export interface TypeStats {
@@ -16,6 +17,8 @@ export interface CatalogStats {
   models: { total: number; withoutContent: number };
   newestUpload: string | null;
   generation: number;
+  /** Encode jobs per state (`npm run catalog -- jobs` lists them). */
+  encode: Record<JobStatus, number>;
 }
 
 async function typeStats(knex: Knex, table: string, filesTable?: string): Promise<TypeStats> {
@@ -49,6 +52,7 @@ export async function catalogStats(knex: Knex): Promise<CatalogStats> {
     models: { total: Number(total?.n ?? 0), withoutContent: Number(orphans?.n ?? 0) },
     newestUpload: dates.at(-1) ?? null,
     generation: await readGeneration(knex),
+    encode: await jobCounts(knex),
   };
 }
 
@@ -63,5 +67,6 @@ export function formatStats(s: CatalogStats): string {
     `${'models'.padEnd(12)} ${String(s.models.total).padStart(7)}  (${s.models.withoutContent} without content)`,
     `newest upload ${s.newestUpload ?? 'none'}`,
     `catalog generation ${s.generation}`,
+    `encode jobs  ${formatJobCounts(s.encode)}`,
   ].join('\n');
 }

@@ -11,8 +11,8 @@ export const CONTENT_TABLE: Record<ContentType, ContentTableName> = { photoset: 
 const MEDIA_FAMILIES: Record<ContentType, readonly string[]> = {
   photoset: ['photos', 'photosthumbs'],
   freephotoset: ['freephotos'],
-  video: ['video', 'videothumbs'],
-  vod: ['vod', 'vodthumbs'],
+  video: ['video', 'videothumbs', 'videorenditions', 'videopreviews'],
+  vod: ['vod', 'vodthumbs', 'vodrenditions', 'vodpreviews'],
 };
 
 // Site pages and media paths an operator may paste: /photos/x, /video/x, /vod/x, /freephotos/x, /members/video/x/file, ...
@@ -23,8 +23,12 @@ const PREFIX_TYPE: Record<string, ContentType> = {
   video: 'video',
   videos: 'video',
   videothumbs: 'video',
+  videorenditions: 'video',
+  videopreviews: 'video',
   vod: 'vod',
   vodthumbs: 'vod',
+  vodrenditions: 'vod',
+  vodpreviews: 'vod',
 };
 
 export interface ContentRef {

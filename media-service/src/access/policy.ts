@@ -11,7 +11,10 @@ export interface Credentials {
 
 export type Access = { kind: 'public' } | { kind: 'member'; memberId: string };
 
-const PUBLIC = new Set(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos']);
+// Previews (poster, seek-bar sprite and track, trailer) are public like thumbnails (playback-layout.ts).
+const PUBLIC = new Set(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'videopreviews', 'vodpreviews']);
+// A rendition needs what its original needs.
+const BOUGHT = new Set(['vod', 'vodrenditions']);
 
 function refused(reason: TokenFailure, what: 'link' | 'session'): MediaError {
   if (reason === 'expired') {
@@ -28,9 +31,10 @@ function notRevoked(memberId: string, revocations: RevocationList): void {
 }
 
 /**
- * Who may read a path (spec §7): thumbnails and free photos are public; photos and video need an
- * active membership; vod/{path}/… needs that VOD bought. A signed download URL grants exactly its
- * one path (the bff signs only what the member is entitled to). No database: only signatures.
+ * Who may read a path (spec §7): thumbnails, free photos and previews are public; photos, video
+ * and video renditions need an active membership; vod/{path}/… and its renditions need that VOD
+ * bought. A signed download URL grants exactly its one path (the bff signs only what the member is
+ * entitled to). No database: only signatures.
  */
 export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRing, revocations: RevocationList, now: number): Access {
   if (PUBLIC.has(path.family)) return { kind: 'public' };
@@ -48,7 +52,7 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
   const claims = session.value;
   notRevoked(claims.memberId, revocations);
 
-  if (path.family === 'vod') {
+  if (BOUGHT.has(path.family)) {
     if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new MediaError('forbidden', 'This VOD has not been purchased');
   } else if (claims.membershipActiveUntil <= now) {
     throw new MediaError('forbidden', 'An active membership is required');

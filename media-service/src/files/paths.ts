@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { MediaError, notFound } from '../errors';
 
-export const FAMILIES = ['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos', 'video', 'vod'] as const;
+export const FAMILIES = ['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos', 'video', 'vod', 'videorenditions', 'vodrenditions', 'videopreviews', 'vodpreviews'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface MediaPath {

@@ -3,6 +3,8 @@ import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
 import { authRoutes } from './auth/routes';
 import { paymentRoutes } from './payments/routes';
+import { playbackRoutes } from './playback/routes';
+import { positionRoutes } from './positions/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { modelRoutes } from './models/routes';
 import { photoRoutes } from './photos/routes';
@@ -22,7 +24,7 @@ export function apiRouter(deps: ApiDeps): Router {
     resource(api, deps);
   }
   if (deps.account) {
-    for (const resource of [authRoutes, paymentRoutes, webhookRoutes, reportRoutes]) resource(api, deps.account);
+    for (const resource of [authRoutes, paymentRoutes, webhookRoutes, reportRoutes, playbackRoutes, positionRoutes]) resource(api, deps.account);
   }
   return api;
 }

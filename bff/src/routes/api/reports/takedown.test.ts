@@ -88,7 +88,11 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
     const list = await kit.request.get('/internal/media-takedowns');
     expect(list.status).toBe(200);
     expect(list.body.prefixes).toEqual(
-      expect.arrayContaining([`video/${video}/`, `videothumbs/${video}/`, `photos/${photo}/`, `photosthumbs/${photo}/`, `vod/${vod}/`, `vodthumbs/${vod}/`, 'freephotos/free-01/']),
+      expect.arrayContaining([
+        ...[`video/${video}/`, `videothumbs/${video}/`, `videorenditions/${video}/`, `videopreviews/${video}/`],
+        ...[`photos/${photo}/`, `photosthumbs/${photo}/`, 'freephotos/free-01/'],
+        ...[`vod/${vod}/`, `vodthumbs/${vod}/`, `vodrenditions/${vod}/`, `vodpreviews/${vod}/`],
+      ]),
     );
     expect((await kit.request.get('/internal/media-takedowns').set('If-None-Match', list.headers.etag as string)).status).toBe(304);
     expect((await kit.request.get('/internal/media-takedowns').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);

@@ -1,0 +1,75 @@
+import { parseManifest, type Manifest } from '@media-site/db/encode/manifest';
+import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
+import { previewUrl, renditionUrl, type PlayableType } from '@media-site/media-service/playback-layout';
+import { NotFoundError } from '../../../errors';
+import type { AccountDeps } from '../members/deps';
+import { entitlementsOf, hasActiveMembership } from '../members/entitlements';
+import type { MemberRow } from '../members/repository';
+import { positionOf } from '../positions/repository';
+import { positionView } from '../positions/view';
+import { encodeState, playableItem, type PlayableRow } from './repository';
+
+/** What the session may do with the item: play it, or what stands in the way. */
+export type PlayAccess = 'granted' | 'sign_in' | 'membership_required' | 'purchase_required' | 'withdrawn';
+
+/**
+ * Encoding state as the player shows it: `ready` (renditions exist; a re-encode may be under way),
+ * `preparing` (queued or encoding, with progress), `failed`, `unavailable` (nothing was queued).
+ */
+export type PlayState = 'ready' | 'preparing' | 'failed' | 'unavailable';
+
+export interface Playable {
+  item: PlayableRow;
+  manifest: Manifest | null;
+  state: PlayState;
+  progress: number | null;
+}
+
+/** The same rule as the media service's for the original (and so for its renditions). */
+export async function playAccess(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<PlayAccess> {
+  if (!member) return 'sign_in';
+  if (member.revoked_at !== null) return 'withdrawn';
+  const e = await entitlementsOf(deps.knex, member.id);
+  if (type === 'vod') return e.vodPaths.includes(path) ? 'granted' : 'purchase_required';
+  return hasActiveMembership(e, deps.now()) ? 'granted' : 'membership_required';
+}
+
+export async function loadPlayable(deps: AccountDeps, type: PlayableType, path: string): Promise<Playable> {
+  const [item, job] = await Promise.all([playableItem(deps.knex, type, path), encodeState(deps.knex, type, path)]);
+  if (!item) throw new NotFoundError(`no ${type === 'vod' ? 'VOD' : 'video'} in folder ${path}`);
+  const manifest = parseManifest(job?.manifest);
+  const state: PlayState = manifest ? 'ready' : !job ? 'unavailable' : job.status === 'failed' ? 'failed' : 'preparing';
+  return { item, manifest, state, progress: state === 'preparing' && job ? job.progress : null };
+}
+
+function downloadPath(type: PlayableType, item: PlayableRow): string {
+  return type === 'video'
+    ? `/members/video/${item.path}/${videoDownloadName(item.prename)}`
+    : `/members/vod/${item.path}/${vodDownloadName({ prename: item.prename, path: item.path, format: item.format ?? 0, datetoupload: item.datetoupload })}`;
+}
+
+/** GET /api/playback/{type}/{folder}: everything the player page needs, for this session. */
+export async function playbackView(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string) {
+  const { item, manifest, state, progress } = await loadPlayable(deps, type, path);
+  const access = await playAccess(deps, member, type, path);
+  const granted = access === 'granted';
+  return {
+    type,
+    path: item.path,
+    updatename: item.updatename,
+    modelname: item.modelname,
+    access,
+    state,
+    progress,
+    duration: manifest?.duration ?? null,
+    poster: manifest ? previewUrl(type, item.path, 'poster') : null,
+    thumbnails: manifest ? previewUrl(type, item.path, 'thumbnails') : null,
+    trailer: manifest ? previewUrl(type, item.path, 'trailer') : null,
+    renditions:
+      manifest && granted
+        ? manifest.renditions.map((r) => ({ label: r.label, url: renditionUrl(type, item.path, r.label), width: r.width, height: r.height, bitrate: r.bitrate, type: r.mime }))
+        : [],
+    download: granted ? downloadPath(type, item) : null,
+    position: member && granted ? positionView(await positionOf(deps.knex, member.id, type, item.id), manifest ? Math.round(manifest.duration * 1000) : null) : null,
+  };
+}
