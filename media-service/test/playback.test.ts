@@ -73,7 +73,7 @@ describe.each([
       const res = await raw(fx.media.url, `${PREVIEWS}/${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers['content-type']).toMatch(new RegExp(`^${type}`));
-      expect(res.headers['cache-control']).toMatch(/^public, max-age=86400/);
+      expect(res.headers['cache-control']).toMatch(/^public, max-age=300, s-maxage=5$/);
       expect(res.headers['content-disposition']).toBeUndefined();
     }
     const vodTrailer = await raw(fx.media.url, '/members/vodpreviews/show-2/trailer.mp4', { Range: 'bytes=0-9' });

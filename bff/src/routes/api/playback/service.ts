@@ -28,8 +28,8 @@ export interface Playable {
 /** The same rule as the media service's for the original (and so for its renditions). */
 export async function playAccess(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<PlayAccess> {
   if (!member) return 'sign_in';
-  if (member.revoked_at !== null) return 'withdrawn';
-  const e = await entitlementsOf(deps.knex, member.id);
+  if (member.revoked_at !== null || member.disabled_at !== null) return 'withdrawn';
+  const e = await entitlementsOf(deps.knex, member);
   if (type === 'vod') return e.vodPaths.includes(path) ? 'granted' : 'purchase_required';
   return hasActiveMembership(e, deps.now()) ? 'granted' : 'membership_required';
 }
