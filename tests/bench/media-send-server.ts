@@ -42,10 +42,17 @@ function checked(sender: 'koa-send' | 'answer') {
       return;
     }
     const etag = fileEtag(file.stat);
+    const header = (name: string) => ctx.get(name) || undefined;
     const precondition = evaluatePreconditions(
-      { ifNoneMatch: ctx.get('If-None-Match') || undefined, ifModifiedSince: ctx.get('If-Modified-Since') || undefined },
+      {
+        ifMatch: header('If-Match'),
+        ifUnmodifiedSince: header('If-Unmodified-Since'),
+        ifNoneMatch: header('If-None-Match'),
+        ifModifiedSince: header('If-Modified-Since'),
+      },
       { etag, lastModified: Math.floor(file.stat.mtimeMs / 1000) },
     );
+    if (precondition === 'failed') throw new MediaError('precondition_failed', 'Precondition failed');
     ctx.set({ 'Accept-Ranges': 'bytes', ETag: etag, 'Cache-Control': PUBLIC_CACHE });
     if (precondition === 'not_modified') {
       ctx.status = 304;

@@ -1,9 +1,10 @@
 /**
  * npm run bench:media-send — koa-send beside the media service's own sender for the whole-file sends
  * it is made for (a public thumbnail original and a free photo, GET without Range), in one run:
- * requests/s at 64 connections against nginx static as the anchor, the headers each sender answers,
- * and how each resolves awkward paths. Loopback and a shared machine: read the ratios, and take the
- * median of several runs (BENCH_RUNS, default 3). media-service/README.md ("koa-send") reads it.
+ * requests/s and CPU time per request at 64 connections against nginx static as the anchor, system
+ * calls per request (strace), the headers each answers, and how each resolves awkward paths. Needs
+ * wrk and strace. A shared machine: read the CPU figures and the ratios, and take the median of
+ * several runs (BENCH_RUNS, default 3). media-service/README.md ("koa-send") reads it.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -23,18 +24,18 @@ const CONNECTIONS = 64;
 const BROWSER = { 'Accept-Encoding': 'gzip, deflate, br' };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+interface Server {
+  url: string;
+  child: ChildProcess;
+  pids: number[];
+}
+
 async function started(child: ChildProcess, url: string, probe: string): Promise<Server> {
   for (let i = 0; i < 300; i += 1) {
     if (await fetch(url + probe).then((r) => r.status < 500, () => false)) return { url, child, pids: [child.pid ?? 0] };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${url} did not start`);
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  pids: number[];
 }
 
 async function startSender(mode: string, root: string): Promise<Server> {
