@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,8 @@ const ATTEMPTS: Array<[string, 400 | 404]> = [
   ['/members/photosthumbs/set-1/%2ehidden', 404],
   ['/members/photosthumbs/tmp/secret.txt', 404],
   ['/members/photosthumbs/%2ftmp/secret.txt', 400],
+  // Not a regular file: opening a FIFO would wait for a writer, holding a libuv thread for good.
+  ['/members/photosthumbs/set-1/fifo.jpg', 404],
 ];
 
 describe('paths never escape MEDIA_ROOT', () => {
@@ -75,6 +78,7 @@ describe('paths never escape MEDIA_ROOT', () => {
     await symlink('/', join(fx.root, 'photosthumbs/root-link'));
     await put(fx.root, 'photosthumbs/set-1/.hidden', SECRET);
     await symlink(join(fx.root, 'photosthumbs/set-1/large.jpg'), join(fx.root, 'photosthumbs/set-1/inside-link.jpg'));
+    execFileSync('mkfifo', [join(fx.root, 'photosthumbs/set-1/fifo.jpg')]);
   });
   afterAll(() => fx.stop());
 
@@ -85,6 +89,10 @@ describe('paths never escape MEDIA_ROOT', () => {
     expect(res.status).toBe(status);
     expect(res.body.toString('latin1')).not.toContain(SECRET);
     expect(JSON.parse(res.body.toString()).error.code).toBe(status === 400 ? 'bad_path' : 'not_found');
+  });
+
+  it('answers HEAD of a FIFO 404 too', async () => {
+    expect((await raw(fx.media.url, '/members/photosthumbs/set-1/fifo.jpg', {}, 'HEAD')).status).toBe(404);
   });
 
   it('serves a symlink that stays inside the root', async () => {
