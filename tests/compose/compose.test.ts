@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { copyFile, chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,13 +14,14 @@ import { ComposeProject, REQUIRED, composeTestEnabled, docker, generatedSecrets,
 // Runs only with COMPOSE_TEST=1 (.ci/run sets it); with it set, a missing Docker fails every test.
 
 const SERVICES = ['mysql', 'redis', 'bff', 'media-service', 'nginx'];
+// An operator's provider account (made up, never a published value).
 const PROVIDER = {
   CCBILL_CLIENT_ACCNUM: '951234',
   CCBILL_CLIENT_SUBACC: '1',
-  CCBILL_FRONTEND_APP_ID: 'compose-test-frontend',
-  CCBILL_FRONTEND_SECRET: 'compose-test-frontend-credential-0123456789',
-  CCBILL_BACKEND_APP_ID: 'compose-test-backend',
-  CCBILL_BACKEND_SECRET: 'compose-test-backend-credential-0123456789',
+  CCBILL_FRONTEND_APP_ID: `compose-test-${randomBytes(4).toString('hex')}`,
+  CCBILL_FRONTEND_SECRET: randomBytes(32).toString('hex'),
+  CCBILL_BACKEND_APP_ID: `compose-test-${randomBytes(4).toString('hex')}`,
+  CCBILL_BACKEND_SECRET: randomBytes(32).toString('hex'),
 };
 const MEMBER = { username: 'composer', password: 'compose-member-pass-1' };
 const CLIP = { path: 'clip-one', file: 'V001_ModelC1_ComposeClip001.mpg' };
