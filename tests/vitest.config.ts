@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'tests',
-    include: ['src/**/*.test.ts', 'e2e/**/*.test.ts', 'integration/**/*.test.ts', 'reliability/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'e2e/**/*.test.ts', 'integration/**/*.test.ts', 'reliability/**/*.test.ts', 'compose/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // Cross-service tests start real processes (nginx, services, Chromium); one file at a time.

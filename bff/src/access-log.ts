@@ -10,7 +10,8 @@ import { pino, type Logger } from 'pino';
  * lose up to a second of access lines.
  */
 export interface AccessLog {
-  line(reqId: string, method: string, url: string, status: number, started: number): void;
+  /** level: 'debug' for lines only wanted when debugging (health probes). */
+  line(reqId: string, method: string, url: string, status: number, started: number, level?: 'info' | 'debug'): void;
   flush(): void;
 }
 
@@ -20,7 +21,7 @@ export function createAccessLog(logger: Logger, flushEveryMs = 1000): AccessLog 
   const stream = (logger as unknown as Record<symbol, { write(s: string): unknown } | undefined>)[pino.symbols.streamSym];
   if (!stream) throw new Error('createAccessLog needs a pino logger (it writes to its destination)');
   const bindings = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? '';
-  const level = logger.levels.values.info ?? 30;
+  const levels = { info: logger.levels.values.info ?? 30, debug: logger.levels.values.debug ?? 20 };
   let parts: string[] = [];
   let size = 0;
   const flush = () => {
@@ -32,11 +33,11 @@ export function createAccessLog(logger: Logger, flushEveryMs = 1000): AccessLog 
   };
   setInterval(flush, flushEveryMs).unref();
   return {
-    line(reqId, method, url, status, started) {
-      if (!logger.isLevelEnabled('info')) return;
+    line(reqId, method, url, status, started, level = 'info') {
+      if (!logger.isLevelEnabled(level)) return;
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // reqId is generated or checked against a safe pattern; method and url are the client's.
-      const text = `{"level":${level},"time":${Date.now()}${bindings},"reqId":"${reqId}","method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`;
+      const text = `{"level":${levels[level]},"time":${Date.now()}${bindings},"reqId":"${reqId}","method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`;
       parts.push(text);
       size += text.length;
       if (size >= BATCH_CHARS) flush();

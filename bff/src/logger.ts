@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { pino, type Logger } from 'pino';
 
 /**
@@ -9,4 +10,21 @@ export function createLogger(level: string, dest: number | string = 1): Logger {
   const logger = pino({ level, base: { service: 'bff' } }, pino.destination({ dest, minLength: 4096, sync: false }));
   setInterval(() => logger.flush(), 1000).unref();
   return logger;
+}
+
+/**
+ * knex's own messages (a refused connection is warned once per attempt) as one JSON line each
+ * through the logger: knex prints them with console.log, stack included, over several lines.
+ */
+export function knexLog(logger: Logger): NonNullable<Knex.Config['log']> {
+  const to = (level: 'warn' | 'error' | 'debug') => (message: unknown) => {
+    if (typeof message === 'string') logger[level]({ component: 'knex' }, message.split('\n', 1)[0]);
+    else logger[level]({ component: 'knex', detail: message }, 'knex');
+  };
+  return {
+    warn: to('warn'),
+    error: to('error'),
+    debug: to('debug'),
+    deprecate: (method: string, alternative: string) => logger.warn({ component: 'knex' }, `${method} is deprecated, use ${alternative}`),
+  };
 }

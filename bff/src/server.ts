@@ -13,7 +13,7 @@ import type { CatalogCache } from './cache/catalog-cache';
 import { startCatalogCache } from './cache/create';
 import { cachedFastPath } from './cache/fast-path';
 import type { BffConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, knexLog } from './logger';
 import { createBffMetrics, startMetricsServer } from './metrics';
 import { startAccount } from './routes/api/members/deps';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
@@ -83,7 +83,7 @@ function warmedAnchors(knex: Knex, cache: CatalogCache, every: number): PageAnch
 export async function startBff(config: BffConfig, overrides: BffOverrides = {}): Promise<RunningBff> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const ownKnex = !overrides.knex;
-  const knex = overrides.knex ?? createKnex(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX });
+  const knex = overrides.knex ?? createKnex(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, log: knexLog(logger) });
   const { cache, close: closeCache } = await startCatalogCache(config, knex, logger);
   const account = startAccount(config, knex, logger);
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);

@@ -19,6 +19,8 @@ export interface KnexOptions {
   poolMax?: number;
   /** How long a query may wait for a connection before failing; keeps "database down" answers fast. */
   acquireTimeoutMs?: number;
+  /** Where knex's own warnings go (default: console.log, several lines each). */
+  log?: Knex.Config['log'];
 }
 
 export function createKnex(url: string, options: KnexOptions = {}): Knex {
@@ -43,6 +45,7 @@ export function createKnex(url: string, options: KnexOptions = {}): Knex {
       },
       pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
       acquireConnectionTimeout: acquireTimeoutMillis,
+      ...(options.log ? { log: options.log } : {}),
     });
   }
   const filename = url.slice('sqlite:'.length);
@@ -52,6 +55,7 @@ export function createKnex(url: string, options: KnexOptions = {}): Knex {
     connection: { filename },
     useNullAsDefault: true,
     acquireConnectionTimeout: acquireTimeoutMillis,
+    ...(options.log ? { log: options.log } : {}),
     pool: {
       min: 1,
       max: 1,

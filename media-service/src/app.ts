@@ -13,6 +13,9 @@ export interface AppDeps extends MembersDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// Health probes answered fine (compose's every 10 s, nginx's /readyz) are debug lines, so they do
+// not fill a quiet site's log; a failing probe stays at info.
+const PROBES = new Set(['/healthz', '/readyz']);
 
 function requestLog(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -26,7 +29,8 @@ function requestLog(logger: Logger) {
       await next();
     } finally {
       // The path only: signed URLs carry their signature in the query string.
-      log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+      const level = ctx.status < 400 && PROBES.has(ctx.path) ? 'debug' : 'info';
+      log[level]({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
     }
   };
 }

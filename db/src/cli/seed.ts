@@ -9,13 +9,19 @@ const usage = `usage: npm run seed -w db [-- --reset]
 
 Seeds the demo catalog (when the catalog is empty) and writes its media tree under MEDIA_ROOT.
   --reset   empty the catalog tables first and seed the demo rows again
-Environment: DATABASE_URL (default: embedded SQLite), MEDIA_ROOT (default: .data/media).`;
+Environment: DATABASE_URL (default: embedded SQLite), MEDIA_ROOT (default: .data/media).
+Refused with NODE_ENV=production.`;
 
 await runCli(usage, async () => {
   const flags = parseFlags(process.argv.slice(2), { reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (flags.help) {
     console.log(usage);
     return;
+  }
+  // Placeholder content on a live site is a mistake however NODE_ENV is spelled; compose's demo
+  // shape runs this with NODE_ENV=development.
+  if (process.env.NODE_ENV?.trim().toLowerCase() === 'production') {
+    throw new Error('the demo seed is for local use and evaluation: refused with NODE_ENV=production');
   }
   const knex = createKnex(databaseUrlFromEnv());
   const mediaRoot = mediaRootFromEnv();

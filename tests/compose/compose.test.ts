@@ -1,0 +1,387 @@
+import { randomBytes } from 'node:crypto';
+import { copyFile, chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/site';
+import { freePort } from '../src/nginx';
+import { ComposeProject, REQUIRED, composeTestEnabled, docker, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
+
+// The production shape (docker-compose.yml) for real, on Docker with the stand-in images
+// (tools/compose-sim): required values, health, the catalog and a member's Range request through
+// nginx's X-Accel offload, restarts, address changes, down/up, forged webhooks, logs.
+// Runs only with COMPOSE_TEST=1 (.ci/run sets it); with it set, a missing Docker fails every test.
+
+const SERVICES = ['mysql', 'redis', 'bff', 'media-service', 'nginx'];
+// An operator's provider account (made up, never a published value).
+const PROVIDER = {
+  CCBILL_CLIENT_ACCNUM: '951234',
+  CCBILL_CLIENT_SUBACC: '1',
+  CCBILL_FRONTEND_APP_ID: `compose-test-${randomBytes(4).toString('hex')}`,
+  CCBILL_FRONTEND_SECRET: randomBytes(32).toString('hex'),
+  CCBILL_BACKEND_APP_ID: `compose-test-${randomBytes(4).toString('hex')}`,
+  CCBILL_BACKEND_SECRET: randomBytes(32).toString('hex'),
+};
+const MEMBER = { username: 'composer', password: 'compose-member-pass-1' };
+const CLIP = { path: 'clip-one', file: 'V001_ModelC1_ComposeClip001.mpg' };
+
+let project: ComposeProject;
+let values: Record<string, string>;
+let ingestDir: string;
+/** Set once `up` worked: later checks fail at once instead of waiting out their timeouts. */
+let started = false;
+const requireStarted = () => {
+  if (!started) throw new Error('the stack did not start (see the earlier failure)');
+};
+
+/** A small ingest folder: a photo set and a video with ready-made frames (no ffmpeg needed). */
+async function buildIngestFolder(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'compose-ingest-'));
+  const jpeg = async (rel: string, colour: string) => {
+    await mkdir(dirname(join(root, rel)), { recursive: true });
+    await sharp({ create: { width: 320, height: 200, channels: 3, background: colour } }).jpeg().toFile(join(root, rel));
+  };
+  for (const n of ['p1', 'p2']) await jpeg(`photos/set-one/${n}.jpg`, '#336699');
+  for (const n of ['02', '05', '10', '15']) await jpeg(`videothumbs/${CLIP.path}/${CLIP.path}_${n}.jpg`, '#993366');
+  await writeFile(join(root, 'photos/set-one/meta.json'), JSON.stringify({ updatename: 'Compose Set', modelname: 'Model C1', datetoupload: '2025-01-02' }));
+  await mkdir(join(root, 'video', CLIP.path), { recursive: true });
+  await writeFile(
+    join(root, 'video', CLIP.path, 'meta.json'),
+    JSON.stringify({ updatename: 'Compose Clip', modelname: 'Model C1', datetoupload: '2025-01-03', prename: 'V001_ModelC1_ComposeClip' }),
+  );
+  await copyFile(join(repoRoot, 'db/fixtures/sample.mp4'), join(root, 'video', CLIP.path, 'clip.mp4'));
+  // The containers run as uid 1000: everything readable by all.
+  const open = async (dir: string): Promise<void> => {
+    await chmod(dir, 0o755);
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) await open(join(dir, e.name));
+      else await chmod(join(dir, e.name), 0o644);
+    }
+  };
+  await open(root);
+  return root;
+}
+
+async function signIn(): Promise<string> {
+  const origin = project.url('');
+  const login = await fetch(project.url('/api/login'), {
+    method: 'POST',
+    headers: { Origin: origin, 'Content-Type': 'application/json' },
+    body: JSON.stringify(MEMBER),
+  });
+  if (login.status !== 200) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
+  const sid = login.headers.getSetCookie().find((c) => c.startsWith('sid='))?.split(';')[0];
+  const me = await fetch(project.url('/api/me'), { headers: { Cookie: sid ?? '' } });
+  const token = me.headers.getSetCookie().find((c) => c.startsWith('media_token='))?.split(';')[0];
+  if (!sid || !token) throw new Error(`no session or media token (me: ${me.status})`);
+  return `${sid}; ${token}`;
+}
+
+/** A member's Range request for the ingested clip, through nginx. */
+async function memberRange(cookie: string, requestId: string): Promise<{ status: number; range: string; body: Buffer }> {
+  const res = await fetch(project.url(`/members/video/${CLIP.path}/${CLIP.file}`), {
+    headers: { Cookie: cookie, Range: 'bytes=100-1123', 'X-Request-Id': requestId },
+  });
+  return { status: res.status, range: res.headers.get('content-range') ?? '', body: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function catalogStatus(): Promise<number> {
+  return (await fetch(project.url('/api/videos/1'))).status;
+}
+
+/** nginx's JSON access line for a request id (the log is flushed at least every second). */
+async function accessLine(requestId: string): Promise<Record<string, unknown>> {
+  let line: Record<string, unknown> | undefined;
+  await waitFor(
+    async () => {
+      const logs = await docker(['logs', await project.containerId('nginx')]);
+      const found = logs.stdout.split('\n').find((l) => l.includes(`"request_id":"${requestId}"`));
+      if (found) line = JSON.parse(found) as Record<string, unknown>;
+      return line !== undefined;
+    },
+    10_000,
+    () => `nginx's access line for ${requestId}`,
+  );
+  return line!;
+}
+
+async function mysql(sql: string): Promise<string> {
+  const out = await must(project.compose(['exec', '-T', 'mysql', 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }), 'mysql');
+  return out.trim();
+}
+
+/** Still serving: the catalog and a member's 206 through nginx, within `withinMs`. */
+async function expectServing(withinMs: number): Promise<void> {
+  const cookie = await signIn().catch(() => '');
+  let last = '';
+  await waitFor(
+    async () => {
+      const c = cookie || (await signIn());
+      const [catalog, range] = [await catalogStatus(), await memberRange(c, `compose-serving-${Date.now()}`)];
+      last = `catalog ${catalog}, member range ${range.status}`;
+      return catalog === 200 && range.status === 206;
+    },
+    withinMs,
+    () => `the site to serve again (last: ${last})`,
+  );
+}
+
+describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () => {
+  beforeAll(async () => {
+    const secrets = generatedSecrets();
+    const port = await freePort();
+    values = {
+      ...secrets,
+      ...PROVIDER,
+      PORT: String(port),
+      IMAGE_PREFIX: 'media-site-compose-test',
+      BUILD_NETWORK: 'host',
+      // Apart from a stack an operator runs on the default subnet on the same machine.
+      SITE_SUBNET: '172.30.91.0/24',
+      NGINX_ADDRESS: '172.30.91.10',
+    };
+    project = new ComposeProject('mscomposetest', ['docker-compose.yml'], await writeEnvFile(values), port);
+    // Leftovers of an interrupted run.
+    await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
+    ingestDir = await buildIngestFolder();
+  });
+  afterAll(async () => {
+    if (project) {
+      const down = await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
+      if (down.code !== 0) console.error(`compose down -v failed: ${down.stderr}`);
+      await rm(dirname(project.envFile), { recursive: true, force: true });
+    }
+    if (ingestDir) await rm(ingestDir, { recursive: true, force: true });
+  });
+
+  describe('required values', () => {
+    it('refuses .env.example as it is, naming a required value and how to set it', async () => {
+      const example = new ComposeProject('msexample', ['docker-compose.yml'], join(repoRoot, '.env.example'), 0);
+      const r = await example.compose(['config', '-q']);
+      expect(r.code).not.toBe(0);
+      const named = /set ([A-Z_]+) in \.env, \S/.exec(r.stderr)?.[1];
+      expect(REQUIRED as readonly string[]).toContain(named);
+    });
+
+    it('.env.example carries no value for a required variable and no example secret', async () => {
+      const text = await readFile(join(repoRoot, '.env.example'), 'utf8');
+      for (const name of REQUIRED) expect(text).toMatch(new RegExp(`^${name}=$`, 'm'));
+      const settings = text.split('\n').filter((l) => /^[A-Z_]+=/.test(l));
+      expect(settings.filter((l) => /change-me|local-only|sim-|secret/i.test(l.slice(l.indexOf('=') + 1)))).toEqual([]);
+    });
+
+    it.each(REQUIRED)('refuses to start without %s, saying which and how', async (name) => {
+      const without = { ...values, [name]: '' };
+      const p = new ComposeProject('msrequired', ['docker-compose.yml'], await writeEnvFile(without), 0);
+      try {
+        const r = await p.compose(['config', '-q']);
+        expect(r.code).not.toBe(0);
+        expect(r.stderr).toContain(`set ${name} in .env`);
+        if (name.startsWith('CCBILL_')) expect(r.stderr).toContain('demo shape in docs/operations.md');
+        else expect(r.stderr).toContain('openssl rand');
+      } finally {
+        await rm(dirname(p.envFile), { recursive: true, force: true });
+      }
+    });
+
+    it('accepts a filled-in file, with the bff in production trusting nginx only', async () => {
+      const r = await project.compose(['config']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/NODE_ENV: production/);
+      expect(r.stdout).toMatch(/TRUSTED_PROXIES: 172\.30\.91\.10\n/);
+      expect(r.stdout).toMatch(/ipv4_address: 172\.30\.91\.10/);
+      // The media service uses neither the database nor Redis.
+      const media = /\n {2}media-service:\n([\s\S]*?)\n {2}[a-z]/.exec(r.stdout)?.[1] ?? '';
+      expect(media).toMatch(/MEDIA_TAKEDOWN_URL: http:\/\/bff:3001\/internal\/media-takedowns/);
+      expect(media).not.toMatch(/DATABASE_URL|REDIS_URL/);
+    });
+  });
+
+  describe('the stack', () => {
+    it(
+      'builds the images',
+      async () => {
+        expect((await docker(['info', '--format', '{{.ServerVersion}}'])).code, 'Docker must answer (dockerd running)').toBe(0);
+        await must(project.compose(['build'], { timeoutMs: 1_500_000 }), 'compose build');
+        const sizes: string[] = [];
+        for (const s of ['nginx', 'bff', 'media-service', 'migrate']) {
+          const image = `${values.IMAGE_PREFIX}-${s}:latest`;
+          const bytes = Number((await must(docker(['image', 'inspect', '-f', '{{.Size}}', image]), `inspect ${image}`)).trim());
+          sizes.push(`${s} ${(bytes / 1e6).toFixed(0)} MB`);
+        }
+        console.log(`image sizes (stand-in bases): ${sizes.join(', ')}`);
+      },
+      1_600_000,
+    );
+
+    it(
+      'starts: migrate exits 0, every service turns healthy',
+      async () => {
+        await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'compose up');
+        await project.waitHealthy(SERVICES);
+        expect(await project.inspect('migrate', '{{.State.Status}} {{.State.ExitCode}}')).toBe('exited 0');
+        started = true;
+      },
+      700_000,
+    );
+
+    it('refuses the demo seed in the production images', async () => {
+      requireStarted();
+      const r = await project.compose(['run', '--rm', '-T', 'migrate', 'seed'], { timeoutMs: 120_000 });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr + r.stdout).toContain('refused with NODE_ENV=production');
+      expect(await mysql('select count(*) from photosets')).toBe('0');
+    });
+
+    it('ingests through the operator CLI and serves the catalog through nginx', async () => {
+      requireStarted();
+      const out = await must(
+        project.compose(['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'migrate', 'catalog', 'ingest', '/srv/incoming'], { timeoutMs: 180_000 }),
+        'catalog ingest',
+      );
+      expect(out).toMatch(/2 added/);
+      const res = await fetch(project.url('/api/videos/1'));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([expect.objectContaining({ path: CLIP.path, updatename: 'Compose Clip' })]);
+      const thumb = await fetch(project.url(`/members/videothumbs/${CLIP.path}/${CLIP.path}_02.jpg`));
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('content-type')).toMatch(/^image\//);
+    });
+
+    it("serves a signed-in member's Range request (206) from nginx's /_protected/ (X-Accel)", async () => {
+      requireStarted();
+      await must(
+        project.compose(['run', '--rm', '-T', 'migrate', 'catalog', 'member', 'add', MEMBER.username, '--password-stdin', '--days', '30'], {
+          input: `${MEMBER.password}\n`,
+          timeoutMs: 120_000,
+        }),
+        'member add',
+      );
+      const cookie = await signIn();
+      const id = `compose-range-${Date.now()}`;
+      const res = await memberRange(cookie, id);
+      const original = await readFile(join(ingestDir, 'video', CLIP.path, 'clip.mp4'));
+      expect(res.status).toBe(206);
+      expect(res.range).toBe(`bytes 100-1123/${(await stat(join(ingestDir, 'video', CLIP.path, 'clip.mp4'))).size}`);
+      expect(res.body.equals(original.subarray(100, 1124))).toBe(true);
+      // The media service answered 200 with X-Accel-Redirect; nginx sent the 206 from the file.
+      expect(await accessLine(id)).toMatchObject({ status: 206, upstream_status: '200', bytes: 1024 });
+      // Without a session: refused by the media service, nothing sent.
+      expect((await memberRange('', `compose-anon-${Date.now()}`)).status).toBe(401);
+    });
+
+    it('keeps serving across `restart bff`', async () => {
+      requireStarted();
+      await must(project.compose(['restart', 'bff'], { timeoutMs: 120_000 }), 'restart bff');
+      await project.waitHealthy(['bff', 'nginx'], 120_000);
+      await expectServing(30_000);
+    });
+
+    it('keeps serving across `stop bff media-service; start bff; start media-service`', async () => {
+      requireStarted();
+      await must(project.compose(['stop', 'bff', 'media-service'], { timeoutMs: 120_000 }), 'stop');
+      await must(project.compose(['start', 'bff'], { timeoutMs: 120_000 }), 'start bff');
+      await must(project.compose(['start', 'media-service'], { timeoutMs: 120_000 }), 'start media-service');
+      await project.waitHealthy(['bff', 'media-service', 'nginx'], 120_000);
+      await expectServing(30_000);
+    });
+
+    it('follows the services to new addresses (nginx re-resolves; its health covers the upstreams)', async () => {
+      requireStarted();
+      const before = { bff: await project.address('bff'), media: await project.address('media-service') };
+      await must(project.compose(['stop', 'bff', 'media-service'], { timeoutMs: 120_000 }), 'stop');
+      // Take their old addresses meanwhile, so both come back on new ones.
+      const network = `${project.name}_default`;
+      const squatters = [`${project.name}-squat-bff`, `${project.name}-squat-media`];
+      try {
+        for (const [i, ip] of [before.bff, before.media].entries()) {
+          await must(docker(['run', '-d', '--rm', '--name', squatters[i]!, '--network', network, '--ip', ip, '--entrypoint', 'sleep', 'debian:bookworm-slim', '600']), 'squat');
+        }
+        await must(project.compose(['start', 'bff'], { timeoutMs: 120_000 }), 'start bff');
+        await must(project.compose(['start', 'media-service'], { timeoutMs: 120_000 }), 'start media-service');
+        const after = { bff: await project.address('bff'), media: await project.address('media-service') };
+        expect(after.bff).not.toBe(before.bff);
+        expect(after.media).not.toBe(before.media);
+        await expectServing(30_000);
+        await project.waitHealthy(['nginx'], 60_000);
+        const logs = await docker(['logs', await project.containerId('nginx')]);
+        expect(logs.stderr).toContain(`bff=${after.bff}`);
+      } finally {
+        for (const s of squatters) await docker(['rm', '-f', s]);
+      }
+    });
+
+    it('refuses a forged provider webhook from a peer on the compose network, and changes nothing', async () => {
+      requireStarted();
+      const state = () => mysql('select (select count(*) from webhook_events), (select count(*) from subscriptions), (select count(*) from members)');
+      const before = await state();
+      const forged = JSON.stringify({ transactionId: `forged-${Date.now()}`, subscriptionId: '1', nextRenewalDate: '2099-01-01', username: MEMBER.username });
+      const query = `clientAccnum=${PROVIDER.CCBILL_CLIENT_ACCNUM}&clientSubacc=${PROVIDER.CCBILL_CLIENT_SUBACC}&eventType=RenewalSuccess`;
+      // Straight to the bff from another container on the network, claiming a provider address.
+      const script = `fetch('http://bff:3001/api/ccbill/webhook?${query}', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '64.38.212.10' }, body: process.argv[1] }).then((r) => console.log(r.status), (e) => { console.error(e); process.exit(1); })`;
+      const direct = await must(
+        project.compose(['run', '--rm', '--no-deps', '-T', '--entrypoint', 'node', 'migrate', '-e', script, forged], { timeoutMs: 120_000 }),
+        'forged webhook from a peer',
+      );
+      expect(direct.trim().split('\n').pop()).toBe('403');
+      // Through the front door from outside, with the same claim.
+      const viaNginx = await fetch(project.url(`/api/ccbill/webhook?${query}`), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '64.38.212.10' },
+        body: forged,
+      });
+      expect(viaNginx.status).toBe(403);
+      expect(await state()).toBe(before);
+    });
+
+    it('logs JSON lines only: a database outage through the logger, health probes not at info', async () => {
+      requireStarted();
+      const since = new Date().toISOString();
+      const bff = await project.containerId('bff');
+      let lines: string[] = [];
+      await must(project.compose(['stop', 'mysql'], { timeoutMs: 120_000 }), 'stop mysql');
+      try {
+        // Reads the bff cannot answer from memory (and its own health probe) try the database.
+        await fetch(project.url(`/api/search?q=outage${Date.now()}`)).catch(() => undefined);
+        await waitFor(
+          async () => {
+            const logs = await docker(['logs', '--since', since, bff]);
+            lines = `${logs.stdout}\n${logs.stderr}`.split('\n').filter(Boolean);
+            return lines.some((l) => l.includes('"component":"knex"'));
+          },
+          30_000,
+          () => `a knex line in the bff's log (last lines: ${lines.slice(-3).join(' | ')})`,
+        );
+      } finally {
+        await must(project.compose(['start', 'mysql'], { timeoutMs: 120_000 }), 'start mysql');
+      }
+      const parsed = lines.map((l) => {
+        try {
+          return JSON.parse(l) as Record<string, unknown>;
+        } catch {
+          throw new Error(`not a JSON line: ${l}`);
+        }
+      });
+      expect(parsed.some((l) => l.component === 'knex' && l.level === 40)).toBe(true);
+      const all = await docker(['logs', bff]);
+      expect(all.stdout).not.toMatch(/"url":"\/(healthz|readyz)","status":200/);
+      await project.waitHealthy(SERVICES, 120_000);
+    });
+
+    it(
+      'keeps the data across `down` and `up`',
+      async () => {
+        requireStarted();
+        await must(project.compose(['down'], { timeoutMs: 180_000 }), 'down');
+        started = false;
+        await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'up');
+        await project.waitHealthy(SERVICES);
+        started = true;
+        await expectServing(30_000);
+        expect(await mysql(`select username from members where username = '${MEMBER.username}'`)).toBe(MEMBER.username);
+      },
+      700_000,
+    );
+  });
+});
