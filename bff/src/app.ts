@@ -3,7 +3,6 @@ import { createAccessLog, type AccessLog } from './access-log';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { CatalogCache } from './cache/catalog-cache';
-import { pathCache } from './cache/path-cache';
 import { readDeadline } from './read-deadline';
 import { errorMiddleware, sendError } from './errors';
 import { healthRouter } from './health';
@@ -49,7 +48,6 @@ export function createApp(deps: AppDeps): Koa {
     app.use(deps.metrics.observe);
   }
   app.use(errorMiddleware(deps.logger));
-  app.use(pathCache(deps.cache));
   app.use(readDeadline(deps.readDeadlineMs ?? 1800));
   app.use(health.routes());
   if (deps.account) app.use(internalRoutes(deps.account).routes());
