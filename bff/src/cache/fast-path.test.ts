@@ -26,7 +26,7 @@ describe('cached fast path (node:http in front of Koa)', () => {
       },
     });
     const logger = pino({ level: 'info' }, sink);
-    bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'info' }), { knex: db.knex, logger });
+    bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'info' }), { knex: db.knex, logger, logDestination: sink });
   });
   afterAll(async () => {
     await bff?.close();
