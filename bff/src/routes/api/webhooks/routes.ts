@@ -15,7 +15,7 @@ export function webhookRoutes(router: Router, deps: AccountDeps): void {
       if (!deps.settings.webhookAllowed.has(callerAddress(ctx, deps))) throw new ForbiddenError('source address not allowed');
       await next();
     },
-    readBody(64 * 1024),
+    readBody(64 * 1024, { form: true }),
     async (ctx) => {
       const result = await receiveWebhook(deps, parseQuery(webhookQuery, ctx), parseBody(webhookBody, ctx));
       ctx.body = { status: result };
