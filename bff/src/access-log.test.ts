@@ -59,6 +59,20 @@ describe('access log', () => {
     expect(quiet.chunks).toHaveLength(0);
   });
 
+  it('writes a debug line with the debug level number, only when debug is on', () => {
+    for (const batched of [true, false]) {
+      const info = capture('info');
+      const debug = capture('debug');
+      for (const c of [info, debug]) {
+        const log = createAccessLog(c.logger, { destination: batched ? c.sink : undefined });
+        log.line('r4', 'GET', '/healthz', 200, performance.now(), 'debug');
+        log.flush();
+      }
+      expect(info.lines()).toHaveLength(0);
+      expect((JSON.parse(debug.lines()[0]!) as { level: number }).level).toBe(20);
+    }
+  });
+
   it('flushes on its own within the interval', async () => {
     const { logger, sink, lines } = capture('info');
     const log = createAccessLog(logger, { destination: sink, flushEveryMs: 20 });

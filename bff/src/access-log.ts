@@ -8,7 +8,7 @@ export interface LogDestination {
 /**
  * The one access-log line per request: `{"level":30,"time":…,<bindings>,"reqId","method","url",
  * "status","ms","msg":"request"}`, pino's own shape. Given the logger's destination, lines are
- * formatted here from the logger's public parts (its info level number and `bindings()`, which
+ * formatted here from the logger's public parts (its level numbers and `bindings()`, which
  * leave out pid and hostname: createLogOutput sets `base`), joined in memory and handed over about
  * 16 KB at a time and at least every second. Through pino each line cost ~3 µs of CPU (serialising
  * an object, then the destination's per-write bookkeeping), about a quarter of a cached answer;
@@ -17,7 +17,8 @@ export interface LogDestination {
  * second of access lines. Without a destination every line goes through `logger.info`.
  */
 export interface AccessLog {
-  line(reqId: string, method: string, url: string, status: number, started: number): void;
+  /** level: 'debug' for lines only wanted when debugging (health probes). */
+  line(reqId: string, method: string, url: string, status: number, started: number, level?: 'info' | 'debug'): void;
   flush(): void;
 }
 
@@ -33,13 +34,13 @@ export function createAccessLog(logger: Logger, options: AccessLogOptions = {}):
   const elapsed = (started: number) => Math.round((performance.now() - started) * 10) / 10;
   if (!destination) {
     return {
-      line(reqId, method, url, status, started) {
-        logger.info({ reqId, method, url, status, ms: elapsed(started) }, 'request');
+      line(reqId, method, url, status, started, level = 'info') {
+        logger[level]({ reqId, method, url, status, ms: elapsed(started) }, 'request');
       },
       flush() {},
     };
   }
-  const level = logger.levels.values.info ?? 30;
+  const levels = { info: logger.levels.values.info ?? 30, debug: logger.levels.values.debug ?? 20 };
   const bound = JSON.stringify(logger.bindings());
   const bindings = bound === '{}' ? '' : `,${bound.slice(1, -1)}`;
   let parts: string[] = [];
@@ -53,10 +54,10 @@ export function createAccessLog(logger: Logger, options: AccessLogOptions = {}):
   };
   setInterval(flush, flushEveryMs).unref();
   return {
-    line(reqId, method, url, status, started) {
-      if (!logger.isLevelEnabled('info')) return;
+    line(reqId, method, url, status, started, level = 'info') {
+      if (!logger.isLevelEnabled(level)) return;
       // reqId is generated or checked against a safe pattern; method and url are the client's.
-      const text = `{"level":${level},"time":${Date.now()}${bindings},"reqId":"${reqId}","method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${elapsed(started)},"msg":"request"}\n`;
+      const text = `{"level":${levels[level]},"time":${Date.now()}${bindings},"reqId":"${reqId}","method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${elapsed(started)},"msg":"request"}\n`;
       parts.push(text);
       size += text.length;
       if (size >= BATCH_CHARS) flush();
