@@ -3,12 +3,13 @@ import { createAccessLog, type AccessLog } from './access-log';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { CatalogCache } from './cache/catalog-cache';
-import { pathCache } from './cache/path-cache';
 import { readDeadline } from './read-deadline';
 import { errorMiddleware, sendError } from './errors';
 import { healthRouter } from './health';
 import type { BffMetrics } from './metrics';
 import { requestLog } from './request-log';
+import { parseAddressList } from './security/address-list';
+import { trustProxies } from './security/client';
 import { apiRouter } from './routes/api/index';
 import type { AccountDeps } from './routes/api/members/deps';
 import { internalRoutes } from './routes/api/members/routes';
@@ -35,21 +36,23 @@ export interface AppDeps {
   accessLog?: AccessLog;
 }
 
+// Catalog-only apps (tests) have no TRUSTED_PROXIES: every peer is its own client.
+const NO_PROXIES = parseAddressList('');
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
   // Errors are logged by errorMiddleware; koa's default handler would print stacks to stderr.
   app.silent = true;
   const health = healthRouter(deps);
   const anchors = deps.anchors ?? new PageAnchors(deps.pageAnchorEvery ?? 500, () => deps.cache.generation());
   const api = apiRouter({ knex: deps.knex, cache: deps.cache, anchors, account: deps.account, searchIndex: deps.searchIndex });
+  trustProxies(app, deps.account?.settings.trustedProxies ?? NO_PROXIES);
   app.use(requestLog(deps.accessLog ?? createAccessLog(deps.logger)));
   if (deps.metrics) {
     deps.metrics.labelFrom(api);
     app.use(deps.metrics.observe);
   }
   app.use(errorMiddleware(deps.logger));
-  app.use(pathCache(deps.cache));
   app.use(readDeadline(deps.readDeadlineMs ?? 1800));
   app.use(health.routes());
   if (deps.account) app.use(internalRoutes(deps.account).routes());

@@ -1,15 +1,23 @@
 import type { Knex } from 'knex';
 import { pino, type Logger } from 'pino';
+import type { LogDestination } from './access-log';
+
+export interface LogOutput {
+  logger: Logger;
+  /** Where the logger writes; the access log hands its batches to the same stream. */
+  destination: LogDestination;
+}
 
 /**
  * JSON lines on stdout, buffered up to 4 KB and flushed at least every second: one write per
  * request line cost ~10 µs of CPU per cached answer. main.ts flushes on shutdown; a crash can lose
  * the last second of lines.
  */
-export function createLogger(level: string, dest: number | string = 1): Logger {
-  const logger = pino({ level, base: { service: 'bff' } }, pino.destination({ dest, minLength: 4096, sync: false }));
+export function createLogOutput(level: string, dest: number | string = 1): LogOutput {
+  const destination = pino.destination({ dest, minLength: 4096, sync: false });
+  const logger = pino({ level, base: { service: 'bff' } }, destination);
   setInterval(() => logger.flush(), 1000).unref();
-  return logger;
+  return { logger, destination };
 }
 
 /**

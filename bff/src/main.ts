@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogOutput } from './logger';
 import { startBff } from './server';
 
 let config;
@@ -10,8 +10,8 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config.LOG_LEVEL);
-const bff = await startBff(config, { logger });
+const { logger, destination } = createLogOutput(config.LOG_LEVEL);
+const bff = await startBff(config, { logger, logDestination: destination });
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -88,7 +88,7 @@ export function createBffMetrics(cacheStats: CacheStats): BffMetrics {
   fromStats('bff_cache_coalesced_total', 'Requests that waited on another request for the same miss', 'coalesced');
   fromStats('bff_cache_redis_errors_total', 'Redis commands that failed or timed out (answered from the database)', 'redisErrors');
 
-  // Route patterns from the router itself: ctx._matchedRoute is not enough, the path cache answers
+  // Route patterns from the router itself: ctx._matchedRoute is not enough, the cached fast path answers
   // repeats before routing.
   let layers: Array<{ pattern: string; match(path: string): boolean }> = [];
   const memo = new Map<string, string>();

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex } from '@media-site/db';
 import { answerClientErrors } from '@media-site/media-service/client-error';
-import { createAccessLog } from './access-log';
+import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';
 import { contentAnchorBuilder, contentListName } from './routes/api/shared/content-page';
 import { PageAnchors } from './routes/api/shared/page-anchors';
@@ -13,7 +13,7 @@ import type { CatalogCache } from './cache/catalog-cache';
 import { startCatalogCache } from './cache/create';
 import { cachedFastPath } from './cache/fast-path';
 import type { BffConfig } from './config';
-import { createLogger, knexLog } from './logger';
+import { createLogOutput, knexLog } from './logger';
 import { createBffMetrics, startMetricsServer } from './metrics';
 import { startAccount } from './routes/api/members/deps';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
@@ -21,6 +21,8 @@ import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search
 export interface BffOverrides {
   knex?: Knex;
   logger?: Logger;
+  /** The stream `logger` writes to: access lines are batched into it (else they go through the logger). */
+  logDestination?: LogDestination;
 }
 
 export interface RunningBff {
@@ -81,14 +83,16 @@ function warmedAnchors(knex: Knex, cache: CatalogCache, every: number): PageAnch
 }
 
 export async function startBff(config: BffConfig, overrides: BffOverrides = {}): Promise<RunningBff> {
-  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  const { logger, destination } = overrides.logger
+    ? { logger: overrides.logger, destination: overrides.logDestination }
+    : createLogOutput(config.LOG_LEVEL);
   const ownKnex = !overrides.knex;
   const knex = overrides.knex ?? createKnex(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, log: knexLog(logger) });
   const { cache, close: closeCache } = await startCatalogCache(config, knex, logger);
   const account = startAccount(config, knex, logger);
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
   const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(knex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
-  const accessLog = createAccessLog(logger);
+  const accessLog = createAccessLog(logger, { destination });
   const anchors = warmedAnchors(knex, cache, config.PAGE_ANCHOR_EVERY);
   const app = createApp({ accessLog, anchors, knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
   const koa = app.callback();

@@ -19,7 +19,7 @@ import type { Knex } from 'knex';
 import { createKnex, migrateLatest } from '@media-site/db';
 import { startBff } from '@media-site/bff/server';
 import { loadConfig } from '@media-site/bff/config';
-import { createLogger } from '@media-site/bff/logger';
+import { createLogOutput } from '@media-site/bff/logger';
 import { repoRoot } from '../../scripts/lib/site';
 
 interface AutocannonResult {
@@ -56,8 +56,8 @@ async function serveBff(): Promise<void> {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   });
   // Request logs are written as in production (the cost is real) but to /dev/null, not the terminal.
-  const logger = createLogger(config.LOG_LEVEL, '/dev/null');
-  const bff = await startBff(config, { logger });
+  const { logger, destination } = createLogOutput(config.LOG_LEVEL, '/dev/null');
+  const bff = await startBff(config, { logger, logDestination: destination });
   console.log(JSON.stringify({ url: bff.url }));
 }
 

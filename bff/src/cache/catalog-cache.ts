@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { readGeneration } from '@media-site/db';
-import { LruMap } from './lru';
+import { LRUCache } from 'lru-cache';
 import { catalogChanged, generationChannel } from './catalog-changed';
 
 /** A JSON answer serialized once; hits send these bytes as they are. */
@@ -12,10 +12,6 @@ export interface CachedBody {
   etag: string;
   /** The catalog generation it was read under (undefined when caching is off). */
   generation?: number;
-}
-
-interface LocalEntry extends CachedBody {
-  expiresAt: number;
 }
 
 export interface CacheStats {
@@ -40,9 +36,9 @@ export interface CatalogCacheOptions {
   logger: Logger;
 }
 
-function entryOf(body: Buffer, expiresAt: number, generation?: number): LocalEntry {
+function entryOf(body: Buffer, generation?: number): CachedBody {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  return { body, etag, expiresAt, generation };
+  return { body, etag, generation };
 }
 
 // Request paths share the LRU with answer keys; this prefix keeps the two apart.
@@ -55,7 +51,8 @@ const PATH_KEY = 'path:';
 export class CatalogCache {
   readonly stats: CacheStats = { localHits: 0, redisHits: 0, misses: 0, coalesced: 0, redisErrors: 0 };
   private known: number | undefined;
-  private readonly local: LruMap<LocalEntry>;
+  /** Absent when caching is off (TTL 0) or the process tier has no room (0 entries). */
+  private readonly local: LRUCache<string, CachedBody> | undefined;
   private readonly inflight = new Map<string, Promise<CachedBody>>();
   private generationRead: Promise<number> | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -63,8 +60,9 @@ export class CatalogCache {
   private readonly ttlMs: number;
 
   constructor(private readonly options: CatalogCacheOptions) {
-    this.local = new LruMap(options.localMaxEntries);
     this.ttlMs = options.ttlSeconds * 1000;
+    // lru-cache drops an entry past its TTL when it is next read; the TTL only bounds memory.
+    this.local = this.ttlMs > 0 && options.localMaxEntries > 0 ? new LRUCache({ max: options.localMaxEntries, ttl: this.ttlMs }) : undefined;
   }
 
   get currentGeneration(): number | undefined {
@@ -110,12 +108,12 @@ export class CatalogCache {
   async get(key: string, load: () => Promise<unknown>): Promise<CachedBody> {
     if (this.ttlMs === 0) {
       this.stats.misses++;
-      return entryOf(Buffer.from(JSON.stringify(await load())), 0);
+      return entryOf(Buffer.from(JSON.stringify(await load())));
     }
     const generation = this.known ?? (await this.refreshGeneration());
     const fullKey = `${generation}:${key}`;
-    const hit = this.local.get(fullKey);
-    if (hit !== undefined && hit.expiresAt > Date.now()) {
+    const hit = this.local?.get(fullKey);
+    if (hit !== undefined) {
       this.stats.localHits++;
       return hit;
     }
@@ -131,8 +129,8 @@ export class CatalogCache {
 
   /** The answer last sent for this exact request path, so a repeat skips routing and validation. */
   peekPath(path: string): CachedBody | undefined {
-    const hit = this.local.get(PATH_KEY + path);
-    if (hit === undefined || hit.expiresAt <= Date.now()) return undefined;
+    const hit = this.local?.get(PATH_KEY + path);
+    if (hit === undefined) return undefined;
     this.stats.localHits++;
     return hit;
   }
@@ -140,7 +138,7 @@ export class CatalogCache {
   rememberPath(path: string, answer: CachedBody): void {
     // An answer read under an older generation must not outlive the change that replaced it.
     if (answer.generation === undefined || answer.generation !== this.known) return;
-    this.local.set(PATH_KEY + path, answer as LocalEntry);
+    this.local?.set(PATH_KEY + path, answer);
   }
 
   /** Bump the catalog generation in the database and announce it; this instance sees it at once. */
@@ -171,7 +169,7 @@ export class CatalogCache {
   private setGeneration(generation: number): void {
     if (generation === this.known) return;
     this.known = generation;
-    this.local.clear();
+    this.local?.clear();
     for (const listener of this.generationListeners) listener(generation);
   }
 
@@ -183,16 +181,16 @@ export class CatalogCache {
   private async fill(generation: number, fullKey: string, load: () => Promise<unknown>): Promise<CachedBody> {
     const redisKey = `${this.options.keyPrefix}c:${fullKey}`;
     const shared = await this.redisGet(redisKey);
-    let entry: LocalEntry;
+    let entry: CachedBody;
     if (shared) {
       this.stats.redisHits++;
-      entry = entryOf(shared, Date.now() + this.ttlMs, generation);
+      entry = entryOf(shared, generation);
     } else {
       this.stats.misses++;
-      entry = entryOf(Buffer.from(JSON.stringify(await load())), Date.now() + this.ttlMs, generation);
+      entry = entryOf(Buffer.from(JSON.stringify(await load())), generation);
       this.redisSet(redisKey, entry.body);
     }
-    if (generation === this.known) this.local.set(fullKey, entry);
+    if (generation === this.known) this.local?.set(fullKey, entry);
     return entry;
   }
 

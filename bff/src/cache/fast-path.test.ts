@@ -26,7 +26,7 @@ describe('cached fast path (node:http in front of Koa)', () => {
       },
     });
     const logger = pino({ level: 'info' }, sink);
-    bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'info' }), { knex: db.knex, logger });
+    bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'info' }), { knex: db.knex, logger, logDestination: sink });
   });
   afterAll(async () => {
     await bff?.close();
@@ -72,11 +72,31 @@ describe('cached fast path (node:http in front of Koa)', () => {
 
   it('answers 304 to a matching If-None-Match, with no body', async () => {
     const etag = (await get('/api/videos/1')).headers.get('etag')!;
+    // fetch() adds Cache-Control: no-cache to a request with If-None-Match set by hand: still a 304.
     const res = await get('/api/videos/1', { 'If-None-Match': etag });
     expect(res.status).toBe(304);
     expect(res.headers.get('etag')).toBe(etag);
     expect(await res.text()).toBe('');
+    expect((await get('/api/videos/1', { 'If-None-Match': `"other", W/${etag}` })).status).toBe(304);
     expect((await get('/api/videos/1', { 'If-None-Match': '"other"' })).status).toBe(200);
+  });
+
+  it('gives the first answer, from Koa, the same 304 as a replay', async () => {
+    const etag = (await get('/api/videos-by-date/1')).headers.get('etag')!;
+    await bff.cache.catalogChanged();
+    const hitsBefore = bff.cache.stats.localHits;
+    const res = await get('/api/videos-by-date/1', { 'If-None-Match': etag });
+    expect(bff.cache.stats.localHits).toBe(hitsBefore);
+    expect(res.status).toBe(304);
+  });
+
+  it('replays only routes declared replayable', async () => {
+    await get('/api/videos/1');
+    expect(bff.cache.peekPath('/api/videos/1')).toBeDefined();
+    for (const path of ['/healthz', '/api/me', '/api/payment-config', '/api/videos/0', '/api/no-such-route']) {
+      await (await get(path)).text();
+      expect(bff.cache.peekPath(path), path).toBeUndefined();
+    }
   });
 
   it('echoes a safe X-Request-Id, replaces an unsafe one, and logs one line per answer', async () => {

@@ -13,7 +13,9 @@ beforeAll(async () => {
   const app = new Koa();
   app.silent = true;
   app.use(errorMiddleware(pino({ level: 'silent' })));
-  app.use(readBody(1024));
+  const json = readBody(1024);
+  const jsonOrForm = readBody(1024, { form: true });
+  app.use((ctx, next) => (ctx.path === '/form' ? jsonOrForm(ctx, next) : json(ctx, next)));
   app.use((ctx) => {
     ctx.body = { got: ctx.state.body };
   });
@@ -23,9 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; connection?: string; body: string }> {
+function post(body: string, headers: Record<string, string> = {}, path = '/'): Promise<{ status: number; connection?: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/', agent: false, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -60,5 +62,26 @@ describe('readBody (limit 1024 bytes)', () => {
 
   it('answers 400 for a body that is not JSON', async () => {
     expect((await post('{nope')).status).toBe(400);
+  });
+
+  it('reads an empty body as {} whatever its type', async () => {
+    const res = await post('', { 'Content-Type': '' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ got: {} });
+  });
+
+  it('answers 415 for another type, a form where only JSON is read, or a compressed body', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
+      const res = await post('{"a":1}', { 'Content-Type': type });
+      expect(res.status, type).toBe(415);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'unsupported_media_type' } });
+    }
+    expect((await post('{"a":1}', { 'Content-Encoding': 'gzip' })).status).toBe(415);
+  });
+
+  it('reads a form where the route accepts one', async () => {
+    const res = await post('a=1&b=two', { 'Content-Type': 'application/x-www-form-urlencoded' }, '/form');
+    expect(JSON.parse(res.body)).toEqual({ got: { a: '1', b: 'two' } });
+    expect(JSON.parse((await post('{"a":1}', {}, '/form')).body)).toEqual({ got: { a: 1 } });
   });
 });

@@ -1,25 +1,39 @@
-import type { Context } from 'koa';
+import type Koa from 'koa';
+import type { Context, Next } from 'koa';
 import { plainAddress, type AddressList } from './address-list';
 
-/**
- * The caller's address: the socket peer, or — only when that peer is a trusted proxy — the last
- * X-Forwarded-For entry it appended (earlier entries are whatever the client claimed).
- */
-export function clientAddress(ctx: Context, trustedProxies: AddressList): string {
-  const peer = plainAddress(ctx.req.socket.remoteAddress ?? '');
-  if (!trustedProxies.has(peer)) return peer;
-  const hops = (ctx.get('X-Forwarded-For') || '').split(',').map((h) => h.trim()).filter(Boolean);
+/** The right-most X-Forwarded-For entry that is not a proxy we trust (earlier ones are the client's claims). */
+function forwardedClient(forwardedFor: string | undefined, peer: string, trusted: AddressList): string {
+  const hops = (forwardedFor ?? '').split(',').map((h) => h.trim()).filter(Boolean);
   // Walk back through proxies we trust (nginx in front of nginx, for example).
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     const hop = plainAddress(hops[i] ?? '');
-    if (!trustedProxies.has(hop)) return hop;
+    if (!trusted.has(hop)) return hop;
   }
   return hops.length > 0 ? plainAddress(hops[0] ?? '') : peer;
 }
 
-/** https on our own socket, or reported by a trusted proxy: then cookies get `Secure`. */
-export function isHttps(ctx: Context, trustedProxies: AddressList): boolean {
-  if ((ctx.req.socket as { encrypted?: boolean }).encrypted) return true;
-  const peer = plainAddress(ctx.req.socket.remoteAddress ?? '');
-  return trustedProxies.has(peer) && ctx.get('X-Forwarded-Proto').split(',')[0]?.trim() === 'https';
+/**
+ * The one trusted-proxy rule. Koa's `app.proxy` believes X-Forwarded-* from any peer, so the first
+ * middleware keeps them only from a peer in TRUSTED_PROXIES: from such a peer `ctx.ip` is the
+ * right-most X-Forwarded-For entry that is not itself a trusted proxy, and `ctx.protocol`,
+ * `ctx.secure` (hence `Secure` cookies through `ctx.cookies`) follow its X-Forwarded-Proto; from
+ * any other peer both headers are dropped and the socket decides. X-Forwarded-Host is always
+ * dropped: the site is the Host header, which the front door passes on.
+ */
+export function trustProxies(app: Koa, trusted: AddressList): void {
+  app.proxy = true;
+  app.use(async function forwardedFromTrustedProxiesOnly(ctx: Context, next: Next): Promise<void> {
+    const headers = ctx.req.headers;
+    const peer = plainAddress(ctx.req.socket.remoteAddress ?? '');
+    delete headers['x-forwarded-host'];
+    if (trusted.has(peer)) {
+      ctx.request.ip = forwardedClient(ctx.get('X-Forwarded-For'), peer, trusted);
+    } else {
+      delete headers['x-forwarded-for'];
+      delete headers['x-forwarded-proto'];
+      ctx.request.ip = peer;
+    }
+    await next();
+  });
 }

@@ -4,13 +4,15 @@ import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { errorMiddleware } from '../errors';
 import { parseAddressList } from './address-list';
+import { trustProxies } from './client';
 import { requireSameOrigin } from './origin';
 
-function guarded(allowedOrigins: string[] = []) {
+function guarded(allowedOrigins: string[] = [], trustedProxies = '127.0.0.1,::1') {
   const app = new Koa();
   app.silent = true;
+  trustProxies(app, parseAddressList(trustedProxies));
   app.use(errorMiddleware(pino({ level: 'silent' })));
-  app.use(requireSameOrigin(allowedOrigins, parseAddressList('127.0.0.1,::1')));
+  app.use(requireSameOrigin(allowedOrigins));
   app.use((ctx) => {
     ctx.body = { ok: true };
   });
@@ -50,6 +52,13 @@ describe('same-origin guard', () => {
     const behindTls = { Host: 'site.example', 'X-Forwarded-Proto': 'https' };
     expect((await guarded().post('/').set({ ...behindTls, Origin: 'https://site.example' })).status).toBe(200);
     expect((await guarded().post('/').set({ ...behindTls, Origin: 'http://site.example' })).status).toBe(403);
+  });
+
+  it('ignores X-Forwarded-Proto and X-Forwarded-Host from a peer that is not a trusted proxy', async () => {
+    const untrusted = guarded([], '192.0.2.1');
+    expect((await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'https://site.example' })).status).toBe(403);
+    expect((await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'http://site.example' })).status).toBe(200);
+    expect((await guarded().post('/').set({ Host: 'site.example', 'X-Forwarded-Host': 'evil.example', Origin: 'http://evil.example' })).status).toBe(403);
   });
 
   it('accepts a configured origin only with its exact port', async () => {

@@ -1,11 +1,10 @@
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testLimiters } from '../test/limiters';
-import { RedisRateLimiter } from './rate-limit';
+import { waitFor } from '../test/redis-server';
+import { memoryRateLimiter, redisRateLimiter } from './rate-limit';
 
-// A clock the tests move; it starts on a 15-minute boundary (Redis windows are aligned to the clock).
-let clock = Date.UTC(2026, 0, 1, 12, 0, 0);
-const { limiters, close } = testLimiters(() => clock);
+const { limiters, close } = testLimiters();
 const clients: Redis[] = [];
 afterAll(() => {
   close();
@@ -19,17 +18,33 @@ describe.each(limiters)('rate limiter (%s)', (_name, make) => {
     for (let i = 0; i < 4; i += 1) results.push(await limiter.hit('login:ip:1.2.3.4', 3, 60));
     expect(results).toEqual([true, true, true, false]);
     expect(await limiter.hit('login:ip:5.6.7.8', 3, 60)).toBe(true);
+    // Another rule counts apart, even for the same key.
+    expect(await limiter.hit('login:ip:1.2.3.4', 3, 900)).toBe(true);
   });
 
-  it('keeps a longer window closed to its end, then starts afresh', async () => {
+  it('opens the window afresh once it ends', async () => {
     const limiter = make();
-    const start = clock;
-    for (let i = 0; i < 3; i += 1) expect(await limiter.hit('login:user:owner', 3, 900)).toBe(true);
-    expect(await limiter.hit('login:user:owner', 3, 900)).toBe(false);
-    clock = start + 899_000;
-    expect(await limiter.hit('login:user:owner', 3, 900)).toBe(false);
-    clock = start + 900_000;
-    expect(await limiter.hit('login:user:owner', 3, 900)).toBe(true);
+    expect(await limiter.hit('login:user:owner', 1, 2)).toBe(true);
+    expect(await limiter.hit('login:user:owner', 1, 2)).toBe(false);
+    await waitFor(() => limiter.hit('login:user:owner', 1, 2), 'the 2-second window to end');
+  });
+});
+
+describe('rate limiter windows', () => {
+  it('keep a 15-minute window closed to its end (in-process, on a moved clock)', async () => {
+    const start = Date.UTC(2026, 0, 1, 12, 0, 0);
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    try {
+      const limiter = memoryRateLimiter();
+      for (let i = 0; i < 3; i += 1) expect(await limiter.hit('login:user:owner', 3, 900)).toBe(true);
+      expect(await limiter.hit('login:user:owner', 3, 900)).toBe(false);
+      vi.setSystemTime(start + 899_000);
+      expect(await limiter.hit('login:user:owner', 3, 900)).toBe(false);
+      vi.setSystemTime(start + 900_000);
+      expect(await limiter.hit('login:user:owner', 3, 900)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -38,7 +53,7 @@ describe('rate limiter without Redis', () => {
     const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
     redis.on('error', () => {});
     clients.push(redis);
-    const limiter = new RedisRateLimiter(redis, 'test:');
+    const limiter = redisRateLimiter(redis, 'test:');
     expect(await limiter.hit('k', 1, 60)).toBe(true);
     expect(await limiter.hit('k', 1, 60)).toBe(false);
   });

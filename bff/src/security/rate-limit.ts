@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../errors';
 
 export interface RateLimiter {
@@ -6,48 +7,54 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<boolean>;
 }
 
-/** Fixed windows in process memory: the embedded default, and the fallback when Redis fails. */
-export class MemoryRateLimiter implements RateLimiter {
-  private windows = new Map<string, { count: number; endsAt: number }>();
+/**
+ * Fixed windows by rate-limiter-flexible: a window opens with a key's first hit and lasts
+ * `windowSeconds`. One limiter per (limit, window) rule, made on first use.
+ */
+class FlexibleRateLimiter implements RateLimiter {
+  private readonly rules = new Map<string, RateLimiterAbstract>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly make: (points: number, duration: number, keyPrefix: string) => RateLimiterAbstract) {}
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
-    const now = this.now();
-    if (this.windows.size > 100_000) for (const [k, w] of this.windows) if (w.endsAt <= now) this.windows.delete(k);
-    let window = this.windows.get(key);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + windowSeconds * 1000 };
-      this.windows.set(key, window);
+    const rule = `${limit}/${windowSeconds}`;
+    let limiter = this.rules.get(rule);
+    if (!limiter) {
+      limiter = this.make(limit, windowSeconds, `rl:${rule}`);
+      this.rules.set(rule, limiter);
     }
-    window.count += 1;
-    return window.count <= limit;
+    try {
+      await limiter.consume(key);
+      return true;
+    } catch (refused) {
+      if (refused instanceof RateLimiterRes) return false;
+      throw refused;
+    }
   }
 }
 
-/** Shared across bff instances through Redis; if Redis does not answer, limits per process instead. */
-export class RedisRateLimiter implements RateLimiter {
-  private readonly fallback: MemoryRateLimiter;
+/** In process memory: the embedded default. */
+export function memoryRateLimiter(): RateLimiter {
+  return new FlexibleRateLimiter((points, duration, keyPrefix) => new RateLimiterMemory({ points, duration, keyPrefix }));
+}
 
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.fallback = new MemoryRateLimiter(now);
-  }
-
-  async hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
-    const redisKey = `${this.prefix}rl:${key}:${Math.floor(this.now() / 1000 / windowSeconds)}`;
-    try {
-      const result = await this.redis.multi().incr(redisKey).expire(redisKey, windowSeconds + 1).exec();
-      const count = Number(result?.[0]?.[1]);
-      if (!Number.isFinite(count)) throw new Error('no count');
-      return count <= limit;
-    } catch {
-      return this.fallback.hit(key, limit, windowSeconds);
-    }
-  }
+/**
+ * Shared across bff instances through Redis (`{prefix}rl:{limit}/{window}:{key}`); while Redis is not
+ * ready or a command fails, the same rule counts in this process instead (rate-limiter-flexible's
+ * insurance limiter), so an outage neither blocks sign-in nor lifts the limits.
+ */
+export function redisRateLimiter(redis: Redis, prefix: string): RateLimiter {
+  return new FlexibleRateLimiter(
+    (points, duration, keyPrefix) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        points,
+        duration,
+        keyPrefix: `${prefix}${keyPrefix}`,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
+      }),
+  );
 }
 
 /** Throws 429 once `key` exceeded `limit` hits in the current window (a minute unless told). */

@@ -1,23 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { testRedisUrl } from '@media-site/db/testing';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../security/rate-limit';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../security/rate-limit';
 
 /**
  * The rate limiters a test runs against: in-process always, Redis when REDIS_URL is set (each under
- * a key prefix of its own). `now`: a clock for both (a fixed one keeps windows from rolling over).
+ * a key prefix of its own). Windows run on the real clock (Redis keeps them); tests that need a
+ * window to end use short ones.
  */
-export function testLimiters(now: () => number = Date.now): { limiters: [string, () => RateLimiter][]; close(): void } {
+export function testLimiters(): { limiters: [string, () => RateLimiter][]; close(): void } {
   const redisUrl = testRedisUrl();
   const clients: Redis[] = [];
-  const limiters: [string, () => RateLimiter][] = [['in-process', () => new MemoryRateLimiter(now)]];
+  const limiters: [string, () => RateLimiter][] = [['in-process', () => memoryRateLimiter()]];
   if (redisUrl) {
     limiters.push([
       'redis',
       () => {
         const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0 });
         clients.push(redis);
-        return new RedisRateLimiter(redis, `test:rl:${randomBytes(4).toString('hex')}:`, now);
+        return redisRateLimiter(redis, `test:rl:${randomBytes(4).toString('hex')}:`);
       },
     ]);
   }

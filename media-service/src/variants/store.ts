@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Stats } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { VariantFormat } from './format';
 
@@ -40,14 +41,16 @@ export interface VariantStoreOptions {
 
 /** Variants on disk (survive restarts, shared by workers) with the hottest ones also in memory. */
 export class VariantStore {
-  private readonly memory = new Map<string, Buffer>();
-  private memoryUsed = 0;
+  /** Least recently used out first, bounded in bytes; one variant may take at most 1/8 of it. Absent at 0 bytes. */
+  private readonly memory: LRUCache<string, Buffer> | undefined;
   private fullUntil = 0;
   private freeCheckedAt = 0;
   private readonly write: (path: string, data: Buffer) => Promise<void>;
 
   constructor(private readonly options: VariantStoreOptions) {
     this.write = options.write ?? ((path, data) => writeFile(path, data));
+    const maxSize = options.memoryBytes;
+    this.memory = maxSize > 0 ? new LRUCache({ maxSize, maxEntrySize: Math.max(1, Math.floor(maxSize / 8)), sizeCalculation: (data) => data.length }) : undefined;
   }
 
   private file(key: string, format: VariantFormat): string {
@@ -55,23 +58,12 @@ export class VariantStore {
   }
 
   fromMemory(key: string): Buffer | undefined {
-    const hit = this.memory.get(key);
-    if (hit) {
-      this.memory.delete(key);
-      this.memory.set(key, hit);
-    }
-    return hit;
+    return this.memory?.get(key);
   }
 
   private remember(key: string, data: Buffer): void {
-    if (data.length > this.options.memoryBytes / 8 || this.memory.has(key)) return;
-    this.memory.set(key, data);
-    this.memoryUsed += data.length;
-    for (const [oldest, buffer] of this.memory) {
-      if (this.memoryUsed <= this.options.memoryBytes) break;
-      this.memory.delete(oldest);
-      this.memoryUsed -= buffer.length;
-    }
+    // Too big for the memory tier: lru-cache leaves it out (maxEntrySize).
+    if (data.length > 0 && !this.memory?.has(key)) this.memory?.set(key, data);
   }
 
   async fromDisk(key: string, format: VariantFormat): Promise<Buffer | undefined> {

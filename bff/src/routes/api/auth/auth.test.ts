@@ -25,7 +25,22 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
 
   it('marks cookies Secure when a trusted proxy says https', async () => {
     const res = await kit.request.get('/api/me').set({ Cookie: cookie, 'X-Forwarded-Proto': 'https' });
-    for (const c of ([] as string[]).concat(res.headers['set-cookie'] ?? [])) expect(c).toContain('; Secure');
+    const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+    expect(set.length).toBeGreaterThan(0);
+    for (const c of set) expect(c).toMatch(/; secure(;|$)/i);
+    const plain = await kit.request.get('/api/me').set({ Cookie: cookie });
+    for (const c of ([] as string[]).concat(plain.headers['set-cookie'] ?? [])) expect(c).not.toMatch(/; secure/i);
+  });
+
+  it('sets the session for its lifetime and the media token for the browser session, both HttpOnly and SameSite=Lax', async () => {
+    const set = (await signIn(kit, 'member_a')).cookies;
+    const sid = set.find((c) => c.startsWith('sid=')) ?? '';
+    const expires = Date.parse(/; expires=([^;]+)/i.exec(sid)?.[1] ?? '');
+    expect(Math.abs(expires - Date.now() - kit.deps.settings.sessionTtlHours * 3_600_000)).toBeLessThan(60_000);
+    const media = set.find((c) => c.startsWith('media_token=')) ?? '';
+    expect(media).toMatch(/; path=\/members; samesite=lax; httponly$/i);
+    expect(set.find((c) => c.startsWith('signed_in=1'))).not.toMatch(/httponly/i);
+    for (const c of [sid, media]) expect(c).toMatch(/; samesite=lax; httponly$/i);
   });
 
   it('signs a resumable download link for an entitled file only, valid at least 24 hours', async () => {

@@ -10,7 +10,7 @@ import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCooki
 
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins, deps.settings.trustedProxies), readBody()];
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
   router
     .post('/login', ...guard, async (ctx) => {
       const client = signInClient(ctx, deps);
@@ -21,14 +21,14 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
     })
     .post('/logout', ...guard, async (ctx) => {
       await signOut(deps, sessionCookieValue(ctx));
-      clearCookies(ctx, deps);
+      clearCookies(ctx);
       ctx.status = 204;
     })
     .get('/me', async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await currentMember(ctx, deps);
       if (!member) {
-        clearCookies(ctx, deps);
+        clearCookies(ctx);
         throw new UnauthorizedError();
       }
       // Every call re-issues the short-lived media token from current entitlements: the refresh

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
+import type { SetOption } from 'cookies';
 import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/media-service/token';
-import { clientAddress, isHttps } from '../../../security/client';
-import { readCookie, serializeCookie } from '../../../security/cookies';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, signDeviceCookie, verifyDeviceCookie, type Device } from '../../../security/device-cookie';
 import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
@@ -12,24 +11,31 @@ import type { SignInClient } from './limits';
 // Readable by the SPA (the session cookie is not): tells it whether asking /api/me is worth a request.
 export const SIGNED_IN_COOKIE = 'signed_in';
 
-export function sessionCookieValue(ctx: Context): string | undefined {
-  return readCookie(ctx.get('Cookie'), SESSION_COOKIE);
+/**
+ * Our cookies through Koa's `ctx.cookies`: unsigned (values are random ids or carry their own HMAC;
+ * app.keys is not set), SameSite=Lax, HttpOnly unless told otherwise, and `Secure` when `ctx.secure`
+ * (a TLS socket, or https reported by a trusted proxy: security/client.ts). Lifetimes are written as
+ * `Expires` (what the cookies package writes), from our clock.
+ */
+function cookie(ctx: Context, path: string, lifetimeSeconds: number | undefined, httpOnly = true): SetOption {
+  return { path, sameSite: 'lax', httpOnly, secure: ctx.secure, signed: false, overwrite: true, ...(lifetimeSeconds === undefined ? {} : { maxAge: lifetimeSeconds * 1000 }) };
 }
 
-export function callerAddress(ctx: Context, deps: AccountDeps): string {
-  return clientAddress(ctx, deps.settings.trustedProxies);
+const readCookie = (ctx: Context, name: string) => ctx.cookies.get(name, { signed: false });
+
+export function sessionCookieValue(ctx: Context): string | undefined {
+  return readCookie(ctx, SESSION_COOKIE);
 }
 
 /** The address and, when it verifies, the device cookie of a sign-in attempt. */
 export function signInClient(ctx: Context, deps: AccountDeps): SignInClient {
-  return { address: callerAddress(ctx, deps), device: verifyDeviceCookie(deps.settings.mediaKeys, readCookie(ctx.get('Cookie'), DEVICE_COOKIE)) };
+  return { address: ctx.ip, device: verifyDeviceCookie(deps.settings.mediaKeys, readCookie(ctx, DEVICE_COOKIE)) };
 }
 
 /** After a successful sign-in: this browser is a known device for the member's username from now on. */
 export function rememberDevice(ctx: Context, deps: AccountDeps, member: MemberRow, device: Device | undefined): void {
   const value = signDeviceCookie(deps.settings.mediaKeys, member.username, device);
-  const secure = isHttps(ctx, deps.settings.trustedProxies);
-  ctx.append('Set-Cookie', serializeCookie(DEVICE_COOKIE, value, { path: DEVICE_COOKIE_PATH, maxAgeSeconds: DEVICE_COOKIE_DAYS * 86_400, secure }));
+  ctx.cookies.set(DEVICE_COOKIE, value, cookie(ctx, DEVICE_COOKIE_PATH, DEVICE_COOKIE_DAYS * 86_400));
 }
 
 export async function currentMember(ctx: Context, deps: AccountDeps): Promise<MemberRow | undefined> {
@@ -39,22 +45,27 @@ export async function currentMember(ctx: Context, deps: AccountDeps): Promise<Me
   return member?.disabled_at === null ? member : undefined;
 }
 
-/** Sets the session cookie (when given) and a fresh media token scoped to /members. */
+/**
+ * Sets the session cookie (when given) and a fresh media token scoped to /members. The media token
+ * cookie has no lifetime of its own (it goes when the browser closes): the token inside expires
+ * after MEDIA_TOKEN_TTL_SECONDS by the media service's clock, and an `Expires` only minutes ahead
+ * would be read by the browser's clock, dropping the cookie before the SPA's refresh on any client
+ * whose clock runs a few minutes fast.
+ */
 export async function issueCookies(ctx: Context, deps: AccountDeps, member: MemberRow, session?: string): Promise<void> {
-  const secure = isHttps(ctx, deps.settings.trustedProxies);
   const now = deps.now();
   if (session) {
-    const maxAgeSeconds = deps.settings.sessionTtlHours * 3600;
-    ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, session, { path: '/', maxAgeSeconds, secure }));
-    ctx.append('Set-Cookie', serializeCookie(SIGNED_IN_COOKIE, '1', { path: '/', maxAgeSeconds, secure, httpOnly: false }));
+    const lifetime = deps.settings.sessionTtlHours * 3600;
+    ctx.cookies.set(SESSION_COOKIE, session, cookie(ctx, '/', lifetime));
+    ctx.cookies.set(SIGNED_IN_COOKIE, '1', cookie(ctx, '/', lifetime, false));
   }
   const token = mediaToken(deps.settings.mediaKeys, member.id, await entitlementsOf(deps.knex, member), now, deps.settings.mediaTokenTtlSeconds);
-  ctx.append('Set-Cookie', serializeCookie(MEDIA_COOKIE, token, { path: '/members', maxAgeSeconds: deps.settings.mediaTokenTtlSeconds, secure }));
+  ctx.cookies.set(MEDIA_COOKIE, token, cookie(ctx, '/members', undefined));
 }
 
-export function clearCookies(ctx: Context, deps: AccountDeps): void {
-  const secure = isHttps(ctx, deps.settings.trustedProxies);
-  ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure }));
-  ctx.append('Set-Cookie', serializeCookie(SIGNED_IN_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure, httpOnly: false }));
-  ctx.append('Set-Cookie', serializeCookie(MEDIA_COOKIE, '', { path: '/members', maxAgeSeconds: 0, secure }));
+/** An empty value makes the cookies package write an `Expires` in 1970: the browser drops them. */
+export function clearCookies(ctx: Context): void {
+  ctx.cookies.set(SESSION_COOKIE, '', cookie(ctx, '/', undefined));
+  ctx.cookies.set(SIGNED_IN_COOKIE, '', cookie(ctx, '/', undefined, false));
+  ctx.cookies.set(MEDIA_COOKIE, '', cookie(ctx, '/members', undefined));
 }

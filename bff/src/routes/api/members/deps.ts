@@ -5,7 +5,7 @@ import type { BffConfig } from '../../../config';
 import { createRedis } from '../../../cache/redis';
 import { CcbillClient } from '../../../provider/client';
 import type { AddressList } from '../../../security/address-list';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
 
 export interface AccountSettings {
   /** What the browser calls to create payment tokens (also what a CSP must allow). */
@@ -80,7 +80,7 @@ export function providerClient(config: BffConfig): CcbillClient {
 /** Builds the account dependencies from configuration; close() drops the rate limiter's Redis connection. */
 export function startAccount(config: BffConfig, knex: Knex, logger: Logger): { deps: AccountDeps; close(): void } {
   const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands' }) : undefined;
-  const limiter = redis ? new RedisRateLimiter(redis, config.CACHE_KEY_PREFIX) : new MemoryRateLimiter();
+  const limiter = redis ? redisRateLimiter(redis, config.CACHE_KEY_PREFIX) : memoryRateLimiter();
   return {
     deps: { knex, logger, provider: providerClient(config), limiter, settings: accountSettings(config), now: Date.now },
     close: () => redis?.disconnect(),

@@ -8,7 +8,7 @@ import { testCardNumber } from '../../../../../tests/simulator/luhn';
 import { createApp } from '../../../app';
 import { startCatalogCache } from '../../../cache/create';
 import { loadConfig } from '../../../config';
-import { MemoryRateLimiter, type RateLimiter } from '../../../security/rate-limit';
+import { memoryRateLimiter, type RateLimiter } from '../../../security/rate-limit';
 import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
 
 export const ORIGIN = 'http://127.0.0.1';
@@ -39,7 +39,7 @@ export async function insertVod(knex: Knex, vod: { path: string; price: string }
 }
 
 /** The bff over a fresh database, talking to a provider simulator of its own. */
-/** `limiter`: another rate limiter than the in-process one (a RedisRateLimiter, for example). */
+/** `limiter`: another rate limiter than the in-process one (a Redis one, for example). */
 export async function startAccountKit(backend: Backend, env: Record<string, string> = {}, sim: SimulatorOptions = {}, options: { limiter?: RateLimiter } = {}): Promise<AccountKit> {
   const db = await createTestDb(backend);
   await insertVod(db.knex);
@@ -59,7 +59,7 @@ export async function startAccountKit(backend: Backend, env: Record<string, stri
     knex: db.knex,
     logger,
     provider: providerClient(config),
-    limiter: options.limiter ?? new MemoryRateLimiter(),
+    limiter: options.limiter ?? memoryRateLimiter(),
     settings: accountSettings(config),
     now: Date.now,
   };

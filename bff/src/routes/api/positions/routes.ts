@@ -9,9 +9,9 @@ import { folderParam, parseParam } from '../shared/params';
 import { POSITION_BODY_LIMIT, positionBody } from './schema';
 import { continueWatching, forgetPosition, readPosition, writePosition } from './service';
 
-/** "Continue watching": per member, never cached by any tier (no-store; not a sendCached answer). */
+/** "Continue watching": per member, never cached by any tier (no-store; not a replayable route). */
 export function positionRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins, deps.settings.trustedProxies), readBody(POSITION_BODY_LIMIT)];
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody(POSITION_BODY_LIMIT)];
   const target = (params: Record<string, string | undefined>) => [parseParam(playableTypeParam, params.type), parseParam(folderParam, params.folder)] as const;
   router
     .get('/positions', async (ctx) => {

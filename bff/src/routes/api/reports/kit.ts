@@ -6,7 +6,7 @@ import { createApp } from '../../../app';
 import type { CatalogCache } from '../../../cache/catalog-cache';
 import { startCatalogCache } from '../../../cache/create';
 import { loadConfig } from '../../../config';
-import { MemoryRateLimiter } from '../../../security/rate-limit';
+import { memoryRateLimiter } from '../../../security/rate-limit';
 import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
 
 export const ORIGIN = 'http://127.0.0.1';
@@ -33,7 +33,7 @@ export async function startReportKit(backend: Backend, seed?: (knex: Knex) => Pr
     knex: db.knex,
     logger,
     provider: providerClient(config),
-    limiter: new MemoryRateLimiter(() => now),
+    limiter: memoryRateLimiter(),
     settings: accountSettings(config),
     now: () => now,
   };

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { BadRequestError } from '../../../errors';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { enforceRateLimit } from '../../../security/rate-limit';
-import { callerAddress } from '../auth/session';
 import type { AccountDeps } from '../members/deps';
 import { parseBody } from '../members/parse';
 import { appealBody, referenceParam, reportBody } from './schema';
@@ -22,9 +22,8 @@ function reference(value: string | undefined): string {
 
 /** The /contact report form and the appeal form (docs/compliance.md). */
 export function reportRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins, deps.settings.trustedProxies), readBody(8 * 1024)];
-  const limit = (ctx: Parameters<typeof callerAddress>[0], what: string, perMinute = REPORTS_PER_MINUTE) =>
-    enforceRateLimit(deps.limiter, `${what}:${callerAddress(ctx, deps)}`, perMinute);
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody(8 * 1024)];
+  const limit = (ctx: Context, what: string, perMinute = REPORTS_PER_MINUTE) => enforceRateLimit(deps.limiter, `${what}:${ctx.ip}`, perMinute);
   router
     .post('/reports', ...guard, async (ctx) => {
       const body = parseBody(reportBody, ctx);

@@ -1,22 +1,24 @@
 import { createHash } from 'node:crypto';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
-import type { CachedBody } from '../../../cache/catalog-cache';
+import type { CachedBody, CatalogCache } from '../../../cache/catalog-cache';
+import { notModified, pathOf, writeCachedAnswer } from '../../../cache/fast-path';
 
 /**
- * Sends pre-serialized JSON; a matching If-None-Match gets 304 and no body. Only for public catalog
- * answers: the path cache replays them to anyone asking for the same path. cache/fast-path.ts sends
- * the same answer outside Koa; its test compares the two byte for byte.
+ * Declares a route replayable: a public catalog GET whose validated answer is the same bytes for
+ * anyone asking for the same path. The answer goes out through the one cached-answer writer and is
+ * remembered under the request path, so cache/fast-path.ts answers repeats before Koa. Only routes
+ * declared with this are ever replayed; anything that depends on who asks must not use it.
  */
-export function sendCached(ctx: Context, cached: CachedBody): void {
-  ctx.state.cachedAnswer = cached;
-  ctx.set('ETag', cached.etag);
-  ctx.set('Cache-Control', 'no-cache');
-  if (ctx.get('If-None-Match') === cached.etag) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.set('Content-Type', 'application/json; charset=utf-8');
-  ctx.body = cached.body;
+export function replayable(cache: CatalogCache, answer: (ctx: RouterContext) => Promise<CachedBody>): RouterMiddleware {
+  return async function answerReplayable(ctx) {
+    const cached = await answer(ctx);
+    cache.rememberPath(pathOf(ctx.req.url ?? ctx.path), cached);
+    // The read deadline may have answered 503 already: this late answer is dropped.
+    if (ctx.res.headersSent) return;
+    ctx.respond = false;
+    writeCachedAnswer(ctx.req, ctx.res, cached);
+  };
 }
 
 /**
@@ -28,7 +30,7 @@ export function sendInternalList(ctx: Context, list: Record<string, unknown>): v
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   ctx.set('Cache-Control', 'no-store');
   ctx.set('ETag', etag);
-  if (ctx.get('If-None-Match') === etag) {
+  if (notModified(ctx.req.headers['if-none-match'], etag)) {
     ctx.status = 304;
     return;
   }

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import { ForbiddenError } from '../../../errors';
 import { readBody } from '../../../security/body';
-import { callerAddress } from '../auth/session';
 import type { AccountDeps } from '../members/deps';
 import { parseBody, parseQuery } from '../members/parse';
 import { webhookBody, webhookQuery } from './schema';
@@ -12,10 +11,10 @@ export function webhookRoutes(router: Router, deps: AccountDeps): void {
   router.post(
     '/ccbill/webhook',
     async (ctx, next) => {
-      if (!deps.settings.webhookAllowed.has(callerAddress(ctx, deps))) throw new ForbiddenError('source address not allowed');
+      if (!deps.settings.webhookAllowed.has(ctx.ip)) throw new ForbiddenError('source address not allowed');
       await next();
     },
-    readBody(64 * 1024),
+    readBody(64 * 1024, { form: true }),
     async (ctx) => {
       const result = await receiveWebhook(deps, parseQuery(webhookQuery, ctx), parseBody(webhookBody, ctx));
       ctx.body = { status: result };
