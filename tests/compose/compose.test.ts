@@ -249,6 +249,17 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       expect(thumb.headers.get('content-type')).toMatch(/^image\//);
     });
 
+    it('encodes the ingested clip in the encoder service (queued by ingest, done without an operator)', async () => {
+      requireStarted();
+      let status = '';
+      for (let i = 0; i < 180 && status !== 'done' && status !== 'failed'; i++) {
+        status = await mysql(`select status from media_jobs where content_type = 'video' and path = '${CLIP.path}'`);
+        if (status !== 'done') await new Promise((r) => setTimeout(r, 1000));
+      }
+      expect(status, 'the encode job of the ingested clip').toBe('done');
+      expect(await project.inspect('encoder', '{{.State.Status}}')).toBe('running');
+    }, 200_000);
+
     it("serves a signed-in member's Range request (206) from nginx's /_protected/ (X-Accel)", async () => {
       requireStarted();
       await must(
