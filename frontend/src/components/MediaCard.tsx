@@ -38,19 +38,14 @@ export function MediaCard({ to, title, thumbnail, children }: MediaCardProps) {
       <Link to={to}>
         {/* The title sits in the same link, so the thumbnail is decorative (WCAG H2): an empty alt avoids reading it twice. */}
         {thumbnail ? <LazyImage src={thumbnail} alt="" /> : <div className="lazy-image no-image" aria-hidden="true" />}
-        <span className="card-title">
-          {title}
-          {badge && (
-            <>
-              {' '}
-              <span className={badge.className}>
-                {badge.className.includes('locked') && <span aria-hidden="true">🔒 </span>}
-                {badge.label}
-              </span>
-            </>
-          )}
-        </span>
+        <span className="card-title">{title}</span>
       </Link>
+      {/* Beside the link, not in it: the link keeps the item's title as its name. */}
+      {badge && (
+        <p className="card-badge">
+          <span className={badge.className}>{badge.label}</span>
+        </p>
+      )}
       {children && <div className="card-meta">{children}</div>}
     </li>
   );

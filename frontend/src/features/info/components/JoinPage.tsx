@@ -14,7 +14,9 @@ function PaymentFrame() {
   useEffect(() => {
     function onMessage(event: MessageEvent) {
       if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow || !isFrameHeightMessage(event.data)) return;
-      setHeight(Math.min(Math.max(event.data.height, 200), 10_000));
+      // The frame's own border (box-sizing: border-box) comes on top of its content's height.
+      const border = frame.current ? frame.current.offsetHeight - frame.current.clientHeight : 0;
+      setHeight(Math.min(Math.max(event.data.height + border, 200), 10_000));
     }
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
