@@ -130,8 +130,8 @@ function SignOutEverywhere() {
           setError('');
           signOutEverywhere()
             .then(() => {
-              setSession({ status: 'signedOut' });
               navigate('/login', { replace: true });
+              setSession({ status: 'signedOut' });
             })
             .catch(() => setError('Could not sign out everywhere. Try again.'));
         }}
