@@ -132,6 +132,11 @@ describe('issue 12: join, signed in, owned, account', () => {
     await expectSignedInHeader(page, username);
     await shot(page, '2-welcome', viewport);
     expect(await memberPhotoStatus(page)).toBe(200);
+    // The full photo itself, as the member's browser gets it.
+    const full = await page.goto(await firstPhoto(site.stack.databaseUrl));
+    expect(full?.status()).toBe(200);
+    expect(full?.headers()['content-type']).toMatch(/^image\//);
+    await shot(page, '2b-member-photo', viewport);
     await page.goto('/photos');
     await page.locator('main li.card').first().waitFor();
     expect(await page.locator('main .badge-locked').count()).toBe(0);

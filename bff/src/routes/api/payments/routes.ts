@@ -2,8 +2,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
-import { createSession } from '../../../security/sessions';
-import { currentMember, issueCookies, rememberDevice, signInClient } from '../auth/session';
+import { createSession, deleteSession } from '../../../security/sessions';
+import { currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from '../auth/session';
 import type { AccountDeps } from '../members/deps';
 import { parseBody, parseQuery } from '../members/parse';
 import { memberById, type MemberRow } from '../members/repository';
@@ -21,6 +21,8 @@ async function signInFromPayment(ctx: Context, deps: AccountDeps, signedIn: Memb
   }
   const member = await memberById(deps.knex, memberId);
   if (!member || member.disabled_at !== null) return;
+  // A session of another account on this browser ends: the cookie is about to be replaced.
+  await deleteSession(deps.knex, sessionCookieValue(ctx));
   const session = await createSession(deps.knex, member.id, deps.now(), deps.settings.sessionTtlHours * 3_600_000);
   await issueCookies(ctx, deps, member, session);
   rememberDevice(ctx, deps, member, signInClient(ctx, deps).device);

@@ -38,6 +38,15 @@ describe.each(testBackends())('signed in by the approved payment (%s)', (backend
     expect(setCookies(stranger)).toEqual([]);
   });
 
+  it('joining while signed in as another member replaces that session (and ends it)', async () => {
+    const { cookie: before } = await signIn(kit, 'paid_in');
+    const { result } = await pay(kit, { username: 'paid_switch', cookie: before });
+    expect(result.body.approved).toBe(true);
+    const after = cookieHeader(setCookies(result));
+    expect((await kit.request.get('/api/me').set('Cookie', after)).body.username).toBe('paid_switch');
+    expect((await kit.request.get('/api/me').set('Cookie', before)).status).toBe(401);
+  });
+
   it('a declined card signs nobody in', async () => {
     const { result } = await pay(kit, { username: 'paid_declined', cardEnding: '0000' });
     expect(result.body.approved).toBe(false);
