@@ -50,6 +50,8 @@ export const configSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     /** Sign-in attempts per username per 15 minutes (bff/src/routes/api/auth/limits.ts). */
     RATE_LIMIT_LOGIN_PER_ACCOUNT: intFrom(10, 1, 100_000),
+    /** Username checks (`GET /api/username-available`) per address and minute: the join form asks as the visitor types. */
+    RATE_LIMIT_USERNAME_PER_MINUTE: intFrom(30, 1, 100_000),
     /** Playback position writes per member and minute (a player saves every ~10 s). */
     RATE_LIMIT_POSITION_PER_MINUTE: intFrom(30, 1, 100_000),
     ...providerConfigShape,

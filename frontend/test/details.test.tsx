@@ -19,13 +19,14 @@ describe('/video/{folder}', () => {
 });
 
 describe('/vod/{folder}', () => {
-  it('shows stills, Download and Buy for the price', async () => {
+  it('shows a visitor stills, Buy for the price (to /join) and Sign in back to this page, no download', async () => {
     stubFetch(() => json(vodDetail(4)));
     const { container } = renderAt('/vod/vod-4');
     await screen.findByRole('heading', { name: 'VOD 4' });
     expect(srcs(container)).toHaveLength(4);
-    expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/members/vod/vod-4/vod-4.mp4');
-    expect(screen.getByRole('link', { name: 'Buy for $24.99' }).getAttribute('href')).toBe('/join');
+    expect((await screen.findByRole('link', { name: 'Buy for $24.99' })).getAttribute('href')).toBe('/join');
+    expect(screen.getAllByRole('link', { name: 'Sign in' }).map((a) => a.getAttribute('href'))).toContain('/login?next=%2Fvod%2Fvod-4');
+    expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
   });
 
   it('reads a 404 as No VOD details found', async () => {

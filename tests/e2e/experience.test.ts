@@ -136,7 +136,7 @@ describe('screenshots', () => {
     const shots: [string, string, string][] = [
       ['home', '/', 'Latest Photos'],
       ['photos', '/photos', 'Uploaded:'],
-      ['vod-detail', `/vod/${site.seeded.vod}`, 'Download'],
+      ['vod-detail', `/vod/${site.seeded.vod}`, 'Buy for'],
       ['ccbill', '/ccbill', 'Card number'],
     ];
     for (const width of [360, 1366]) {

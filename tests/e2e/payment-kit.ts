@@ -19,7 +19,8 @@ export interface PaymentSite {
  * The whole site against the provider simulator, with a short charge timeout (the 0002 card stalls
  * past it) and short-lived provider bearers (so a refused OAuth call can be shown at step 3).
  */
-export async function startPaymentSite(): Promise<PaymentSite> {
+/** `env`: more variables for the services (e.g. looser limits for a test that signs in often). */
+export async function startPaymentSite(env: NodeJS.ProcessEnv = {}): Promise<PaymentSite> {
   const logLines: string[] = [];
   const stack = await startStack({
     env: {
@@ -30,6 +31,7 @@ export async function startPaymentSite(): Promise<PaymentSite> {
       RATE_LIMIT_PAYMENT_PER_MINUTE: '1000',
       RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
       MEDIA_REVOCATION_INTERVAL_S: '5',
+      ...env,
     },
     onLine: (name, line) => logLines.push(`[${name}] ${line}`),
   });

@@ -96,10 +96,12 @@ describe('the /ccbill form against the provider simulator', () => {
   });
 
   it('shows each token step failure with its own message', async () => {
-    const taken = await payInBrowser('demo', '1111');
-    await taken.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(taken, 'Failed to obtain access token.')).toBe('Failed to obtain access token.');
-    await taken.context().close();
+    // A taken username is shown on its field instead (member-journey.test.ts); step 1 failing is this.
+    await failNext(site, 'frontend-oauth');
+    const firstFails = await payInBrowser('e2e_step1', '1111');
+    await firstFails.getByRole('button', { name: /^Pay / }).click();
+    expect(await paymentStatus(firstFails, 'Failed to obtain access token.')).toBe('Failed to obtain access token.');
+    await firstFails.context().close();
 
     await failNext(site, 'payment-token');
     const tokenFails = await payInBrowser('e2e_step2', '1111');

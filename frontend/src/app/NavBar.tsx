@@ -2,6 +2,7 @@ import { NavLink } from 'react-router-dom';
 import { SITE_NAME } from '../config/site';
 import { SearchBox } from '../components/SearchBox';
 import { SessionLink } from '../features/auth/components/SessionLink';
+import { useSession } from '../hooks/useSession';
 
 const LINKS: [string, string][] = [
   ['/', 'Home'],
@@ -17,6 +18,9 @@ const LINKS: [string, string][] = [
 ];
 
 export function NavBar() {
+  // Members get their account where visitors get Join.
+  const signedIn = useSession().status === 'signedIn';
+  const links = signedIn ? LINKS.map(([to, label]): [string, string] => (to === '/join' ? ['/account', 'Account'] : [to, label])) : LINKS;
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -27,7 +31,7 @@ export function NavBar() {
       </NavLink>
       <nav aria-label="Main">
         <ul className="nav-links">
-          {LINKS.map(([to, label]) => (
+          {links.map(([to, label]) => (
             <li key={to}>
               <NavLink to={to} end={to === '/'}>
                 {label}

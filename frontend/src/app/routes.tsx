@@ -26,6 +26,8 @@ const AffiliatesPage = lazyRoute(() => import('../features/affiliates/components
 const ReportForm = lazyRoute(() => import('../features/reports/components/ReportForm'), 'ReportForm');
 const AppealPage = lazyRoute(() => import('../features/reports/components/AppealPage'), 'AppealPage');
 const PaymentPage = lazyRoute(() => import('../features/payment/components/PaymentPage'), 'PaymentPage');
+const AccountPage = lazyRoute(() => import('../features/account/components/AccountPage'), 'AccountPage');
+const WelcomePage = lazyRoute(() => import('../features/account/components/WelcomePage'), 'WelcomePage');
 const LoginPage = lazyRoute(() => import('../features/auth/components/LoginPage'), 'LoginPage');
 
 export function AppRoutes() {
@@ -60,6 +62,8 @@ export function AppRoutes() {
         <Route path="affiliates" element={<AffiliatesPage />} />
         <Route path="ccbill" element={<PaymentPage />} />
         <Route path="login" element={<LoginPage />} />
+        <Route path="account" element={<AccountPage />} />
+        <Route path="welcome" element={<WelcomePage />} />
         <Route path="test" element={<TestRoutePage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

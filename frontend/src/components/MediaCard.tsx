@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { mayViewMembersArea, ownsVod, useAccess, type Access } from '../features/access/useAccess';
 import { LazyImage } from './LazyImage';
 
 interface MediaCardProps {
@@ -9,7 +10,29 @@ interface MediaCardProps {
   children?: ReactNode;
 }
 
+function folderOf(to: string, prefix: string): string | undefined {
+  if (!to.startsWith(prefix)) return undefined;
+  try {
+    return decodeURIComponent(to.slice(prefix.length));
+  } catch {
+    return to.slice(prefix.length);
+  }
+}
+
+/**
+ * What a listing says about the item, from the session's own answer (useAccess): photo sets and
+ * videos are members-only until a membership is active; a VOD the member bought is owned.
+ */
+function badgeFor(to: string, access: Access): { label: string; className: string } | undefined {
+  if (access.status === 'unknown') return undefined;
+  const vod = folderOf(to, '/vod/');
+  if (vod !== undefined) return ownsVod(access, vod) ? { label: 'Owned', className: 'badge badge-owned' } : undefined;
+  const membersOnly = to.startsWith('/photos/') || to.startsWith('/video/');
+  return membersOnly && !mayViewMembersArea(access) ? { label: 'Members only', className: 'badge badge-locked' } : undefined;
+}
+
 export function MediaCard({ to, title, thumbnail, children }: MediaCardProps) {
+  const badge = badgeFor(to, useAccess());
   return (
     <li className="card">
       <Link to={to}>
@@ -17,6 +40,12 @@ export function MediaCard({ to, title, thumbnail, children }: MediaCardProps) {
         {thumbnail ? <LazyImage src={thumbnail} alt="" /> : <div className="lazy-image no-image" aria-hidden="true" />}
         <span className="card-title">{title}</span>
       </Link>
+      {/* Beside the link, not in it: the link keeps the item's title as its name. */}
+      {badge && (
+        <p className="card-badge">
+          <span className={badge.className}>{badge.label}</span>
+        </p>
+      )}
       {children && <div className="card-meta">{children}</div>}
     </li>
   );

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
+import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
 import { paymentRoutes } from './payments/routes';
 import { playbackRoutes } from './playback/routes';
@@ -24,7 +25,7 @@ export function apiRouter(deps: ApiDeps): Router {
     resource(api, deps);
   }
   if (deps.account) {
-    for (const resource of [authRoutes, paymentRoutes, webhookRoutes, reportRoutes, playbackRoutes, positionRoutes]) resource(api, deps.account);
+    for (const resource of [authRoutes, accountRoutes, paymentRoutes, webhookRoutes, reportRoutes, playbackRoutes, positionRoutes]) resource(api, deps.account);
   }
   return api;
 }

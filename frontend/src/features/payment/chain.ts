@@ -36,7 +36,12 @@ function vodFromLocation(): string | undefined {
 
 export interface ChainOptions {
   onStatus: (message: string) => void;
+  /** A refusal that belongs to one field (a taken username), shown there instead of a step message. */
+  onFieldError?: (field: 'username', message: string) => void;
 }
+
+export const TAKEN_MESSAGE = 'This username is taken. Choose another.';
+export const OWNED_MESSAGE = 'You already own this VOD.';
 
 export type RunPaymentChain = (formData: PaymentFormData, options: ChainOptions) => Promise<boolean>;
 
@@ -107,14 +112,29 @@ function processBody(form: PaymentFormData, vod: string | undefined) {
 }
 
 // Spec §4: four calls in order, stopping at the first failure with that step's message.
-export const runPaymentChain: RunPaymentChain = async (form, { onStatus }) => {
+export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onFieldError }) => {
   onStatus(PAYMENT_MESSAGES.processing);
 
   const vod = vodFromLocation();
+  let refused: number | undefined;
   const first = await step(async () => {
-    const answer = await postJson<FirstToken>('/api/get_ccbill_token', { ...credentialsOf(form, vod), vod });
-    return answer.access_token ? answer : undefined;
+    try {
+      const answer = await postJson<FirstToken>('/api/get_ccbill_token', { ...credentialsOf(form, vod), vod });
+      return answer.access_token ? answer : undefined;
+    } catch (error) {
+      if (error instanceof HttpError) refused = error.status;
+      throw error;
+    }
   });
+  // 409: the username is taken, or the VOD is already this member's. Not a step failure: say so.
+  if (refused === 409) {
+    if (vod) onStatus(OWNED_MESSAGE);
+    else {
+      onStatus('');
+      onFieldError?.('username', TAKEN_MESSAGE);
+    }
+    return false;
+  }
   if (!first?.access_token) {
     onStatus(PAYMENT_MESSAGES.firstToken);
     return false;
@@ -140,7 +160,24 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus }) => {
     return false;
   }
 
-  const answer = await step(() => postJson<ProcessAnswer>('/api/process_payment', { accessToken: second, paymentToken, vod, formData: processBody(form, vod) }));
+  let conflict = false;
+  const answer = await step(async () => {
+    try {
+      return await postJson<ProcessAnswer>('/api/process_payment', { accessToken: second, paymentToken, vod, formData: processBody(form, vod) });
+    } catch (error) {
+      conflict = error instanceof HttpError && error.status === 409;
+      throw error;
+    }
+  });
+  // Taken (or bought) between step 1 and now: nothing was charged.
+  if (conflict) {
+    if (vod) onStatus(OWNED_MESSAGE);
+    else {
+      onStatus('');
+      onFieldError?.('username', TAKEN_MESSAGE);
+    }
+    return false;
+  }
   if (answer?.status === 'unknown') {
     onStatus(PAYMENT_MESSAGES.unknown);
     return false;

@@ -27,6 +27,8 @@ export interface AccountSettings {
   /** Sign-in attempts per username per 15 minutes: per address, per known device, and from unknown devices together. */
   loginPerAccount: number;
   paymentPerMinute: number;
+  /** `GET /api/username-available` per address. */
+  usernameChecksPerMinute: number;
   /** Playback position writes per member (PUT/DELETE /api/positions/...). */
   positionWritesPerMinute: number;
 }
@@ -61,6 +63,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     loginPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
     loginPerAccount: config.RATE_LIMIT_LOGIN_PER_ACCOUNT,
     paymentPerMinute: config.RATE_LIMIT_PAYMENT_PER_MINUTE,
+    usernameChecksPerMinute: config.RATE_LIMIT_USERNAME_PER_MINUTE,
     positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
   };
 }

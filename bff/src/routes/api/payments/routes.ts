@@ -1,11 +1,32 @@
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
-import { currentMember } from '../auth/session';
+import { createSession, deleteSession } from '../../../security/sessions';
+import { currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from '../auth/session';
 import type { AccountDeps } from '../members/deps';
-import { parseBody } from '../members/parse';
-import { frontendTokenBody, processPaymentBody } from './schema';
-import { backendHandle, frontendToken, processPayment } from './service';
+import { parseBody, parseQuery } from '../members/parse';
+import { memberById, type MemberRow } from '../members/repository';
+import { frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
+import { backendHandle, frontendToken, processPayment, usernameAvailable } from './service';
+
+/**
+ * The approved chain leaves this browser signed in: a new member gets a session (and the media
+ * cookie); a member who bought a VOD keeps their session and gets a media cookie that carries it.
+ */
+async function signInFromPayment(ctx: Context, deps: AccountDeps, signedIn: MemberRow | undefined, memberId: number): Promise<void> {
+  if (signedIn?.id === memberId) {
+    await issueCookies(ctx, deps, signedIn);
+    return;
+  }
+  const member = await memberById(deps.knex, memberId);
+  if (!member || member.disabled_at !== null) return;
+  // A session of another account on this browser ends: the cookie is about to be replaced.
+  await deleteSession(deps.knex, sessionCookieValue(ctx));
+  const session = await createSession(deps.knex, member.id, deps.now(), deps.settings.sessionTtlHours * 3_600_000);
+  await issueCookies(ctx, deps, member, session);
+  rememberDevice(ctx, deps, member, signInClient(ctx, deps).device);
+}
 
 /** Spec §4 / §7: the server side of the /ccbill form's four steps. */
 export function paymentRoutes(router: Router, deps: AccountDeps): void {
@@ -21,9 +42,15 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
     })
     .post('/process_payment', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      const outcome = await processPayment(deps, parseBody(processPaymentBody, ctx), await currentMember(ctx, deps), ctx.ip);
+      const member = await currentMember(ctx, deps);
+      const { outcome, signInMemberId } = await processPayment(deps, parseBody(processPaymentBody, ctx), member, ctx.ip);
+      if (signInMemberId !== undefined) await signInFromPayment(ctx, deps, member, signInMemberId);
       ctx.status = outcome.httpStatus;
       ctx.body = outcome.body;
+    })
+    .get('/username-available', async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await usernameAvailable(deps, parseQuery(usernameQuery, ctx).u, ctx.ip);
     })
     .get('/payment-config', (ctx) => {
       // The provider origin the SPA talks to (and a CSP must allow), without hard-coding a host.

@@ -35,3 +35,8 @@ export const processPaymentBody = z.object({
     .loose(),
 });
 export type ProcessPaymentBody = z.infer<typeof processPaymentBody>;
+
+/** `GET /api/username-available?u=`: one candidate username, by the join form's rule. */
+export const usernameQuery = z.object({
+  u: z.string().regex(USERNAME, '3-15 letters, digits or _'),
+});

@@ -107,16 +107,29 @@ async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: Mem
   };
 }
 
+export interface SettledPayment {
+  outcome: PaymentOutcome;
+  /** Set on the one call that spent the handle and saw the charge approved: sign this browser in as them. */
+  signInMemberId?: number;
+}
+
+/** `GET /api/username-available?u=`: free for a new membership (no member, no open or approved attempt). */
+export async function usernameAvailable(deps: AccountDeps, username: string, address: string): Promise<{ username: string; available: boolean }> {
+  await enforceRateLimit(deps.limiter, `uname:ip:${address}`, deps.settings.usernameChecksPerMinute, 60, 'too many username checks, wait a minute');
+  const taken = (await memberByUsername(deps.knex, username)) !== undefined || (await reservationTaken(deps.knex, membershipReservation(username)));
+  return { username, available: !taken };
+}
+
 /**
  * Step 4, exactly once per payment token: the attempt is recorded (unique token, unique
  * reservation) before the one charge call; repeats and concurrent calls get the first outcome.
  */
-export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, address: string): Promise<PaymentOutcome> {
+export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, address: string): Promise<SettledPayment> {
   const existing = await attemptByToken(deps.knex, input.paymentToken);
-  if (existing) return existing.status === 'pending' ? awaitOutcome(deps, input.paymentToken) : outcomeOf(existing);
+  if (existing) return { outcome: existing.status === 'pending' ? await awaitOutcome(deps, input.paymentToken) : outcomeOf(existing) };
   await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
   const spent = await spendHandle(deps.knex, input.accessToken, input.paymentToken, deps.now());
-  if (spent === 'spent-on-same-token') return awaitOutcome(deps, input.paymentToken);
+  if (spent === 'spent-on-same-token') return { outcome: await awaitOutcome(deps, input.paymentToken) };
   if (spent === 'invalid') throw new ForbiddenError('this payment session has expired; start again');
 
   const { attempt, terms } = await planFor(deps, input, member, deps.now());
@@ -124,7 +137,7 @@ export async function processPayment(deps: AccountDeps, input: ProcessPaymentBod
   try {
     id = await insertAttempt(deps.knex, attempt);
   } catch (err) {
-    if (await attemptByToken(deps.knex, input.paymentToken)) return awaitOutcome(deps, input.paymentToken);
+    if (await attemptByToken(deps.knex, input.paymentToken)) return { outcome: await awaitOutcome(deps, input.paymentToken) };
     if (await reservationTaken(deps.knex, attempt.reservation)) throw new ConflictError('a payment for this is already in progress or done');
     throw err;
   }
@@ -135,7 +148,10 @@ export async function processPayment(deps: AccountDeps, input: ProcessPaymentBod
   await charge(deps, id, input.paymentToken, { ...terms, passThroughInfo });
   const settled = await attemptById(deps.knex, id);
   if (!settled) throw new Error(`attempt ${id} vanished`);
-  return outcomeOf(settled);
+  // Only this call spent the handle on this payment token (a repeat, a concurrent call or anyone
+  // who learns the token gets the outcome but no session): the browser that ran the chain.
+  const signIn = settled.status === 'approved' && settled.member_id !== null ? settled.member_id : undefined;
+  return { outcome: outcomeOf(settled), ...(signIn === undefined ? {} : { signInMemberId: signIn }) };
 }
 
 async function charge(deps: AccountDeps, id: number, paymentToken: string, terms: ChargeTerms): Promise<void> {

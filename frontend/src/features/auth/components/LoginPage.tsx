@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HttpError } from '../../api/fetchJson';
 import { setSession } from '../../../hooks/useSession';
 import { signIn } from '../api/signIn';
+import { safeNext } from '../next';
 
 function messageFor(error: unknown): string {
   if (error instanceof HttpError && (error.status === 401 || error.status === 400)) return 'Wrong username or password.';
@@ -10,11 +11,6 @@ function messageFor(error: unknown): string {
   // `npm run catalog -- member disable`: the password was right, the account is switched off.
   if (error instanceof HttpError && error.status === 403) return 'This account has been disabled. Contact support.';
   return error instanceof Error ? `Error: ${error.message}` : 'Error: sign-in failed';
-}
-
-// Only same-site paths: `next` comes from the URL.
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
 export function LoginPage() {
@@ -32,7 +28,7 @@ export function LoginPage() {
     try {
       const member = await signIn(username.trim(), password);
       setSession({ status: 'signedIn', member });
-      navigate(safeNext(params.get('next')));
+      navigate(safeNext(params.get('next')), { replace: true });
     } catch (err) {
       setError(messageFor(err));
       setBusy(false);

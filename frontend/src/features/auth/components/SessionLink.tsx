@@ -1,13 +1,17 @@
-import { NavLink } from 'react-router-dom';
+import { NavLink, useLocation } from 'react-router-dom';
+import { signInHref } from '../../access/LockedNotice';
 import { setSession, useSessionKeeper } from '../../../hooks/useSession';
 import { signOut } from '../api/signOut';
 
 /** The nav's sign-in link, or the member's name and a sign-out button; keeps the media cookie fresh. */
 export function SessionLink() {
   const session = useSessionKeeper();
+  const { pathname, search } = useLocation();
   if (session.status !== 'signedIn') {
+    // Sign-in returns here (not from /login itself, nor to the welcome of a payment).
+    const here = pathname === '/login' || pathname === '/' ? '/login' : signInHref(pathname, search);
     return (
-      <NavLink to="/login" className="session-link">
+      <NavLink to={here} className="session-link">
         Sign in
       </NavLink>
     );

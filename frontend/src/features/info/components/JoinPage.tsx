@@ -1,10 +1,40 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { JOIN_FEE, SITE_EMAIL } from '../../../config/site';
+import { isFrameHeightMessage } from '../../payment/frame';
+import { useAccess } from '../../access/useAccess';
+
+// Until the framed form reports its height (and if it never does): the spec's 600 px.
+const DEFAULT_FRAME_HEIGHT = 600;
+
+/** The card form's frame, as tall as its content: the framed /ccbill posts its height (same origin only). */
+function PaymentFrame() {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [height, setHeight] = useState(DEFAULT_FRAME_HEIGHT);
+  useEffect(() => {
+    function onMessage(event: MessageEvent) {
+      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow || !isFrameHeightMessage(event.data)) return;
+      // The frame's own border (box-sizing: border-box) comes on top of its content's height.
+      const border = frame.current ? frame.current.offsetHeight - frame.current.clientHeight : 0;
+      setHeight(Math.min(Math.max(event.data.height + border, 200), 10_000));
+    }
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+  return <iframe ref={frame} className="join-frame" src="/ccbill" title="Membership payment form" height={height} style={{ height }} />;
+}
 
 export function JoinPage() {
+  const access = useAccess();
   const mail = <a href={`mailto:${SITE_EMAIL}?subject=Membership`}>{SITE_EMAIL}</a>;
   return (
     <article className="prose">
       <h1>Join</h1>
+      {access.status === 'signedIn' && access.active && (
+        <p className="status" role="note">
+          You are signed in as {access.member.username} with an active membership. See <Link to="/account">your account</Link>.
+        </p>
+      )}
       <p>
         While card payments are being set up, you can join temporarily: e-mail {mail} with the username and password you
         would like, then pay the {JOIN_FEE} membership fee through a money-transfer service. We will reply with the
@@ -15,7 +45,10 @@ export function JoinPage() {
         membership.
       </p>
       <h2>Join by card</h2>
-      <iframe className="join-frame" src="/ccbill" title="Membership payment form" height={600} />
+      <p className="muted">
+        The form below is also on <Link to="/ccbill">a page of its own</Link>.
+      </p>
+      <PaymentFrame />
       <h2>Cancelling</h2>
       <p>
         To cancel rebilling, e-mail {mail} or contact the card billing provider&apos;s consumer support; either stops the

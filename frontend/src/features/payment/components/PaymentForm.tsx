@@ -1,10 +1,11 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ChangeEvent, FocusEvent, FormEvent } from 'react';
 import { CREDENTIAL_FIELDS, emptyFields, expiryYears, formatPrice, HIDDEN_DEFAULTS, MONTHS } from '../formData';
 import type { FieldName, PaymentFields, VodOffer } from '../formData';
 import { validateAll, validateField } from '../validation';
 import type { FieldErrors } from '../validation';
-import { PAYMENT_MESSAGES } from '../chain';
+import { PAYMENT_MESSAGES, TAKEN_MESSAGE } from '../chain';
+import { checkUsername } from '../api/checkUsername';
 import type { RunPaymentChain } from '../chain';
 import { FIELD_GROUPS } from './fieldLayout';
 import type { FieldSpec } from './fieldLayout';
@@ -14,9 +15,14 @@ interface PaymentFormProps {
   onApproved?: () => void;
   /** Buying one VOD as the signed-in member: no new username or password, the VOD's price. */
   vod?: VodOffer;
+  /** Shown under the status once approved (the spec's welcome text for a membership). */
+  approvedText?: string;
 }
 
-export function PaymentForm({ runChain, onApproved, vod }: PaymentFormProps) {
+// Asked as the visitor types, once they pause: a taken name shows on the field before any card data.
+const USERNAME_CHECK_DELAY_MS = 350;
+
+export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_MESSAGES.welcome }: PaymentFormProps) {
   const [fields, setFields] = useState<PaymentFields>(emptyFields);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
@@ -27,22 +33,48 @@ export function PaymentForm({ runChain, onApproved, vod }: PaymentFormProps) {
   const skipped = vod ? CREDENTIAL_FIELDS : [];
   const groups = FIELD_GROUPS.map((group) => ({ ...group, fields: group.fields.filter((spec) => !skipped.includes(spec.name)) }));
 
+  const username = fields.username;
+  const [takenName, setTakenName] = useState('');
+  useEffect(() => {
+    if (vod || validateField('username', { ...emptyFields(), username }) !== null) return undefined;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      void checkUsername(username, controller.signal).then((available) => {
+        if (available === false) {
+          setTakenName(username);
+          setErrors((current) => ({ ...current, username: TAKEN_MESSAGE }));
+        } else if (available === true) {
+          setTakenName('');
+          setErrors((current) => (current.username === TAKEN_MESSAGE ? { ...current, username: undefined } : current));
+        }
+      });
+    }, USERNAME_CHECK_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [username, vod]);
+
+  // A format problem first; a name the server said is taken stays marked until it changes.
+  const fieldError = (name: FieldName, next: PaymentFields) => validateField(name, next) ?? (name === 'username' && !vod && next.username === takenName ? TAKEN_MESSAGE : null) ?? undefined;
+
   function update(event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
     const name = event.target.name as FieldName;
     const next = { ...fields, [name]: event.target.value };
     setFields(next);
-    if (errors[name]) setErrors({ ...errors, [name]: validateField(name, next) ?? undefined });
+    if (errors[name]) setErrors({ ...errors, [name]: fieldError(name, next) });
   }
 
   function blur(event: FocusEvent<HTMLInputElement | HTMLSelectElement>) {
     const name = event.target.name as FieldName;
-    setErrors({ ...errors, [name]: validateField(name, fields) ?? undefined });
+    setErrors({ ...errors, [name]: fieldError(name, fields) });
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (inFlight.current || phase === 'approved') return;
     const found = validateAll(fields, new Date(), skipped);
+    if (!vod && !found.username && fields.username === takenName) found.username = TAKEN_MESSAGE;
     setErrors(found);
     const firstInvalid = Object.keys(found)[0];
     if (firstInvalid) {
@@ -51,7 +83,12 @@ export function PaymentForm({ runChain, onApproved, vod }: PaymentFormProps) {
     }
     inFlight.current = true;
     setPhase('busy');
-    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus: setStatus }).catch((error: unknown) => {
+    const onFieldError = (field: 'username', message: string) => {
+      setTakenName(fields.username);
+      setErrors((current) => ({ ...current, [field]: message }));
+      document.getElementById(`pay-${field}`)?.focus();
+    };
+    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus: setStatus, onFieldError }).catch((error: unknown) => {
       console.warn('payment chain failed', error);
       setStatus(PAYMENT_MESSAGES.failed);
       return false;
@@ -117,7 +154,7 @@ export function PaymentForm({ runChain, onApproved, vod }: PaymentFormProps) {
       </button>
       <div role="status" aria-live="polite" className="payment-status">
         {status && <p>{status}</p>}
-        {phase === 'approved' && <p>{PAYMENT_MESSAGES.welcome}</p>}
+        {phase === 'approved' && <p>{approvedText}</p>}
       </div>
     </form>
   );

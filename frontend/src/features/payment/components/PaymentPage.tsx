@@ -2,46 +2,60 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
-import { useSession } from '../../../hooks/useSession';
+import { refreshSession } from '../../../hooks/useSession';
+import { ownsVod, useAccess } from '../../access/useAccess';
+import { signInHref } from '../../access/LockedNotice';
 import { HttpError } from '../../api/fetchJson';
 import { getVodOffer } from '../api/getVodOffer';
 import { runPaymentChain } from '../chain';
 import { formatPrice } from '../formData';
+import { reportFrameHeight } from '../frame';
 import { PaymentForm } from './PaymentForm';
 
-// After approval the visitor reads the success text, then lands on home.
-const WELCOME_DELAY_MS = 3000;
+// After approval the visitor reads the success text, then lands on the welcome (or the bought VOD).
+const WELCOME_DELAY_MS = 1500;
+const framed = typeof window !== 'undefined' && window.self !== window.top;
 
 /** /ccbill?vod={path}: the signed-in member buys one VOD at its listed price. */
 function VodPurchase({ folder, onApproved }: { folder: string; onApproved: () => void }) {
-  const session = useSession();
+  const access = useAccess();
   const offer = useResource(`vod-offer:${folder}`, (signal) => getVodOffer(folder, signal));
 
-  if (session.status === 'signedOut') {
+  if (access.status === 'visitor') {
     return (
       <section>
         <h1>Buy a VOD</h1>
         <p className="status">
-          <Link to={`/login?next=${encodeURIComponent(`/ccbill?vod=${folder}`)}`}>Sign in</Link> to buy this VOD, or <Link to="/join">join</Link> first.
+          <Link to={signInHref('/ccbill', `?vod=${encodeURIComponent(folder)}`)}>Sign in</Link> to buy this VOD, or <Link to="/join">join</Link> first.
         </p>
       </section>
     );
   }
-  if (session.status === 'unknown' || offer.status === 'loading') return <Loading />;
+  if (access.status === 'unknown' || offer.status === 'loading') return <Loading />;
   if (offer.status === 'error') {
     if (offer.error instanceof HttpError && offer.error.status === 404) return <p className="status">This VOD is not available.</p>;
     return <ErrorMessage error={offer.error} />;
   }
   const vod = offer.data;
+  if (ownsVod(access, vod.path)) {
+    return (
+      <section>
+        <h1>Buy VOD: {vod.updatename}</h1>
+        <p className="status">
+          You already own this VOD. <Link to={`/vod/${encodeURIComponent(vod.path)}`}>Open it to download</Link>.
+        </p>
+      </section>
+    );
+  }
   return (
     <section>
       <h1>
         Buy VOD: {vod.updatename} ({formatPrice(vod.price)})
       </h1>
       <p className="muted">
-        A one-time charge, bought as {session.member.username}. All fields are required unless marked optional.
+        A one-time charge, bought as {access.member.username}. All fields are required unless marked optional.
       </p>
-      <PaymentForm runChain={runPaymentChain} onApproved={onApproved} vod={{ path: vod.path, price: vod.price }} />
+      <PaymentForm runChain={runPaymentChain} onApproved={onApproved} vod={{ path: vod.path, price: vod.price }} approvedText="Approved, opening your VOD..." />
     </section>
   );
 }
@@ -51,14 +65,22 @@ export function PaymentPage() {
   const [approved, setApproved] = useState(false);
   const vod = useSearchParams()[0].get('vod');
 
+  // Inside /join's frame: tell the page our height so the whole form and its outcome show.
+  useEffect(() => (framed ? reportFrameHeight() : undefined), []);
+
   useEffect(() => {
     if (!approved) return undefined;
+    // The approved call set the session and media cookies; the SPA learns of them from /api/me.
+    const session = refreshSession();
     const timer = setTimeout(() => {
-      if (window.self === window.top) navigate('/');
-      else window.top?.location.assign('/');
+      void session.then(() => {
+        const target = vod ? `/vod/${encodeURIComponent(vod)}` : '/welcome';
+        if (!framed) navigate(target, vod ? { state: { bought: true } } : undefined);
+        else window.top?.location.assign(target);
+      });
     }, WELCOME_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [approved, navigate]);
+  }, [approved, navigate, vod]);
 
   if (vod) return <VodPurchase folder={vod} onApproved={() => setApproved(true)} />;
   return (

@@ -1,9 +1,11 @@
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
-import { useSession } from '../../../hooks/useSession';
+import { signInHref } from '../../access/LockedNotice';
+import { ownsVod, useAccess, type Access } from '../../access/useAccess';
 import { HttpError } from '../../api/fetchJson';
+import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVodPrename } from '../api/getVodPrename';
 
 function formatPrice(price: number | string): string {
@@ -11,10 +13,57 @@ function formatPrice(price: number | string): string {
   return Number.isFinite(value) ? `$${value.toFixed(2)}` : String(price);
 }
 
+/** Buy, owned or sign in: from /api/me's answer (useAccess), never from a failed download. */
+function PurchaseRow({ access, vod, bought }: { access: Access; vod: { path: string; price: number | string; download: string }; bought: boolean }) {
+  const location = useLocation();
+  if (access.status === 'unknown') return null;
+  const price = formatPrice(vod.price);
+  if (ownsVod(access, vod.path)) {
+    return (
+      <div className="vod-access">
+        {bought && (
+          <p className="status status-ok" role="status">
+            Thank you: this VOD is yours.
+          </p>
+        )}
+        <p className="button-row">
+          <span className="badge badge-owned">Owned</span>
+          <DownloadButton path={vod.download} label="Owned – Download" />
+        </p>
+        <p className="muted">The download link works for 48 hours and can be resumed; open this page again for a new one.</p>
+      </div>
+    );
+  }
+  if (access.status === 'visitor') {
+    return (
+      <div className="vod-access">
+        <p className="button-row">
+          {/* Visitors go to /join (spec): a VOD is bought by a signed-in account. */}
+          <Link className="button button-primary" to="/join">
+            Buy for {price}
+          </Link>
+          <Link className="button" to={signInHref(location.pathname, location.search)}>
+            Sign in
+          </Link>
+        </p>
+        <p className="muted">Sign in first if you already have an account; buying needs one.</p>
+      </div>
+    );
+  }
+  return (
+    <p className="button-row vod-access">
+      <Link className="button button-primary" to={`/ccbill?vod=${encodeURIComponent(vod.path)}`}>
+        Buy for {price}
+      </Link>
+    </p>
+  );
+}
+
 export function VodDetailPage() {
   const folder = useParams().folder ?? '';
   const resource = useResource(`vod:${folder}`, (signal) => getVodPrename(folder, signal));
-  const session = useSession();
+  const access = useAccess();
+  const bought = (useLocation().state as { bought?: boolean } | null)?.bought === true;
 
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {
@@ -29,15 +78,7 @@ export function VodDetailPage() {
         {vod.modelname} · Uploaded: {vod.datetoupload}
       </p>
       <FrameStrip base="vodthumbs" folder={vod.path} title={vod.updatename} />
-      <p className="button-row">
-        <a className="button" href={vod.download} download>
-          Download
-        </a>
-        {/* Visitors go to /join (spec); a signed-in member buys this VOD through the payment chain. */}
-        <Link className="button button-primary" to={session.status === 'signedIn' ? `/ccbill?vod=${encodeURIComponent(vod.path)}` : '/join'}>
-          Buy for {formatPrice(vod.price)}
-        </Link>
-      </p>
+      <PurchaseRow access={access} vod={vod} bought={bought} />
     </section>
   );
 }

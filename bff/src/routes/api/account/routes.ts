@@ -1,0 +1,39 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { UnauthorizedError } from '../../../errors';
+import { readBody } from '../../../security/body';
+import { requireSameOrigin } from '../../../security/origin';
+import { clearCookies, currentMember, issueCookies } from '../auth/session';
+import type { AccountDeps } from '../members/deps';
+import { parseBody } from '../members/parse';
+import { changePasswordBody } from './schema';
+import { accountView, changePassword, signOutEverywhere } from './service';
+
+async function signedIn(ctx: Context, deps: AccountDeps) {
+  const member = await currentMember(ctx, deps);
+  if (!member) throw new UnauthorizedError('sign in first');
+  return member;
+}
+
+/** /account's calls: the member's own account, by their session. */
+export function accountRoutes(router: Router, deps: AccountDeps): void {
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  router
+    .get('/account', async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await accountView(deps, await signedIn(ctx, deps));
+    })
+    .post('/account/password', ...guard, async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      const member = await signedIn(ctx, deps);
+      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), ctx.ip);
+      await issueCookies(ctx, deps, member, session);
+      ctx.status = 204;
+    })
+    .post('/account/sign-out-everywhere', ...guard, async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      await signOutEverywhere(deps, await signedIn(ctx, deps));
+      clearCookies(ctx);
+      ctx.status = 204;
+    });
+}

@@ -1,0 +1,176 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { SITE_EMAIL } from '../../../config/site';
+import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { useResource } from '../../../hooks/useResource';
+import { setSession } from '../../../hooks/useSession';
+import { signInHref } from '../../access/LockedNotice';
+import { useAccess } from '../../access/useAccess';
+import { HttpError } from '../../api/fetchJson';
+import { DownloadButton } from '../../auth/components/DownloadButton';
+import { changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
+
+function passwordProblem(error: unknown): string {
+  if (error instanceof HttpError && error.status === 403) return 'The current password is wrong.';
+  if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Try again in 15 minutes.';
+  if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';
+  if (error instanceof HttpError && error.status === 400) return 'The new password must be 8 to 64 characters and differ from the current one.';
+  return 'The password could not be changed. Try again.';
+}
+
+function Membership({ account }: { account: AccountView }) {
+  const { active, paidUntil, renews } = account.membership;
+  let text: string;
+  if (active) text = renews ? `Active, paid until ${paidUntil}; renews automatically.` : `Active until ${paidUntil}; rebilling is cancelled, it will not renew.`;
+  else text = paidUntil ? `Ended on ${paidUntil}.` : 'No membership.';
+  return (
+    <section className="account-section" aria-labelledby="account-membership">
+      <h2 id="account-membership">Membership</h2>
+      <p data-testid="membership-status">{text}</p>
+      {!active && (
+        <p>
+          <Link className="button button-primary" to="/join">
+            Join
+          </Link>
+        </p>
+      )}
+      {active && (
+        <p className="muted">
+          To cancel rebilling, e-mail <a href={`mailto:${SITE_EMAIL}?subject=Cancel%20rebilling`}>{SITE_EMAIL}</a> or contact the card billing
+          provider&apos;s consumer support; either stops the next charge. Your access runs until the paid-until date.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Vods({ account }: { account: AccountView }) {
+  return (
+    <section className="account-section" aria-labelledby="account-vods">
+      <h2 id="account-vods">Your VODs</h2>
+      {account.vodItems.length === 0 ? (
+        <p className="muted">
+          None yet. <Link to="/vod">Browse the VODs</Link>.
+        </p>
+      ) : (
+        <ul className="account-vods">
+          {account.vodItems.map((vod) => (
+            <li key={vod.path}>
+              <Link to={`/vod/${encodeURIComponent(vod.path)}`}>{vod.updatename}</Link>
+              <DownloadButton path={vod.download} label={`Download ${vod.updatename}`} className="button" />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="muted">Download links work for 48 hours and can be resumed.</p>
+    </section>
+  );
+}
+
+function PasswordForm() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (next.length < 8 || next.length > 64) {
+      setMessage({ ok: false, text: 'The new password must be 8 to 64 characters.' });
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      await changePassword(current, next);
+      setCurrent('');
+      setNext('');
+      setMessage({ ok: true, text: 'Password changed. Other browsers are signed out.' });
+    } catch (error) {
+      setMessage({ ok: false, text: passwordProblem(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="account-section" aria-labelledby="account-password">
+      <h2 id="account-password">Change password</h2>
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <div className="field">
+          <label htmlFor="account-current">Current password</label>
+          <input id="account-current" type="password" autoComplete="current-password" required maxLength={64} value={current} onChange={(e) => setCurrent(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="account-new">New password (8 to 64 characters)</label>
+          <input id="account-new" type="password" autoComplete="new-password" required minLength={8} maxLength={64} value={next} onChange={(e) => setNext(e.target.value)} />
+        </div>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Changing...' : 'Change password'}
+        </button>
+        <div role="status" aria-live="polite">
+          {message && <p className={message.ok ? 'status status-ok' : 'status status-error'}>{message.text}</p>}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function SignOutEverywhere() {
+  const navigate = useNavigate();
+  const [error, setError] = useState('');
+  return (
+    <section className="account-section" aria-labelledby="account-sessions">
+      <h2 id="account-sessions">Sign out everywhere</h2>
+      <p className="muted">Ends every session of this account, on every browser and device, including this one.</p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          setError('');
+          signOutEverywhere()
+            .then(() => {
+              navigate('/login', { replace: true });
+              setSession({ status: 'signedOut' });
+            })
+            .catch(() => setError('Could not sign out everywhere. Try again.'));
+        }}
+      >
+        Sign out everywhere
+      </button>
+      {error && (
+        <p className="status status-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function AccountDetails({ username }: { username: string }) {
+  const account = useResource(`account:${username}`, (signal) => getAccount(signal));
+  if (account.status === 'loading') return <Loading />;
+  if (account.status === 'error') return <ErrorMessage error={account.error} />;
+  return (
+    <>
+      <Membership account={account.data} />
+      <Vods account={account.data} />
+    </>
+  );
+}
+
+/** /account: the member's membership, VODs, cancelling, password and sessions. Visitors sign in first. */
+export function AccountPage() {
+  const access = useAccess();
+  if (access.status === 'unknown') return <Loading />;
+  if (access.status === 'visitor') return <Navigate to={signInHref('/account')} replace />;
+  return (
+    <section>
+      <h1>Your account</h1>
+      <p className="muted">Signed in as {access.member.username}.</p>
+      <AccountDetails username={access.member.username} />
+      <PasswordForm />
+      <SignOutEverywhere />
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWNED_MESSAGE, TAKEN_MESSAGE, runPaymentChain } from '../src/features/payment/chain';
+import { paymentConfig } from '../src/features/payment/config';
+import { HIDDEN_DEFAULTS } from '../src/features/payment/formData';
+import { json, stubFetch } from './render';
+import { validFields } from './fixtures';
+
+const form = { ...validFields(), ...HIDDEN_DEFAULTS };
+const TOKEN_URL = `${paymentConfig.providerBase}/payment-tokens/merchant-only-verify`;
+const conflict = () => json({ error: { code: 'conflict', message: 'this username is taken' } }, 409);
+
+function provider(overrides: Record<string, () => Response> = {}) {
+  const answers: Record<string, () => Response> = {
+    '/api/get_ccbill_token': () => json({ access_token: 'front-token' }),
+    [TOKEN_URL]: () => json({ paymentTokenId: 'a'.repeat(32) }),
+    '/api/get_ccbill_back_token': () => json({ access_token: 'back-token' }),
+    '/api/process_payment': () => json({ approved: true }),
+    ...overrides,
+  };
+  return stubFetch((url) => answers[url]?.() ?? json({}, 404));
+}
+
+async function run() {
+  const statuses: string[] = [];
+  const fields: [string, string][] = [];
+  const approved = await runPaymentChain(form, { onStatus: (s) => statuses.push(s), onFieldError: (f, m) => fields.push([f, m]) });
+  return { approved, statuses: statuses.filter(Boolean), fields };
+}
+
+afterEach(() => window.history.replaceState({}, '', '/'));
+
+describe('refusals that belong to a field, not a step', () => {
+  it('shows a 409 at step 1 on the username field, not "Failed to obtain access token."', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const fetchMock = provider({ '/api/get_ccbill_token': conflict });
+    expect(await run()).toEqual({ approved: false, statuses: ['Processing...'], fields: [['username', TAKEN_MESSAGE]] });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a 409 at step 4 (taken meanwhile) on the field too', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    provider({ '/api/process_payment': conflict });
+    expect((await run()).fields).toEqual([['username', TAKEN_MESSAGE]]);
+  });
+
+  it('says a VOD is already owned when step 1 answers 409 for it', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    window.history.replaceState({}, '', '/ccbill?vod=vod-1');
+    provider({ '/api/get_ccbill_token': conflict });
+    expect(await run()).toEqual({ approved: false, statuses: ['Processing...', OWNED_MESSAGE], fields: [] });
+  });
+});

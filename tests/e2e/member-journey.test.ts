@@ -1,0 +1,287 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@media-site/db';
+import { testCardNumber } from '../simulator/luhn';
+import { screenshotDir } from './browser';
+import { PASSWORD, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
+
+/**
+ * Issue 12's member journey through nginx, the bff, the media service and the provider simulator:
+ * a taken username on its field, joining signs in (on /ccbill and inside /join's frame), buying a
+ * VOD lands on it owned, sign-in returns to the page that sent you, and the account page.
+ */
+let site: PaymentSite;
+let vod: { path: string; updatename: string };
+
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+type Viewport = keyof typeof VIEWPORTS;
+
+beforeAll(async () => {
+  site = await startPaymentSite({ RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000' });
+  mkdirSync(screenshotDir, { recursive: true });
+  const knex = createKnex(site.stack.databaseUrl);
+  try {
+    vod = await knex('vods').orderBy('id').first('path', 'updatename');
+  } finally {
+    await knex.destroy();
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] }> {
+  const context = await site.browser.newContext({ baseURL: site.stack.baseUrl, viewport: VIEWPORTS[viewport] });
+  await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+const shot = (page: Page, name: string, viewport: Viewport) => page.screenshot({ path: join(screenshotDir, `journey-${name}-${VIEWPORTS[viewport].width}.png`), fullPage: false });
+
+/** The card and address part of the form (a VOD purchase has no username or password). */
+async function fillCard(form: Page | FrameLocator, email: string): Promise<void> {
+  const card = testCardNumber('1111');
+  site.cardsUsed.push(card);
+  const fields: [string, string][] = [
+    ['E-mail', email],
+    ['Name on card', 'Ann Example'],
+    ['Card number', card],
+    ['CVV2', '737'],
+    ['First name', 'Ann'],
+    ['Last name', 'Example'],
+    ['Address', '1 Main Street'],
+    ['City', 'Springfield'],
+    ['State or region', 'IL'],
+    ['Country code (e.g. US)', 'US'],
+    ['Postal code', '62701'],
+    ['Phone number', '+1 555 0100 200'],
+  ];
+  for (const [label, value] of fields) await form.getByLabel(label, { exact: true }).fill(value);
+  await form.getByLabel('Expiration month', { exact: true }).selectOption('12');
+  await form.getByLabel('Expiration year', { exact: true }).selectOption(String(new Date().getFullYear() + 1));
+}
+
+async function fillJoin(form: Page | FrameLocator, username: string): Promise<void> {
+  await form.getByLabel('Username', { exact: true }).fill(username);
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await fillCard(form, `${username}@example.com`);
+}
+
+/** The header offers Account (not Join) to a signed-in member. */
+async function expectSignedInHeader(page: Page, username: string): Promise<void> {
+  await page.locator('header a[href="/account"]').first().waitFor({ state: 'attached' });
+  expect(await page.locator('header a[href="/join"]').count()).toBe(0);
+  expect(await page.locator('header').innerText()).toContain(username);
+}
+
+async function memberPhotoStatus(page: Page): Promise<number> {
+  const photo = await firstPhoto(site.stack.databaseUrl);
+  return page.evaluate(async (url) => (await fetch(url)).status, photo);
+}
+
+async function signInAs(page: Page, username: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('issue 12: join, signed in, owned, account', () => {
+  it.each(['desktop', 'phone'] as const)('shows a taken username on its field as it is typed, before any card data (%s)', async (viewport) => {
+    const { page, errors } = await open(viewport);
+    await page.goto('/ccbill');
+    await page.getByLabel('Username', { exact: true }).fill('demo');
+    const fieldError = page.locator('#pay-username-error');
+    await fieldError.getByText('This username is taken. Choose another.').waitFor();
+    expect(await page.getByLabel('Username', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'username-taken', viewport);
+    // A free name clears it.
+    await page.getByLabel('Username', { exact: true }).fill(`free_${viewport}`);
+    await fieldError.waitFor({ state: 'detached' });
+    // Submitting with the taken name stops on the field: no step message, no card call.
+    await fillJoin(page, 'demo');
+    await fieldError.waitFor();
+    await page.getByRole('button', { name: /^Pay / }).click();
+    expect(await page.locator('.payment-status').innerText()).not.toContain('Failed to obtain access token.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay-username');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(['desktop', 'phone'] as const)('joins on /ccbill and lands signed in on the welcome, member photos open (%s)', async (viewport) => {
+    const username = `ccb_${viewport}`;
+    const { page, errors } = await open(viewport);
+    await page.goto('/photos');
+    await page.locator('main li.card').first().waitFor();
+    expect(await page.locator('main .badge-locked').count()).toBeGreaterThan(0);
+    await shot(page, '1-visitor-photos', viewport);
+    expect(await memberPhotoStatus(page)).toBeGreaterThanOrEqual(401);
+
+    await page.goto('/ccbill');
+    await fillJoin(page, username);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.locator('.payment-status').getByText('Transaction successful!').waitFor({ timeout: 30_000 });
+    await page.waitForURL('**/welcome', { timeout: 15_000 });
+    await page.getByRole('heading', { name: `Welcome, ${username}` }).waitFor();
+    await expectSignedInHeader(page, username);
+    await shot(page, '2-welcome', viewport);
+    expect(await memberPhotoStatus(page)).toBe(200);
+    // The full photo itself, as the member's browser gets it.
+    const full = await page.goto(await firstPhoto(site.stack.databaseUrl));
+    expect(full?.status()).toBe(200);
+    expect(full?.headers()['content-type']).toMatch(/^image\//);
+    await shot(page, '2b-member-photo', viewport);
+    await page.goto('/photos');
+    await page.locator('main li.card').first().waitFor();
+    expect(await page.locator('main .badge-locked').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(['desktop', 'phone'] as const)('joins inside /join\'s frame: the frame fits the form and the top window lands signed in (%s)', async (viewport) => {
+    const username = `frm_${viewport}`;
+    const { page, errors } = await open(viewport);
+    await page.goto('/join');
+    const frame = page.frameLocator('iframe.join-frame');
+    await frame.getByLabel('Card number', { exact: true }).waitFor();
+    // The frame grows to its content: the whole form and the status line show, nothing scrolls inside it.
+    await page.waitForFunction(() => (document.querySelector('iframe.join-frame') as HTMLIFrameElement).clientHeight > 600);
+    const inner = await frame.locator('html').evaluate((html) => html.scrollHeight - window.innerHeight);
+    expect(inner).toBeLessThanOrEqual(1);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await fillJoin(frame, username);
+    await frame.getByRole('button', { name: /^Pay / }).scrollIntoViewIfNeeded();
+    await shot(page, '3-join-frame-filled', viewport);
+    await frame.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL('**/welcome', { timeout: 30_000 });
+    await page.getByRole('heading', { name: `Welcome, ${username}` }).waitFor();
+    await expectSignedInHeader(page, username);
+    expect(await memberPhotoStatus(page)).toBe(200);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(['desktop', 'phone'] as const)('buys a VOD and lands on it, owned, with a download through a signed link (%s)', async (viewport) => {
+    const username = `ccb_${viewport}`;
+    const { page, errors } = await open(viewport);
+    await page.goto('/login');
+    await signInAs(page, username);
+    await expectSignedInHeader(page, username);
+    await page.goto(`/vod/${encodeURIComponent(vod.path)}`);
+    const buy = page.getByRole('link', { name: /^Buy for \$\d+\.\d\d$/ });
+    await buy.waitFor();
+    expect(await page.getByText('Owned – Download').count()).toBe(0);
+    await shot(page, '4-vod-buy', viewport);
+    await buy.click();
+    await page.waitForURL(/\/ccbill\?vod=/);
+    await fillCard(page, `${username}@example.com`);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(`**/vod/${encodeURIComponent(vod.path)}`, { timeout: 30_000 });
+    const owned = page.getByRole('button', { name: 'Owned – Download' });
+    await owned.waitFor();
+    expect(await buy.count()).toBe(0);
+    await page.getByText('Thank you: this VOD is yours.').waitFor();
+    await shot(page, '5-vod-owned', viewport);
+
+    const link = page.waitForResponse((response) => response.url().includes('/api/download-link?'));
+    const download = page.waitForEvent('download');
+    await owned.click();
+    expect((await link).status()).toBe(200);
+    const file = await download;
+    expect(file.url()).toMatch(/^http:\/\/[^/]+\/members\/vod\/.*\?/);
+    await file.cancel();
+
+    // Owned in the listing too; and /ccbill for it says so instead of taking a card.
+    await page.goto('/vod');
+    await page.locator('main .badge-owned').first().waitFor();
+    await page.goto(`/ccbill?vod=${encodeURIComponent(vod.path)}`);
+    await page.getByText('You already own this VOD.').waitFor();
+    expect(await page.getByLabel('Card number', { exact: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(['desktop', 'phone'] as const)('sign-in returns to the page that sent you; a foreign next goes home (%s)', async (viewport) => {
+    const { page, errors } = await open(viewport);
+    const here = `/vod/${encodeURIComponent(vod.path)}`;
+    await page.goto(here);
+    const signIn = page.locator('main').getByRole('link', { name: 'Sign in' });
+    await signIn.click();
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === decodeURIComponent(here) || url.searchParams.get('next') === here);
+    await signInAs(page, 'demo', 'demo-password-local-only');
+    await page.waitForURL(`**${here}`);
+    await expectSignedInHeader(page, 'demo');
+    await page.context().close();
+
+    const other = await open(viewport);
+    for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
+      await other.page.goto(`/login?next=${encodeURIComponent(next)}`);
+      await other.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await signInAs(other.page, 'demo', 'demo-password-local-only');
+      await other.page.waitForURL((url) => url.pathname === '/' && url.origin === site.stack.baseUrl);
+    }
+    expect(other.errors).toEqual([]);
+    await other.page.context().close();
+    expect(errors).toEqual([]);
+  });
+
+  it.each(['desktop', 'phone'] as const)('account page: status, VODs, password, sign out everywhere; visitors sign in first (%s)', async (viewport) => {
+    const username = `ccb_${viewport}`;
+    const { page, errors } = await open(viewport);
+    await page.goto('/account');
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/account');
+    await signInAs(page, username);
+    await page.waitForURL('**/account');
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    expect(await page.getByTestId('membership-status').innerText()).toMatch(/^Active, paid until \d{4}-\d{2}-\d{2}; renews automatically\.$/);
+    await page.getByRole('button', { name: `Download ${vod.updatename}` }).waitFor();
+    expect(await page.locator('main').innerText()).toContain("card billing provider's consumer support");
+    await page.waitForLoadState('networkidle');
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await shot(page, '6-account', viewport);
+
+    // A second browser, signed in as the same member: signing out everywhere ends it too.
+    const second = await open(viewport);
+    await second.page.goto('/login');
+    await signInAs(second.page, username);
+    await expectSignedInHeader(second.page, username);
+
+    await page.getByLabel('Current password', { exact: true }).fill('not the password');
+    await page.getByLabel('New password (8 to 64 characters)', { exact: true }).fill('another horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The current password is wrong.').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
+    expect(await second.page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
+    await second.page.context().close();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('welcome and account pages have no serious axe violations at phone width', async () => {
+    const { page } = await open('phone');
+    await page.goto('/login');
+    await signInAs(page, 'demo', 'demo-password-local-only');
+    await expectSignedInHeader(page, 'demo');
+    const found: string[] = [];
+    for (const path of ['/welcome', '/account', `/vod/${encodeURIComponent(vod.path)}`]) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.id}`);
+    }
+    expect(found).toEqual([]);
+    await page.context().close();
+  });
+});
