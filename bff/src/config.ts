@@ -31,6 +31,12 @@ export const configSchema = z
       message: 'must start with mysql://, mariadb:// or sqlite:',
     }),
     DATABASE_POOL_MAX: intFrom(10, 1, 200),
+    /** Read replicas for catalog reads, comma-separated MySQL/MariaDB URLs; unset = the primary answers everything. */
+    DATABASE_READ_URL: optionalUrl.refine((v) => v === undefined || v.split(',').every((u) => !u.trim() || /^(mysql2?|mariadb):\/\//.test(u.trim())), {
+      message: 'must be one or more comma-separated mysql:// or mariadb:// URLs',
+    }),
+    /** How often each read replica's reachability and replayed generation are checked. */
+    DATABASE_READ_CHECK_MS: intFrom(1000, 50, 60_000),
     REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must start with redis://' }),
     REDIS_COMMAND_TIMEOUT_MS: intFrom(150, 10, 10_000),
     CACHE_TTL_SECONDS: intFrom(300, 0, 86_400),

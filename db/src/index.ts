@@ -1,4 +1,5 @@
 export { createKnex, clientOf, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
+export { createReadPool, parseReadUrls, isUnreachable, type ReadPool, type ReadPoolOptions, type ReplicaState } from './read-pool';
 export { migrateLatest, migrateRollbackAll } from './migrate';
 export { modelInitial, searchText } from './initial';
 export { readGeneration, bumpGeneration } from './generation';
