@@ -6,10 +6,14 @@ import { createKnex } from '@media-site/db';
 import type { Knex } from 'knex';
 import { waitFor } from './redis-server';
 
-/** Why a replication test cannot run here (no mariadbd / mariadb-install-db), or undefined. */
+/** Why a replication test cannot run here (no mariadbd / mariadb-install-db), or undefined; REQUIRE_SERVICES=1 makes it an error. */
 export function mariadbMissing(): string | undefined {
   for (const bin of ['mariadbd', 'mariadb-install-db']) {
-    if (spawnSync('sh', ['-c', `command -v ${bin} || test -x /usr/sbin/${bin}`]).status !== 0) return `${bin} is not installed (apt-get install mariadb-server)`;
+    if (spawnSync('sh', ['-c', `command -v ${bin} || test -x /usr/sbin/${bin}`]).status !== 0) {
+      const reason = `${bin} is not installed (apt-get install mariadb-server)`;
+      if (process.env.REQUIRE_SERVICES === '1') throw new Error(`REQUIRE_SERVICES=1 but ${reason}`);
+      return reason;
+    }
   }
   return undefined;
 }

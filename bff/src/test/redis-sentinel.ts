@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { waitFor } from './redis-server';
 
-/** Why a Sentinel test cannot run here, or undefined. */
+/** Why a Sentinel test cannot run here, or undefined; REQUIRE_SERVICES=1 makes it an error. */
 export function sentinelMissing(): string | undefined {
   for (const bin of ['redis-server', 'redis-sentinel']) {
-    if (spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0) return `${bin} is not installed (apt-get install redis-server redis-sentinel)`;
+    if (spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0) {
+      const reason = `${bin} is not installed (apt-get install redis-server redis-sentinel)`;
+      if (process.env.REQUIRE_SERVICES === '1') throw new Error(`REQUIRE_SERVICES=1 but ${reason}`);
+      return reason;
+    }
   }
   return undefined;
 }
