@@ -45,6 +45,8 @@ ENV PORT=8080 \
     NGINX_SNIPPETS=/etc/nginx/conf.d/snippets \
     NGINX_CACHE_DIR=/tmp/nginx-thumbs \
     THUMB_CACHE_SIZE=512m \
+    BFF_KEEPALIVE=128 \
+    MEDIA_KEEPALIVE=128 \
     ACCESS_LOG="/dev/stdout front_json buffer=64k flush=1s" \
     PROVIDER_ORIGIN=https://api.ccbill.com \
     BILLING_FORM_ORIGINS=https://webmasters.billing-provider.example \

@@ -18,6 +18,8 @@ import { PageAnchors } from './routes/api/shared/page-anchors';
 
 export interface AppDeps {
   knex: Knex;
+  /** Catalog reads (read replicas' router); default `knex`. Health, members and payments use `knex`. */
+  readKnex?: Knex;
   cache: CatalogCache;
   logger: Logger;
   /** Keep every n-th sort key of each listing so deep pages need no deep OFFSET (see PageAnchors). */
@@ -45,7 +47,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   const health = healthRouter(deps);
   const anchors = deps.anchors ?? new PageAnchors(deps.pageAnchorEvery ?? 500, () => deps.cache.generation());
-  const api = apiRouter({ knex: deps.knex, cache: deps.cache, anchors, account: deps.account, searchIndex: deps.searchIndex });
+  const api = apiRouter({ knex: deps.readKnex ?? deps.knex, cache: deps.cache, anchors, account: deps.account, searchIndex: deps.searchIndex });
   trustProxies(app, deps.account?.settings.trustedProxies ?? NO_PROXIES);
   app.use(requestLog(deps.accessLog ?? createAccessLog(deps.logger)));
   if (deps.metrics) {

@@ -119,3 +119,20 @@ describe('production configuration', () => {
     expect(text.match(/^ {2}\S+: /gm)).toHaveLength(3);
   });
 });
+
+describe('scaling configuration (read replicas, Redis Sentinel)', () => {
+  it('takes one or more read replica URLs and refuses anything else', () => {
+    expect(loadConfig({ DATABASE_READ_URL: 'mysql://r@a:3306/db, mysql://r@b:3306/db' }).DATABASE_READ_URL).toBe('mysql://r@a:3306/db, mysql://r@b:3306/db');
+    expect(loadConfig({}).DATABASE_READ_URL).toBeUndefined();
+    expect(refusal({ DATABASE_READ_URL: 'mysql://r@a/db,postgres://b/db' })).toMatch(/DATABASE_READ_URL: must be one or more comma-separated mysql:\/\/ or mariadb:\/\/ URLs/);
+  });
+
+  it('takes sentinels with their master name, and refuses either without the other or a bad address', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://x:6379/2', REDIS_SENTINELS: '10.0.0.1:26379,[fd00::2]:26379', REDIS_SENTINEL_NAME: 'site' });
+    expect(config.REDIS_SENTINELS).toBe('10.0.0.1:26379,[fd00::2]:26379');
+    expect(refusal({ REDIS_SENTINELS: '10.0.0.1:26379' })).toMatch(/REDIS_SENTINEL_NAME: required with REDIS_SENTINELS/);
+    expect(refusal({ REDIS_SENTINEL_NAME: 'site' })).toMatch(/REDIS_SENTINELS: required with REDIS_SENTINEL_NAME/);
+    expect(refusal({ REDIS_SENTINELS: 'sentinel-a', REDIS_SENTINEL_NAME: 'site' })).toMatch(/REDIS_SENTINELS: "sentinel-a" is not host:port/);
+    expect(refusal({ REDIS_SENTINELS: 'a:99999', REDIS_SENTINEL_NAME: 'site' })).toMatch(/"a:99999" is not host:port/);
+  });
+});

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { redisHaProblem } from '@media-site/db';
 import { placeholderReason } from '@media-site/media-service/secret-policy';
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
@@ -31,7 +32,16 @@ export const configSchema = z
       message: 'must start with mysql://, mariadb:// or sqlite:',
     }),
     DATABASE_POOL_MAX: intFrom(10, 1, 200),
+    /** Read replicas for catalog reads, comma-separated MySQL/MariaDB URLs; unset = the primary answers everything. */
+    DATABASE_READ_URL: optionalUrl.refine((v) => v === undefined || v.split(',').every((u) => !u.trim() || /^(mysql2?|mariadb):\/\//.test(u.trim())), {
+      message: 'must be one or more comma-separated mysql:// or mariadb:// URLs',
+    }),
+    /** How often each read replica's reachability and replayed generation are checked. */
+    DATABASE_READ_CHECK_MS: intFrom(1000, 50, 60_000),
     REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must start with redis://' }),
+    /** Redis behind Sentinel: sentinel host:port list and the master's name (REDIS_URL then gives db and password). */
+    REDIS_SENTINELS: z.string().optional(),
+    REDIS_SENTINEL_NAME: z.string().optional(),
     REDIS_COMMAND_TIMEOUT_MS: intFrom(150, 10, 10_000),
     CACHE_TTL_SECONDS: intFrom(300, 0, 86_400),
     CACHE_GENERATION_POLL_MS: intFrom(2000, 50, 3_600_000),
@@ -58,6 +68,8 @@ export const configSchema = z
     ...securityConfigShape,
   })
   .superRefine((config, ctx) => {
+    const ha = redisHaProblem(config);
+    if (ha) ctx.addIssue({ code: 'custom', path: [ha.path], message: ha.message });
     // Spelled any way ("Production", " production"), NODE_ENV arrives here lower-cased.
     if (config.NODE_ENV !== 'production') return;
     refuseLocalSecurityInProduction(config, ctx);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { createKnex } from '@media-site/db';
+import { createKnex, createReadPool, parseReadUrls, type ReadPool } from '@media-site/db';
 import { answerClientErrors } from '@media-site/media-service/client-error';
 import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';
@@ -29,6 +29,10 @@ export interface RunningBff {
   port: number;
   url: string;
   knex: Knex;
+  /** Where catalog reads go: the read replicas' router with DATABASE_READ_URL, else `knex`. */
+  readKnex: Knex;
+  /** Absent with DATABASE_READ_URL unset. */
+  readPool?: ReadPool | undefined;
   cache: CatalogCache;
   /** Absent with SEARCH_INDEX=off. */
   searchIndex?: CatalogSearchIndex | undefined;
@@ -66,6 +70,23 @@ function drain(server: Server, timeoutMs: number): Promise<void> {
   });
 }
 
+/** DATABASE_READ_URL's replicas, fresh when they have replayed the generation the cache knows. */
+function startReadPool(config: BffConfig, primary: Knex, cache: CatalogCache, logger: Logger): ReadPool | undefined {
+  const urls = parseReadUrls(config.DATABASE_READ_URL);
+  if (urls.length === 0) return undefined;
+  const pool = createReadPool(primary, urls, {
+    minGeneration: () => cache.currentGeneration,
+    checkMs: config.DATABASE_READ_CHECK_MS,
+    poolMax: config.DATABASE_POOL_MAX,
+    knexLog: knexLog(logger),
+    log: (level, fields, message) => logger[level](fields, message),
+  });
+  // After a change, look again at once: a replica that has it serves reads again without waiting a period.
+  cache.onGenerationChange(() => void pool.check());
+  logger.info({ replicas: pool.replicas.map((r) => r.name) }, 'catalog reads from read replicas');
+  return pool;
+}
+
 /**
  * Deep-page anchors of every listing, rebuilt in the background whenever the catalog generation
  * changes (and at start), so the first deep page after a change is a short index read.
@@ -89,12 +110,28 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const ownKnex = !overrides.knex;
   const knex = overrides.knex ?? createKnex(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, log: knexLog(logger) });
   const { cache, close: closeCache } = await startCatalogCache(config, knex, logger);
+  // Catalog reads (listings, search, anchors) may come from read replicas; the cache's generation,
+  // members, sessions, payments and every write stay on the primary.
+  const readPool = startReadPool(config, knex, cache, logger);
+  const readKnex = readPool?.knex ?? knex;
   const account = startAccount(config, knex, logger);
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
-  const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(knex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
+  const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
   const accessLog = createAccessLog(logger, { destination });
-  const anchors = warmedAnchors(knex, cache, config.PAGE_ANCHOR_EVERY);
-  const app = createApp({ accessLog, anchors, knex, cache, logger, pageAnchorEvery: config.PAGE_ANCHOR_EVERY, account: account.deps, metrics, searchIndex, readDeadlineMs: config.READ_DEADLINE_MS });
+  const anchors = warmedAnchors(readKnex, cache, config.PAGE_ANCHOR_EVERY);
+  const app = createApp({
+    accessLog,
+    anchors,
+    knex,
+    readKnex,
+    cache,
+    logger,
+    pageAnchorEvery: config.PAGE_ANCHOR_EVERY,
+    account: account.deps,
+    metrics,
+    searchIndex,
+    readDeadlineMs: config.READ_DEADLINE_MS,
+  });
   const koa = app.callback();
   const fromCache = cachedFastPath({ cache, accessLog, metrics });
   const server = createServer((req, res) => {
@@ -112,6 +149,8 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
     port: address.port,
     url: `http://${host}:${address.port}`,
     knex,
+    readKnex,
+    readPool,
     cache,
     searchIndex,
     metricsPort: metricsServer?.port,
@@ -126,6 +165,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
         // An index or anchor build still reading would otherwise fail against a closed pool.
         await searchIndex?.settled();
         await anchors.settled();
+        await readPool?.close();
         if (ownKnex) await knex.destroy();
       })();
       return closing;

@@ -1,4 +1,7 @@
 export { createKnex, clientOf, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
+export { createReadPool, parseReadUrls, isUnreachable, type ReadPool, type ReadPoolOptions, type ReplicaState } from './read-pool';
+export { publishGeneration } from './ingest/publish';
+export { parseSentinels, redisHaProblem, sentinelOptions, type RedisHaSettings, type SentinelAddress } from './redis-ha';
 export { migrateLatest, migrateRollbackAll } from './migrate';
 export { modelInitial, searchText } from './initial';
 export { readGeneration, bumpGeneration } from './generation';

@@ -9,8 +9,10 @@ import { freePort } from './process';
 const nginxDir = resolve(fileURLToPath(new URL('../../nginx', import.meta.url)));
 
 export interface NginxOptions {
-  bffUrl: string;
-  mediaUrl: string;
+  /** One bff, or several replicas (one `server` line each in the site_bff upstream). */
+  bffUrl: string | string[];
+  /** One media service, or several replicas. */
+  mediaUrl: string | string[];
   spaDir: string;
   mediaRoot: string;
   /** Listen port; 0 or absent picks a free one. */
@@ -42,6 +44,9 @@ export const templateDefaults = {
   PAYMENT_RATE: '30r/m',
   PAYMENT_BURST: '20',
   THUMB_CACHE_SIZE: '512m',
+  // Idle upstream connections per worker, shared by all of an upstream's replicas (about 64 each).
+  BFF_KEEPALIVE: '128',
+  MEDIA_KEEPALIVE: '128',
   // A TLS proxy or load balancer in front whose X-Forwarded-For/-Proto nginx believes; empty: nginx is the edge.
   FRONT_TRUSTED_PROXIES: '',
   // The provider's webhook sources (reference/ccbill.md: x.1-x.254 of these four /24s).
@@ -102,6 +107,13 @@ function hostPort(url: string): string {
   return `${u.hostname}:${u.port || 80}`;
 }
 
+/** The `server ${X_UPSTREAM};` line's value: several replicas become one server line each. */
+export function upstreamServers(urls: string | string[]): string {
+  const list = (Array.isArray(urls) ? urls : [urls]).map(hostPort);
+  if (list.length === 0) throw new Error('an upstream needs at least one server');
+  return list.join(';\n    server ');
+}
+
 async function waitForPort(host: string, port: number, exited: () => string | null): Promise<void> {
   for (let i = 0; i < 500; i += 1) {
     const failure = exited();
@@ -133,8 +145,8 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     PROVIDER_ORIGIN: options.providerOrigin ? new URL(options.providerOrigin).origin : templateDefaults.PROVIDER_ORIGIN,
     PORT: `${host}:${port}`,
     SPA_DIR: resolve(options.spaDir),
-    BFF_UPSTREAM: hostPort(options.bffUrl),
-    MEDIA_UPSTREAM: hostPort(options.mediaUrl),
+    BFF_UPSTREAM: upstreamServers(options.bffUrl),
+    MEDIA_UPSTREAM: upstreamServers(options.mediaUrl),
     MEDIA_ROOT: resolve(options.mediaRoot),
     NGINX_SNIPPETS: snippets,
     NGINX_CACHE_DIR: join(prefix, 'thumb-cache'),

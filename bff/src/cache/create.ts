@@ -6,6 +6,8 @@ import { createRedis } from './redis';
 
 export interface CacheSettings {
   REDIS_URL?: string | undefined;
+  REDIS_SENTINELS?: string | undefined;
+  REDIS_SENTINEL_NAME?: string | undefined;
   REDIS_COMMAND_TIMEOUT_MS: number;
   CACHE_TTL_SECONDS: number;
   CACHE_GENERATION_POLL_MS: number;
@@ -24,7 +26,8 @@ export async function startCatalogCache(settings: CacheSettings, knex: Knex, log
   let redis: Redis | undefined;
   let subscriber: Redis | undefined;
   if (settings.REDIS_URL) {
-    const options = { commandTimeoutMs: settings.REDIS_COMMAND_TIMEOUT_MS, logger };
+    const ha = { REDIS_SENTINELS: settings.REDIS_SENTINELS, REDIS_SENTINEL_NAME: settings.REDIS_SENTINEL_NAME };
+    const options = { commandTimeoutMs: settings.REDIS_COMMAND_TIMEOUT_MS, logger, ha };
     redis = createRedis(settings.REDIS_URL, { ...options, role: 'commands' });
     subscriber = createRedis(settings.REDIS_URL, { ...options, role: 'subscriber' });
   }

@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { createKnex } from '../knex';
+import { redisHaProblem, type RedisHaSettings } from '../redis-ha';
 import { migrateLatest } from '../migrate';
 import { databaseUrlFromEnv, mediaRootFromEnv } from '../cli/env';
 import { encodeCommands, workQueue } from '../encode/commands';
@@ -38,6 +39,8 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://'),
+  REDIS_SENTINELS: z.string().optional(),
+  REDIS_SENTINEL_NAME: z.string().optional(),
   CACHE_KEY_PREFIX: z.string().max(50).default('media:'),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
@@ -48,6 +51,8 @@ export interface CliConfig {
   databaseUrl: string;
   mediaRoot: string;
   redisUrl: string | undefined;
+  /** Sentinel addresses and master name (REDIS_SENTINELS, REDIS_SENTINEL_NAME), when Redis is behind Sentinel. */
+  redisHa: RedisHaSettings;
   cacheKeyPrefix: string;
   ffmpeg: { ffmpeg: string; ffprobe: string };
   encode: EncodeConfig;
@@ -57,10 +62,13 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
   const c = parsed.data;
+  const haProblem = redisHaProblem(c);
+  if (haProblem) throw new Error(`invalid environment:\n  ${haProblem.path}: ${haProblem.message}`);
   return {
     databaseUrl: databaseUrlFromEnv(env),
     mediaRoot: resolve(mediaRootFromEnv(env)),
     redisUrl: c.REDIS_URL,
+    redisHa: { REDIS_SENTINELS: c.REDIS_SENTINELS, REDIS_SENTINEL_NAME: c.REDIS_SENTINEL_NAME },
     cacheKeyPrefix: c.CACHE_KEY_PREFIX,
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
@@ -99,7 +107,7 @@ const commands: Record<string, Command> = {
     positionals: 1,
     async run([folder], flags, ctx) {
       const { knex, config, io } = ctx;
-      const { redisUrl, cacheKeyPrefix } = config;
+      const { redisUrl, redisHa, cacheKeyPrefix } = config;
       const report = await ingestFolder({
         knex,
         // npm runs workspace scripts from db/; INIT_CWD is where the operator typed the command.
@@ -108,7 +116,7 @@ const commands: Record<string, Command> = {
         mode: flags.link ? 'link' : 'copy',
         ffmpeg: config.ffmpeg,
         dryRun: Boolean(flags['dry-run']),
-        publish: redisUrl ? (generation) => publishGeneration(redisUrl, cacheKeyPrefix, generation) : undefined,
+        publish: redisUrl ? (generation) => publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa) : undefined,
         progress: flags.quiet || flags.json ? undefined : (line) => io.err(line),
       });
       io.out(flags.json ? JSON.stringify(report, null, 2) : formatReport(report));

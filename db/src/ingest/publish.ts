@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { sentinelOptions, type RedisHaSettings } from '../redis-ha';
 
 /** The bff's channel (bff/src/cache/catalog-changed.ts): `${CACHE_KEY_PREFIX}catalog:generation`. */
 export function generationChannel(keyPrefix: string): string {
@@ -9,8 +10,9 @@ export function generationChannel(keyPrefix: string): string {
  * Tells running bff instances the catalog changed so they drop cached listings now rather than at
  * their next poll of the database. One attempt, short timeouts: the database is the truth anyway.
  */
-export async function publishGeneration(redisUrl: string, keyPrefix: string, generation: number): Promise<number> {
+export async function publishGeneration(redisUrl: string, keyPrefix: string, generation: number, ha: RedisHaSettings = {}): Promise<number> {
   const redis = new Redis(redisUrl, {
+    ...sentinelOptions(ha, { oneShot: true }),
     lazyConnect: true,
     connectTimeout: 2000,
     commandTimeout: 2000,

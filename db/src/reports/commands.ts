@@ -88,9 +88,9 @@ function contentRef(arg: string): ContentRef {
 }
 
 async function announce(ctx: CommandContext, generation: number): Promise<void> {
-  const { redisUrl, cacheKeyPrefix } = ctx.config;
+  const { redisUrl, redisHa, cacheKeyPrefix } = ctx.config;
   // Without Redis, running bff instances see the new generation at their next poll (seconds).
-  if (redisUrl) await publishGeneration(redisUrl, cacheKeyPrefix, generation).catch((err: unknown) => ctx.io.err(`warning: could not announce the change on Redis (${String(err)}); bff instances will see it at their next poll`));
+  if (redisUrl) await publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa).catch((err: unknown) => ctx.io.err(`warning: could not announce the change on Redis (${String(err)}); bff instances will see it at their next poll`));
 }
 
 async function reportsCommand([sub, reference]: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {

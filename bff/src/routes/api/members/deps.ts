@@ -82,7 +82,7 @@ export function providerClient(config: BffConfig): CcbillClient {
 
 /** Builds the account dependencies from configuration; close() drops the rate limiter's Redis connection. */
 export function startAccount(config: BffConfig, knex: Knex, logger: Logger): { deps: AccountDeps; close(): void } {
-  const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands' }) : undefined;
+  const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands', ha: config }) : undefined;
   const limiter = redis ? redisRateLimiter(redis, config.CACHE_KEY_PREFIX) : memoryRateLimiter();
   return {
     deps: { knex, logger, provider: providerClient(config), limiter, settings: accountSettings(config), now: Date.now },
