@@ -54,14 +54,14 @@ describe('/vod', () => {
     window.scrollY = 1234;
     window.dispatchEvent(new Event('scroll'));
     first.unmount();
-    // MemoryRouter's first entry has the key "default", like a browser's first page of a tab.
+    // /vod has one memory for every visit (spec §2); other routes keep one per history entry.
     const stored = JSON.parse(window.sessionStorage.getItem('historyMemory') ?? '{}') as { scroll: object; pages: object };
-    expect(stored.scroll).toEqual({ 'default:/vod': 1234 });
-    expect(stored.pages).toEqual({ 'default:/vod|list': 1 });
+    expect(stored.scroll).toEqual({ 'every-visit:/vod': 1234 });
+    expect(stored.pages).toEqual({ 'every-visit:/vod|list': 1 });
 
     // A reload: the rows are gone, the counts remain in session storage.
     resetHistoryMemory();
-    window.sessionStorage.setItem('historyMemory', JSON.stringify({ scroll: { 'default:/vod': 2500 }, pages: { 'default:/vod|list': 3 } }));
+    window.sessionStorage.setItem('historyMemory', JSON.stringify({ scroll: { 'every-visit:/vod': 2500 }, pages: { 'every-visit:/vod|list': 3 } }));
     Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: 10_000 });
     const fetchMock = stubFetch((url) => json(url.endsWith('/3') ? [vod(41)] : range(url.endsWith('/2') ? 21 : 1, 20).map(vod)));
     renderAt('/vod');

@@ -22,7 +22,7 @@ const SECTIONS: Record<string, string> = {
   ccbill: 'Payment',
   login: 'Sign in',
   account: 'Account',
-  test: 'Test Route Match',
+  test: 'Test route',
 };
 
 const DETAIL: Record<string, string> = {

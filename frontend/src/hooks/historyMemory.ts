@@ -15,8 +15,17 @@ interface Stored {
 let stored: Stored | null = null;
 const loadedPages = new Map<string, unknown[][]>();
 
+// Spec §2: /vod saves its position "on leaving and restores it on return", however the visitor
+// returns (the nav link too), so it has one memory for all its entries.
+const SAME_ON_EVERY_VISIT = new Set(['/vod']);
+
+export function restoresOnEveryVisit(pathname: string): boolean {
+  return SAME_ON_EVERY_VISIT.has(pathname);
+}
+
 /** One history entry: the router's key plus the URL, since entries the router did not create share the key "default". */
 export function entryKey(location: Pick<Location, 'key' | 'pathname' | 'search'>): string {
+  if (restoresOnEveryVisit(location.pathname)) return `every-visit:${location.pathname}`;
   return `${location.key}:${location.pathname}${location.search}`;
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router-dom';
-import { entryKey, persistHistoryMemory, rememberedScroll, rememberScroll } from './historyMemory';
+import { entryKey, persistHistoryMemory, rememberedScroll, rememberScroll, restoresOnEveryVisit } from './historyMemory';
 
 // The page may still be loading what made it tall; give up waiting after this long.
 const RESTORE_WAIT_MS = 10_000;
@@ -49,7 +49,8 @@ export function useScrollRestoration(): void {
     current.current = entry;
     restoring.current?.();
     persistHistoryMemory();
-    const target = navigationType === 'POP' ? rememberedScroll(entry) : null;
+    const restore = navigationType === 'POP' || restoresOnEveryVisit(location.pathname);
+    const target = restore ? rememberedScroll(entry) : null;
     if (target === null) {
       if (navigationType !== 'POP') window.scrollTo(0, 0);
       return undefined;
@@ -63,7 +64,7 @@ export function useScrollRestoration(): void {
     // The restore may already be over (the page was tall enough at once).
     if (!done) restoring.current = stop;
     return undefined;
-  }, [entry, navigationType]);
+  }, [entry, navigationType, location.pathname]);
 
   useEffect(() => {
     // While a restore waits for content, the short page's clamped position is not the visitor's.

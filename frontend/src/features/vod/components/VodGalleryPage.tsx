@@ -5,8 +5,8 @@ import { useInfinitePages } from '../../../hooks/useInfinitePages';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { getVods, VOD_PAGE_SIZE } from '../api/getVods';
 
-// Back to /vod restores the loaded pages and the scroll position: useInfinitePages and the layout's
-// useScrollRestoration keep both per history entry in session storage, as for every listing.
+// Returning to /vod (Back or the nav link, spec §2) restores the loaded pages and the scroll position:
+// useInfinitePages and the layout's useScrollRestoration keep both, as for every listing (hooks/historyMemory.ts).
 export function VodGalleryPage() {
   const list = useInfinitePages(getVods, VOD_PAGE_SIZE);
   usePageTitle('VOD');
