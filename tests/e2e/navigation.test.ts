@@ -117,6 +117,65 @@ describe.each(VIEWPORTS)('Back restores the place in a listing ($name)', ({ widt
   });
 });
 
+describe('Back restores the place on the other listings (390×844)', () => {
+  const cases = () => [
+    ['/videos', 'main li.card a'],
+    [`/search/${encodeURIComponent('a')}`, 'main a[href^="/photos/"]'],
+  ] as const;
+
+  it('videos and search come back to the same position', async () => {
+    const { page } = await site.open({ width: 390, height: 844 });
+    for (const [path, links] of cases()) {
+      await page.goto(path);
+      await page.locator(links).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await scrollToBottom(page);
+      // The position when leaving counts: the link clicked may sit above the bottom.
+      const link = page.locator(links).last();
+      await link.scrollIntoViewIfNeeded();
+      const saved = await scrollY(page);
+      expect(saved, path).toBeGreaterThan(50);
+      await link.click();
+      await page.waitForURL((url) => `${url.pathname}${url.search}` !== path);
+      await page.locator('main h1').first().waitFor();
+      await page.goBack();
+      await page
+        .waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, saved, { timeout: 15_000 })
+        .catch(async (error: unknown) => {
+          const now = await page.evaluate(() => [window.scrollY, document.documentElement.scrollHeight, location.href, sessionStorage.getItem('historyMemory')]);
+          throw new Error(`${path}: saved ${saved}, now ${JSON.stringify(now)}: ${String(error)}`);
+        });
+    }
+    await page.context().close();
+  }, 90_000);
+
+  it('/vod also comes back when the visitor returns by the nav link (spec §2)', async () => {
+    const { page } = await site.open({ width: 1280, height: 800 });
+    await page.goto('/vod');
+    await page.locator('main li.card').first().waitFor();
+    await scrollToBottom(page);
+    await page.waitForFunction(() => document.querySelectorAll('main li.card').length > 20);
+    await page.evaluate(() => window.scrollTo(0, 700));
+    await page.waitForFunction(() => window.scrollY === 700);
+    const cards = await cardCount(page);
+    // Open a VOD in view, then come back through the main navigation rather than Back.
+    const inView = await page.evaluate(() =>
+      [...document.querySelectorAll('main li.card a')].findIndex((link) => {
+        const box = link.getBoundingClientRect();
+        return box.top > 0 && box.bottom < window.innerHeight;
+      }),
+    );
+    await page.locator('main li.card a').nth(inView).click();
+    await page.waitForURL(/\/vod\/[^/]+$/);
+    await page.locator('main h1').first().waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'VOD' }).click();
+    await page.waitForURL(/\/vod$/);
+    await page.waitForFunction(() => Math.abs(window.scrollY - 700) <= 2, undefined, { timeout: 15_000 });
+    expect(await cardCount(page)).toBe(cards);
+    await page.context().close();
+  });
+});
+
 describe.each(VIEWPORTS)('focus and titles on navigation ($name)', ({ width, height }) => {
   it('moves focus to the new page heading and names the page in the title', async () => {
     const { page } = await site.open({ width, height });
