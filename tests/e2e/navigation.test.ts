@@ -266,6 +266,7 @@ describe('phone layout (390×844)', () => {
     await page.goto('/');
     await page.locator('main li.card').first().waitFor();
     const header = await page.locator('header.site-header').boundingBox();
+    console.info(`header at 390×844: ${header?.height}px`);
     expect(header?.height ?? 999).toBeLessThanOrEqual(844 * 0.12);
 
     const menu = page.getByRole('button', { name: 'Menu' });
