@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { calledUrls, json, renderAt, stubFetch } from './render';
 import { FakeIntersectionObserver } from './intersection';
 import { update, vod } from './fixtures';
-import { VOD_SCROLL_KEY } from '../src/features/vod/scrollMemory';
+import { resetHistoryMemory } from '../src/hooks/historyMemory';
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
 
@@ -45,7 +45,7 @@ describe('/vod', () => {
     expect(screen.getByRole('link', { name: 'VOD 21' }).getAttribute('href')).toBe('/vod/vod-21');
   });
 
-  it('saves the scroll position on leaving and restores it on return', async () => {
+  it('keeps the scroll position and page count per history entry and restores them after a reload', async () => {
     const scrollTo = vi.fn();
     vi.stubGlobal('scrollTo', scrollTo);
     stubFetch((url) => json(url.endsWith('/3') ? [vod(41)] : range(1, 20).map(vod)));
@@ -54,13 +54,37 @@ describe('/vod', () => {
     window.scrollY = 1234;
     window.dispatchEvent(new Event('scroll'));
     first.unmount();
-    expect(JSON.parse(window.sessionStorage.getItem(VOD_SCROLL_KEY) ?? '{}')).toEqual({ pages: 1, y: 1234 });
+    // /vod has one memory for every visit (spec §2); other routes keep one per history entry.
+    const stored = JSON.parse(window.sessionStorage.getItem('historyMemory') ?? '{}') as { scroll: object; pages: object };
+    expect(stored.scroll).toEqual({ 'every-visit:/vod': 1234 });
+    expect(stored.pages).toEqual({ 'every-visit:/vod|list': 1 });
 
-    window.sessionStorage.setItem(VOD_SCROLL_KEY, JSON.stringify({ pages: 3, y: 2500 }));
+    // A reload: the rows are gone, the counts remain in session storage.
+    resetHistoryMemory();
+    window.sessionStorage.setItem('historyMemory', JSON.stringify({ scroll: { 'every-visit:/vod': 2500 }, pages: { 'every-visit:/vod|list': 3 } }));
+    Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: 10_000 });
     const fetchMock = stubFetch((url) => json(url.endsWith('/3') ? [vod(41)] : range(url.endsWith('/2') ? 21 : 1, 20).map(vod)));
     renderAt('/vod');
     await screen.findByText('VOD 41');
     expect(calledUrls(fetchMock)).toEqual(['/api/vod/1', '/api/vod/2', '/api/vod/3']);
     await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 2500));
+    delete (document.documentElement as { scrollHeight?: number }).scrollHeight;
+  });
+
+  it('shows Retry when a later page fails and asks for that page again', async () => {
+    let failures = 1;
+    const fetchMock = stubFetch((url) => {
+      if (url.endsWith('/2') && failures-- > 0) return json({ error: { code: 'unavailable', message: 'down' } }, 503);
+      return json(url.endsWith('/1') ? range(1, 20).map(vod) : [vod(21)]);
+    });
+    renderAt('/vod');
+    await screen.findByText('VOD 20');
+    FakeIntersectionObserver.show('.sentinel');
+    await screen.findByText('Error: HTTP error! status: 503');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByText('VOD 21');
+    expect(screen.getByText('VOD 1')).toBeTruthy();
+    expect(screen.queryByText(/^Error:/)).toBeNull();
+    expect(calledUrls(fetchMock)).toEqual(['/api/vod/1', '/api/vod/2', '/api/vod/2']);
   });
 });

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { calledUrls, json, renderAt, stubFetch } from './render';
-import { AGE_CONFIRMED_KEY } from '../src/features/age-gate/components/AgeGate';
+import { AGE_CONFIRMED_KEY, isOpenPath } from '../src/features/age-gate/components/AgeGate';
+import { routeTitle } from '../src/app/routeTitles';
 
 describe('search box', () => {
   it('goes to /search/{term} on submit', async () => {
@@ -41,5 +42,81 @@ describe('age gate', () => {
     renderAt(path, { ageConfirmed: false });
     await screen.findByRole('heading', { level: 1 }, { timeout: 3000 });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('age gate: open paths', () => {
+  it.each([
+    ['/2257', true],
+    ['/contact', true],
+    ['/contact/', true],
+    ['/reports/R-ABC123/appeal', true],
+    ['/reports/R-ABC123/appeal/', true],
+    ['/reports/R-ABC123', false],
+    ['/', false],
+    ['/photos', false],
+  ])('%s open: %s', (path, open) => {
+    expect(isOpenPath(path)).toBe(open);
+  });
+
+  it('shows the appeal form without asking', async () => {
+    stubFetch(() => json({ error: { code: 'not_found', message: 'unknown' } }, 404));
+    renderAt('/reports/R-ABC123/appeal', { ageConfirmed: false });
+    await screen.findByRole('heading', { level: 1, name: 'Appeal a report decision' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('route titles', () => {
+  it.each([
+    ['/', 'Home'],
+    ['/vod', 'VOD'],
+    ['/vod/some-vod', 'VOD some-vod'],
+    ['/photos', 'Photos'],
+    ['/video/clip%201', 'Video clip 1'],
+    ['/models/Model%20A1', 'Model A1'],
+    ['/search/flex', 'Search: flex'],
+    ['/reports/R-1/appeal', 'Appeal a report decision'],
+    ['/no/such/page', 'Page not found'],
+  ])('%s → %s', (path, title) => {
+    expect(routeTitle(path)).toBe(title);
+  });
+
+  it('sets "{Page} – Media Site" for the route', async () => {
+    stubFetch(() => json([]));
+    renderAt('/models');
+    await screen.findByRole('heading', { name: 'Models' });
+    expect(document.title).toBe('Models – Media Site');
+  });
+});
+
+describe('phone menu', () => {
+  it('toggles aria-expanded, closes on Escape and on navigation', async () => {
+    stubFetch(() => json([]));
+    renderAt('/test');
+    await screen.findByText('Test Route Match');
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menu);
+    fireEvent.click(menu);
+    fireEvent.click(screen.getByRole('link', { name: 'Models' }));
+    await screen.findByRole('heading', { name: 'Models' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('Retry', () => {
+  it('asks again after a failed request and shows the answer', async () => {
+    let failures = 1;
+    const fetchMock = stubFetch(() => (failures-- > 0 ? json({ error: { code: 'unavailable', message: 'down' } }, 503) : json([{ modelname: 'Model A1', thumbnail: null }])));
+    renderAt('/models');
+    await screen.findByText('Error: HTTP error! status: 503');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByText('Model A1');
+    expect(calledUrls(fetchMock)).toEqual(['/api/models/A', '/api/models/A']);
   });
 });

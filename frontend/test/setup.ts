@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetHistoryMemory } from '../src/hooks/historyMemory';
 
 // findBy*/waitFor give up after 1 s by default; a shared two-core machine under load needs longer.
 configure({ asyncUtilTimeout: 5000 });
@@ -9,4 +10,6 @@ afterEach(() => {
   cleanup();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  // Listings remember their pages per history entry in memory too; each test is a new tab.
+  resetHistoryMemory();
 });

@@ -1,22 +1,27 @@
-import { Suspense, useEffect } from 'react';
-import { Link, Outlet, useLocation, useNavigationType } from 'react-router-dom';
+import { Suspense, useLayoutEffect } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
 import { NavBar } from './NavBar';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { routeTitle } from './routeTitles';
 import { Loading } from '../components/StatusMessage';
 import { AgeGate } from '../features/age-gate/components/AgeGate';
 import { SITE_NAME } from '../config/site';
+import { useHeadingFocus } from '../hooks/useHeadingFocus';
+import { pageTitle } from '../hooks/usePageTitle';
+import { useScrollRestoration } from '../hooks/useScrollRestoration';
 
 // Inside the /join page's frame only the form is wanted, not a second copy of the site.
 const framed = typeof window !== 'undefined' && window.self !== window.top;
 
 export function Layout() {
   const { pathname } = useLocation();
-  const navigationType = useNavigationType();
 
-  useEffect(() => {
-    // New pages start at the top; back/forward leaves the position to the page (/vod restores its own).
-    if (navigationType !== 'POP') window.scrollTo(0, 0);
-  }, [pathname, navigationType]);
+  useScrollRestoration();
+  useHeadingFocus(pathname, 'main');
+  // A layout effect runs before the pages' own (passive) usePageTitle effects, which then win.
+  useLayoutEffect(() => {
+    document.title = pageTitle(routeTitle(pathname));
+  }, [pathname]);
 
   const page = (
     <RouteErrorBoundary key={pathname}>

@@ -1,4 +1,5 @@
-import { NavLink } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
 import { SITE_NAME } from '../config/site';
 import { SearchBox } from '../components/SearchBox';
 import { SessionLink } from '../features/auth/components/SessionLink';
@@ -17,10 +18,33 @@ const LINKS: [string, string][] = [
   ['/affiliates', 'Affiliates'],
 ];
 
+/** On a phone the links fold behind a Menu button (styles.css); on wider screens they always show. */
+function useMenu() {
+  // Open for one history entry only: any navigation (a link, Back) closes it.
+  const { key } = useLocation();
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === key;
+  const button = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(null);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  return { open, button, toggle: () => setOpenOn(open ? null : key) };
+}
+
 export function NavBar() {
   // Members get their account where visitors get Join.
   const signedIn = useSession().status === 'signedIn';
   const links = signedIn ? LINKS.map(([to, label]): [string, string] => (to === '/join' ? ['/account', 'Account'] : [to, label])) : LINKS;
+  const menu = useMenu();
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -29,7 +53,17 @@ export function NavBar() {
       <NavLink to="/" className="brand">
         {SITE_NAME}
       </NavLink>
-      <nav aria-label="Main">
+      <button
+        type="button"
+        ref={menu.button}
+        className="button menu-button"
+        aria-expanded={menu.open}
+        aria-controls="main-nav"
+        onClick={menu.toggle}
+      >
+        Menu
+      </button>
+      <nav id="main-nav" aria-label="Main" className={menu.open ? 'main-nav open' : 'main-nav'}>
         <ul className="nav-links">
           {links.map(([to, label]) => (
             <li key={to}>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
 import { ResourceView } from './StatusMessage';
 
@@ -21,6 +22,7 @@ function readPage(value: string | null): number {
 
 // /photos and /videos: the page and sort live in the URL, so back/forward and shared links keep them.
 export function PagedGallery<T>({ title, sortLabels, url, load, renderItem }: PagedGalleryProps<T>) {
+  usePageTitle(title);
   const [params, setParams] = useSearchParams();
   const page = readPage(params.get('page'));
   const sort: GallerySort = params.get('sort') === 'date' ? 'date' : 'alpha';

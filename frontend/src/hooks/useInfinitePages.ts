@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { entryKey, rememberedPages, rememberPages } from './historyMemory';
 import { toError } from './useResource';
 
 export interface InfinitePages<T> {
@@ -8,19 +10,27 @@ export interface InfinitePages<T> {
   error: Error | null;
   done: boolean;
   loadMore: () => void;
+  /** Asks again for the page that failed, keeping the pages already shown. */
+  retry: () => void;
 }
 
-// Pages 1..n of a listing; a short page means the end. `initialPages` > 1 reloads what a visitor had
-// already scrolled through, so a saved scroll position can be restored.
+/**
+ * Pages 1..n of a listing; a short page means the end. The loaded pages are remembered for this
+ * history entry: Back shows them again at once (after a reload, pages 1..n are fetched again), so
+ * the scroll position can be restored. `listing` tells two listings on one page apart.
+ */
 export function useInfinitePages<T>(
   load: (page: number, signal: AbortSignal) => Promise<T[]>,
   pageSize: number,
-  initialPages = 1,
+  listing = 'list',
 ): InfinitePages<T> {
   const loadRef = useRef(load);
   loadRef.current = load;
-  const [pages, setPages] = useState<T[][]>([]);
-  const [loading, setLoading] = useState(true);
+  const location = useLocation();
+  const [memoryKey] = useState(() => `${entryKey(location)}|${listing}`);
+  const [remembered] = useState(() => rememberedPages<T>(memoryKey));
+  const [pages, setPages] = useState<T[][]>(() => remembered.pages ?? []);
+  const [loading, setLoading] = useState(!remembered.pages);
   const [error, setError] = useState<Error | null>(null);
   const busy = useRef(false);
   const controller = useRef<AbortController | null>(null);
@@ -49,17 +59,29 @@ export function useInfinitePages<T>(
 
   useEffect(() => {
     controller.current = new AbortController();
-    void fetchPages(1, Math.max(1, initialPages));
+    if (!remembered.pages) void fetchPages(1, Math.max(1, remembered.count ?? 1));
     return () => {
       controller.current?.abort();
       busy.current = false;
     };
-  }, [fetchPages, initialPages]);
+  }, [fetchPages, remembered]);
+
+  useEffect(() => {
+    if (pages.length) rememberPages(memoryKey, pages);
+  }, [memoryKey, pages]);
 
   const loadMore = useCallback(() => {
     if (busy.current || done || error) return;
     void fetchPages(pages.length + 1, pages.length + 1);
   }, [done, error, fetchPages, pages.length]);
 
-  return { items: pages.flat(), pagesLoaded: pages.length, loading, error, done, loadMore };
+  const retry = useCallback(() => {
+    if (busy.current) return;
+    setError(null);
+    // Before any page arrived, a restore may still want several pages back.
+    const to = pages.length === 0 ? Math.max(1, remembered.count ?? 1) : pages.length + 1;
+    void fetchPages(pages.length + 1, to);
+  }, [fetchPages, pages.length, remembered]);
+
+  return { items: pages.flat(), pagesLoaded: pages.length, loading, error, done, loadMore, retry };
 }

@@ -1,14 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export type Resource<T> =
   | { status: 'loading' }
   | { status: 'error'; error: Error }
   | { status: 'success'; data: T };
 
+/** A resource plus `retry`, which asks again (after an error) without reloading the page. */
+export type RetryableResource<T> = Resource<T> & { retry: () => void };
+
 // `key` identifies what is loaded (usually the URL); a new key starts over, an old answer is dropped.
-export function useResource<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Resource<T> {
+export function useResource<T>(key: string, load: (signal: AbortSignal) => Promise<T>): RetryableResource<T> {
   const loadRef = useRef(load);
   loadRef.current = load;
+  const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<{ key: string; resource: Resource<T> }>({ key, resource: { status: 'loading' } });
 
   useEffect(() => {
@@ -23,9 +27,11 @@ export function useResource<T>(key: string, load: (signal: AbortSignal) => Promi
       },
     );
     return () => controller.abort();
-  }, [key]);
+  }, [key, attempt]);
 
-  return state.key === key ? state.resource : { status: 'loading' };
+  const retry = useCallback(() => setAttempt((count) => count + 1), []);
+  const resource: Resource<T> = state.key === key ? state.resource : { status: 'loading' };
+  return { ...resource, retry };
 }
 
 export function toError(error: unknown): Error {

@@ -150,7 +150,7 @@ function SignOutEverywhere() {
 function AccountDetails({ username }: { username: string }) {
   const account = useResource(`account:${username}`, (signal) => getAccount(signal));
   if (account.status === 'loading') return <Loading />;
-  if (account.status === 'error') return <ErrorMessage error={account.error} />;
+  if (account.status === 'error') return <ErrorMessage error={account.error} onRetry={account.retry} />;
   return (
     <>
       <Membership account={account.data} />

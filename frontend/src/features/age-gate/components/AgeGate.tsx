@@ -1,11 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 export const AGE_CONFIRMED_KEY = 'ageConfirmed';
 const LEAVE_URL = 'https://www.google.com/';
-// Legal texts stay readable to anyone, confirmed or not.
-const OPEN_PATHS = new Set(['/2257', '/contact']);
+// Legal texts and the report/appeal process stay readable to anyone, confirmed or not: someone
+// appealing a takedown must not have to declare anything first.
+const OPEN_PATHS = [/^\/2257$/, /^\/contact$/, /^\/reports\/[^/]+\/appeal$/];
+
+export function isOpenPath(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return OPEN_PATHS.some((pattern) => pattern.test(path));
+}
 
 function readConfirmed(): boolean {
   try {
@@ -15,13 +21,54 @@ function readConfirmed(): boolean {
   }
 }
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+// Tab and Shift+Tab go round the dialog's own controls and never leave it.
+function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab') return;
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !event.currentTarget.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !event.currentTarget.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 export function AgeGate({ pathname, children }: { pathname: string; children: ReactNode }) {
   const [confirmed, setConfirmed] = useState(readConfirmed);
+  const dialog = useRef<HTMLDialogElement>(null);
   const enter = useRef<HTMLButtonElement>(null);
-  const open = confirmed || OPEN_PATHS.has(pathname);
+  const confirmedRef = useRef(confirmed);
+  confirmedRef.current = confirmed;
+  const open = confirmed || isOpenPath(pathname);
 
   useEffect(() => {
-    if (!open) enter.current?.focus();
+    const element = dialog.current;
+    if (open || !element) return undefined;
+    // A modal dialog: the page behind is inert and Escape cannot close it. Where showModal is
+    // missing (old browsers, jsdom) the dialog is shown in place and the focus trap still holds.
+    const show = () => {
+      if (element.open) return;
+      if (typeof element.showModal === 'function') element.showModal();
+      else element.setAttribute('open', '');
+      enter.current?.focus();
+    };
+    // Chromium may close a dialog on a repeated Escape even when `cancel` is refused: reopen it.
+    const reopen = () => {
+      if (!confirmedRef.current) show();
+    };
+    show();
+    element.addEventListener('close', reopen);
+    return () => {
+      element.removeEventListener('close', reopen);
+      if (element.open && typeof element.close === 'function') element.close();
+    };
   }, [open]);
 
   if (open) return <>{children}</>;
@@ -32,11 +79,21 @@ export function AgeGate({ pathname, children }: { pathname: string; children: Re
     } catch {
       // Private modes may refuse storage; the visitor still gets in for this page view.
     }
+    confirmedRef.current = true;
     setConfirmed(true);
   }
 
   return (
-    <section className="panel age-gate" role="dialog" aria-modal="true" aria-labelledby="age-gate-title">
+    <dialog
+      ref={dialog}
+      className="panel age-gate"
+      aria-labelledby="age-gate-title"
+      onCancel={(event) => event.preventDefault()}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') event.preventDefault();
+        trapTab(event);
+      }}
+    >
       <h1 id="age-gate-title">Adults only</h1>
       <p>
         This website contains adult material. Enter only if you are at least
@@ -53,6 +110,6 @@ export function AgeGate({ pathname, children }: { pathname: string; children: Re
       <p className="fine-print">
         See the <Link to="/2257">2257 compliance statement</Link> or <Link to="/contact">contact us</Link>.
       </p>
-    </section>
+    </dialog>
   );
 }

@@ -3,6 +3,7 @@ import { MediaCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useInfinitePages } from '../../../hooks/useInfinitePages';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import type { ContentType, UpdateItem } from '../../api/types';
 import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
 
@@ -31,6 +32,7 @@ function Column({ title, route, items }: { title: string; route: string; items: 
 
 export function HomePage() {
   const feed = useInfinitePages(getUpdates, UPDATES_PAGE_SIZE);
+  usePageTitle('Home');
 
   return (
     <>
@@ -44,7 +46,7 @@ export function HomePage() {
         ))}
       </div>
       {feed.loading && <Loading />}
-      {feed.error && <ErrorMessage error={feed.error} />}
+      {feed.error && <ErrorMessage error={feed.error} onRetry={feed.retry} />}
       {!feed.done && !feed.error && <Sentinel onVisible={feed.loadMore} generation={feed.items.length} />}
     </>
   );

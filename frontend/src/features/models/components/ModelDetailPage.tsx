@@ -28,7 +28,7 @@ export function ModelDetailPage() {
 
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {
-    return resource.error instanceof HttpError && resource.error.status === 404 ? NO_DETAILS : <ErrorMessage error={resource.error} />;
+    return resource.error instanceof HttpError && resource.error.status === 404 ? NO_DETAILS : <ErrorMessage error={resource.error} onRetry={resource.retry} />;
   }
   const { photos, videos, vods } = resource.data;
   return (

@@ -34,7 +34,7 @@ function VodPurchase({ folder, onApproved }: { folder: string; onApproved: () =>
   if (access.status === 'unknown' || offer.status === 'loading') return <Loading />;
   if (offer.status === 'error') {
     if (offer.error instanceof HttpError && offer.error.status === 404) return <p className="status">This VOD is not available.</p>;
-    return <ErrorMessage error={offer.error} />;
+    return <ErrorMessage error={offer.error} onRetry={offer.retry} />;
   }
   const vod = offer.data;
   if (ownsVod(access, vod.path)) {

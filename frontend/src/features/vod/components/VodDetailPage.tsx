@@ -68,7 +68,7 @@ export function VodDetailPage() {
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {
     if (resource.error instanceof HttpError && resource.error.status === 404) return <p className="status">No VOD details found</p>;
-    return <ErrorMessage error={resource.error} />;
+    return <ErrorMessage error={resource.error} onRetry={resource.retry} />;
   }
   const vod = resource.data;
   return (

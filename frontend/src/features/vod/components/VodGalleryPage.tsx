@@ -1,35 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
 import { MediaCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useInfinitePages } from '../../../hooks/useInfinitePages';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { getVods, VOD_PAGE_SIZE } from '../api/getVods';
-import { readVodScroll, saveVodScroll } from '../scrollMemory';
 
+// Returning to /vod (Back or the nav link, spec §2) restores the loaded pages and the scroll position:
+// useInfinitePages and the layout's useScrollRestoration keep both, as for every listing (hooks/historyMemory.ts).
 export function VodGalleryPage() {
-  const [saved] = useState(readVodScroll);
-  const list = useInfinitePages(getVods, VOD_PAGE_SIZE, saved?.pages ?? 1);
-  const restored = useRef(!saved);
-  const position = useRef({ pages: 0, y: 0 });
-  position.current.pages = list.pagesLoaded;
-
-  useEffect(() => {
-    if (restored.current || list.loading) return;
-    restored.current = true;
-    if (saved) window.scrollTo(0, saved.y);
-  }, [list.loading, saved]);
-
-  useEffect(() => {
-    const memory = position.current;
-    const track = () => {
-      if (restored.current) memory.y = window.scrollY;
-    };
-    window.addEventListener('scroll', track, { passive: true });
-    return () => {
-      window.removeEventListener('scroll', track);
-      if (restored.current && memory.pages > 0) saveVodScroll({ ...memory });
-    };
-  }, []);
+  const list = useInfinitePages(getVods, VOD_PAGE_SIZE);
+  usePageTitle('VOD');
 
   return (
     <section>
@@ -52,7 +32,7 @@ export function VodGalleryPage() {
         </ul>
       )}
       {list.loading && <Loading />}
-      {list.error && <ErrorMessage error={list.error} />}
+      {list.error && <ErrorMessage error={list.error} onRetry={list.retry} />}
       {!list.loading && list.done && list.items.length === 0 && <p>No VODs yet.</p>}
       {!list.done && !list.error && <Sentinel margin="20px" onVisible={list.loadMore} generation={list.items.length} />}
     </section>
