@@ -25,6 +25,9 @@ export function buildFrontendIfNeeded(log: (line: string) => void = console.log)
   const result = spawnSync(process.execPath, [resolve(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: resolve(repoRoot, 'frontend'),
     stdio: 'inherit',
+    // Always the production build: inside vitest NODE_ENV is `test`, which would give React's
+    // development build (effects run twice, every page asks the bff twice).
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('frontend build failed');
 }
