@@ -1,6 +1,6 @@
 export { createKnex, clientOf, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
 export { migrateLatest, migrateRollbackAll } from './migrate';
-export { modelInitial, searchText } from './initial';
+export { foldForSearch, modelInitial, searchText, SEARCH_TEXT_MAX } from './initial';
 export { readGeneration, bumpGeneration } from './generation';
 export { ensureDemo, type EnsureDemoOptions, type EnsureDemoResult } from './demo';
 export { buildDemoCatalog, type DemoCatalog } from './seed/catalog';
