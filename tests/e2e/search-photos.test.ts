@@ -97,18 +97,22 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
     const notice = page.locator('main .locked-notice');
     await notice.getByRole('link', { name: 'Join to see the full set' }).waitFor();
     await notice.getByRole('link', { name: 'Sign in' }).waitFor();
+    await page.locator('main .grid-thumbs img').first().evaluate((img) => (img as HTMLImageElement).decode());
     await shot(page, `set-visitor-${name}`);
 
     const thumb = page.locator('main .grid-thumbs a').nth(1);
     const photoHref = (await thumb.getAttribute('href'))!;
     expect(photoHref).toMatch(new RegExp(`^/members/photos/${set.path}/[^/]+$`));
     await thumb.click();
-    await page.getByRole('heading', { name: 'This photo is for members' }).waitFor();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(set.updatename);
+    await page.locator('main .locked-notice').waitFor();
+    expect(await page.locator('main .item-meta').textContent()).toBe(`Photo 2 of ${set.count} · ${set.modelname}`);
     expect(new URL(page.url()).pathname).toBe(photoHref);
     expect(await page.locator('main').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(`/login?next=${encodeURIComponent(photoHref)}`);
     expect(await page.getByRole('link', { name: 'Join to see the full set' }).count()).toBe(1);
     expect(await brokenImages(page)).toEqual([]);
     expect(await page.locator('main').textContent()).not.toContain('"error"');
+    await page.locator('main .locked-preview img').evaluate((img) => (img as HTMLImageElement).decode());
     await shot(page, `photo-locked-visitor-${name}`);
 
     // Opening the file itself (a new tab, a pasted link) lands on the set page with the lock, not on raw JSON.
