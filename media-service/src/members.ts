@@ -11,6 +11,7 @@ import { asciiFallback, attachmentDisposition } from './files/disposition';
 import { parseMediaPath, resolveMediaFile } from './files/paths';
 import type { Family, MediaPath, ResolvedFile } from './files/paths';
 import { answer, fileRepresentation } from './files/send';
+import { CrcCache, isSetZip, setZip } from './files/set-zip';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from './variants/format';
 import type { VariantService } from './variants/service';
 
@@ -72,6 +73,7 @@ function lockedPageFor(ctx: Context, path: MediaPath, err: unknown): string | un
 /** GET/HEAD /members/<family>/<path>: access, then a variant, an X-Accel-Redirect or the file itself. */
 export function membersHandler(deps: MembersDeps) {
   const now = deps.now ?? (() => Date.now() / 1000);
+  const crcs = new CrcCache();
   return async (ctx: Context): Promise<void> => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -115,6 +117,13 @@ export function membersHandler(deps: MembersDeps) {
       ctx.set('Vary', 'Accept, Sec-Fetch-Mode');
       ctx.status = 303;
       ctx.redirect(page);
+      return;
+    }
+    if (isSetZip(path.family, path.rest)) {
+      if (width !== null) throw new MediaError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+      // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
+      const zip = await setZip(deps.realRoot, path.rest[0]!, crcs);
+      answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });
       return;
     }
     const file = await resolveMediaFile(deps.realRoot, path);
