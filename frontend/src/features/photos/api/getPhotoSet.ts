@@ -15,3 +15,8 @@ export function getPhotoSet(folder: string, signal: AbortSignal): Promise<PhotoS
 export function photoPath(folder: string, file: string): string {
   return `/members/photos/${encodeURIComponent(folder)}/${encodeURIComponent(file)}`;
 }
+
+/** The whole set as one ZIP (the media service builds it from the set's files; resumable). */
+export function setZipPath(folder: string): string {
+  return photoPath(folder, `${folder}.zip`);
+}

@@ -1,10 +1,12 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
 import { LockedNotice } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess } from '../../access/useAccess';
-import { getPhotoSet, photoPath } from '../api/getPhotoSet';
+import { getDownloadLink } from '../../videos/api/getVideoPrename';
+import { getPhotoSet, photoPath, setZipPath } from '../api/getPhotoSet';
 import { ItemMeta } from './ItemMeta';
 
 export function PhotoSetPage() {
@@ -22,7 +24,7 @@ export function PhotoSetPage() {
             <h1>{set.updatename}</h1>
             <ItemMeta modelname={set.modelname} datetoupload={set.datetoupload} count={set.count} />
             {/* Thumbnails are public; the full photos are members-only. A visitor's thumbnail leads to the viewer page, which shows the same lock. */}
-            {open || access.status === 'unknown' ? null : <LockedNotice access={access} what="This photo set" />}
+            {open ? <SetDownload folder={folder} /> : access.status === 'unknown' ? null : <LockedNotice access={access} what="This photo set" />}
             {set.files.length ? (
               <ul className="grid grid-thumbs">
                 {set.files.map((image, index) => (
@@ -44,5 +46,32 @@ export function PhotoSetPage() {
         )}
       </ResourceView>
     </section>
+  );
+}
+
+/** The whole set as one ZIP, through a signed link (48 h, resumable by any download manager). */
+function SetDownload({ folder }: { folder: string }) {
+  const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
+  const start = async () => {
+    setState('working');
+    try {
+      const { url } = await getDownloadLink(setZipPath(folder));
+      setState('idle');
+      window.location.assign(url);
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <p className="button-row">
+      <button type="button" className="button button-primary" onClick={() => void start()} disabled={state === 'working'}>
+        Download the set (ZIP)
+      </button>
+      {state === 'failed' ? (
+        <span className="status status-error" role="alert">
+          The download link could not be made. Try again.
+        </span>
+      ) : null}
+    </p>
   );
 }
