@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
@@ -40,7 +41,12 @@ afterAll(async () => {
   await site?.stop();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshotDir, `i12-${name}.png`), fullPage: false });
+/** A screenshot for the record, and axe over the same page: every violation, whatever its impact. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(screenshotDir, `i12-${name}.png`), fullPage: false });
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+}
 
 async function signIn(page: Page): Promise<void> {
   await page.goto('/login');
@@ -169,6 +175,7 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
 
     // The whole set as one ZIP through a signed link, resumable through the front door.
     const zipDownload = page.waitForEvent('download');
+    await shot(page, `set-member-${name}`);
     await page.getByRole('button', { name: 'Download the set (ZIP)' }).click();
     const zip = await zipDownload;
     expect(zip.suggestedFilename()).toBe(`${set.path}.zip`);
@@ -184,6 +191,8 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
     expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(1000))).toBe(true);
 
     await page.goto(`/video/${video.path}`);
+    await page.getByRole('button', { name: 'Download' }).waitFor();
+    await shot(page, `video-member-${name}`);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download' }).click();
     const file = await download;

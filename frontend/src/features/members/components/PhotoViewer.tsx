@@ -26,20 +26,30 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
   const setPage = `/photos/${encodeURIComponent(folder)}`;
   const [failed, setFailed] = useState<string | null>(null);
   const touch = useRef<{ x: number; y: number } | null>(null);
+  const goRef = useRef<(delta: number) => void>(() => {});
 
   useEffect(() => {
+    // From the address bar, which navigate() changes at once: key presses quicker than a render
+    // each move one more photo instead of repeating the last move.
+    const go = (delta: number) => {
+      const shown = set.files.indexOf(decodeURIComponent(window.location.pathname.slice(window.location.pathname.lastIndexOf('/') + 1)));
+      const to = shown + delta;
+      if (shown < 0 || to < 0 || to >= set.files.length) return;
+      navigate(photoPath(folder, set.files[to]!), { replace: true });
+    };
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const target = event.target as HTMLElement | null;
       if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
-      const to = event.key === 'ArrowLeft' ? prev : event.key === 'ArrowRight' ? next : undefined;
-      if (to === undefined) return;
+      const delta = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
+      if (delta === 0) return;
       event.preventDefault();
-      navigate(photoPath(folder, to), { replace: true });
+      go(delta);
     };
     window.addEventListener('keydown', onKey);
+    goRef.current = go;
     return () => window.removeEventListener('keydown', onKey);
-  }, [navigate, folder, prev, next]);
+  }, [navigate, folder, set.files]);
 
   useEffect(() => {
     if (next === undefined) return;
@@ -71,8 +81,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
     if (!start || !t) return;
     const dx = t.clientX - start.x;
     if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) < Math.abs(t.clientY - start.y)) return;
-    const to = dx < 0 ? next : prev;
-    if (to !== undefined) navigate(photoPath(folder, to), { replace: true });
+    goRef.current(dx < 0 ? 1 : -1);
   };
 
   return (

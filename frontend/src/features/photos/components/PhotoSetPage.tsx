@@ -29,10 +29,11 @@ export function PhotoSetPage() {
               <ul className="grid grid-thumbs">
                 {set.files.map((image, index) => (
                   <li key={image}>
-                    <Link to={photoPath(folder, image)}>
+                    {/* Named on the link: the image inside loads only when scrolled near. */}
+                    <Link to={photoPath(folder, image)} aria-label={`Photo ${index + 1} of ${set.files.length}`}>
                       <LazyImage
                         src={`/members/photosthumbs/${dir}/${encodeURIComponent(image)}`}
-                        alt={`Photo ${index + 1} of ${set.files.length}`}
+                        alt=""
                         sizes="(min-width: 1024px) 20vw, 50vw"
                       />
                     </Link>
