@@ -52,6 +52,35 @@ for (const [searchPath, options] of PATHS) describeCatalog(`search from the ${se
     expect(body.photos.length).toBeGreaterThan(0);
   });
 
+  it('ignores diacritics both ways: "emilie" finds what "Émilie" finds', async () => {
+    const { photos, videos, vods } = ctx().catalog;
+    const accented = await get('Émilie');
+    expect(accented.photos.length).toBeGreaterThan(0);
+    expect(paths(accented.photos)).toEqual(paths(photos.filter((p) => p.modelname === 'Émilie Ñoño').sort(byAlpha)));
+    for (const term of ['emilie', 'EMILIE', 'émilie', 'nono', 'Emilie Nono', 'e\u0301milie']) {
+      const body = await get(term);
+      expect(paths(body.photos), term).toEqual(paths(accented.photos));
+      expect(paths(body.videos), term).toEqual(paths(matching(videos, 'emilie')));
+      expect(paths(body.vods), term).toEqual(paths(matching(vods, 'emilie')));
+    }
+  });
+
+  it('matches all words in any order, each anywhere in the title or the model name', async () => {
+    const { photos } = ctx().catalog;
+    const forward = await get('alice title 07');
+    expect(forward.photos.length).toBeGreaterThan(0);
+    expect(paths(forward.photos)).toEqual(paths(matching(photos, 'title 07 alice')));
+    for (const term of ['07 title alice', 'ALICE   07 TITLE', 'title alice 07 title', 'beta 07 Title ALICE']) expect(await get(term), term).toEqual(forward);
+    const accented = await get('nono emilie');
+    expect(accented.photos.length).toBeGreaterThan(0);
+    expect(await get('Ñoño Émilie')).toEqual(accented);
+    // Every word must match: one absent word empties the answer.
+    expect(await get('title 07 nowhere')).toEqual({ photos: [], videos: [], vods: [] });
+    // Short words (no trigram) are matched too.
+    expect(paths((await get('07 a')).photos)).toEqual(paths(matching(photos, '07 a')));
+    expect(paths((await get('al an')).photos)).toEqual(paths(matching(photos, 'an al')));
+  });
+
   it.each([
     ['100%', ['special-percent']],
     ['%', ['special-percent']],
