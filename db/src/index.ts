@@ -3,7 +3,7 @@ export { createReadPool, parseReadUrls, isUnreachable, type ReadPool, type ReadP
 export { publishGeneration } from './ingest/publish';
 export { parseSentinels, redisHaProblem, sentinelOptions, type RedisHaSettings, type SentinelAddress } from './redis-ha';
 export { migrateLatest, migrateRollbackAll } from './migrate';
-export { modelInitial, searchText } from './initial';
+export { foldForSearch, modelInitial, searchText, SEARCH_TEXT_MAX } from './initial';
 export { readGeneration, bumpGeneration } from './generation';
 export { ensureDemo, type EnsureDemoOptions, type EnsureDemoResult } from './demo';
 export { buildDemoCatalog, type DemoCatalog } from './seed/catalog';

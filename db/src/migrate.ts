@@ -7,6 +7,7 @@ import * as m005 from './migrations/005_member_disable';
 import * as m006 from './migrations/006_username_nocase';
 import * as m007 from './migrations/007_media_jobs';
 import * as m008 from './migrations/008_takedown_free_sets';
+import * as m009 from './migrations/009_search_fold';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '006_username_nocase': m006,
   '007_media_jobs': m007,
   '008_takedown_free_sets': m008,
+  '009_search_fold': m009,
 };
 
 const source: Knex.MigrationSource<string> = {

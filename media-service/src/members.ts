@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { Context } from 'koa';
 import mime from 'mime-types';
-import { authorize } from './access/policy';
+import { authorize, type Access } from './access/policy';
 import type { RevocationList } from './access/revocation';
 import type { TakedownList } from './access/takedowns';
 import { SESSION_COOKIE } from './access/token';
@@ -9,8 +9,9 @@ import type { KeyRing } from './access/token';
 import { MediaError } from './errors';
 import { asciiFallback, attachmentDisposition } from './files/disposition';
 import { parseMediaPath, resolveMediaFile } from './files/paths';
-import type { Family, ResolvedFile } from './files/paths';
+import type { Family, MediaPath, ResolvedFile } from './files/paths';
 import { answer, fileRepresentation } from './files/send';
+import { CrcCache, isSetZip, setZip } from './files/set-zip';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from './variants/format';
 import type { VariantService } from './variants/service';
 
@@ -47,9 +48,32 @@ function contentType(file: ResolvedFile): string {
   return mime.lookup(extname(file.absolute)) || 'application/octet-stream';
 }
 
+// The site page that says what a refused member file is and how to get it (the SPA's lock notice).
+const LOCKED_PAGE: Partial<Record<Family, string>> = { photos: '/photos/', video: '/video/', videorenditions: '/video/', vod: '/vod/', vodrenditions: '/vod/' };
+const REFUSALS = new Set(['unauthenticated', 'forbidden', 'token_expired']);
+
+/**
+ * Where a browser that navigated to a file it may not read goes instead of a raw JSON error: a 303
+ * to the item's page, which shows the lock (Join / Sign in / Buy). Only for a top-level HTML
+ * navigation (Accept names text/html; Sec-Fetch-Mode, when sent, is `navigate`) without Range:
+ * images, players, download managers and scripts keep the JSON 401/403.
+ */
+function lockedPageFor(ctx: Context, path: MediaPath, err: unknown): string | undefined {
+  if (!(err instanceof MediaError) || !REFUSALS.has(err.code)) return undefined;
+  if (ctx.method !== 'GET' || ctx.get('Range')) return undefined;
+  if (!/(^|[\s,])text\/html([\s;,]|$)/i.test(ctx.get('Accept'))) return undefined;
+  const mode = ctx.get('Sec-Fetch-Mode');
+  if (mode && mode !== 'navigate') return undefined;
+  const base = LOCKED_PAGE[path.family];
+  const folder = path.rest[0];
+  if (!base || !folder || path.rest.length < 2) return undefined;
+  return base + encodeURIComponent(folder);
+}
+
 /** GET/HEAD /members/<family>/<path>: access, then a variant, an X-Accel-Redirect or the file itself. */
 export function membersHandler(deps: MembersDeps) {
   const now = deps.now ?? (() => Date.now() / 1000);
+  const crcs = new CrcCache();
   return async (ctx: Context): Promise<void> => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -74,16 +98,34 @@ export function membersHandler(deps: MembersDeps) {
       }
     }
 
-    const access = authorize(
-      path,
-      {
-        sessionToken: ctx.cookies.get(SESSION_COOKIE),
-        query: { mid: one(query.mid), exp: one(query.exp), kid: one(query.kid), sig: one(query.sig) },
-      },
-      deps.keys,
-      deps.revocations,
-      now(),
-    );
+    let access: Access;
+    try {
+      access = authorize(
+        path,
+        {
+          sessionToken: ctx.cookies.get(SESSION_COOKIE),
+          query: { mid: one(query.mid), exp: one(query.exp), kid: one(query.kid), sig: one(query.sig) },
+        },
+        deps.keys,
+        deps.revocations,
+        now(),
+      );
+    } catch (err) {
+      const page = lockedPageFor(ctx, path, err);
+      if (!page) throw err;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Vary', 'Accept, Sec-Fetch-Mode');
+      ctx.status = 303;
+      ctx.redirect(page);
+      return;
+    }
+    if (isSetZip(path.family, path.rest)) {
+      if (width !== null) throw new MediaError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+      // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
+      const zip = await setZip(deps.realRoot, path.rest[0]!, crcs);
+      answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });
+      return;
+    }
     const file = await resolveMediaFile(deps.realRoot, path);
     let cacheControl = access.kind === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE;
 

@@ -113,6 +113,38 @@ describe('access rules per path family', () => {
     expect((await raw(fx.media.url, '/members/video/clip-1/clip-1001.mp4', cookie(buyerOnly))).status).toBe(403);
   });
 
+  describe('a browser navigating to a refused file', () => {
+    const NAVIGATE = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'Sec-Fetch-Mode': 'navigate' };
+    it.each([
+      ['/members/photos/set-1/full.jpg', {}, '/photos/set-1'],
+      ['/members/photos/set-1/full.jpg', cookie(session({ membershipActiveUntil: now() - 60 })), '/photos/set-1'],
+      ['/members/photos/set-1/full.jpg', cookie(session({ expiresAt: now() - 1 })), '/photos/set-1'],
+      ['/members/video/clip-1/clip-1001.mp4', {}, '/video/clip-1'],
+      ['/members/vod/show-2/show-2.mp4', cookie(session()), '/vod/show-2'],
+    ])('%s goes to the page with the lock (303)', async (path, credentials, page) => {
+      const res = await raw(fx.media.url, path, { ...NAVIGATE, ...credentials });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(page);
+      expect(res.headers['cache-control']).toBe('no-store');
+      // Without Sec-Fetch-Mode (older browsers, curl -H 'Accept: text/html') too.
+      expect((await raw(fx.media.url, path, { Accept: 'text/html', ...credentials })).status).toBe(303);
+    });
+
+    it('keeps the JSON 401/403 for images, scripts, Range requests and other fetch modes', async () => {
+      const path = '/members/photos/set-1/full.jpg';
+      const image = await raw(fx.media.url, path, { Accept: 'image/avif,image/webp,image/*,*/*;q=0.8', 'Sec-Fetch-Mode': 'no-cors' });
+      expect([image.status, JSON.parse(image.body.toString()).error.code]).toEqual([401, 'unauthenticated']);
+      expect((await raw(fx.media.url, path, { Accept: 'application/json' })).status).toBe(401);
+      expect((await raw(fx.media.url, path)).status).toBe(401);
+      expect((await raw(fx.media.url, path, { ...NAVIGATE, Range: 'bytes=0-9' })).status).toBe(401);
+      expect((await raw(fx.media.url, path, { ...NAVIGATE, 'Sec-Fetch-Mode': 'cors' })).status).toBe(401);
+      expect((await raw(fx.media.url, path, { ...NAVIGATE, ...cookie(session({ membershipActiveUntil: now() - 60 })), Range: 'bytes=0-1' })).status).toBe(403);
+      // Allowed and missing files are unchanged.
+      expect((await raw(fx.media.url, path, { ...NAVIGATE, ...cookie(session()) })).status).toBe(200);
+      expect((await raw(fx.media.url, '/members/photos/set-1/none.jpg', { ...NAVIGATE, ...cookie(session()) })).status).toBe(404);
+    });
+  });
+
   it('an expired session answers 403 saying it expired', async () => {
     const res = await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session({ expiresAt: now() - 1 })));
     expect(res.status).toBe(403);

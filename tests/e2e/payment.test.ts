@@ -77,7 +77,10 @@ describe('the /ccbill form against the provider simulator', () => {
     // The SPA refreshes the media token from /api/me; the refreshed token carries no membership.
     await page.goto('/');
     await page.evaluate(() => fetch('/api/me'));
-    expect((await page.goto(photo))?.status()).toBe(403);
+    // A script (or an image) gets the 403; a browser navigating to it is sent to the set's page with the lock.
+    expect(await page.evaluate((url) => fetch(url).then((r) => r.status), photo)).toBe(403);
+    await page.goto(photo);
+    expect(new URL(page.url()).pathname).toMatch(/^\/photos\/[^/]+$/);
     // The media service polls the bff's revocation list (every 5 s here, 60 s by default).
     let status = await linkStatus();
     for (let i = 0; i < 40 && status !== 403; i += 1) {

@@ -45,7 +45,7 @@ describe('every route renders its content', () => {
       [`/modelname/${name}`, /^Photos$|^Videos$|^VODs$/],
       ['/models/Nobody%20Here', 'No Model Details Available'],
       [`/video/${video}`, 'Download'],
-      [`/photos/${photo}`, 'Photo set'],
+      [`/photos/${photo}`, 'Uploaded:'],
       [`/vod/${vod}`, /^Buy for \$\d+\.\d\d$/],
       ['/vod/no-such-vod', 'No VOD details found'],
       [`/freephotos/${free}`, 'More from our partners'],
@@ -73,23 +73,23 @@ describe('every route renders its content', () => {
     }
   });
 
-  it('opens a member image route by client-side navigation and shows that file', async () => {
+  it('opens a member image route by client-side navigation; a visitor gets the lock and the public thumbnail', async () => {
     const { page } = await site.open();
     await page.goto(`/photos/${site.seeded.photo}`);
     const link = page.getByRole('link', { name: /Photo 1 of/ });
-    const href = await link.getAttribute('href');
+    const href = (await link.getAttribute('href'))!;
     await link.click();
     await page.waitForURL(`**${href}`);
-    expect(await page.locator('main img').getAttribute('src')).toBe(href);
+    await page.locator('main .locked-notice').waitFor();
+    expect(await page.locator('main img').getAttribute('src')).toBe(`${href.replace('/members/photos/', '/members/photosthumbs/')}?w=320`);
     await page.context().close();
   });
 
-  it('shows the download link from the API on a video page', async () => {
+  it('shows a visitor the lock instead of Download on a video page (members: tests/e2e/search-photos.test.ts)', async () => {
     const { page } = await site.open();
     await page.goto(`/video/${site.seeded.video}`);
-    const download = page.getByRole('link', { name: 'Download' });
-    const answer = (await (await fetch(`${site.stack.baseUrl}/api/videos/prename/${site.seeded.video}`)).json()) as { download: string };
-    expect(await download.getAttribute('href')).toBe(answer.download);
+    await page.locator('main .locked-notice').getByRole('link', { name: 'Join to watch and download' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Download' }).count()).toBe(0);
     // Thumbnails mount as they scroll into view: wait for the fourth rather than counting at once.
     await page.locator('main img').nth(3).waitFor({ state: 'attached' });
     expect(await page.locator('main img').count()).toBe(4);

@@ -57,6 +57,18 @@ describe('TrigramIndex', () => {
     expect(index.size).toBe(300);
   });
 
+  it('finds rows holding every needle, each anywhere, in load order and up to the limit', async () => {
+    const rows = ['iron flex\nmara s6', 'flexible\nanna', 'urban flex\nemilie z3', 'mara\nno match', 'ab cd\nx', 'cd\nab'];
+    const index = await build(rows);
+    const all = (needles: string[], limit = 50) => rows.map((text, i) => ({ text, i })).filter(({ text }) => needles.every((n) => text.includes(n))).map(({ i }) => i).slice(0, limit);
+    for (const needles of [['flex', 'mara'], ['mara', 'flex'], ['flex'], ['ab', 'cd'], ['cd', 'ab', 'x'], ['a', 'fle'], ['e', 'z'], ['flex', 'nowhere'], ['ab', 'q']]) {
+      expect(index.findAll(needles, 50), needles.join(' ')).toEqual(all(needles));
+    }
+    expect(index.findAll(['a', 'e'], 2)).toEqual(all(['a', 'e'], 2));
+    expect(index.findAll([], 50)).toEqual([]);
+    expect(index.findAll(['', 'flex'], 50)).toEqual(all(['flex']));
+  });
+
   it('gives every trigram its own key, whatever its code units', () => {
     const units = [0, 1, 1023, 1024, 65535];
     const keys = new Set(units.flatMap((a) => units.flatMap((b) => units.map((c) => trigramKey(a, b, c)))));

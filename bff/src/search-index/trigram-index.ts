@@ -1,6 +1,6 @@
 import { forEachTrigram, Postings, Slices } from './postings';
 
-/** One searchable row; `text` is the lower-cased haystack (the search_text column). */
+/** One searchable row; `text` is the folded haystack (the search_text column). */
 export interface IndexedRow<Row> {
   row: Row;
   text: string;
@@ -53,10 +53,26 @@ export class TrigramIndex<Row> {
     );
   }
 
-  /** The first `limit` rows (in load order) whose text contains `needle` (already lower-cased). */
+  /** The first `limit` rows (in load order) whose text contains `needle` (already folded). */
   find(needle: string, limit: number): Row[] {
-    if (needle.length === 0 || limit <= 0) return [];
-    const positions = needle.length < 3 ? this.scan(needle, limit) : this.lookup(needle, limit);
+    return this.findAll([needle], limit);
+  }
+
+  /**
+   * The first `limit` rows (in load order) whose text contains every one of `needles` (already
+   * folded), each anywhere: words in any order. The trigrams of all needles together narrow the
+   * candidates; needles of 1–2 code units are checked on each candidate.
+   */
+  findAll(needles: readonly string[], limit: number): Row[] {
+    const words = needles.filter((n) => n.length > 0);
+    if (words.length === 0 || limit <= 0) return [];
+    const holdsAll = (pos: number) => {
+      const text = this.text(pos);
+      return words.every((w) => text.includes(w));
+    };
+    const keys = new Set<number>();
+    for (const word of words) forEachTrigram(word, (key) => keys.add(key));
+    const positions = keys.size === 0 ? this.scan(words.reduce((a, b) => (b.length > a.length ? b : a)), limit, holdsAll) : this.lookup(keys, limit, holdsAll);
     return positions.map((p) => this.rows[p]!);
   }
 
@@ -72,23 +88,21 @@ export class TrigramIndex<Row> {
   // 1–2 code units have no trigram: find occurrences in the joined texts, in row order. Short
   // needles are common, so this usually stops early; one that matches nothing is a single indexOf
   // over every text (bounded by the total text length).
-  private scan(needle: string, limit: number): number[] {
+  private scan(needle: string, limit: number, accept: (pos: number) => boolean): number[] {
     const found: number[] = [];
     let from = 0;
     while (found.length < limit) {
       const at = this.joined.indexOf(needle, from);
       if (at < 0) break;
       const pos = rowAt(this.starts, at);
-      found.push(pos);
+      if (accept(pos)) found.push(pos);
       from = this.starts[pos + 1]!;
     }
     return found;
   }
 
-  private lookup(needle: string, limit: number): number[] {
+  private lookup(keys: ReadonlySet<number>, limit: number, accept: (pos: number) => boolean): number[] {
     const lists: Uint32Array[] = [];
-    const keys = new Set<number>();
-    forEachTrigram(needle, (key) => keys.add(key));
     for (const key of keys) {
       const list = this.postings.get(key);
       if (!list) return [];
@@ -106,7 +120,7 @@ export class TrigramIndex<Row> {
         inAll = others[k]![cursors[k]!] === pos;
       }
       // Holding every trigram is necessary, not sufficient ("abcd" and "bcde" make "abcde" candidates).
-      if (inAll && this.text(pos).includes(needle)) found.push(pos);
+      if (inAll && accept(pos)) found.push(pos);
     }
     return found;
   }

@@ -59,6 +59,7 @@ export interface SearchHit {
   path: string;
   updatename: string;
   modelname: string;
+  thumbnail?: string;
 }
 
 export interface SearchResult {

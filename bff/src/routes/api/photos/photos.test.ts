@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { restore, takeDown } from '@media-site/db/reports/takedowns';
 import { BAD_PAGES, describeCatalog, pageOf } from '../../../test/catalog-suite';
 import { byAlpha, byDate } from '../../../test/fixtures';
 
@@ -37,5 +38,40 @@ describeCatalog('photo listings', (ctx) => {
     const etag = first.headers.etag as string;
     expect(etag).toBeTruthy();
     await ctx().request.get('/api/photos/1').set('If-None-Match', etag).expect(304);
+  });
+
+  it('gives a set’s title, model, date, count and files; 404s an unknown set, 400s a malformed folder', async () => {
+    const first = ctx().catalog.photos[0]!;
+    const res = await ctx().request.get(`/api/photos/set/${first.path}`).expect(200).expect('Content-Type', /application\/json/);
+    expect(res.body).toEqual({
+      photos_id: first.id,
+      path: first.path,
+      updatename: first.updatename,
+      modelname: first.modelname,
+      datetoupload: first.datetoupload,
+      thumbnail: `/members/photosthumbs/${first.path}/large.jpg`,
+      count: 3,
+      files: ['a.jpg', 'b.jpg', 'c.jpg'],
+    });
+    const etag = res.headers.etag as string;
+    await ctx().request.get(`/api/photos/set/${first.path}`).set('If-None-Match', etag).expect(304);
+    const empty = (await ctx().request.get(`/api/photos/set/${ctx().catalog.photos[1]!.path}`).expect(200)).body;
+    expect([empty.count, empty.files]).toEqual([0, []]);
+    expect((await ctx().request.get('/api/photos/set/no-such-set').expect(404)).body.error.code).toBe('not_found');
+    await ctx().request.get('/api/photos/set/free-01').expect(404);
+    for (const bad of ['a'.repeat(151), 'a%20b', '..%2Fx']) await ctx().request.get(`/api/photos/set/${bad}`).expect(400);
+  });
+
+  it('404s a taken-down set once the takedown moves the generation, cached answer included', async () => {
+    const set = ctx().catalog.photos[2]!;
+    await ctx().request.get(`/api/photos/set/${set.path}`).expect(200);
+    await ctx().request.get(`/api/photos/set/${set.path}`).expect(200);
+    const change = { ref: { type: 'photoset' as const, path: set.path }, actor: 'test', reason: 'test', now: Date.now() };
+    await takeDown(ctx().db.knex, change);
+    await ctx().cache.refreshGeneration();
+    await ctx().request.get(`/api/photos/set/${set.path}`).expect(404);
+    await restore(ctx().db.knex, change);
+    await ctx().cache.refreshGeneration();
+    await ctx().request.get(`/api/photos/set/${set.path}`).expect(200);
   });
 });

@@ -20,22 +20,22 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-// search_text is lower-cased in JS, so the comparison must be exact: MySQL's default _ci
-// collations would also fold accents ("emilie" finding "émilie"), which SQLite and the in-process
-// index do not. A binary collation keeps every path answering the same.
+// search_text and the words are folded in JS (foldForSearch), so the comparison must be exact: MySQL's
+// default _ci collations fold by their own rules (ß = s, ligatures…), which SQLite and the
+// in-process index do not. A binary collation keeps every path answering the same.
 function searchTextColumn(knex: Knex): string {
   return isSqlite(knex) ? 'search_text' : 'search_text COLLATE utf8mb4_bin';
 }
 
 /**
- * Titles and model names containing the (lower-cased) term, alphabetical. The filter runs over the
- * narrow (updatename, id, search_text) index in listing order, so it stops after `limit` matches;
- * only the matching rows are read from the table.
+ * Titles and model names containing every (folded) word, in any order, alphabetical. The filter
+ * runs over the narrow (updatename, id, search_text) index in listing order, so it stops after
+ * `limit` matches; only the matching rows are read from the table.
  */
-export function searchContent(knex: Knex, table: ContentTable, lowerTerm: string, limit: number): Promise<SearchRow[]> {
-  const ids = visibleOnly(knex(table), knex, table)
-    .select('id')
-    .whereRaw(`${searchTextColumn(knex)} LIKE ? ESCAPE ?`, [containsPattern(lowerTerm), '\\'])
+export function searchContent(knex: Knex, table: ContentTable, words: readonly string[], limit: number): Promise<SearchRow[]> {
+  const ids = visibleOnly(knex(table), knex, table).select('id');
+  for (const word of words) ids.whereRaw(`${searchTextColumn(knex)} LIKE ? ESCAPE ?`, [containsPattern(word), '\\']);
+  ids
     .orderBy('updatename')
     .orderBy('id')
     .limit(limit);

@@ -20,29 +20,33 @@ type Matches = Record<ContentTable, SearchRow[]>;
  * many rows, or still building after a catalog change) from the database, so a change is visible
  * at once.
  */
-async function findMatches({ knex, cache, searchIndex }: ApiDeps, lower: string): Promise<Matches> {
+async function findMatches({ knex, cache, searchIndex }: ApiDeps, words: readonly string[]): Promise<Matches> {
   const index = searchIndex?.current(await cache.generation());
   if (index) {
     return {
-      photosets: index.photosets.find(lower, SEARCH_LIMIT),
-      videos: index.videos.find(lower, SEARCH_LIMIT),
-      vods: index.vods.find(lower, SEARCH_LIMIT),
+      photosets: index.photosets.findAll(words, SEARCH_LIMIT),
+      videos: index.videos.findAll(words, SEARCH_LIMIT),
+      vods: index.vods.findAll(words, SEARCH_LIMIT),
     };
   }
   const [photosets, videos, vods] = await Promise.all([
-    searchContent(knex, 'photosets', lower, SEARCH_LIMIT),
-    searchContent(knex, 'videos', lower, SEARCH_LIMIT),
-    searchContent(knex, 'vods', lower, SEARCH_LIMIT),
+    searchContent(knex, 'photosets', words, SEARCH_LIMIT),
+    searchContent(knex, 'videos', words, SEARCH_LIMIT),
+    searchContent(knex, 'vods', words, SEARCH_LIMIT),
   ]);
   return { photosets, videos, vods };
 }
 
-export function search(deps: ApiDeps, term: string): Promise<CachedBody> {
-  // search_text is lower-cased in JS when written; lower-casing the term the same way makes the
-  // match case-insensitive for every script on every backend.
-  const lower = term.toLowerCase();
-  return deps.cache.get(`search:${lower}`, async () => {
-    const { photosets, videos, vods } = await findMatches(deps, lower);
+/**
+ * Items whose title or model name holds every word, in any order. `words` come folded from
+ * searchTermParam (foldForSearch, as search_text is written), so the match ignores case and
+ * diacritics for every script on every backend.
+ */
+export function search(deps: ApiDeps, words: readonly string[]): Promise<CachedBody> {
+  // Words are sorted and unique: any order of the same words is one cache entry. A space cannot be
+  // inside a word, so the key is unambiguous.
+  return deps.cache.get(`search:${words.join(' ')}`, async () => {
+    const { photosets, videos, vods } = await findMatches(deps, words);
     return {
       photos: photosets.map(item(photoSetThumbnail)),
       videos: videos.map(item(videoThumbnail)),

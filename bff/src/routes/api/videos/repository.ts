@@ -17,7 +17,6 @@ export function videoPage(knex: Knex, anchors: PageAnchors, order: ListingOrder,
   return contentPage(knex, anchors, 'videos', order, page, pageSize, COLUMNS);
 }
 
-export async function videoPrename(knex: Knex, path: string): Promise<string | undefined> {
-  const row = await visibleOnly(knex('videos').where({ path }), knex, 'videos').first('prename');
-  return row?.prename as string | undefined;
+export async function videoByPath(knex: Knex, path: string): Promise<(VideoRow & { prename: string }) | undefined> {
+  return (await visibleOnly(knex('videos').where({ path }), knex, 'videos').first(...COLUMNS, 'prename')) as (VideoRow & { prename: string }) | undefined;
 }

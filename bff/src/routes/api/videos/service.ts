@@ -4,7 +4,7 @@ import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
 import type { ListingOrder } from '../shared/content-page';
 import { videoThumbnail } from '../shared/media-urls';
-import { videoPage, videoPrename, type VideoRow } from './repository';
+import { videoByPath, videoPage, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
@@ -25,10 +25,14 @@ export function videoListing({ knex, cache, anchors }: ApiDeps, order: ListingOr
   );
 }
 
+/**
+ * Spec §3's video prename plus the download path and, for the video page, the list item's title,
+ * model and date (added fields; `prename` stays as the spec names it).
+ */
 export function videoDownload({ knex, cache }: ApiDeps, folder: string): Promise<CachedBody> {
   return cache.get(`video-prename:${folder}`, async () => {
-    const prename = await videoPrename(knex, folder);
-    if (prename === undefined) throw new NotFoundError(`no video in folder ${folder}`);
-    return { prename, download: `/members/video/${folder}/${videoDownloadName(prename)}` };
+    const row = await videoByPath(knex, folder);
+    if (!row) throw new NotFoundError(`no video in folder ${folder}`);
+    return { prename: row.prename, download: `/members/video/${folder}/${videoDownloadName(row.prename)}`, ...toVideoItem(row) };
   });
 }

@@ -33,13 +33,24 @@ describeCatalog('video listings and prename', (ctx) => {
   it('gives the prename and the download path', async () => {
     const plain = ctx().catalog.videos[0]!;
     const hd = ctx().catalog.videos[1]!;
+    // Plus the list item's fields, for the video page's title, model and date.
+    const item = (v: typeof plain) => ({
+      video_id: v.id,
+      path: v.path,
+      updatename: v.updatename,
+      modelname: v.modelname,
+      datetoupload: v.datetoupload,
+      thumbnail: `/members/videothumbs/${v.path}/${v.path}_02.jpg`,
+    });
     expect((await ctx().request.get(`/api/videos/prename/${plain.path}`).expect(200)).body).toEqual({
       prename: 'clip0',
       download: `/members/video/${plain.path}/clip0001.mpg`,
+      ...item(plain),
     });
     expect((await ctx().request.get(`/api/videos/prename/${hd.path}`).expect(200)).body).toEqual({
       prename: 'clip1HD',
       download: `/members/video/${hd.path}/clip1HD001.mp4`,
+      ...item(hd),
     });
   });
 

@@ -1,9 +1,28 @@
-import { useLocation } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
+import { Loading } from '../../../components/StatusMessage';
+import { LockedNotice } from '../../access/LockedNotice';
+import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
+import { useResource } from '../../../hooks/useResource';
+import { getPhotoSet } from '../../photos/api/getPhotoSet';
+import { PhotoViewer } from './PhotoViewer';
 
 // nginx hands /members/* to the media service, so this route is reached only by navigating inside the
-// app; it shows the file at the very same path.
+// app (a full load of a refused file is sent back to the item's page with a 303 by the media
+// service). Members' photos open in the viewer; a visitor or a non-member sees the lock instead of a
+// broken image. Free photos are public.
 export function MemberMediaPage() {
   const { pathname } = useLocation();
+  const { folder = '', file = '' } = useParams();
+  const access = useAccess();
+  const family = pathname.split('/')[2];
+  const isFree = family === 'freephotos';
+
+  if (!isFree && access.status === 'unknown') return <Loading />;
+  if (!isFree && !mayViewMembersArea(access)) {
+    return family === 'photos' ? <LockedPhoto access={access} folder={folder} file={file} /> : <LockedVideo access={access} folder={folder} />;
+  }
+  if (family === 'photos') return <PhotoViewer folder={folder} file={file} />;
+
   const name = decodeURIComponent(pathname.slice(pathname.lastIndexOf('/') + 1));
   return (
     <section>
@@ -14,6 +33,43 @@ export function MemberMediaPage() {
           <a href={pathname}>Open the file directly</a>
         </figcaption>
       </figure>
+    </section>
+  );
+}
+
+/** A visitor's (or non-member's) click on a set thumbnail: the public thumbnail, what it is, and the way in. */
+function LockedPhoto({ access, folder, file }: { access: Access; folder: string; file: string }) {
+  const set = useResource(`photoset:${folder}`, (signal) => getPhotoSet(folder, signal));
+  const info = set.status === 'success' ? set.data : undefined;
+  const position = info ? info.files.indexOf(file) + 1 : 0;
+  const setPage = `/photos/${encodeURIComponent(folder)}`;
+  return (
+    <section>
+      <h1>{info ? info.updatename : 'Members’ photo'}</h1>
+      {info && position > 0 ? (
+        <p className="item-meta">
+          Photo {position} of {info.count} · {info.modelname}
+        </p>
+      ) : null}
+      <LockedNotice access={access} what="The full-size photo" />
+      <figure className="locked-preview">
+        <img src={`/members/photosthumbs/${encodeURIComponent(folder)}/${encodeURIComponent(file)}?w=320`} alt="" width={320} height={240} decoding="async" />
+      </figure>
+      <p>
+        <Link to={setPage}>Back to the set</Link>
+      </p>
+    </section>
+  );
+}
+
+function LockedVideo({ access, folder }: { access: Access; folder: string }) {
+  return (
+    <section>
+      <h1>Members’ video</h1>
+      <LockedNotice access={access} what="This video" joinLabel="Join to watch and download" />
+      <p>
+        <Link to={`/video/${encodeURIComponent(folder)}`}>Back to the video</Link>
+      </p>
     </section>
   );
 }

@@ -1,38 +1,78 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
-import { getThumbnails } from '../api/getThumbnails';
+import { LockedNotice } from '../../access/LockedNotice';
+import { mayViewMembersArea, useAccess } from '../../access/useAccess';
+import { getDownloadLink } from '../../videos/api/getVideoPrename';
+import { getPhotoSet, photoPath, setZipPath } from '../api/getPhotoSet';
+import { ItemMeta } from './ItemMeta';
 
 export function PhotoSetPage() {
   const folder = useParams().folder ?? '';
-  const resource = useResource(`thumbnails:${folder}`, (signal) => getThumbnails(folder, signal));
+  const resource = useResource(`photoset:${folder}`, (signal) => getPhotoSet(folder, signal));
+  const access = useAccess();
+  const open = mayViewMembersArea(access);
   const dir = encodeURIComponent(folder);
 
   return (
     <section>
-      <h1>Photo set {folder}</h1>
       <ResourceView resource={resource}>
-        {(images) =>
-          images.length ? (
-            <ul className="grid grid-thumbs">
-              {images.map((image, index) => (
-                <li key={image}>
-                  <Link to={`/members/photos/${dir}/${encodeURIComponent(image)}`}>
-                    <LazyImage
-                      src={`/members/photosthumbs/${dir}/${encodeURIComponent(image)}`}
-                      alt={`Photo ${index + 1} of ${images.length}`}
-                      sizes="(min-width: 1024px) 20vw, 50vw"
-                    />
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p>No photos in this set.</p>
-          )
-        }
+        {(set) => (
+          <>
+            <h1>{set.updatename}</h1>
+            <ItemMeta modelname={set.modelname} datetoupload={set.datetoupload} count={set.count} />
+            {/* Thumbnails are public; the full photos are members-only. A visitor's thumbnail leads to the viewer page, which shows the same lock. */}
+            {open ? <SetDownload folder={folder} /> : access.status === 'unknown' ? null : <LockedNotice access={access} what="This photo set" />}
+            {set.files.length ? (
+              <ul className="grid grid-thumbs">
+                {set.files.map((image, index) => (
+                  <li key={image}>
+                    {/* Named on the link: the image inside loads only when scrolled near. */}
+                    <Link to={photoPath(folder, image)} aria-label={`Photo ${index + 1} of ${set.files.length}`}>
+                      <LazyImage
+                        src={`/members/photosthumbs/${dir}/${encodeURIComponent(image)}`}
+                        alt=""
+                        sizes="(min-width: 1024px) 20vw, 50vw"
+                      />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p>No photos in this set.</p>
+            )}
+          </>
+        )}
       </ResourceView>
     </section>
+  );
+}
+
+/** The whole set as one ZIP, through a signed link (48 h, resumable by any download manager). */
+function SetDownload({ folder }: { folder: string }) {
+  const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
+  const start = async () => {
+    setState('working');
+    try {
+      const { url } = await getDownloadLink(setZipPath(folder));
+      setState('idle');
+      window.location.assign(url);
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <p className="button-row">
+      <button type="button" className="button button-primary" onClick={() => void start()} disabled={state === 'working'}>
+        Download the set (ZIP)
+      </button>
+      {state === 'failed' ? (
+        <span className="status status-error" role="alert">
+          The download link could not be made. Try again.
+        </span>
+      ) : null}
+    </p>
   );
 }

@@ -1,18 +1,26 @@
 import { Link, useParams } from 'react-router-dom';
+import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
 import type { SearchHit } from '../../api/types';
-import { search } from '../api/search';
+import { search, SearchTermError } from '../api/search';
 
 function Group({ title, route, hits }: { title: string; route: string; hits: SearchHit[] }) {
   return (
     <section>
       <h2>{title}</h2>
       {hits.length ? (
-        <ul className="link-list">
+        <ul className="search-results">
           {hits.map((hit) => (
-            <li key={hit.path}>
-              <Link to={`${route}${encodeURIComponent(hit.path)}`}>{hit.updatename}</Link> <span className="muted">{hit.modelname}</span>
+            <li key={hit.path} className="search-hit">
+              <Link to={`${route}${encodeURIComponent(hit.path)}`} className="search-hit-link">
+                {/* The title is in the same link: the thumbnail is decorative. */}
+                {hit.thumbnail ? <LazyImage src={hit.thumbnail} alt="" sizes="160px" width={160} height={120} /> : null}
+                <span className="search-hit-title">{hit.updatename}</span>
+              </Link>
+              <Link to={`/models/${encodeURIComponent(hit.modelname)}`} className="search-hit-model">
+                {hit.modelname}
+              </Link>
             </li>
           ))}
         </ul>
@@ -30,6 +38,11 @@ export function SearchPage() {
   return (
     <section>
       <h1>Search results for “{term}”</h1>
+      {resource.status === 'error' && resource.error instanceof SearchTermError ? (
+        <p className="status status-error" role="alert">
+          {capitalise(resource.error.message)}.
+        </p>
+      ) : (
       <ResourceView resource={resource}>
         {(result) => (
           <>
@@ -39,6 +52,9 @@ export function SearchPage() {
           </>
         )}
       </ResourceView>
+      )}
     </section>
   );
 }
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

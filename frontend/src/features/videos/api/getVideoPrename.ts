@@ -1,6 +1,14 @@
 import { fetchJson } from '../../api/fetchJson';
-import type { VideoPrename } from '../../api/types';
+import type { VideoItem, VideoPrename } from '../../api/types';
 
-export function getVideoPrename(folder: string, signal: AbortSignal): Promise<VideoPrename> {
-  return fetchJson<VideoPrename>(`/api/videos/prename/${encodeURIComponent(folder)}`, { signal });
+/** `/api/videos/prename/{folder}`: spec §3's prename and the download path, plus the list item's fields. */
+export type VideoDetail = VideoPrename & VideoItem;
+
+export function getVideoPrename(folder: string, signal: AbortSignal): Promise<VideoDetail> {
+  return fetchJson<VideoDetail>(`/api/videos/prename/${encodeURIComponent(folder)}`, { signal });
+}
+
+/** A signed download URL (48 h, bounded by the membership) for a members' file: resumable by any download manager. */
+export function getDownloadLink(path: string): Promise<{ url: string; expiresAt: string }> {
+  return fetchJson<{ url: string; expiresAt: string }>(`/api/download-link?path=${encodeURIComponent(path)}`, { cache: 'no-store' });
 }

@@ -1,29 +1,60 @@
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
-import { getVideoPrename } from '../api/getVideoPrename';
+import { LockedNotice } from '../../access/LockedNotice';
+import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
+import { ItemMeta } from '../../photos/components/ItemMeta';
+import { getDownloadLink, getVideoPrename } from '../api/getVideoPrename';
 
 export function VideoDetailPage() {
   const folder = useParams().folder ?? '';
   const resource = useResource(`video:${folder}`, (signal) => getVideoPrename(folder, signal));
+  const access = useAccess();
 
   return (
     <section>
       <ResourceView resource={resource}>
         {(video) => (
           <>
-            <h1>{video.prename}</h1>
-            <FrameStrip base="videothumbs" folder={folder} title={video.prename} />
-            <p>
-              {/* A plain link: the file comes from the media service, not from the app's router. */}
-              <a className="button button-primary" href={video.download} download>
-                Download
-              </a>
-            </p>
+            <h1>{video.updatename}</h1>
+            <ItemMeta modelname={video.modelname} datetoupload={video.datetoupload} />
+            <FrameStrip base="videothumbs" folder={folder} title={video.updatename} />
+            <VideoAccess access={access} download={video.download} />
           </>
         )}
       </ResourceView>
     </section>
+  );
+}
+
+/** Members download through a signed link (resumable, 48 h); everyone else is told how to get in. */
+function VideoAccess({ access, download }: { access: Access; download: string }) {
+  const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
+  if (access.status === 'unknown') return null;
+  if (!mayViewMembersArea(access)) return <LockedNotice access={access} what="This video" joinLabel="Join to watch and download" />;
+
+  const start = async () => {
+    setState('working');
+    try {
+      const { url } = await getDownloadLink(download);
+      setState('idle');
+      window.location.assign(url);
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <p className="button-row">
+      <button type="button" className="button button-primary" onClick={() => void start()} disabled={state === 'working'}>
+        Download
+      </button>
+      {state === 'failed' ? (
+        <span className="status status-error" role="alert">
+          The download link could not be made. Try again.
+        </span>
+      ) : null}
+    </p>
   );
 }

@@ -1,0 +1,133 @@
+import { useEffect, useRef, useState, type TouchEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { ResourceView } from '../../../components/StatusMessage';
+import { useResource } from '../../../hooks/useResource';
+import { getPhotoSet, photoPath, type PhotoSetDetail } from '../../photos/api/getPhotoSet';
+
+// A horizontal swipe of at least this many CSS pixels (and more sideways than down) turns the page.
+const SWIPE_PX = 50;
+
+/**
+ * A member's full photo: fits the screen, previous/next by button, arrow key or swipe, "3 / 24",
+ * back to the set; the next photo is fetched ahead so it shows at once. Moving between photos
+ * replaces the history entry, so Back returns to the set, not through every photo seen.
+ */
+export function PhotoViewer({ folder, file }: { folder: string; file: string }) {
+  const resource = useResource(`photoset:${folder}`, (signal) => getPhotoSet(folder, signal));
+  return <ResourceView resource={resource}>{(set) => <Viewer set={set} folder={folder} file={file} />}</ResourceView>;
+}
+
+function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; file: string }) {
+  const navigate = useNavigate();
+  const index = set.files.indexOf(file);
+  const count = set.files.length;
+  const prev = index > 0 ? set.files[index - 1] : undefined;
+  const next = index >= 0 && index < count - 1 ? set.files[index + 1] : undefined;
+  const setPage = `/photos/${encodeURIComponent(folder)}`;
+  const [failed, setFailed] = useState<string | null>(null);
+  const touch = useRef<{ x: number; y: number } | null>(null);
+  const goRef = useRef<(delta: number) => void>(() => {});
+
+  useEffect(() => {
+    // From the address bar, which navigate() changes at once: key presses quicker than a render
+    // each move one more photo instead of repeating the last move.
+    const go = (delta: number) => {
+      const shown = set.files.indexOf(decodeURIComponent(window.location.pathname.slice(window.location.pathname.lastIndexOf('/') + 1)));
+      const to = shown + delta;
+      if (shown < 0 || to < 0 || to >= set.files.length) return;
+      navigate(photoPath(folder, set.files[to]!), { replace: true });
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+      const delta = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
+      if (delta === 0) return;
+      event.preventDefault();
+      go(delta);
+    };
+    window.addEventListener('keydown', onKey);
+    goRef.current = go;
+    return () => window.removeEventListener('keydown', onKey);
+  }, [navigate, folder, set.files]);
+
+  useEffect(() => {
+    if (next === undefined) return;
+    const preload = new Image();
+    preload.decoding = 'async';
+    preload.src = photoPath(folder, next);
+  }, [folder, next]);
+
+  if (index < 0) {
+    return (
+      <section>
+        <h1>Photo not found</h1>
+        <p>
+          This set has no photo {file}. <Link to={setPage}>Back to the set</Link>
+        </p>
+      </section>
+    );
+  }
+
+  const src = photoPath(folder, file);
+  const onTouchStart = (event: TouchEvent) => {
+    const t = event.touches[0];
+    touch.current = t ? { x: t.clientX, y: t.clientY } : null;
+  };
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = touch.current;
+    const t = event.changedTouches[0];
+    touch.current = null;
+    if (!start || !t) return;
+    const dx = t.clientX - start.x;
+    if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) < Math.abs(t.clientY - start.y)) return;
+    goRef.current(dx < 0 ? 1 : -1);
+  };
+
+  return (
+    <section className="photo-viewer" aria-roledescription="photo viewer">
+      <div className="photo-viewer-bar">
+        <Link to={setPage} className="button">
+          ← Back to the set
+        </Link>
+        <h1 className="photo-viewer-title">{set.updatename}</h1>
+        <p className="photo-viewer-counter" aria-live="polite">
+          <span className="visually-hidden">Photo </span>
+          {index + 1} / {count}
+        </p>
+      </div>
+      <figure className="photo-viewer-stage" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
+        {failed === src ? (
+          <p className="status status-error" role="alert">
+            This photo could not be loaded.{' '}
+            <button type="button" className="button" onClick={() => setFailed(null)}>
+              Retry
+            </button>
+          </p>
+        ) : (
+          <img key={src} src={src} alt={`Photo ${index + 1} of ${count}, ${set.updatename}`} decoding="async" onError={() => setFailed(src)} />
+        )}
+      </figure>
+      <nav className="photo-viewer-nav" aria-label="Photos">
+        {prev === undefined ? (
+          <span className="button" aria-disabled="true">
+            ← Previous
+          </span>
+        ) : (
+          <Link className="button" to={photoPath(folder, prev)} replace rel="prev">
+            ← Previous
+          </Link>
+        )}
+        {next === undefined ? (
+          <span className="button" aria-disabled="true">
+            Next →
+          </span>
+        ) : (
+          <Link className="button" to={photoPath(folder, next)} replace rel="next">
+            Next →
+          </Link>
+        )}
+      </nav>
+    </section>
+  );
+}
