@@ -3,6 +3,7 @@ import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
 import { getVideoPrename } from '../api/getVideoPrename';
+import { PlayerSection } from '../../player/PlayerSection';
 
 export function VideoDetailPage() {
   const folder = useParams().folder ?? '';
@@ -14,6 +15,7 @@ export function VideoDetailPage() {
         {(video) => (
           <>
             <h1>{video.prename}</h1>
+            <PlayerSection type="video" folder={folder} />
             <FrameStrip base="videothumbs" folder={folder} title={video.prename} />
             <p>
               {/* A plain link: the file comes from the media service, not from the app's router. */}

@@ -5,6 +5,7 @@ import { useResource } from '../../../hooks/useResource';
 import { useSession } from '../../../hooks/useSession';
 import { HttpError } from '../../api/fetchJson';
 import { getVodPrename } from '../api/getVodPrename';
+import { PlayerSection } from '../../player/PlayerSection';
 
 function formatPrice(price: number | string): string {
   const value = Number(price);
@@ -28,6 +29,7 @@ export function VodDetailPage() {
       <p className="muted">
         {vod.modelname} · Uploaded: {vod.datetoupload}
       </p>
+      <PlayerSection type="vod" folder={vod.path} />
       <FrameStrip base="vodthumbs" folder={vod.path} title={vod.updatename} />
       <p className="button-row">
         <a className="button" href={vod.download} download>
