@@ -40,12 +40,13 @@ interface SeekBarProps {
  */
 export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps) {
   const cues = useThumbnailCues(thumbnails);
-  const bar = useRef<HTMLDivElement>(null);
+  const track = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<{ time: number; x: number; width: number } | null>(null);
   const dragging = useRef(false);
 
   const at = (event: ReactPointerEvent<HTMLDivElement>) => {
-    const rect = bar.current!.getBoundingClientRect();
+    // Times are measured along the visible track (the strip around it is padding for fingers).
+    const rect = track.current!.getBoundingClientRect();
     const x = Math.min(Math.max(event.clientX - rect.left, 0), rect.width);
     return { x, width: rect.width, time: rect.width > 0 ? (x / rect.width) * duration : 0 };
   };
@@ -75,12 +76,12 @@ export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps)
 
   const cue = hover ? cueAt(cues, hover.time) : undefined;
   const tileWidth = cue?.w ?? 60;
-  const left = hover ? Math.min(Math.max(hover.x - tileWidth / 2, 0), Math.max(hover.width - tileWidth, 0)) : 0;
+  // The preview is placed in the strip, whose padding is 8px on each side (styles.css).
+  const left = hover ? Math.min(Math.max(hover.x + 8 - tileWidth / 2, 0), Math.max(hover.width + 16 - tileWidth, 0)) : 0;
   const share = duration > 0 ? Math.min(current / duration, 1) : 0;
 
   return (
     <div
-      ref={bar}
       className="player-seekbar"
       role="slider"
       tabIndex={-1}
@@ -95,9 +96,9 @@ export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps)
       onPointerCancel={onPointerUp}
       onPointerLeave={onPointerLeave}
     >
-      <div className="player-seekbar-track">
+      <div ref={track} className="player-seekbar-track">
         <div className="player-seekbar-fill" style={{ width: `${share * 100}%` }} />
-        {hover ? <div className="player-seekbar-hover" style={{ left: hover.x }} /> : null}
+        {hover ? <div className="player-seekbar-hover" style={{ left: hover.x - 1 }} /> : null}
       </div>
       {hover ? (
         <div className="player-preview" style={{ left }} aria-hidden="true">

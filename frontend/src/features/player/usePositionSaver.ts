@@ -45,6 +45,8 @@ export function usePositionSaver(videoRef: RefObject<HTMLVideoElement | null>, t
     };
 
     const onPlay = () => {
+      // The first periodic save comes 10 s into playing, not at the first frame.
+      if (!s.started) s.lastAt = Date.now();
       s.started = true;
     };
     const onTime = () => {
