@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
@@ -89,6 +90,8 @@ describe('the member player', () => {
     const poster = await page.request.get(attrs.poster!);
     expect(poster.headers()['content-type']).toBe('image/jpeg');
     await page.screenshot({ path: join(screenshotDir, 'player-poster-1366.png') });
+    const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
     // space/k on the focused player: play.
     await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
@@ -227,6 +230,8 @@ describe('visitors', () => {
     expect(await page.locator('video.player-video:not(.player-trailer)').count()).toBe(0);
     expect(members).toEqual([]);
     await page.screenshot({ path: join(screenshotDir, 'player-visitor-1366.png') });
+    const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -84,7 +84,8 @@ export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps)
     <div
       className="player-seekbar"
       role="slider"
-      tabIndex={-1}
+      // Focusable: ←/→ (and Home/End) reach the player's key handler around it.
+      tabIndex={0}
       aria-label="Seek"
       aria-valuemin={0}
       aria-valuemax={Math.round(duration)}

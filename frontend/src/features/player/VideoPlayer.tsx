@@ -112,7 +112,7 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
   };
 
   // Shortcuts only while focus is in the player (not page-wide): space/k play-pause, ←/→ 5 s,
-  // f fullscreen, m mute.
+  // Home/End, f fullscreen, m mute.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const v = video.current;
     if (!v || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
@@ -128,6 +128,12 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
         break;
       case 'ArrowRight':
         seek(v.currentTime + SEEK_STEP);
+        break;
+      case 'Home':
+        seek(0);
+        break;
+      case 'End':
+        seek(Number.isFinite(v.duration) ? v.duration : Infinity);
         break;
       case 'f':
       case 'F':
