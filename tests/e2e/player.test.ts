@@ -118,7 +118,7 @@ describe('the member player', () => {
     expect(errors).toEqual([]);
   });
 
-  it('seeks 5 s with the arrow keys, mutes with m, only while the player has focus', async () => {
+  it('seeks 5 s with the arrow keys, mutes with m, full screen with f, only while the player has focus', async () => {
     const group = page.getByRole('group', { name: 'Video player: Player Clip' });
     await group.focus();
     const start = (await mediaState(page)).currentTime;
@@ -131,6 +131,11 @@ describe('the member player', () => {
     expect((await mediaState(page)).muted).toBe(true);
     await page.keyboard.press('m');
     expect((await mediaState(page)).muted).toBe(false);
+    // f: the player (video and seek strip together) full screen, and back.
+    await page.keyboard.press('f');
+    await page.waitForFunction(() => document.fullscreenElement?.classList.contains('player-frame') === true);
+    await page.keyboard.press('f');
+    await page.waitForFunction(() => document.fullscreenElement === null);
     // Focus elsewhere on the page: the same keys leave the video alone.
     await group.blur();
     await page.locator('h1').click();
