@@ -105,6 +105,14 @@ describe('PlayerSection', () => {
     await screen.findByText('This is the trailer. Buy this VOD to watch all of it.');
   });
 
+  it('does not speak of a trailer a VOD does not have yet', async () => {
+    setSession({ status: 'signedOut' });
+    stubFetch(() => json(playback({ type: 'vod', access: 'sign_in', state: 'preparing', progress: 0, poster: null, thumbnails: null, trailer: null, renditions: [], download: null, position: null })));
+    const { container } = show(<PlayerSection type="vod" folder="clip-1" />);
+    await screen.findByText('Sign in and buy this VOD to watch all of it.');
+    expect(container.querySelector('video')).toBeNull();
+  });
+
   it('says the video is being prepared while the encoder works', async () => {
     setSession({ status: 'signedIn', member: MEMBER });
     stubFetch(() => json(playback({ state: 'preparing', progress: 0.42, duration: null, poster: null, thumbnails: null, trailer: null, renditions: [] })));

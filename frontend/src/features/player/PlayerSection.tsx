@@ -93,7 +93,8 @@ function Locked({ playback, access, type }: { playback: Playback; access: Access
     return (
       <p className="locked-notice" role="note">
         <span aria-hidden="true">🔒 </span>
-        {access.status === 'visitor' ? 'This is the trailer. Sign in and buy this VOD to watch all of it.' : 'This is the trailer. Buy this VOD to watch all of it.'}
+        {playback.state === 'ready' && playback.trailer ? 'This is the trailer. ' : ''}
+        {access.status === 'visitor' ? 'Sign in and buy this VOD to watch all of it.' : 'Buy this VOD to watch all of it.'}
       </p>
     );
   }
