@@ -6,6 +6,7 @@ import { useInfinitePages } from '../../../hooks/useInfinitePages';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import type { ContentType, UpdateItem } from '../../api/types';
 import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
+import { ContinueWatching } from '../../player/ContinueWatching';
 
 const COLUMNS: { type: ContentType; title: string; route: string }[] = [
   { type: 'photo', title: 'Latest Photos', route: '/photos/' },
@@ -40,6 +41,7 @@ export function HomePage() {
         <Link to="/2257">18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement</Link>
       </p>
       <h1 className="visually-hidden">Latest updates</h1>
+      <ContinueWatching />
       <div className="home-columns">
         {COLUMNS.map((column) => (
           <Column key={column.type} title={column.title} route={column.route} items={feed.items.filter((item) => item.type === column.type)} />

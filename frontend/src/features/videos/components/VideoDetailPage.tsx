@@ -3,10 +3,10 @@ import { useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
-import { LockedNotice } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
 import { ItemMeta } from '../../photos/components/ItemMeta';
 import { getDownloadLink, getVideoPrename } from '../api/getVideoPrename';
+import { PlayerSection } from '../../player/PlayerSection';
 
 export function VideoDetailPage() {
   const folder = useParams().folder ?? '';
@@ -20,6 +20,7 @@ export function VideoDetailPage() {
           <>
             <h1>{video.updatename}</h1>
             <ItemMeta modelname={video.modelname} datetoupload={video.datetoupload} />
+            <PlayerSection type="video" folder={folder} />
             <FrameStrip base="videothumbs" folder={folder} title={video.updatename} />
             <VideoAccess access={access} download={video.download} />
           </>
@@ -29,11 +30,11 @@ export function VideoDetailPage() {
   );
 }
 
-/** Members download through a signed link (resumable, 48 h); everyone else is told how to get in. */
+/** Members download through a signed link (resumable, 48 h); everyone else sees the player section's trailer and lock. */
 function VideoAccess({ access, download }: { access: Access; download: string }) {
   const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
   if (access.status === 'unknown') return null;
-  if (!mayViewMembersArea(access)) return <LockedNotice access={access} what="This video" joinLabel="Join to watch and download" />;
+  if (!mayViewMembersArea(access)) return null;
 
   const start = async () => {
     setState('working');

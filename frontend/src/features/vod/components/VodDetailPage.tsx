@@ -7,6 +7,7 @@ import { ownsVod, useAccess, type Access } from '../../access/useAccess';
 import { HttpError } from '../../api/fetchJson';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVodPrename } from '../api/getVodPrename';
+import { PlayerSection } from '../../player/PlayerSection';
 
 function formatPrice(price: number | string): string {
   const value = Number(price);
@@ -77,6 +78,7 @@ export function VodDetailPage() {
       <p className="muted">
         {vod.modelname} · Uploaded: {vod.datetoupload}
       </p>
+      <PlayerSection type="vod" folder={vod.path} />
       <FrameStrip base="vodthumbs" folder={vod.path} title={vod.updatename} />
       <PurchaseRow access={access} vod={vod} bought={bought} />
     </section>

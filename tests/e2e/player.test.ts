@@ -1,0 +1,267 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
+import { catalogCli } from '../src/catalog-cli';
+import { screenshotDir, startSite, type Site } from './browser';
+
+// The player through the real nginx, bff and media service. The demo clips are 2 s long, too short
+// to seek by keyboard, so this ingests its own: a 24 s `.mpg` video (browsers cannot play the
+// original; it plays through its rendition) and a 10 s `.wmv` VOD, encoded by `catalog ingest
+// --wait` like an operator would. The demo videos stay queued (no encoder runs): "being prepared".
+const run = promisify(execFile);
+const CLIP = 'player-e2e-clip';
+const SHOW = 'player-e2e-show';
+const CLIP_SECONDS = 24;
+
+let site: Site;
+let ingestDir: string;
+
+async function makeSource(out: string, seconds: number, codecs: string[]): Promise<void> {
+  await run('ffmpeg', [
+    '-v', 'error', '-nostdin', '-y',
+    '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=25:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`,
+    ...codecs, '-shortest', out,
+  ]);
+}
+
+beforeAll(async () => {
+  site = await startSite();
+  ingestDir = mkdtempSync(join(tmpdir(), 'player-e2e-'));
+  const video = join(ingestDir, 'video', CLIP);
+  const vod = join(ingestDir, 'vod', SHOW);
+  mkdirSync(video, { recursive: true });
+  mkdirSync(vod, { recursive: true });
+  writeFileSync(join(video, 'meta.json'), JSON.stringify({ updatename: 'Player Clip', modelname: 'Model A1', datetoupload: '2025-06-01', prename: 'V900_Clip_HD' }));
+  writeFileSync(join(vod, 'meta.json'), JSON.stringify({ updatename: 'Player Show', modelname: 'Model A1', datetoupload: '2025-06-01', prename: 'ModelA1_PlayerShow', format: 'mpg', price: 9.99 }));
+  await makeSource(join(video, 'clip.mpg'), CLIP_SECONDS, ['-c:v', 'mpeg1video', '-q:v', '4', '-c:a', 'mp2', '-b:a', '128k', '-f', 'mpeg']);
+  await makeSource(join(vod, 'show.wmv'), 10, ['-c:v', 'wmv2', '-b:v', '600k', '-c:a', 'wmav2', '-b:a', '96k', '-f', 'asf']);
+  const ingest = await catalogCli(site.stack, 'ingest', ingestDir, '--wait', '--quiet');
+  expect(ingest.code, `${ingest.out}\n${ingest.err}`).toBe(0);
+}, 300_000);
+
+afterAll(async () => {
+  await site?.stop();
+  if (ingestDir) rmSync(ingestDir, { recursive: true, force: true });
+});
+
+async function signIn(page: Page): Promise<void> {
+  const res = await page.request.post('/api/login', { data: DEMO_MEMBER, headers: { Origin: site.stack.baseUrl } });
+  expect(res.status()).toBe(200);
+}
+
+const video = (page: Page) => page.locator('video.player-video');
+const mediaState = (page: Page) =>
+  video(page).evaluate((v: HTMLVideoElement) => ({ currentTime: v.currentTime, readyState: v.readyState, paused: v.paused, muted: v.muted, duration: v.duration }));
+
+/** Waits until the player's video has its metadata (and the stored position applied). */
+async function openPlayer(page: Page, path = `/video/${CLIP}`): Promise<void> {
+  await page.goto(path);
+  await page.getByRole('group', { name: 'Video player: Player Clip' }).waitFor();
+  await page.waitForFunction(() => ((document.querySelector('video.player-video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
+}
+
+describe('the member player', () => {
+  let page: Page;
+  let errors: string[];
+  const renditionStatuses: number[] = [];
+
+  beforeAll(async () => {
+    ({ page, errors } = await site.open());
+    page.on('response', (response: Response) => {
+      if (response.url().includes(`/members/videorenditions/${CLIP}/`)) renditionStatuses.push(response.status());
+    });
+    await signIn(page);
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  it('plays the .mpg through its rendition, with the poster first', async () => {
+    await openPlayer(page);
+    const attrs = await video(page).evaluate((v: HTMLVideoElement) => ({ src: v.getAttribute('src'), poster: v.getAttribute('poster'), playsInline: v.playsInline, controls: v.controls }));
+    expect(attrs).toEqual({ src: `/members/videorenditions/${CLIP}/180p.mp4`, poster: `/members/videopreviews/${CLIP}/poster.jpg`, playsInline: true, controls: true });
+    const poster = await page.request.get(attrs.poster!);
+    expect(poster.headers()['content-type']).toBe('image/jpeg');
+    await page.screenshot({ path: join(screenshotDir, 'player-poster-1366.png') });
+    const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+    // space/k on the focused player: play.
+    await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).currentTime > 1);
+    expect((await mediaState(page)).paused).toBe(false);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).paused);
+  });
+
+  it('seeks to the middle with ranges (206) and shows the frame there', async () => {
+    await video(page).evaluate((v: HTMLVideoElement) => {
+      v.currentTime = v.duration / 2;
+    });
+    await page.waitForFunction(() => {
+      const v = document.querySelector('video.player-video') as HTMLVideoElement;
+      return !v.seeking && v.readyState >= 2 && Math.abs(v.currentTime - v.duration / 2) < 0.5;
+    });
+    const state = await mediaState(page);
+    expect(state.duration).toBeGreaterThan(CLIP_SECONDS - 1);
+    expect(state.readyState).toBeGreaterThanOrEqual(2);
+    expect(renditionStatuses.length).toBeGreaterThan(0);
+    expect(renditionStatuses.every((status) => status === 206)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('seeks 5 s with the arrow keys, mutes with m, full screen with f, only while the player has focus', async () => {
+    const group = page.getByRole('group', { name: 'Video player: Player Clip' });
+    await group.focus();
+    const start = (await mediaState(page)).currentTime;
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((t) => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - (t + 5)) < 0.3, start);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((t) => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - (t - 5)) < 0.3, start);
+    await page.keyboard.press('m');
+    expect((await mediaState(page)).muted).toBe(true);
+    await page.keyboard.press('m');
+    expect((await mediaState(page)).muted).toBe(false);
+    // f: the player (video and seek strip together) full screen, and back.
+    await page.keyboard.press('f');
+    await page.waitForFunction(() => document.fullscreenElement?.classList.contains('player-frame') === true);
+    await page.keyboard.press('f');
+    await page.waitForFunction(() => document.fullscreenElement === null);
+    // Focus elsewhere on the page: the same keys leave the video alone.
+    await group.blur();
+    await page.locator('h1').click();
+    const before = (await mediaState(page)).currentTime;
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('m');
+    const after = await mediaState(page);
+    expect(after.currentTime).toBeCloseTo(before, 1);
+    expect(after.muted).toBe(false);
+  });
+
+  it('shows the sprite frame for the time under the pointer on the seek strip', async () => {
+    const box = (await page.getByRole('slider', { name: 'Seek' }).locator('.player-seekbar-track').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+    const frame = page.locator('.player-preview-frame');
+    await frame.waitFor();
+    const style = await frame.evaluate((el: HTMLElement) => ({ image: el.style.backgroundImage, position: el.style.backgroundPosition, width: el.offsetWidth }));
+    expect(style.image).toContain(`/members/videopreviews/${CLIP}/sprite.jpg`);
+    expect(style.position).not.toBe('0px 0px');
+    expect(style.width).toBeGreaterThan(0);
+    expect(await page.locator('.player-preview-time').textContent()).toBe('0:18');
+    // The sprite itself is public and loads.
+    const sprite = await page.evaluate((url) => new Promise<number>((resolve) => {
+      const img = new Image();
+      img.onload = () => resolve(img.naturalWidth);
+      img.onerror = () => resolve(0);
+      img.src = url;
+    }), `/members/videopreviews/${CLIP}/sprite.jpg`);
+    expect(sprite).toBeGreaterThan(0);
+    await page.screenshot({ path: join(screenshotDir, 'player-preview-hover-1366.png') });
+    // A click on the strip seeks there.
+    await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.waitForFunction(() => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - 6) < 0.6);
+    await page.mouse.move(0, 0);
+  });
+
+  it('remembers the position server-side: back there after a reload, and listed under Continue watching', async () => {
+    await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/positions/video/${CLIP}`) && r.request().method() === 'PUT' && Number(JSON.parse(r.request().postData() ?? '{}').seconds) > 11.5);
+    await video(page).evaluate((v: HTMLVideoElement) => {
+      v.pause();
+      v.currentTime = 12;
+    });
+    expect((await saved).status()).toBe(200);
+    // (The page never reads the PUT's body, so ask the API what it stored.)
+    const stored = (await (await page.request.get(`/api/positions/video/${CLIP}`)).json()) as { seconds: number; completed: boolean };
+    expect(stored.seconds).toBeCloseTo(12, 0);
+    expect(stored.completed).toBe(false);
+
+    await page.reload();
+    await page.getByText(/^Resumed at 0:1[12]/).waitFor();
+    const state = await mediaState(page);
+    expect(Math.abs(state.currentTime - stored.seconds)).toBeLessThan(0.5);
+    expect(state.paused).toBe(true);
+
+    await page.goto('/');
+    const row = page.getByRole('region', { name: 'Continue watching' });
+    await row.getByRole('link', { name: 'Player Clip' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: join(screenshotDir, 'home-continue-watching-1366.png') });
+    await row.getByRole('link', { name: 'Player Clip' }).click();
+    await page.waitForURL(`**/video/${CLIP}`);
+    await page.getByText(/^Resumed at 0:1[12]/).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('says a video not encoded yet is being prepared, and keeps Download', async () => {
+    await page.goto(`/video/${site.seeded.video}`);
+    await page.getByText(/This video is being prepared for playback/).waitFor();
+    await page.getByRole('link', { name: 'Download' }).waitFor();
+  });
+
+  it('shows a member without the VOD its trailer and why the show is not here', async () => {
+    await page.goto(`/vod/${SHOW}`);
+    await page.getByText('This is the trailer. Buy this VOD to watch all of it.').waitFor();
+    await page.waitForFunction(() => ((document.querySelector('video.player-trailer') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.2);
+  });
+});
+
+describe('visitors', () => {
+  it('see the muted looping trailer and the join prompt, and no rendition is fetched', async () => {
+    const { page, errors } = await site.open();
+    const members: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('renditions/')) members.push(request.url());
+    });
+    await page.goto(`/video/${CLIP}`);
+    await page.getByText('This video is for members.').waitFor();
+    const trailer = page.locator('video.player-trailer');
+    const attrs = await trailer.evaluate((v: HTMLVideoElement) => ({ src: v.getAttribute('src'), muted: v.muted, loop: v.loop, playsInline: v.playsInline }));
+    expect(attrs).toEqual({ src: `/members/videopreviews/${CLIP}/trailer.mp4`, muted: true, loop: true, playsInline: true });
+    await page.waitForFunction(() => (document.querySelector('video.player-trailer') as HTMLVideoElement).currentTime > 0.2);
+    await page.getByRole('link', { name: 'Join to watch' }).waitFor();
+    expect(await page.locator('.locked-notice').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(`/login?next=${encodeURIComponent(`/video/${CLIP}`)}`);
+    expect(await page.locator('video.player-video:not(.player-trailer)').count()).toBe(0);
+    expect(members).toEqual([]);
+    await page.screenshot({ path: join(screenshotDir, 'player-visitor-1366.png') });
+    const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('on a phone', () => {
+  it('fits the width (no sideways scroll) and plays inline', async () => {
+    const { page, errors } = await site.open({ width: 360, height: 740 });
+    await signIn(page);
+    await openPlayer(page);
+    const layout = await page.evaluate(() => {
+      const v = document.querySelector('video.player-video') as HTMLVideoElement;
+      const box = v.getBoundingClientRect();
+      return { overflow: document.documentElement.scrollWidth - window.innerWidth, left: box.left, right: box.right, width: window.innerWidth, playsInline: v.playsInline };
+    });
+    expect(layout.overflow).toBeLessThanOrEqual(0);
+    expect(layout.left).toBeGreaterThanOrEqual(0);
+    expect(layout.right).toBeLessThanOrEqual(layout.width);
+    expect(layout.playsInline).toBe(true);
+    const start = (await mediaState(page)).currentTime;
+    await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
+    await page.keyboard.press('k');
+    await page.waitForFunction((t) => (document.querySelector('video.player-video') as HTMLVideoElement).currentTime > t + 0.5, start);
+    await page.screenshot({ path: join(screenshotDir, 'player-phone-360.png') });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
