@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router-dom';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { HttpError } from '../../api/fetchJson';
 import { getModelDetail } from '../api/getModelDetail';
@@ -25,6 +26,7 @@ function Section({ title, route, items }: { title: string; route: string; items:
 export function ModelDetailPage() {
   const name = useParams().name ?? '';
   const resource = useResource(`model:${name}`, (signal) => getModelDetail(name, signal));
+  usePageTitle(name);
 
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { LockedNotice } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess } from '../../access/useAccess';
@@ -12,6 +13,7 @@ import { ItemMeta } from './ItemMeta';
 export function PhotoSetPage() {
   const folder = useParams().folder ?? '';
   const resource = useResource(`photoset:${folder}`, (signal) => getPhotoSet(folder, signal));
+  usePageTitle(resource.status === 'success' ? resource.data.updatename : null);
   const access = useAccess();
   const open = mayViewMembersArea(access);
   const dir = encodeURIComponent(folder);

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import type { SearchHit } from '../../api/types';
 import { search, SearchTermError } from '../api/search';
@@ -34,6 +35,7 @@ function Group({ title, route, hits }: { title: string; route: string; hits: Sea
 export function SearchPage() {
   const term = useParams().term ?? '';
   const resource = useResource(`search:${term}`, (signal) => search(term, signal));
+  usePageTitle(`Search: ${term}`);
 
   return (
     <section>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
 import { ItemMeta } from '../../photos/components/ItemMeta';
@@ -11,6 +12,7 @@ import { PlayerSection } from '../../player/PlayerSection';
 export function VideoDetailPage() {
   const folder = useParams().folder ?? '';
   const resource = useResource(`video:${folder}`, (signal) => getVideoPrename(folder, signal));
+  usePageTitle(resource.status === 'success' ? resource.data.updatename : null);
   const access = useAccess();
 
   return (

@@ -1,6 +1,7 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { signInHref } from '../../access/LockedNotice';
 import { ownsVod, useAccess, type Access } from '../../access/useAccess';
@@ -63,6 +64,7 @@ function PurchaseRow({ access, vod, bought }: { access: Access; vod: { path: str
 export function VodDetailPage() {
   const folder = useParams().folder ?? '';
   const resource = useResource(`vod:${folder}`, (signal) => getVodPrename(folder, signal));
+  usePageTitle(resource.status === 'success' ? resource.data.updatename : null);
   const access = useAccess();
   const bought = (useLocation().state as { bought?: boolean } | null)?.bought === true;
 
