@@ -12,6 +12,7 @@ import { UPDATES_LIST, updatesAnchorBuilder } from './routes/api/updates/reposit
 import type { CatalogCache } from './cache/catalog-cache';
 import { startCatalogCache } from './cache/create';
 import { cachedFastPath } from './cache/fast-path';
+import { followFrontGeneration } from './cache/front-generation';
 import type { BffConfig } from './config';
 import { createLogOutput, knexLog } from './logger';
 import { createBffMetrics, startMetricsServer } from './metrics';
@@ -89,6 +90,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const ownKnex = !overrides.knex;
   const knex = overrides.knex ?? createKnex(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, log: knexLog(logger) });
   const { cache, close: closeCache } = await startCatalogCache(config, knex, logger);
+  followFrontGeneration(cache, config.FRONT_GENERATION_DIR, logger);
   const account = startAccount(config, knex, logger);
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
   const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(knex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;

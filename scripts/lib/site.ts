@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, spawnCommand, spawnTs, waitHealthy, type Child, type LogLine } from './process';
@@ -65,6 +65,13 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   };
   if (options.redisUrl) env.REDIS_URL = options.redisUrl;
   else delete env.REDIS_URL;
+  // The bff writes the catalog generation here; nginx keys its API cache on it. Fresh each start:
+  // a link left by another database (ahead of this one's generation) would stop the API cache.
+  const catalogGenerationDir = resolve(dataDir, 'nginx', 'catalog-generation');
+  if (useNginx) {
+    rmSync(catalogGenerationDir, { recursive: true, force: true });
+    env.FRONT_GENERATION_DIR = catalogGenerationDir;
+  }
 
   const children: Child[] = [];
   const stopAll = async () => {
@@ -118,6 +125,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         spaDir,
         mediaRoot,
         workDir: resolve(dataDir, 'nginx'),
+        catalogGenerationDir,
         // The browser calls the provider for payment tokens: the CSP must name it.
         providerOrigin: env.CCBILL_PUBLIC_BASE_URL || env.CCBILL_BASE_URL,
         vars: templateVarsFrom(env),
