@@ -37,7 +37,7 @@ afterAll(async () => {
 const get = (path: string, headers: Record<string, string> = {}) => raw(stack.url, path, headers);
 const header = (res: RawResponse, name: string) => String(res.headers[name] ?? '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const generationLink = () => readlinkSync(join(stack.dataDir, 'nginx', 'catalog-generation', 'current'));
+const generationLink = () => readlinkSync(join(stack.catalogGenerationDir ?? '', 'current'));
 
 /** The bff's access lines for exactly this request target. */
 function bffRequests(url: string): number {
