@@ -105,6 +105,10 @@ describe('public catalog answers through nginx', () => {
     expect(header(second, 'cache-control')).toBe('no-cache');
     // The marker the cache decision rests on stays between nginx and the bff.
     expect(second.headers['x-catalog-generation']).toBeUndefined();
+    // Each visitor gets their own request id, once, never the one that filled the entry.
+    const mine = await get(path, { 'X-Request-Id': 'frontdoor-cache-1' });
+    expect(header(mine, 'x-cache-status')).toBe('HIT');
+    expect(mine.headers['x-request-id']).toBe('frontdoor-cache-1');
     const revalidated = await get(path, { 'If-None-Match': header(first, 'etag') });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body.length).toBe(0);
