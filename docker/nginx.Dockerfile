@@ -47,6 +47,9 @@ ENV PORT=8080 \
     THUMB_CACHE_SIZE=512m \
     BFF_KEEPALIVE=128 \
     MEDIA_KEEPALIVE=128 \
+    API_CACHE_DIR=/tmp/nginx-api \
+    API_CACHE_SIZE=256m \
+    CATALOG_GENERATION_DIR=/srv/catalog-generation \
     ACCESS_LOG="/dev/stdout front_json buffer=64k flush=1s" \
     PROVIDER_ORIGIN=https://api.ccbill.com \
     BILLING_FORM_ORIGINS=https://webmasters.billing-provider.example \

@@ -61,8 +61,8 @@ ENV NODE_ENV=production \
     VARIANT_CACHE_DIR=/srv/variants
 WORKDIR /app
 # Named volumes take the ownership of the directory they are first mounted over.
-RUN mkdir -p /srv/media /srv/variants /srv/incoming \
- && chown node:node /srv/media /srv/variants
+RUN mkdir -p /srv/media /srv/variants /srv/incoming /srv/catalog-generation \
+ && chown node:node /srv/media /srv/variants /srv/catalog-generation
 
 # Demo shape only (docker-compose.demo.yml): the card-provider simulator, no packages at all.
 FROM ${NODE_IMAGE} AS simulator

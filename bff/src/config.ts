@@ -44,10 +44,12 @@ export const configSchema = z
     REDIS_SENTINEL_NAME: z.string().optional(),
     REDIS_COMMAND_TIMEOUT_MS: intFrom(150, 10, 10_000),
     CACHE_TTL_SECONDS: intFrom(300, 0, 86_400),
-    CACHE_GENERATION_POLL_MS: intFrom(2000, 50, 3_600_000),
+    CACHE_GENERATION_POLL_MS: intFrom(500, 50, 3_600_000),
     CACHE_LOCAL_MAX_ENTRIES: intFrom(2000, 0, 1_000_000),
     PAGE_ANCHOR_EVERY: intFrom(500, 2, 100_000),
     CACHE_KEY_PREFIX: z.string().max(50).default('media:'),
+    /** Where the catalog generation is written for nginx's API cache key (cache/front-generation.ts); unset = not written. */
+    FRONT_GENERATION_DIR: optionalUrl,
     /** In-process search index per catalog generation; off = every search reads the database. */
     SEARCH_INDEX: z.enum(['on', 'off']).default('on'),
     /** Per content type: a bigger table is searched in the database instead (~30 MB of heap per 100,000 rows). */

@@ -12,6 +12,7 @@ import { UPDATES_LIST, updatesAnchorBuilder } from './routes/api/updates/reposit
 import type { CatalogCache } from './cache/catalog-cache';
 import { startCatalogCache } from './cache/create';
 import { cachedFastPath } from './cache/fast-path';
+import { followFrontGeneration } from './cache/front-generation';
 import type { BffConfig } from './config';
 import { createLogOutput, knexLog } from './logger';
 import { createBffMetrics, startMetricsServer } from './metrics';
@@ -114,6 +115,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   // members, sessions, payments and every write stay on the primary.
   const readPool = startReadPool(config, knex, cache, logger);
   const readKnex = readPool?.knex ?? knex;
+  followFrontGeneration(cache, config.FRONT_GENERATION_DIR, logger);
   const account = startAccount(config, knex, logger);
   const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
   const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +29,11 @@ export interface NginxOptions {
   providerOrigin?: string;
   /** Where the access log goes: a path, /dev/stdout or 'off'; default `<prefix>/access.log`. */
   accessLog?: string;
+  /**
+   * The bff's FRONT_GENERATION_DIR, the first part of the API cache key; default
+   * `<prefix>/catalog-generation`. Created (pointing at generation 0, which caches nothing) when absent.
+   */
+  catalogGenerationDir?: string;
   /** Overrides any other template value (rate limits, HSTS, ...): see templateDefaults. */
   vars?: Partial<Record<string, string>>;
 }
@@ -47,6 +52,8 @@ export const templateDefaults = {
   // Idle upstream connections per worker, shared by all of an upstream's replicas (about 64 each).
   BFF_KEEPALIVE: '128',
   MEDIA_KEEPALIVE: '128',
+  // Public catalog answers (nginx.conf.template, "Public catalog answers").
+  API_CACHE_SIZE: '256m',
   // A TLS proxy or load balancer in front whose X-Forwarded-For/-Proto nginx believes; empty: nginx is the edge.
   FRONT_TRUSTED_PROXIES: '',
   // The provider's webhook sources (reference/ccbill.md: x.1-x.254 of these four /24s).
@@ -131,6 +138,16 @@ async function waitForPort(host: string, port: number, exited: () => string | nu
   throw new Error('nginx did not start listening');
 }
 
+/** The generation folder with a `current` link (to g0 when the bff has not written one yet): nginx resolves it per request. */
+async function generationLink(dir: string): Promise<string> {
+  const absolute = resolve(dir);
+  await mkdir(join(absolute, 'g0'), { recursive: true });
+  await symlink('g0', join(absolute, 'current')).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  return absolute;
+}
+
 /** Renders the repo's nginx templates into a prefix folder and runs a real nginx in the foreground. */
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   const ownPrefix = !options.workDir;
@@ -150,10 +167,14 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     MEDIA_ROOT: resolve(options.mediaRoot),
     NGINX_SNIPPETS: snippets,
     NGINX_CACHE_DIR: join(prefix, 'thumb-cache'),
+    API_CACHE_DIR: join(prefix, 'api-cache'),
+    CATALOG_GENERATION_DIR: await generationLink(options.catalogGenerationDir ?? join(prefix, 'catalog-generation')),
     ACCESS_LOG: options.accessLog === 'off' ? 'off' : `${options.accessLog ?? join(prefix, 'access.log')} front_json buffer=64k flush=1s`,
   };
   for (const [name, value] of Object.entries(options.vars ?? {})) if (value !== undefined) vars[name] = value;
   Object.assign(vars, addressListVars(vars));
+  // Entries are keyed by generation number alone: another run's database may reuse the numbers.
+  await rm(vars.API_CACHE_DIR as string, { recursive: true, force: true });
   for (const file of await readdir(join(nginxDir, 'snippets'))) {
     if (!file.endsWith('.template')) continue;
     const rendered = renderTemplate(await readFile(join(nginxDir, 'snippets', file), 'utf8'), vars);

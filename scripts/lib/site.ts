@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, spawnCommand, spawnTs, waitHealthy, type Child, type LogLine } from './process';
 import { startDevProxy } from './dev-proxy';
@@ -32,6 +33,8 @@ export interface Site {
   bffUrl: string;
   mediaUrl: string;
   frontDoor: 'nginx' | 'node';
+  /** Where the bff writes the catalog generation for nginx's API cache key (nginx front door only). */
+  catalogGenerationDir?: string;
   /** The card-provider simulator, when no CCBILL_BASE_URL was configured. */
   providerUrl?: string;
   /** The service processes, for tests that signal them or read their memory. */
@@ -65,10 +68,19 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   };
   if (options.redisUrl) env.REDIS_URL = options.redisUrl;
   else delete env.REDIS_URL;
+  // The bff writes the catalog generation here; nginx keys its API cache on it, resolving the link
+  // on every request (one readlink per path component: a short path). Fresh each start: a link left
+  // by another database (ahead of this one's generation) would stop the API cache.
+  const catalogGenerationDir = useNginx ? mkdtempSync(join(tmpdir(), 'cg-')) : undefined;
+  if (catalogGenerationDir) env.FRONT_GENERATION_DIR = catalogGenerationDir;
+  const removeGenerationDir = () => {
+    if (catalogGenerationDir) rmSync(catalogGenerationDir, { recursive: true, force: true });
+  };
 
   const children: Child[] = [];
   const stopAll = async () => {
     await Promise.all(children.map((c) => c.stop()));
+    removeGenerationDir();
   };
   try {
     const bffUrl = `http://127.0.0.1:${bffPort}`;
@@ -118,6 +130,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         spaDir,
         mediaRoot,
         workDir: resolve(dataDir, 'nginx'),
+        catalogGenerationDir,
         // The browser calls the provider for payment tokens: the CSP must name it.
         providerOrigin: env.CCBILL_PUBLIC_BASE_URL || env.CCBILL_BASE_URL,
         vars: templateVarsFrom(env),
@@ -135,6 +148,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       bffUrl,
       mediaUrl,
       frontDoor: useNginx ? 'nginx' : 'node',
+      catalogGenerationDir,
       providerUrl,
       children: { bff, media, provider, encoder },
       async stop() {

@@ -28,6 +28,9 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
 export function writeCachedAnswer(req: IncomingMessage, res: ServerResponse, answer: CachedBody): void {
   res.setHeader('ETag', answer.etag);
   res.setHeader('Cache-Control', 'no-cache');
+  // The front door stores an answer only when this matches the generation in its cache key
+  // (nginx/nginx.conf.template, "Public catalog answers"); absent when caching is off.
+  if (answer.generation !== undefined) res.setHeader('X-Catalog-Generation', String(answer.generation));
   if (notModified(req.headers['if-none-match'], answer.etag)) {
     res.statusCode = 304;
     res.end();
