@@ -1,20 +1,24 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { json, renderAt, stubFetch } from './render';
-import { vodDetail } from './fixtures';
+import { photo, video, vodDetail } from './fixtures';
 
 const srcs = (container: HTMLElement) => [...container.querySelectorAll('img')].map((img) => img.getAttribute('src'));
 
 describe('/video/{folder}', () => {
-  it('shows the four stills and the download link', async () => {
-    stubFetch(() => json({ prename: 'Clip One HD', download: '/members/video/clip-1/Clip%20One%20HD001.mp4' }));
+  it('shows a visitor the title, model, four stills and no download', async () => {
+    const detail = { ...video(1), path: 'clip-1', updatename: 'Clip One HD', prename: 'Clip One HD001', download: '/members/video/clip-1/Clip%20One%20HD001.mp4' };
+    stubFetch((url) => (url === '/api/videos/prename/clip-1' ? json(detail) : json({ error: { code: 'not_found', message: 'unknown' } }, 404)));
     const { container } = renderAt('/video/clip-1');
     await screen.findByRole('heading', { name: 'Clip One HD' });
+    expect(screen.getByRole('link', { name: 'Model B2' }).getAttribute('href')).toBe('/models/Model%20B2');
     expect(srcs(container)).toEqual(['02', '05', '10', '15'].map((n) => `/members/videothumbs/clip-1/clip-1_${n}.jpg?w=640`));
     const srcset = container.querySelector('img')?.getAttribute('srcset') ?? '';
     expect(srcset.split(', ')).toHaveLength(6);
     expect(srcset).toContain('/members/videothumbs/clip-1/clip-1_02.jpg?w=160 160w');
-    expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/members/video/clip-1/Clip%20One%20HD001.mp4');
+    // Members download through a signed link (a button); visitors see the player's lock instead.
+    expect(screen.queryByRole('button', { name: 'Download' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
   });
 });
 
@@ -38,7 +42,7 @@ describe('/vod/{folder}', () => {
 
 describe('/photos/{folder}', () => {
   it('links each thumbnail to the member image', async () => {
-    stubFetch(() => json(['01.jpg', '02.jpg']));
+    stubFetch(() => json({ ...photo(1), count: 2, files: ['01.jpg', '02.jpg'] }));
     const { container } = renderAt('/photos/set-1');
     const links = await screen.findAllByRole('link', { name: /Photo \d of 2/ });
     expect(links.map((link) => link.getAttribute('href'))).toEqual(['/members/photos/set-1/01.jpg', '/members/photos/set-1/02.jpg']);
@@ -57,12 +61,29 @@ describe('/freephotos/{folder}', () => {
 });
 
 describe('/members single-image routes', () => {
-  it.each(['/members/photos/set-1/01.jpg', '/members/freephotos/free-1/a.jpg', '/members/video/clip-1/clip-1_02.jpg'])('%s shows the file at that path', async (path) => {
+  it('/members/freephotos/free-1/a.jpg shows the file at that path', async () => {
+    const path = '/members/freephotos/free-1/a.jpg';
     stubFetch(() => json([]));
     renderAt(path);
     const image = await screen.findByRole('img');
     expect(image.getAttribute('src')).toBe(path);
-    expect(image.getAttribute('alt')).toBe(path.split('/').pop());
+    expect(image.getAttribute('alt')).toBe('a.jpg');
+  });
+
+  it("a visitor's members photo is the lock with the set's title and position, never a broken image", async () => {
+    stubFetch(() => json({ ...photo(1), count: 2, files: ['01.jpg', '02.jpg'] }));
+    const { container } = renderAt('/members/photos/set-1/02.jpg');
+    await screen.findByRole('heading', { name: 'Photo Set 1' });
+    expect(screen.getByText(/Photo 2 of 2/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Join to see the full set' }).getAttribute('href')).toBe('/join');
+    expect(srcs(container)).toEqual(['/members/photosthumbs/set-1/02.jpg?w=320']);
+  });
+
+  it("a visitor's members video still is the lock with the way back to the video", async () => {
+    stubFetch(() => json([]));
+    renderAt('/members/video/clip-1/clip-1_02.jpg');
+    await screen.findByRole('link', { name: 'Join to watch and download' });
+    expect(screen.getByRole('link', { name: 'Back to the video' }).getAttribute('href')).toBe('/video/clip-1');
   });
 });
 

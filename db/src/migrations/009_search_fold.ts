@@ -18,12 +18,14 @@ interface Row {
   search_text: string;
 }
 
-async function refold(knex: Knex, table: string): Promise<void> {
+async function refold(knex: Knex, table: string): Promise<number> {
   let after = 0;
+  let total = 0;
   for (;;) {
     const rows: Row[] = await knex(table).where('id', '>', after).orderBy('id').limit(BATCH).select('id', 'updatename', 'modelname', 'search_text');
-    if (rows.length === 0) return;
+    if (rows.length === 0) return total;
     const changed = rows.map((r) => ({ id: Number(r.id), text: searchText(r.updatename, r.modelname), old: r.search_text })).filter((r) => r.text !== r.old);
+    total += changed.length;
     if (changed.length) {
       // One statement per batch: a CASE over the batch's ids.
       const cases = changed.map(() => 'WHEN ? THEN ?').join(' ');
@@ -39,8 +41,10 @@ async function refold(knex: Knex, table: string): Promise<void> {
 }
 
 export async function up(knex: Knex): Promise<void> {
-  for (const table of TABLES) await refold(knex, table);
-  await bumpGeneration(knex);
+  let changed = 0;
+  for (const table of TABLES) changed += await refold(knex, table);
+  // Nothing refolded (a new, empty catalog): no cached answer to retire, the generation stays.
+  if (changed > 0) await bumpGeneration(knex);
 }
 
 export async function down(): Promise<void> {}
