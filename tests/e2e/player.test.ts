@@ -207,7 +207,7 @@ describe('the member player', () => {
   it('says a video not encoded yet is being prepared, and keeps Download', async () => {
     await page.goto(`/video/${site.seeded.video}`);
     await page.getByText(/This video is being prepared for playback/).waitFor();
-    await page.getByRole('link', { name: 'Download' }).waitFor();
+    await page.getByRole('button', { name: 'Download' }).waitFor();
   });
 
   it('shows a member without the VOD its trailer and why the show is not here', async () => {
