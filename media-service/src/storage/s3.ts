@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { Readable } from 'node:stream';
+import mime from 'mime-types';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ByteRange } from '../files/range';
@@ -102,7 +104,7 @@ export class S3Originals implements PresigningOriginals {
         Key: relative,
         Body: createReadStream(source),
         ContentLength: from.size,
-        ContentType: contentType,
+        ContentType: contentType ?? (mime.lookup(extname(relative)) || 'application/octet-stream'),
         Metadata: { [MTIME_META]: String(mtimeMs) },
       }),
     );
