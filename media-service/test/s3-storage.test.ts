@@ -163,6 +163,22 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
     expect(member.headers['content-type']).toBe('image/webp');
   });
 
+  it('S3_PUBLIC_ENDPOINT: presigned URLs name the host clients use, and verify there', async () => {
+    const port = new URL(s3.endpoint).port;
+    const pub = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env, S3_PUBLIC_ENDPOINT: `http://localhost:${port}` });
+    try {
+      const res = await raw(pub.media.url, '/members/freephotos/range/data.bin');
+      expect(res.status).toBe(302);
+      const location = String(res.headers.location);
+      expect(location.startsWith(`http://localhost:${port}/${s3.bucket}/`)).toBe(true);
+      const part = await follow(location.replace('//localhost:', '//127.0.0.1:'), { Range: 'bytes=0-9', Host: `localhost:${port}` });
+      expect(part.status).toBe(206);
+      expect(part.body.equals(RANGE_DATA.subarray(0, 10))).toBe(true);
+    } finally {
+      await pub.stop();
+    }
+  });
+
   it('storage not answering: 503 storage_unavailable with Retry-After, not a 500', async () => {
     const down = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env, S3_ENDPOINT: 'http://127.0.0.1:49199' });
     try {

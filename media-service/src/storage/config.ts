@@ -16,6 +16,7 @@ const bool = z
 export const storageEnv = {
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url().optional(),
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
@@ -39,6 +40,7 @@ export function s3SettingsFrom(c: StorageEnv): { settings: S3Settings | null; pr
   return {
     settings: {
       endpoint: c.S3_ENDPOINT,
+      publicEndpoint: c.S3_PUBLIC_ENDPOINT,
       bucket: c.S3_BUCKET!,
       region: c.S3_REGION,
       accessKeyId: c.S3_ACCESS_KEY_ID || undefined,

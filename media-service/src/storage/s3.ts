@@ -11,6 +11,8 @@ import type { PresignOptions, PresigningOriginals, StoredOriginal } from './orig
 export interface S3Settings {
   /** Unset: AWS's own endpoint for the region. */
   endpoint: string | undefined;
+  /** Where clients reach the bucket, when not at `endpoint` (an internal address): presigned URLs name this host. */
+  publicEndpoint?: string | undefined;
   bucket: string;
   region: string;
   /** Both unset: the SDK's default chain (environment, instance role, ...). */
@@ -37,22 +39,26 @@ function isMissing(err: unknown): boolean {
 export class S3Originals implements PresigningOriginals {
   readonly kind = 's3' as const;
   readonly client: S3Client;
+  /** Signs the URLs clients are sent to (the host is part of the signature). */
+  private readonly signer: S3Client;
   readonly presignSeconds: number;
   private readonly bucket: string;
 
   constructor(settings: S3Settings) {
     this.bucket = settings.bucket;
     this.presignSeconds = settings.presignSeconds;
-    this.client = new S3Client({
+    const options = (endpoint: string | undefined) => ({
       region: settings.region,
-      endpoint: settings.endpoint,
+      endpoint,
       forcePathStyle: settings.forcePathStyle,
       credentials:
         settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
       // The SDK adds CRC32 checksums to every PUT by default; S3-compatible servers differ in support.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
     });
+    this.client = new S3Client(options(settings.endpoint));
+    this.signer = settings.publicEndpoint ? new S3Client(options(settings.publicEndpoint)) : this.client;
   }
 
   async head(relative: string): Promise<StoredOriginal | null> {
@@ -126,10 +132,11 @@ export class S3Originals implements PresigningOriginals {
             ResponseContentDisposition: options.disposition,
             ResponseCacheControl: options.cacheControl,
           });
-    return getSignedUrl(this.client, command, { expiresIn: this.presignSeconds });
+    return getSignedUrl(this.signer, command, { expiresIn: this.presignSeconds });
   }
 
   close(): void {
     this.client.destroy();
+    if (this.signer !== this.client) this.signer.destroy();
   }
 }
