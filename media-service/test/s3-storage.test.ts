@@ -186,6 +186,11 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
       expect(JSON.parse(res.body.toString()).error.code).toBe('storage_unavailable');
+      // Reported by /readyz, which stays ready: the local thumbnails still serve.
+      const ready = await raw(down.media.url, '/readyz');
+      expect(ready.status).toBe(200);
+      expect(JSON.parse(ready.body.toString()).storage).toEqual({ kind: 's3', reachable: false });
+      expect(JSON.parse((await raw(fx.media.url, '/readyz')).body.toString()).storage).toEqual({ kind: 's3', reachable: true });
     } finally {
       await down.stop();
     }

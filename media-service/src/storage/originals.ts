@@ -44,6 +44,8 @@ export interface Originals {
 /** A short-lived URL the client fetches the bytes from itself (object storage only). */
 export interface PresigningOriginals extends Originals {
   readonly presignSeconds: number;
+  /** Whether the store answers now (reported by /readyz). */
+  reachable(): Promise<boolean>;
   presign(relative: string, options: PresignOptions): Promise<string>;
 }
 

@@ -135,6 +135,24 @@ export class S3Originals implements PresigningOriginals {
     return getSignedUrl(this.signer, command, { expiresIn: this.presignSeconds });
   }
 
+  /**
+   * For /readyz: whether the bucket answers with these credentials, checked at most every 5 s: a
+   * HeadObject of a key no original can have (dotfiles are never media), 404 = fine. (HeadObject
+   * rather than HeadBucket: it is the permission the service uses, and s3rver refuses HeadBucket.)
+   */
+  async reachable(): Promise<boolean> {
+    const now = Date.now();
+    if (this.probed && now - this.probed.at < 5000) return this.probed.ok;
+    const ok = await this.head('.readyz-probe').then(
+      () => true,
+      () => false,
+    );
+    this.probed = { at: now, ok };
+    return ok;
+  }
+
+  private probed: { at: number; ok: boolean } | undefined;
+
   close(): void {
     this.client.destroy();
     if (this.signer !== this.client) this.signer.destroy();
