@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDownloadUrl } from '../src/access/token';
+import { LocalOriginals, type Originals } from '../src/storage/originals';
 import { S3Originals } from '../src/storage/s3';
 import { startTestS3, type TestS3 } from '../src/testing-s3';
 import { jpeg, keys, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from './helpers';
@@ -64,6 +65,26 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
     const file = join(source, 'freephotos_range_data.bin');
     expect(await store.put('freephotos/range/data.bin', file)).toBe('same');
     expect(await store.head('freephotos/nothing/here.bin')).toBeNull();
+  });
+
+  it('both backends behind one interface: put, head, a range read, a whole read', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'local-originals-'));
+    try {
+      const file = join(source, 'freephotos_range_data.bin');
+      const local = new LocalOriginals(root);
+      expect(await local.put('freephotos/range/data.bin', file)).toBe('placed');
+      expect(await local.put('freephotos/range/data.bin', file)).toBe('same');
+      for (const backend of [local, store] as Originals[]) {
+        expect(await backend.head('freephotos/range/data.bin')).toMatchObject({ size: 1000, mtimeMs: MTIME.getTime() });
+        expect(await backend.head('freephotos/range/none.bin')).toBeNull();
+        const chunks: Buffer[] = [];
+        for await (const c of backend.read('freephotos/range/data.bin', { start: 10, end: 19 })) chunks.push(c as Buffer);
+        expect(Buffer.concat(chunks).equals(RANGE_DATA.subarray(10, 20))).toBe(true);
+        expect((await backend.readAll('freephotos/range/data.bin')).equals(RANGE_DATA)).toBe(true);
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('a public original: 302 to a presigned URL; the bucket answers Range with the right bytes', async () => {
