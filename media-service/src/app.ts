@@ -49,9 +49,13 @@ async function readiness(deps: AppDeps): Promise<{ ready: boolean; body: Record<
       problems.push(`the ${name} list is ${list.ageSeconds} s old (limit ${list.maxAgeSeconds} s)`);
     }
   }
-  if (problems.length === 0) return { ready: true, body: { status: 'ready', mediaRoot, lists } };
+  // STORAGE=s3: reported, not a readiness condition. The bucket is shared by every replica, so
+  // failing here would take thumbnails (local) down with it on all of them; originals answer 503
+  // storage_unavailable meanwhile.
+  const storage = deps.originals ? { storage: { kind: 's3', reachable: await deps.originals.reachable() } } : {};
+  if (problems.length === 0) return { ready: true, body: { status: 'ready', mediaRoot, lists, ...storage } };
   const code = mediaRoot === 'readable' ? 'not_ready' : 'media_root_unreadable';
-  return { ready: false, body: { status: 'unavailable', error: { code, message: problems.join('; ') }, mediaRoot, lists } };
+  return { ready: false, body: { status: 'unavailable', error: { code, message: problems.join('; ') }, mediaRoot, lists, ...storage } };
 }
 
 export function createApp(deps: AppDeps): Koa {

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { keyRingProblems, nodeEnvSchema } from './access/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from './access/token';
+import { s3SettingsFrom, storageEnv } from './storage/config';
+import type { S3Settings } from './storage/s3';
 import type { KeyRing } from './access/token';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -36,6 +38,7 @@ const schema = z.object({
   /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
   METRICS_PORT: int(0, 65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  ...storageEnv,
 });
 
 export interface MediaConfig {
@@ -59,6 +62,8 @@ export interface MediaConfig {
   logLevel: string;
   metricsPort: number | undefined;
   metricsHost: string;
+  /** STORAGE=s3: originals (photos, freephotos, video, vod) are in this bucket; null: the local tree. */
+  s3: S3Settings | null;
 }
 
 /** Reads the environment once; throws one error listing every problem. */
@@ -71,7 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   const parsed = schema.safeParse(withDefaults);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   let keys: KeyRing | undefined;
+  let s3: S3Settings | null = null;
   if (parsed.success) {
+    const storage = s3SettingsFrom(parsed.data);
+    problems.push(...storage.problems);
+    s3 = storage.settings;
     try {
       keys = parseKeyRing(parsed.data.MEDIA_TOKEN_KEYS);
     } catch (err) {
@@ -110,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     logLevel: c.LOG_LEVEL,
     metricsPort: c.METRICS_PORT,
     metricsHost: c.METRICS_HOST,
+    s3,
   };
 }

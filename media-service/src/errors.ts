@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'range_not_satisfiable'
   | 'unprocessable_image'
   | 'busy'
-  | 'not_ready';
+  | 'not_ready'
+  | 'storage_unavailable';
 
 const STATUS: Record<ErrorCode, number> = {
   bad_path: 400,
@@ -28,6 +29,7 @@ const STATUS: Record<ErrorCode, number> = {
   unprocessable_image: 422,
   busy: 503,
   not_ready: 503,
+  storage_unavailable: 503,
 };
 
 export class MediaError extends Error {

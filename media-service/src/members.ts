@@ -6,12 +6,14 @@ import type { RevocationList } from './access/revocation';
 import type { TakedownList } from './access/takedowns';
 import { SESSION_COOKIE } from './access/token';
 import type { KeyRing } from './access/token';
-import { MediaError } from './errors';
+import { MediaError, notFound } from './errors';
 import { asciiFallback, attachmentDisposition } from './files/disposition';
 import { parseMediaPath, resolveMediaFile } from './files/paths';
 import type { Family, MediaPath, ResolvedFile } from './files/paths';
 import { answer, fileRepresentation } from './files/send';
 import { CrcCache, isSetZip, setZip } from './files/set-zip';
+import { ORIGINAL_FAMILIES, type PresigningOriginals } from './storage/originals';
+import { StorageUnavailable } from './storage/s3';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from './variants/format';
 import type { VariantService } from './variants/service';
 
@@ -24,6 +26,8 @@ export interface MembersDeps {
   takedowns: TakedownList;
   variants: VariantService;
   offload: { prefix: string } | null;
+  /** STORAGE=s3: originals come from the bucket (presigned redirects, variants read through it); null: the local tree. */
+  originals?: PresigningOriginals | null;
   /** Unix seconds; tests pin the clock. */
   now?: () => number;
 }
@@ -68,6 +72,71 @@ function lockedPageFor(ctx: Context, path: MediaPath, err: unknown): string | un
   const folder = path.rest[0];
   if (!base || !folder || path.rest.length < 2) return undefined;
   return base + encodeURIComponent(folder);
+}
+
+function dispositionFor(path: MediaPath, name: string): string | undefined {
+  return DOWNLOAD_FAMILIES.has(path.family)
+    ? attachmentDisposition(name)
+    : PLAYED_FAMILIES.has(path.family)
+      ? `inline; filename="${asciiFallback(`${path.rest[0]}-${name}`)}"`
+      : undefined;
+}
+
+async function headOrUnavailable(remote: PresigningOriginals, relative: string) {
+  try {
+    return await remote.head(relative);
+  } catch (err) {
+    if (err instanceof StorageUnavailable) throw new MediaError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
+    throw err;
+  }
+}
+
+/**
+ * STORAGE=s3, after the access and takedown checks: a variant is made here from the original read
+ * through storage; the original itself is a `302` to a presigned URL of that one object, valid
+ * S3_PRESIGN_SECONDS, and the client sends its Range (and If-Range, If-None-Match) to the bucket
+ * (media-service/README.md, "Originals in object storage", says why not proxy the bytes).
+ */
+async function fromObjectStorage(ctx: Context, deps: MembersDeps, remote: PresigningOriginals, path: MediaPath, access: Access, width: number | null): Promise<void> {
+  const object = await headOrUnavailable(remote, path.relative);
+  if (!object) throw notFound();
+  let cacheControl = access.kind === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE;
+  const type = mime.lookup(extname(path.relative)) || 'application/octet-stream';
+  if (width !== null) {
+    const format = negotiateFormat(ctx.get('Accept') || undefined);
+    const variant = await deps.variants.get(
+      { relative: path.relative, stat: object, load: () => remote.readAll(path.relative) },
+      width,
+      format,
+    );
+    if (variant) {
+      const { data, key } = variant;
+      answer(
+        ctx,
+        {
+          size: data.length,
+          etag: `"v-${key.slice(0, 40)}"`,
+          lastModified: new Date(object.mtimeMs),
+          type: VARIANT_TYPES[format],
+          read: ({ start, end }) => data.subarray(start, end + 1),
+        },
+        { cacheControl, vary: 'Accept' },
+      );
+      return;
+    }
+    if (access.kind === 'public') cacheControl = STAND_IN_CACHE;
+  }
+  const url = await remote.presign(path.relative, {
+    method: ctx.method === 'HEAD' ? 'HEAD' : 'GET',
+    type,
+    disposition: dispositionFor(path, basename(path.relative)),
+    cacheControl,
+  });
+  // The redirect is this member's and expires: no cache may keep it.
+  ctx.set('Cache-Control', 'private, no-store');
+  ctx.redirect(url);
+  ctx.status = 302;
+  ctx.body = '';
 }
 
 /** GET/HEAD /members/<family>/<path>: access, then a variant, an X-Accel-Redirect or the file itself. */
@@ -119,11 +188,17 @@ export function membersHandler(deps: MembersDeps) {
       ctx.redirect(page);
       return;
     }
+    const remote = deps.originals && ORIGINAL_FAMILIES.has(path.family) ? deps.originals : null;
     if (isSetZip(path.family, path.rest)) {
       if (width !== null) throw new MediaError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+      if (remote) throw new MediaError('not_found', 'Set ZIPs are not available while originals are in object storage (STORAGE=s3)');
       // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
       const zip = await setZip(deps.realRoot, path.rest[0]!, crcs);
       answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });
+      return;
+    }
+    if (remote) {
+      await fromObjectStorage(ctx, deps, remote, path, access, width);
       return;
     }
     const file = await resolveMediaFile(deps.realRoot, path);

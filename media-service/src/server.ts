@@ -9,6 +9,7 @@ import { TakedownList } from './access/takedowns';
 import { createApp } from './app';
 import type { MediaConfig } from './config';
 import { createMediaMetrics, startMetricsServer } from './metrics';
+import { S3Originals } from './storage/s3';
 import { VariantService } from './variants/service';
 import { VariantStore } from './variants/store';
 import type { VariantStoreOptions } from './variants/store';
@@ -54,6 +55,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
     maxPixels: config.variantMaxPixels,
     logger,
   });
+  const originals = config.s3 ? new S3Originals(config.s3) : null;
   const metrics = config.metricsPort === undefined ? null : createMediaMetrics(variants);
   const app = createApp({
     logger,
@@ -64,6 +66,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
     takedowns,
     variants,
     offload: config.offload === 'nginx' ? { prefix: config.offloadPrefix } : null,
+    originals,
     now: options.now,
   });
   const server = createServer(app.callback());
@@ -76,7 +79,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const metricsServer = metrics && config.metricsPort !== undefined ? await startMetricsServer(metrics.registry, config.metricsPort, config.metricsHost) : null;
-  logger.info({ port, mediaRoot: realRoot, offload: config.offload, metricsPort: metricsServer?.port }, 'media service listening');
+  logger.info({ port, mediaRoot: realRoot, offload: config.offload, storage: originals ? `s3:${config.s3?.bucket}` : 'local', metricsPort: metricsServer?.port }, 'media service listening');
 
   return {
     port,
@@ -94,6 +97,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
       const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
       await closed;
       clearTimeout(grace);
+      originals?.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { loadS3Settings, S3Originals, type S3Settings } from '@media-site/media-service/storage';
 import { createKnex } from '../knex';
 import { redisHaProblem, type RedisHaSettings } from '../redis-ha';
 import { migrateLatest } from '../migrate';
@@ -56,6 +57,8 @@ export interface CliConfig {
   cacheKeyPrefix: string;
   ffmpeg: { ffmpeg: string; ffprobe: string };
   encode: EncodeConfig;
+  /** STORAGE=s3 and its S3_* settings: ingest uploads originals there; null: the local tree. */
+  s3: S3Settings | null;
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -72,6 +75,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     cacheKeyPrefix: c.CACHE_KEY_PREFIX,
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
+    s3: loadS3Settings(env),
   };
 }
 
@@ -108,17 +112,19 @@ const commands: Record<string, Command> = {
     async run([folder], flags, ctx) {
       const { knex, config, io } = ctx;
       const { redisUrl, redisHa, cacheKeyPrefix } = config;
+      const originals = config.s3 && !flags['dry-run'] ? new S3Originals(config.s3) : null;
       const report = await ingestFolder({
         knex,
         // npm runs workspace scripts from db/; INIT_CWD is where the operator typed the command.
         folder: resolve(io.env.INIT_CWD ?? process.cwd(), folder as string),
         mediaRoot: config.mediaRoot,
         mode: flags.link ? 'link' : 'copy',
+        originals,
         ffmpeg: config.ffmpeg,
         dryRun: Boolean(flags['dry-run']),
         publish: redisUrl ? (generation) => publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa) : undefined,
         progress: flags.quiet || flags.json ? undefined : (line) => io.err(line),
-      });
+      }).finally(() => originals?.close());
       io.out(flags.json ? JSON.stringify(report, null, 2) : formatReport(report));
       if (flags.wait && !report.dryRun && report.encode.pending.length) {
         const tally = await workQueue(ctx, { ids: report.encode.pending, quiet: Boolean(flags.quiet || flags.json) });
@@ -152,6 +158,7 @@ ${Object.values(commands)
 
 Environment: DATABASE_URL (default: embedded SQLite under .data), MEDIA_ROOT (default: .data/media),
 REDIS_URL (optional: announce catalog changes to running bff instances), CACHE_KEY_PREFIX (media:),
+STORAGE (local | s3: ingest uploads originals to S3_BUCKET at S3_ENDPOINT, see media-service/README.md),
 FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), ENCODE_CONCURRENCY / ENCODE_THREADS / ENCODE_PRESET /
 ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days).
 Exit codes: 0 ok, 1 failure, 2 usage.`;

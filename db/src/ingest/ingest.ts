@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Knex } from 'knex';
+import type { Originals } from '@media-site/media-service/storage';
 import { ensureJob } from '../encode/ensure';
 import { bumpGeneration, readGeneration } from '../generation';
 import { ModelDirectory, IngestConflict, modelKey, writeItem, type Change } from './catalog-writer';
@@ -14,6 +15,8 @@ export interface IngestOptions {
   folder: string;
   mediaRoot: string;
   mode?: PlaceMode;
+  /** STORAGE=s3: where originals are uploaded (item-media.ts); unset: the local tree under mediaRoot. */
+  originals?: Originals | null;
   /** Tools to extract video frames with; null never runs ffmpeg. */
   ffmpeg?: FfmpegTools | null;
   /** Validate and report what would change; writes nothing. */
@@ -96,7 +99,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       let files: string[] | null = item.type === 'photos' || item.type === 'freephotos' ? item.images : null;
       let hasFrame = false;
       if (!dryRun) {
-        const media = await placeItemMedia(item, { mediaRoot: options.mediaRoot, mode: options.mode ?? 'copy', ffmpeg });
+        const media = await placeItemMedia(item, { mediaRoot: options.mediaRoot, mode: options.mode ?? 'copy', ffmpeg, originals: options.originals ?? null });
         report.filesWritten += media.written;
         report.notes.push(...media.notes);
         files = media.images;

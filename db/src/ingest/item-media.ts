@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Originals } from '@media-site/media-service/storage';
 import { extensionOf } from './layout';
 import { makeFrames, type FfmpegTools } from './frames';
 import { makePhotoThumbs } from './photo-thumbs';
@@ -11,6 +12,11 @@ export interface MediaContext {
   mode: PlaceMode;
   /** null: ffmpeg is not available, frames are only copied when the folder provides them. */
   ffmpeg: FfmpegTools | null;
+  /**
+   * STORAGE=s3: the originals go to the bucket. Photos and free photos are then not written under
+   * MEDIA_ROOT; a video's or VOD's original still is, because the encoder reads it there.
+   */
+  originals?: Originals | null;
 }
 
 export interface ItemMediaResult {
@@ -46,7 +52,10 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
       images = images.filter((i) => !bad.has(i));
     }
     for (const image of images) {
-      if ((await placeFile(join(item.dir, image), join(root, item.type, item.path, image), ctx.mode)) === 'placed') written++;
+      const placed = ctx.originals
+        ? await ctx.originals.put(`${item.type}/${item.path}/${image}`, join(item.dir, image))
+        : await placeFile(join(item.dir, image), join(root, item.type, item.path, image), ctx.mode);
+      if (placed === 'placed') written++;
     }
     return { written, images, notes, hasFrame: false };
   }
@@ -55,6 +64,7 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
     notes.push(`${item.type}/${item.path}: ${item.videoFile} is stored as ${item.downloadName}, the download name, whose extension differs`);
   }
   if ((await placeFile(join(item.dir, item.videoFile), join(root, item.type, item.path, item.downloadName), ctx.mode)) === 'placed') written++;
+  if (ctx.originals && (await ctx.originals.put(`${item.type}/${item.path}/${item.downloadName}`, join(item.dir, item.videoFile))) === 'placed') written++;
   const frames = await makeFrames({
     video: join(item.dir, item.videoFile),
     path: item.path,

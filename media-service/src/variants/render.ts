@@ -19,7 +19,7 @@ export interface RenderOptions {
  * sharp's default against decompression bombs, EXIF orientation applied, metadata stripped (sharp's
  * default), never enlarged.
  */
-export async function renderVariant(source: string, { width, format, maxPixels }: RenderOptions): Promise<Buffer> {
+export async function renderVariant(source: string | Buffer, { width, format, maxPixels }: RenderOptions): Promise<Buffer> {
   let image = sharp(source, { limitInputPixels: maxPixels, failOn: 'warning', sequentialRead: true })
     .rotate()
     .resize({ width, withoutEnlargement: true });

@@ -1,11 +1,21 @@
 import type { Logger } from 'pino';
 import { MediaError } from '../errors';
-import type { ResolvedFile } from '../files/paths';
 import type { VariantFormat } from './format';
 import { PoolFullError, WorkPool } from './pool';
 import { renderVariant } from './render';
 import type { VariantStore} from './store';
 import { variantKey } from './store';
+
+/** What a variant is made from: a file under MEDIA_ROOT (`absolute`), or an original in object storage (`load`). */
+export interface VariantSource {
+  relative: string;
+  stat: { size: number; mtimeMs: number };
+  absolute?: string;
+  load?: () => Promise<Buffer>;
+}
+
+/** The source could not be fetched (object storage down): not the image's fault. */
+class SourceUnavailable extends Error {}
 
 export interface Variant {
   key: string;
@@ -39,7 +49,7 @@ export class VariantService {
     return this.pool.load;
   }
 
-  async get(file: ResolvedFile, width: number, format: VariantFormat): Promise<Variant | null> {
+  async get(file: VariantSource, width: number, format: VariantFormat): Promise<Variant | null> {
     const key = variantKey({ relative: file.relative, stat: file.stat, width, format });
     const hot = this.options.store.fromMemory(key);
     if (hot) return { key, data: hot };
@@ -51,18 +61,33 @@ export class VariantService {
     return pending;
   }
 
-  private async produce(key: string, file: ResolvedFile, width: number, format: VariantFormat): Promise<Variant | null> {
+  private async produce(key: string, file: VariantSource, width: number, format: VariantFormat): Promise<Variant | null> {
     const { store } = this.options;
     const cached = await store.fromDisk(key, format);
     if (cached) return { key, data: cached };
     if (await store.isFull()) return null;
     let data: Buffer;
     try {
-      data = await this.pool.run(() => {
+      data = await this.pool.run(async () => {
+        // Fetched inside the pool: at most `concurrency` originals are held in memory at once.
+        let source: string | Buffer;
+        if (file.load) {
+          try {
+            source = await file.load();
+          } catch (err) {
+            throw new SourceUnavailable((err as Error).message, { cause: err });
+          }
+        } else {
+          source = file.absolute ?? '';
+        }
         this.renders += 1;
-        return renderVariant(file.absolute, { width, format, maxPixels: this.options.maxPixels });
+        return renderVariant(source, { width, format, maxPixels: this.options.maxPixels });
       });
     } catch (err) {
+      if (err instanceof SourceUnavailable) {
+        this.options.logger.warn({ err, path: file.relative }, 'variant source unavailable');
+        throw new MediaError('storage_unavailable', 'The original could not be read from storage; retry shortly', { 'Retry-After': '2' });
+      }
       if (err instanceof PoolFullError) {
         throw new MediaError('busy', 'Too many thumbnails being made; retry shortly', { 'Retry-After': '2' });
       }

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Stats } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { VariantFormat } from './format';
 
 export interface VariantKeyInput {
   relative: string;
-  stat: Stats;
+  /** A file's Stats, or an object's size and kept mtime (object storage). */
+  stat: { size: number; mtimeMs: number };
   width: number;
   format: VariantFormat;
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { S3Settings } from './s3';
+
+const bool = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return false;
+    if (/^(1|true|yes|on)$/i.test(v)) return true;
+    if (/^(0|false|no|off)$/i.test(v)) return false;
+    ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+    return z.NEVER;
+  });
+
+/** STORAGE and the S3_* variables; read by the media service and by the catalog commands (ingest). */
+export const storageEnv = {
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool,
+  S3_PRESIGN_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+};
+
+const schema = z.object(storageEnv);
+type StorageEnv = z.infer<typeof schema>;
+
+/** null for the local tree; problems are `VARIABLE: message` lines. */
+export function s3SettingsFrom(c: StorageEnv): { settings: S3Settings | null; problems: string[] } {
+  if (c.STORAGE === 'local') return { settings: null, problems: [] };
+  const problems: string[] = [];
+  if (!c.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
+  if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither (the SDK then uses its default credential chain)');
+  }
+  if (problems.length) return { settings: null, problems };
+  return {
+    settings: {
+      endpoint: c.S3_ENDPOINT,
+      publicEndpoint: c.S3_PUBLIC_ENDPOINT,
+      bucket: c.S3_BUCKET!,
+      region: c.S3_REGION,
+      accessKeyId: c.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: c.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: c.S3_FORCE_PATH_STYLE,
+      presignSeconds: c.S3_PRESIGN_SECONDS,
+    },
+    problems: [],
+  };
+}
+
+/** For the catalog commands: throws one error listing every problem. */
+export function loadS3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
+  const parsed = schema.safeParse(env);
+  const problems = parsed.success ? s3SettingsFrom(parsed.data).problems : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (problems.length || !parsed.success) throw new Error(`invalid storage configuration:\n  ${problems.join('\n  ')}`);
+  return s3SettingsFrom(parsed.data).settings;
+}

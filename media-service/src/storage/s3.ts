@@ -1,0 +1,160 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
+import mime from 'mime-types';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { ByteRange } from '../files/range';
+import type { PresignOptions, PresigningOriginals, StoredOriginal } from './originals';
+
+export interface S3Settings {
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  /** Where clients reach the bucket, when not at `endpoint` (an internal address): presigned URLs name this host. */
+  publicEndpoint?: string | undefined;
+  bucket: string;
+  region: string;
+  /** Both unset: the SDK's default chain (environment, instance role, ...). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key` (MinIO, most self-hosted servers). */
+  forcePathStyle: boolean;
+  /** Lifetime of the URLs members are redirected to. */
+  presignSeconds: number;
+}
+
+/** A single PUT takes at most 5 GiB (S3's limit); larger originals need a multipart upload, not done here. */
+export const SINGLE_PUT_MAX = 5 * 1024 ** 3;
+/** User metadata `x-amz-meta-mtime`: the source file's mtime in ms, so ETags and variant keys match the local tree. */
+const MTIME_META = 'mtime';
+
+export class StorageUnavailable extends Error {}
+
+function isMissing(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+export class S3Originals implements PresigningOriginals {
+  readonly kind = 's3' as const;
+  readonly client: S3Client;
+  /** Signs the URLs clients are sent to (the host is part of the signature). */
+  private readonly signer: S3Client;
+  readonly presignSeconds: number;
+  private readonly bucket: string;
+
+  constructor(settings: S3Settings) {
+    this.bucket = settings.bucket;
+    this.presignSeconds = settings.presignSeconds;
+    const options = (endpoint: string | undefined) => ({
+      region: settings.region,
+      endpoint,
+      forcePathStyle: settings.forcePathStyle,
+      credentials:
+        settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+      // The SDK adds CRC32 checksums to every PUT by default; S3-compatible servers differ in support.
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
+    });
+    this.client = new S3Client(options(settings.endpoint));
+    this.signer = settings.publicEndpoint ? new S3Client(options(settings.publicEndpoint)) : this.client;
+  }
+
+  async head(relative: string): Promise<StoredOriginal | null> {
+    try {
+      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: relative }));
+      const kept = Number(r.Metadata?.[MTIME_META]);
+      return {
+        relative,
+        size: r.ContentLength ?? 0,
+        mtimeMs: Number.isFinite(kept) && kept > 0 ? kept : (r.LastModified?.getTime() ?? 0),
+      };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw new StorageUnavailable(`object storage: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  read(relative: string, { start, end }: ByteRange): Readable {
+    const { client, bucket } = this;
+    return Readable.from(
+      (async function* () {
+        const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: relative, Range: `bytes=${start}-${end}` }));
+        for await (const chunk of r.Body as Readable) yield chunk as Buffer;
+      })(),
+      { objectMode: false },
+    );
+  }
+
+  async readAll(relative: string): Promise<Buffer> {
+    let r;
+    try {
+      r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: relative }));
+    } catch (err) {
+      throw new StorageUnavailable(`object storage: ${(err as Error).message}`, { cause: err });
+    }
+    if (!r.Body) throw new StorageUnavailable('object storage: empty body');
+    return Buffer.from(await r.Body.transformToByteArray());
+  }
+
+  async put(relative: string, source: string, contentType?: string): Promise<'placed' | 'same'> {
+    const from = await stat(source);
+    const mtimeMs = Math.round(from.mtimeMs);
+    const there = await this.head(relative);
+    if (there && there.size === from.size && there.mtimeMs === mtimeMs) return 'same';
+    if (from.size > SINGLE_PUT_MAX) throw new Error(`${relative}: ${from.size} bytes is over the 5 GiB single-upload limit (multipart upload is not implemented)`);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: relative,
+        Body: createReadStream(source),
+        ContentLength: from.size,
+        ContentType: contentType ?? (mime.lookup(extname(relative)) || 'application/octet-stream'),
+        Metadata: { [MTIME_META]: String(mtimeMs) },
+      }),
+    );
+    return 'placed';
+  }
+
+  /**
+   * A URL for this one object, valid `presignSeconds`, that makes S3 answer with our Content-Type,
+   * Content-Disposition and Cache-Control. HEAD gets a HEAD-signed URL (a signature covers the method).
+   */
+  presign(relative: string, options: PresignOptions): Promise<string> {
+    const command =
+      options.method === 'HEAD'
+        ? new HeadObjectCommand({ Bucket: this.bucket, Key: relative })
+        : new GetObjectCommand({
+            Bucket: this.bucket,
+            Key: relative,
+            ResponseContentType: options.type,
+            ResponseContentDisposition: options.disposition,
+            ResponseCacheControl: options.cacheControl,
+          });
+    return getSignedUrl(this.signer, command, { expiresIn: this.presignSeconds });
+  }
+
+  /**
+   * For /readyz: whether the bucket answers with these credentials, checked at most every 5 s: a
+   * HeadObject of a key no original can have (dotfiles are never media), 404 = fine. (HeadObject
+   * rather than HeadBucket: it is the permission the service uses, and s3rver refuses HeadBucket.)
+   */
+  async reachable(): Promise<boolean> {
+    const now = Date.now();
+    if (this.probed && now - this.probed.at < 5000) return this.probed.ok;
+    const ok = await this.head('.readyz-probe').then(
+      () => true,
+      () => false,
+    );
+    this.probed = { at: now, ok };
+    return ok;
+  }
+
+  private probed: { at: number; ok: boolean } | undefined;
+
+  close(): void {
+    this.client.destroy();
+    if (this.signer !== this.client) this.signer.destroy();
+  }
+}
