@@ -31,6 +31,12 @@ const schema = z.object({
   VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000),
   VARIANT_MIN_FREE_BYTES: int(0, Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
   VARIANT_MEMORY_CACHE_BYTES: int(0, 4 * 1024 ** 3).default(64 * 1024 * 1024),
+  /** Called when a takedown or restore takes effect here (src/access/purge.ts). */
+  PURGE_WEBHOOK_URL: z.url().optional(),
+  PURGE_COMMAND: z.string().min(1).optional(),
+  PURGE_ATTEMPTS: int(1, 20).default(5),
+  /** Secret of the edge (CDN) URLs: nginx secure_link md5 (src/access/edge-url.ts); unset = no edge URLs. */
+  EDGE_URL_SECRET: z.string().min(16).optional(),
   MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
@@ -56,6 +62,8 @@ export interface MediaConfig {
   variantMinFreeBytes: number;
   variantMemoryCacheBytes: number;
   shutdownGraceMs: number;
+  purge: { webhookUrl: string | undefined; command: string | undefined; attempts: number };
+  edgeSecret: string | undefined;
   logLevel: string;
   metricsPort: number | undefined;
   metricsHost: string;
@@ -63,11 +71,13 @@ export interface MediaConfig {
 
 /** Reads the environment once; throws one error listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
-  const withDefaults = {
+  const withDefaults: NodeJS.ProcessEnv = {
     ...env,
     MEDIA_ROOT: env.MEDIA_ROOT || resolve(dataDir(env), 'media'),
     VARIANT_CACHE_DIR: env.VARIANT_CACHE_DIR || resolve(dataDir(env), 'variants'),
   };
+  // Compose passes these empty when unset: empty is off.
+  for (const name of ['PURGE_WEBHOOK_URL', 'PURGE_COMMAND', 'EDGE_URL_SECRET']) if (withDefaults[name] === '') delete withDefaults[name];
   const parsed = schema.safeParse(withDefaults);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   let keys: KeyRing | undefined;
@@ -107,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     variantMinFreeBytes: c.VARIANT_MIN_FREE_BYTES,
     variantMemoryCacheBytes: c.VARIANT_MEMORY_CACHE_BYTES,
     shutdownGraceMs: c.MEDIA_SHUTDOWN_GRACE_MS,
+    purge: { webhookUrl: c.PURGE_WEBHOOK_URL, command: c.PURGE_COMMAND, attempts: c.PURGE_ATTEMPTS },
+    edgeSecret: c.EDGE_URL_SECRET,
     logLevel: c.LOG_LEVEL,
     metricsPort: c.METRICS_PORT,
     metricsHost: c.METRICS_HOST,
