@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ const REPLICAS = 2;
 const COHERENCE_MS = 1000;
 // A takedown reaches the media services within one MEDIA_TAKEDOWN_INTERVAL_S (1 s here) and a bit.
 const TAKEDOWN_MS = 5000;
+const EDGE_SECRET = 'replica-edge-secret-0123456789';
 const mysql = testBackends().includes('mysql') && testRedisUrl() !== undefined;
 
 interface Service {
@@ -51,6 +54,9 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
   const bffs: Service[] = [];
   const media: Service[] = [];
   const lines: string[] = [];
+  // What the purge hook (PURGE_WEBHOOK_URL) of each media service delivered.
+  const purges: { event: string; urls: string[] }[] = [];
+  let purgeServer: Server;
   const redisUrl = testRedisUrl()!;
   // Keys and the change channel of this run only: other tests may share the Redis database.
   const prefix = `replicas-${process.pid}:`;
@@ -64,6 +70,17 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     await prepareData(db.url, mediaRoot, quiet);
     const onLine = (name: string, line: string) => lines.push(`[${name}] ${line}`);
     const generationDir = join(dataDir, 'catalog-generation');
+
+    purgeServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        purges.push(JSON.parse(body) as { event: string; urls: string[] });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => purgeServer.listen(0, '127.0.0.1', r));
+    const purgeUrl = `http://127.0.0.1:${(purgeServer.address() as AddressInfo).port}/purge`;
 
     const simPort = await freePort();
     const sim = spawnTs('provider', resolve(repoRoot, 'tests/simulator/main.ts'), { ...process.env, SIMULATOR_PORT: String(simPort) }, onLine);
@@ -83,6 +100,8 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
       WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24',
       // Shared by every bff replica, as compose's volume is: nginx keys the API cache on it.
       FRONT_GENERATION_DIR: generationDir,
+      // Edge URLs: the bffs sign them, nginx (as a CDN would) and the media services verify them.
+      EDGE_URL_SECRET: EDGE_SECRET,
     };
     for (let i = 0; i < REPLICAS; i += 1) {
       const port = await freePort();
@@ -100,6 +119,7 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
         // Each media service polls its own bff's lists.
         MEDIA_REVOCATION_URL: `${bffs[i]!.url}/internal/media-revocations`,
         MEDIA_TAKEDOWN_INTERVAL_S: '1',
+        PURGE_WEBHOOK_URL: purgeUrl,
       };
       const child = spawnTs(`media${i}`, resolve(repoRoot, 'media-service/src/main.ts'), env, onLine);
       media.push({ child, url: `http://127.0.0.1:${port}` });
@@ -114,12 +134,15 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
       catalogGenerationDir: generationDir,
       providerOrigin: provider.url,
       onLine: (line) => onLine('nginx', line),
+      vars: { EDGE_URL_SECRET: EDGE_SECRET },
     });
   });
 
   afterAll(async () => {
     await nginx?.stop();
     await Promise.all([...media, ...bffs, ...(provider ? [provider] : [])].map((s) => s.child.stop()));
+    purgeServer?.closeAllConnections();
+    purgeServer?.close();
     await db?.destroy();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     const errors = lines.filter((l) => /"level":(50|60)/.test(l));
@@ -174,6 +197,10 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     });
     const mediaGone = await within('410 from both media services', TAKEDOWN_MS, async () => (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 410));
     expect(await status(nginx.url, original)).toBe(410);
+    // Each media service tells the external cache once it refuses the item itself: two calls.
+    const folderUrls = [`/members/freephotos/${set.path}/`, `/edge/members/freephotos/${set.path}/`].map((u) => u.replace(/ /g, '%20'));
+    await within('a takedown purge from each media service', TAKEDOWN_MS, async () => purges.filter((p) => p.event === 'takedown').length === REPLICAS);
+    for (const p of purges) expect(p.urls).toEqual(folderUrls);
 
     await catalog('restore', `/freephotos/${set.path}`, '--by', 'ops', '--reason', 'replica test');
     const back = await within('the restore on both bffs and through nginx', COHERENCE_MS, async () => {
@@ -183,6 +210,7 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
       return answers.every((s) => s === 200);
     });
     await within('200 from both media services', TAKEDOWN_MS, async () => (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 200));
+    await within('a restore purge from each media service', TAKEDOWN_MS, async () => purges.filter((p) => p.event === 'restore').length === REPLICAS);
     console.log(`replicas: takedown on both bffs + nginx after ${gone} ms, 410 from both media services after ${mediaGone} ms; restore after ${back} ms`);
   });
 
@@ -204,6 +232,13 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
       expect(await status(m.url, photo)).toBe(401);
       expect(await status(m.url, photo, { Cookie: cookie })).toBe(200);
     }
+    // A download link from one bff: the 48 h member link and the edge (CDN) link, both through nginx.
+    const link = await fetch(`${b.url}/api/download-link?path=${encodeURIComponent(photo)}`, { headers: { Cookie: cookie } });
+    expect(link.status).toBe(200);
+    const { url, edgeUrl } = (await link.json()) as { url: string; edgeUrl: string };
+    expect(edgeUrl).toMatch(/^\/edge\/members\/photos\/.+\?md5=[\w-]{22}&expires=\d+$/);
+    for (const signed of [url, edgeUrl]) expect(await status(nginx.url, signed)).toBe(200);
+    expect(await status(nginx.url, edgeUrl.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1}`))).toBe(403);
     // Signed out on the second bff: the first no longer knows the session either.
     expect((await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { Cookie: cookie, Origin: b.url } })).status).toBeLessThan(300);
     expect((await fetch(`${a.url}/api/me`, { headers: { Cookie: cookie } })).status).toBe(401);
