@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { keyRingProblems, nodeEnvSchema } from './access/secret-policy';
+import { keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from './access/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from './access/token';
 import type { KeyRing } from './access/token';
 
@@ -90,6 +90,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     if (keys && parsed.data.NODE_ENV === 'production') {
       for (const problem of keyRingProblems(parsed.data.MEDIA_TOKEN_KEYS)) problems.push(`MEDIA_TOKEN_KEYS: ${problem}`);
     }
+    const edge = parsed.data.EDGE_URL_SECRET;
+    const edgeProblem = edge && parsed.data.NODE_ENV === 'production' ? (placeholderReason(edge) ?? weakKeyReason(edge)) : undefined;
+    if (edgeProblem) problems.push(`EDGE_URL_SECRET: ${edgeProblem} (e.g. openssl rand -hex 32)`);
     // Without the bff's lists nothing revoked or taken down would ever be refused.
     if (parsed.data.NODE_ENV === 'production' && !parsed.data.MEDIA_REVOCATION_URL) {
       problems.push('MEDIA_REVOCATION_URL: required in production (the bff\'s /internal/media-revocations; the takedown list is polled beside it)');
