@@ -49,6 +49,7 @@ ENV PORT=8080 \
     MEDIA_KEEPALIVE=128 \
     API_CACHE_DIR=/tmp/nginx-api \
     API_CACHE_SIZE=256m \
+    EDGE_URL_SECRET= \
     CATALOG_GENERATION_DIR=/srv/catalog-generation \
     ACCESS_LOG="/dev/stdout front_json buffer=64k flush=1s" \
     PROVIDER_ORIGIN=https://api.ccbill.com \

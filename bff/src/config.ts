@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { redisHaProblem } from '@media-site/db';
-import { placeholderReason } from '@media-site/media-service/secret-policy';
+import { placeholderReason, weakKeyReason } from '@media-site/media-service/secret-policy';
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
 
@@ -76,6 +76,9 @@ export const configSchema = z
     if (config.NODE_ENV !== 'production') return;
     refuseLocalSecurityInProduction(config, ctx);
     refuseSimulatorInProduction(config, ctx);
+    // An edge URL's secret is all that makes it unforgeable (nginx secure_link md5).
+    const edge = config.EDGE_URL_SECRET ? (placeholderReason(config.EDGE_URL_SECRET) ?? weakKeyReason(config.EDGE_URL_SECRET)) : undefined;
+    if (edge) ctx.addIssue({ code: 'custom', path: ['EDGE_URL_SECRET'], message: `${edge} (e.g. openssl rand -hex 32)` });
     const password = urlPassword(config.DATABASE_URL);
     const reason = password ? placeholderReason(password) : undefined;
     if (reason) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `the password ${reason}; set MYSQL_PASSWORD (compose) or the URL's password to your own` });

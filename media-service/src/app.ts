@@ -73,7 +73,7 @@ export function createApp(deps: AppDeps): Koa {
       ctx.status = ready ? 200 : 503;
       ctx.set('Cache-Control', 'no-store');
       ctx.body = body;
-    } else if (ctx.path.startsWith('/members/')) {
+    } else if (ctx.path.startsWith('/members/') || ctx.path.startsWith('/edge/members/')) {
       await members(ctx);
     } else {
       ctx.status = 404;

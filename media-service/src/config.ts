@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { keyRingProblems, nodeEnvSchema } from './access/secret-policy';
+import { keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from './access/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from './access/token';
 import { s3SettingsFrom, storageEnv } from './storage/config';
 import type { S3Settings } from './storage/s3';
@@ -33,6 +33,12 @@ const schema = z.object({
   VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000),
   VARIANT_MIN_FREE_BYTES: int(0, Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
   VARIANT_MEMORY_CACHE_BYTES: int(0, 4 * 1024 ** 3).default(64 * 1024 * 1024),
+  /** Called when a takedown or restore takes effect here (src/access/purge.ts). */
+  PURGE_WEBHOOK_URL: z.url().optional(),
+  PURGE_COMMAND: z.string().min(1).optional(),
+  PURGE_ATTEMPTS: int(1, 20).default(5),
+  /** Secret of the edge (CDN) URLs: nginx secure_link md5 (src/access/edge-url.ts); unset = no edge URLs. */
+  EDGE_URL_SECRET: z.string().min(16).optional(),
   MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
@@ -59,6 +65,8 @@ export interface MediaConfig {
   variantMinFreeBytes: number;
   variantMemoryCacheBytes: number;
   shutdownGraceMs: number;
+  purge: { webhookUrl: string | undefined; command: string | undefined; attempts: number };
+  edgeSecret: string | undefined;
   logLevel: string;
   metricsPort: number | undefined;
   metricsHost: string;
@@ -68,11 +76,13 @@ export interface MediaConfig {
 
 /** Reads the environment once; throws one error listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
-  const withDefaults = {
+  const withDefaults: NodeJS.ProcessEnv = {
     ...env,
     MEDIA_ROOT: env.MEDIA_ROOT || resolve(dataDir(env), 'media'),
     VARIANT_CACHE_DIR: env.VARIANT_CACHE_DIR || resolve(dataDir(env), 'variants'),
   };
+  // Compose passes these empty when unset: empty is off.
+  for (const name of ['PURGE_WEBHOOK_URL', 'PURGE_COMMAND', 'EDGE_URL_SECRET']) if (withDefaults[name] === '') delete withDefaults[name];
   const parsed = schema.safeParse(withDefaults);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   let keys: KeyRing | undefined;
@@ -89,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     if (keys && parsed.data.NODE_ENV === 'production') {
       for (const problem of keyRingProblems(parsed.data.MEDIA_TOKEN_KEYS)) problems.push(`MEDIA_TOKEN_KEYS: ${problem}`);
     }
+    const edge = parsed.data.EDGE_URL_SECRET;
+    const edgeProblem = edge && parsed.data.NODE_ENV === 'production' ? (placeholderReason(edge) ?? weakKeyReason(edge)) : undefined;
+    if (edgeProblem) problems.push(`EDGE_URL_SECRET: ${edgeProblem} (e.g. openssl rand -hex 32)`);
     // Without the bff's lists nothing revoked or taken down would ever be refused.
     if (parsed.data.NODE_ENV === 'production' && !parsed.data.MEDIA_REVOCATION_URL) {
       problems.push('MEDIA_REVOCATION_URL: required in production (the bff\'s /internal/media-revocations; the takedown list is polled beside it)');
@@ -116,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     variantMinFreeBytes: c.VARIANT_MIN_FREE_BYTES,
     variantMemoryCacheBytes: c.VARIANT_MEMORY_CACHE_BYTES,
     shutdownGraceMs: c.MEDIA_SHUTDOWN_GRACE_MS,
+    purge: { webhookUrl: c.PURGE_WEBHOOK_URL, command: c.PURGE_COMMAND, attempts: c.PURGE_ATTEMPTS },
+    edgeSecret: c.EDGE_URL_SECRET,
     logLevel: c.LOG_LEVEL,
     metricsPort: c.METRICS_PORT,
     metricsHost: c.METRICS_HOST,

@@ -2,6 +2,7 @@ import { basename, extname } from 'node:path';
 import type { Context } from 'koa';
 import mime from 'mime-types';
 import { authorize, type Access } from './access/policy';
+import { EDGE_PREFIX, verifyEdgeUrl } from './access/edge-url';
 import type { RevocationList } from './access/revocation';
 import type { TakedownList } from './access/takedowns';
 import { SESSION_COOKIE } from './access/token';
@@ -28,6 +29,8 @@ export interface MembersDeps {
   offload: { prefix: string } | null;
   /** STORAGE=s3: originals come from the bucket (presigned redirects, variants read through it); null: the local tree. */
   originals?: PresigningOriginals | null;
+  /** EDGE_URL_SECRET: `/edge/members/...` answers only when set (src/access/edge-url.ts). */
+  edgeSecret?: string | undefined;
   /** Unix seconds; tests pin the clock. */
   now?: () => number;
 }
@@ -43,6 +46,9 @@ const PUBLIC_CACHE = 'public, max-age=300, s-maxage=5';
 const STAND_IN_CACHE = 'public, max-age=60';
 // Members' files revalidate each time, so a revoked token stops them (a 304 is cheap).
 const PRIVATE_CACHE = 'private, no-cache';
+// An edge URL's file: a CDN keeps it (keyed by path, token checked at the edge) up to an hour; a
+// takedown reaches it sooner through the purge hook (src/access/purge.ts), at the latest after that hour.
+const EDGE_CACHE = 'public, max-age=300, s-maxage=3600';
 
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -139,7 +145,16 @@ async function fromObjectStorage(ctx: Context, deps: MembersDeps, remote: Presig
   ctx.body = '';
 }
 
-/** GET/HEAD /members/<family>/<path>: access, then a variant, an X-Accel-Redirect or the file itself. */
+
+/** An edge URL grants its one path until it expires; it names no member (no revocation check). */
+function edgeAccess(secret: string, path: MediaPath, query: Context['query'], now: number): Access {
+  const check = verifyEdgeUrl(secret, path.relative, { md5: one(query.md5), expires: one(query.expires) }, now);
+  if (check.ok) return { kind: 'public' };
+  if (check.reason === 'expired') throw new MediaError('token_expired', 'This download link has expired; get a new one from the site');
+  throw new MediaError('forbidden', 'Invalid download link');
+}
+
+/** GET/HEAD /members/<family>/<path> (or /edge/members/..., an edge URL): access, then a variant, an X-Accel-Redirect or the file itself. */
 export function membersHandler(deps: MembersDeps) {
   const now = deps.now ?? (() => Date.now() / 1000);
   const crcs = new CrcCache();
@@ -154,7 +169,9 @@ export function membersHandler(deps: MembersDeps) {
     if (!deps.takedowns.loaded || !deps.revocations.loaded) {
       throw new MediaError('not_ready', 'The media service is starting; try again in a moment', { 'Retry-After': '2' });
     }
-    const path = parseMediaPath(ctx.path);
+    const edge = ctx.path.startsWith(`${EDGE_PREFIX}/members/`);
+    if (edge && !deps.edgeSecret) throw new MediaError('not_found', 'No such file');
+    const path = parseMediaPath(edge ? ctx.path.slice(EDGE_PREFIX.length) : ctx.path);
     // Before access checks: a taken-down item is gone for everyone, members included.
     if (deps.takedowns.isTakenDown(path)) throw new MediaError('gone', 'This content has been removed');
     const query = ctx.query;
@@ -169,7 +186,7 @@ export function membersHandler(deps: MembersDeps) {
 
     let access: Access;
     try {
-      access = authorize(
+      access = edge ? edgeAccess(deps.edgeSecret!, path, query, now()) : authorize(
         path,
         {
           sessionToken: ctx.cookies.get(SESSION_COOKIE),
@@ -202,7 +219,7 @@ export function membersHandler(deps: MembersDeps) {
       return;
     }
     const file = await resolveMediaFile(deps.realRoot, path);
-    let cacheControl = access.kind === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE;
+    let cacheControl = edge ? EDGE_CACHE : access.kind === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE;
 
     if (width !== null) {
       const format = negotiateFormat(ctx.get('Accept') || undefined);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { RevocationList } from './access/revocation';
+import { Purger, purgeEventOf } from './access/purge';
 import { TakedownList } from './access/takedowns';
 import { createApp } from './app';
 import type { MediaConfig } from './config';
@@ -42,6 +43,13 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
   const revocations = options.revocations ?? new RevocationList();
   if (config.revocationUrl) revocations.startPolling(config.revocationUrl, config.revocationIntervalSeconds, logger);
   const takedowns = options.takedowns ?? new TakedownList();
+  const purger = new Purger(config.purge, logger);
+  if (purger.enabled) {
+    takedowns.onChange = (added, removed) => {
+      if (added.length > 0) void purger.purge(purgeEventOf('takedown', added));
+      if (removed.length > 0) void purger.purge(purgeEventOf('restore', removed));
+    };
+  }
   if (config.takedownUrl) takedowns.startPolling(config.takedownUrl, config.takedownIntervalSeconds, logger);
   const variants = new VariantService({
     store: new VariantStore({
@@ -67,6 +75,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
     variants,
     offload: config.offload === 'nginx' ? { prefix: config.offloadPrefix } : null,
     originals,
+    edgeSecret: config.edgeSecret,
     now: options.now,
   });
   const server = createServer(app.callback());

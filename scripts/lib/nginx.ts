@@ -52,6 +52,8 @@ export const templateDefaults = {
   // Idle upstream connections per worker, shared by all of an upstream's replicas (about 64 each).
   BFF_KEEPALIVE: '128',
   MEDIA_KEEPALIVE: '128',
+  // The edge URLs' secure_link secret (media-service EDGE_URL_SECRET); empty: the media service refuses them.
+  EDGE_URL_SECRET: '',
   // Public catalog answers (nginx.conf.template, "Public catalog answers").
   API_CACHE_SIZE: '256m',
   // A TLS proxy or load balancer in front whose X-Forwarded-For/-Proto nginx believes; empty: nginx is the edge.

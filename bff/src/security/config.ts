@@ -36,6 +36,12 @@ export const securityConfigShape = {
   /** The media session cookie's life; revocation reaches sessions within this time. */
   MEDIA_TOKEN_TTL_SECONDS: int(300, 30, 3600),
   DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14),
+  /** Edge URLs a CDN verifies (media-service EDGE_URL_SECRET, nginx secure_link); unset or empty: none issued. */
+  EDGE_URL_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  /** An edge URL names no member: a revoked member keeps it until it expires, so it is short. */
+  EDGE_URL_TTL_SECONDS: int(3600, 60, 48 * 3600),
+  /** Where edge URLs point (the CDN's origin, e.g. https://cdn.example.com); empty: site-relative. */
+  EDGE_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365),
   /** Peers whose X-Forwarded-For / X-Forwarded-Proto are believed (the front door). */
   TRUSTED_PROXIES: addressList('127.0.0.1,::1'),

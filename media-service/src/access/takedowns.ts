@@ -11,13 +11,23 @@ import { PolledList } from './polled-list';
 export class TakedownList extends PolledList {
   protected readonly name = 'takedown';
   private prefixes = new Set<string>();
+  private hasLoaded = false;
+  /** Called with what a refresh added and removed (not on the first load, which is the baseline). */
+  onChange: ((added: string[], removed: string[]) => void) | undefined;
 
   isTakenDown(path: MediaPath): boolean {
     return this.prefixes.size > 0 && path.rest.length > 1 && this.prefixes.has(`${path.family}/${path.rest[0]}/`);
   }
 
   replace(prefixes: Iterable<string>): void {
+    const before = this.prefixes;
     this.prefixes = new Set(prefixes);
+    const first = !this.hasLoaded;
+    this.hasLoaded = true;
+    if (first || !this.onChange) return;
+    const added = [...this.prefixes].filter((p) => !before.has(p));
+    const removed = [...before].filter((p) => !this.prefixes.has(p));
+    if (added.length > 0 || removed.length > 0) this.onChange(added, removed);
   }
 
   protected accept(body: unknown): void {

@@ -1,4 +1,5 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/media-service/token';
+import { signEdgeUrl } from '@media-site/media-service/edge-url';
 import { ForbiddenError, BadRequestError, UnauthorizedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members/password';
 import { createSession, deleteSession } from '../../../security/sessions';
@@ -43,7 +44,11 @@ export async function memberView(deps: AccountDeps, member: MemberRow) {
  * A signed URL for one file the member may fetch, plain enough for wget -c, curl -C - or aria2.
  * Membership files: valid DOWNLOAD_LINK_TTL_HOURS, but never past the paid-through time.
  */
-export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePath: string): Promise<{ url: string; expiresAt: string }> {
+export async function downloadLink(
+  deps: AccountDeps,
+  member: MemberRow,
+  sitePath: string,
+): Promise<{ url: string; expiresAt: string; edgeUrl?: string; edgeExpiresAt?: string }> {
   let mediaPath: string;
   try {
     mediaPath = mediaPathOf(sitePath);
@@ -63,5 +68,14 @@ export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePat
   } else {
     throw new BadRequestError('only photos, video and vod files need a download link');
   }
-  return { url: signDownloadUrl(deps.settings.mediaKeys, { path: mediaPath, memberId: member.id, expiresAt: Math.floor(expiresAt / 1000) }), expiresAt: new Date(expiresAt).toISOString() };
+  const link = { url: signDownloadUrl(deps.settings.mediaKeys, { path: mediaPath, memberId: member.id, expiresAt: Math.floor(expiresAt / 1000) }), expiresAt: new Date(expiresAt).toISOString() };
+  const edge = deps.settings.edge;
+  if (!edge) return link;
+  // The same file through a CDN: shorter-lived (it names no member, so revocation cannot reach it).
+  const edgeExpiresAt = Math.min(expiresAt, now + edge.ttlSeconds * 1000);
+  return {
+    ...link,
+    edgeUrl: edge.baseUrl + signEdgeUrl(edge.secret, { path: mediaPath, expiresAt: Math.floor(edgeExpiresAt / 1000) }),
+    edgeExpiresAt: new Date(edgeExpiresAt).toISOString(),
+  };
 }

@@ -19,6 +19,8 @@ export interface AccountSettings {
   mediaKeys: KeyRing;
   mediaTokenTtlSeconds: number;
   downloadLinkTtlHours: number;
+  /** Edge URLs for a CDN (media-service/README.md "Edge URLs for a CDN"), when EDGE_URL_SECRET is set. */
+  edge?: { secret: string; ttlSeconds: number; baseUrl: string };
   sessionTtlHours: number;
   trustedProxies: AddressList;
   webhookAllowed: AddressList;
@@ -56,6 +58,9 @@ export function accountSettings(config: BffConfig): AccountSettings {
     mediaKeys: config.MEDIA_TOKEN_KEYS.ring,
     mediaTokenTtlSeconds: config.MEDIA_TOKEN_TTL_SECONDS,
     downloadLinkTtlHours: config.DOWNLOAD_LINK_TTL_HOURS,
+    edge: config.EDGE_URL_SECRET
+      ? { secret: config.EDGE_URL_SECRET, ttlSeconds: config.EDGE_URL_TTL_SECONDS, baseUrl: (config.EDGE_BASE_URL ?? '').replace(/\/$/, '') }
+      : undefined,
     sessionTtlHours: config.SESSION_TTL_HOURS,
     trustedProxies: config.TRUSTED_PROXIES,
     webhookAllowed: config.WEBHOOK_ALLOWED_IPS,
