@@ -22,6 +22,7 @@ const SECTIONS: Record<string, string> = {
   ccbill: 'Payment',
   login: 'Sign in',
   account: 'Account',
+  welcome: 'Welcome',
   test: 'Test route',
 };
 

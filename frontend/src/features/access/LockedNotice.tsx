@@ -16,7 +16,6 @@ export function LockedNotice({ access, what, joinLabel = 'Join to see the full s
   return (
     <div className="locked-notice" role="note">
       <p>
-        <span aria-hidden="true">🔒 </span>
         {what} {access.status === 'visitor' ? 'is for members.' : 'opens with a membership.'}
       </p>
       <p className="button-row">

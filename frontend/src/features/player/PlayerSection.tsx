@@ -92,7 +92,6 @@ function Locked({ playback, access, type }: { playback: Playback; access: Access
     // Buying is the VOD page's own row (Buy for $…); this only says why the full show is not here.
     return (
       <p className="locked-notice" role="note">
-        <span aria-hidden="true">🔒 </span>
         {playback.state === 'ready' && playback.trailer ? 'This is the trailer. ' : ''}
         {access.status === 'visitor' ? 'Sign in and buy this VOD to watch all of it.' : 'Buy this VOD to watch all of it.'}
       </p>

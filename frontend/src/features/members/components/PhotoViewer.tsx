@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type TouchEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { ResourceView } from '../../../components/StatusMessage';
+import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { getPhotoSet, photoPath, type PhotoSetDetail } from '../../photos/api/getPhotoSet';
 
@@ -24,6 +25,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
   const prev = index > 0 ? set.files[index - 1] : undefined;
   const next = index >= 0 && index < count - 1 ? set.files[index + 1] : undefined;
   const setPage = `/photos/${encodeURIComponent(folder)}`;
+  usePageTitle(index >= 0 ? `${set.updatename}, photo ${index + 1} of ${count}` : set.updatename);
   const [failed, setFailed] = useState<string | null>(null);
   const touch = useRef<{ x: number; y: number } | null>(null);
   const goRef = useRef<(delta: number) => void>(() => {});
