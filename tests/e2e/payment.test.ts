@@ -100,6 +100,10 @@ describe('the /ccbill form against the provider simulator', () => {
 
   it('shows each token step failure with its own message', async () => {
     // A taken username is shown on its field instead (member-journey.test.ts); step 1 failing is this.
+    // The bff caches the frontend bearer like the backend one (80 % of 15 s): the earlier tests'
+    // bearer must have lapsed, or step 1 would not ask the provider and the failure would wait for
+    // a later test.
+    await new Promise((resolve) => setTimeout(resolve, 12_500));
     await failNext(site, 'frontend-oauth');
     const firstFails = await payInBrowser('e2e_step1', '1111');
     await firstFails.getByRole('button', { name: /^Pay / }).click();
@@ -120,7 +124,7 @@ describe('the /ccbill form against the provider simulator', () => {
     await backFails.getByRole('button', { name: /^Pay / }).click();
     expect(await paymentStatus(backFails, 'Failed to obtain second access token.')).toBe('Failed to obtain second access token.');
     await backFails.context().close();
-  });
+  }, 120_000);
 
   it('charges once for a double-clicked submit', async () => {
     const page = await payInBrowser('e2e_double', '1111');

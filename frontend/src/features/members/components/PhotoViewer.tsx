@@ -30,13 +30,19 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
   const touch = useRef<{ x: number; y: number } | null>(null);
   const goRef = useRef<(delta: number) => void>(() => {});
 
+  // The photo last asked for: navigate() may apply in a transition, after the next key press, so
+  // presses quicker than a render each move one more photo instead of repeating the last move.
+  const wanted = useRef(index);
   useEffect(() => {
-    // From the address bar, which navigate() changes at once: key presses quicker than a render
-    // each move one more photo instead of repeating the last move.
+    wanted.current = index;
+  }, [index]);
+
+  useEffect(() => {
     const go = (delta: number) => {
-      const shown = set.files.indexOf(decodeURIComponent(window.location.pathname.slice(window.location.pathname.lastIndexOf('/') + 1)));
+      const shown = wanted.current;
       const to = shown + delta;
       if (shown < 0 || to < 0 || to >= set.files.length) return;
+      wanted.current = to;
       navigate(photoPath(folder, set.files[to]!), { replace: true });
     };
     const onKey = (event: KeyboardEvent) => {
