@@ -155,6 +155,7 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => counter.textContent()).toBe(`Photo 4 / ${set.count}`);
     await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => counter.textContent()).toBe(`Photo 3 / ${set.count}`);
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => counter.textContent()).toBe(`Photo 2 / ${set.count}`);
 
