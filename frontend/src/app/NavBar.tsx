@@ -37,7 +37,8 @@ function useMenu() {
     return () => document.removeEventListener('keydown', onKey);
   }, [open]);
 
-  return { open, button, toggle: () => setOpenOn(open ? null : key) };
+  // A link closes it at once: the router may keep the old location until a lazy page has loaded.
+  return { open, button, toggle: () => setOpenOn(open ? null : key), close: () => setOpenOn(null) };
 }
 
 export function NavBar() {
@@ -67,7 +68,7 @@ export function NavBar() {
         <ul className="nav-links">
           {links.map(([to, label]) => (
             <li key={to}>
-              <NavLink to={to} end={to === '/'}>
+              <NavLink to={to} end={to === '/'} onClick={menu.close}>
                 {label}
               </NavLink>
             </li>
