@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from './tools/boundaries/eslint-rule.mjs';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/.data/**', '**/coverage/**', 'tests/artifacts/**'] },
@@ -14,6 +15,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // Workspace arrows (contracts ← db ← services; the SPA on contracts only): tools/boundaries/graph.mjs.
+    plugins: { boundaries },
+    rules: { 'boundaries/workspace-imports': 'error' },
   },
   {
     files: ['frontend/src/**/*.{ts,tsx}', 'frontend/test/**/*.{ts,tsx}'],

@@ -2,6 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['db', 'bff', 'media-service', 'frontend', 'tests'],
+    projects: [
+      'contracts',
+      'db',
+      'bff',
+      'media-service',
+      'frontend',
+      'tests',
+      // The workspace-boundary table and its checks (tools/boundaries).
+      { test: { name: 'tools', include: ['tools/**/*.test.mjs'] } },
+    ],
   },
 });

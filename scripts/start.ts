@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
+import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
-import { repoRoot, startSite } from './lib/site';
+import { startSite } from './lib/site';
 import { DEMO_MEMBER } from '../bff/src/routes/api/members/demo';
 
 // `npm start`: the whole site on one address with embedded defaults (SQLite, in-process cache,
@@ -11,9 +11,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   console.error(`PORT must be an integer 1-65535 (got ${env.PORT})`);
   process.exit(1);
 }
-const dataDir = resolve(repoRoot, env.DATA_DIR ?? '.data');
-const databaseUrl = env.DATABASE_URL || `sqlite:${resolve(dataDir, 'catalog.sqlite')}`;
-const mediaRoot = resolve(env.MEDIA_ROOT ?? resolve(dataDir, 'media'));
+const { dataDir, databaseUrl, mediaRoot } = embeddedDefaults(env);
 
 try {
   buildFrontendIfNeeded();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_TOKEN_KEYS } from '@media-site/media-service/token';
+import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
 import { loadConfig } from './config';
 import { OPERATOR_KEYS, OPERATOR_PROVIDER } from './test/production-env';
 

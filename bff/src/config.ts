@@ -1,13 +1,11 @@
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { redisHaProblem } from '@media-site/db';
-import { placeholderReason, weakKeyReason } from '@media-site/media-service/secret-policy';
+import { placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
 
-// Same embedded default as the db workspace's CLI, so `npm start` with no env finds the demo catalog.
-const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+// DATA_DIR / DATABASE_URL: the embedded defaults every process shares (contracts/embedded-defaults).
 
 const intFrom = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 const optionalUrl = z
@@ -85,7 +83,7 @@ export const configSchema = z
   })
   .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => ({
     ...rest,
-    DATABASE_URL: DATABASE_URL ?? `sqlite:${resolve(DATA_DIR || resolve(repoRoot, '.data'), 'catalog.sqlite')}`,
+    DATABASE_URL: embeddedDefaults({ DATA_DIR, DATABASE_URL }).databaseUrl,
   }));
 
 export type BffConfig = z.infer<typeof configSchema>;

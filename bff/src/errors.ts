@@ -1,57 +1,18 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import { AppError, UnavailableError, type ErrorCode } from '@media-site/contracts/errors';
 
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-export class BadRequestError extends AppError {
-  constructor(message: string) {
-    super(400, 'bad_request', message);
-  }
-}
-export class UnauthorizedError extends AppError {
-  constructor(message = 'sign in required') {
-    super(401, 'unauthorized', message);
-  }
-}
-export class ForbiddenError extends AppError {
-  constructor(message = 'not allowed') {
-    super(403, 'forbidden', message);
-  }
-}
-export class NotFoundError extends AppError {
-  constructor(message = 'not found') {
-    super(404, 'not_found', message);
-  }
-}
-export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(409, 'conflict', message);
-  }
-}
-export class PaymentRefusedError extends AppError {
-  constructor(message: string) {
-    super(422, 'payment_refused', message);
-  }
-}
-export class RateLimitedError extends AppError {
-  constructor(message = 'too many requests') {
-    super(429, 'rate_limited', message);
-  }
-}
-export class UnavailableError extends AppError {
-  constructor(message = 'a dependency is unavailable, try again shortly') {
-    super(503, 'unavailable', message);
-  }
-}
+export {
+  AppError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PaymentRefusedError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UnavailableError,
+} from '@media-site/contracts/errors';
 
 // Driver error codes meaning "the database could not be reached", as opposed to a bad query.
 const DB_DOWN_CODES = new Set([
@@ -82,13 +43,13 @@ function toAppError(err: unknown): AppError | undefined {
   // Errors koa itself raises (malformed request, body too large) carry an exposable 4xx status.
   const e = err as { status?: unknown; expose?: unknown; message?: unknown };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
-    const code = e.status === 404 ? 'not_found' : e.status === 405 ? 'method_not_allowed' : 'bad_request';
-    return new AppError(e.status, code, String(e.message));
+    const code: ErrorCode = e.status === 404 ? 'not_found' : e.status === 405 ? 'method_not_allowed' : e.status === 413 ? 'too_large' : e.status === 415 ? 'unsupported_media_type' : 'bad_request';
+    return new AppError(code, String(e.message));
   }
   return undefined;
 }
 
-export function sendError(ctx: Context, status: number, code: string, message: string): void {
+export function sendError(ctx: Context, status: number, code: ErrorCode, message: string): void {
   ctx.status = status;
   ctx.body = { error: { code, message } };
 }

@@ -4,7 +4,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { CacheStats } from './cache/catalog-cache';
 
 // One /metrics listener for both services.
-export { startMetricsServer, type MetricsServer } from '@media-site/media-service/metrics';
+export { startMetricsServer, type MetricsServer } from '@media-site/contracts/metrics-server';
 
 /**
  * Payment outcomes, for the payments code to count what only it knows (refused by the provider,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex, createReadPool, parseReadUrls, type ReadPool } from '@media-site/db';
-import { answerClientErrors } from '@media-site/media-service/client-error';
+import { answerClientErrors } from '@media-site/contracts/client-error';
 import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';
 import { contentAnchorBuilder, contentListName } from './routes/api/shared/content-page';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
+import { videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
 import { buildDemoCatalog, ensureDemo, readGeneration, writeMediaTree } from '../src/index';
 import { FIXTURE_CLIP, loadSampleClips } from '../src/seed/sample-video';
 import { parseManifest } from '../src/encode/manifest';

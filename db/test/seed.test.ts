@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VOD_NAME_CUTOFF } from '@media-site/media-service/download-name';
+import { VOD_NAME_CUTOFF } from '@media-site/contracts/download-name';
 import { modelInitial, readGeneration, searchText, seedDemoCatalog } from '../src/index';
 import { createTestDb, testBackends, type TestDb } from '../src/testing';
 

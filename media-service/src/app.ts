@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { access, constants } from 'node:fs/promises';
 import Koa from 'koa';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
+import { requestIdFrom } from '@media-site/contracts/request-id';
 import { errorMiddleware } from './errors';
 import { membersHandler, type MembersDeps } from './members';
 
@@ -12,15 +12,13 @@ export interface AppDeps extends MembersDeps {
   observe?: Middleware;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // Health probes answered fine (compose's every 10 s, nginx's /readyz) are debug lines, so they do
 // not fill a quiet site's log; a failing probe stays at info.
 const PROBES = new Set(['/healthz', '/readyz']);
 
 function requestLog(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const given = ctx.get('X-Request-Id');
-    const id = REQUEST_ID.test(given) ? given : randomUUID();
+    const id = requestIdFrom(ctx.get('X-Request-Id'));
     ctx.set('X-Request-Id', id);
     const log = logger.child({ reqId: id });
     ctx.state.log = log;

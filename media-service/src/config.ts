@@ -1,15 +1,13 @@
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from './access/secret-policy';
-import { DEV_TOKEN_KEYS, parseKeyRing } from './access/token';
-import { s3SettingsFrom, storageEnv } from './storage/config';
-import type { S3Settings } from './storage/s3';
-import type { KeyRing } from './access/token';
+import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
+import { keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
+import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/contracts/token';
+import { s3SettingsFrom, storageEnv } from '@media-site/db/storage/config';
+import type { S3Settings } from '@media-site/db/storage/s3';
+import type { KeyRing } from '@media-site/contracts/token';
 
-const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const dataDir = (env: NodeJS.ProcessEnv) => env.DATA_DIR || resolve(repoRoot, '.data');
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -76,11 +74,8 @@ export interface MediaConfig {
 
 /** Reads the environment once; throws one error listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
-  const withDefaults: NodeJS.ProcessEnv = {
-    ...env,
-    MEDIA_ROOT: env.MEDIA_ROOT || resolve(dataDir(env), 'media'),
-    VARIANT_CACHE_DIR: env.VARIANT_CACHE_DIR || resolve(dataDir(env), 'variants'),
-  };
+  const embedded = embeddedDefaults(env);
+  const withDefaults: NodeJS.ProcessEnv = { ...env, MEDIA_ROOT: embedded.mediaRoot, VARIANT_CACHE_DIR: embedded.variantCacheDir };
   // Compose passes these empty when unset: empty is off.
   for (const name of ['PURGE_WEBHOOK_URL', 'PURGE_COMMAND', 'EDGE_URL_SECRET']) if (withDefaults[name] === '') delete withDefaults[name];
   const parsed = schema.safeParse(withDefaults);

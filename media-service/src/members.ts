@@ -2,19 +2,19 @@ import { basename, extname } from 'node:path';
 import type { Context } from 'koa';
 import mime from 'mime-types';
 import { authorize, type Access } from './access/policy';
-import { EDGE_PREFIX, verifyEdgeUrl } from './access/edge-url';
+import { EDGE_PREFIX, verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import type { RevocationList } from './access/revocation';
 import type { TakedownList } from './access/takedowns';
-import { SESSION_COOKIE } from './access/token';
-import type { KeyRing } from './access/token';
-import { MediaError, notFound } from './errors';
+import { SESSION_COOKIE } from '@media-site/contracts/token';
+import type { KeyRing } from '@media-site/contracts/token';
+import { AppError, notFound } from './errors';
 import { asciiFallback, attachmentDisposition } from './files/disposition';
-import { parseMediaPath, resolveMediaFile } from './files/paths';
-import type { Family, MediaPath, ResolvedFile } from './files/paths';
+import { parseMediaPath, resolveMediaFile } from '@media-site/db/storage/paths';
+import type { Family, MediaPath, ResolvedFile } from '@media-site/db/storage/paths';
 import { answer, fileRepresentation } from './files/send';
 import { CrcCache, isSetZip, setZip } from './files/set-zip';
-import { ORIGINAL_FAMILIES, type PresigningOriginals } from './storage/originals';
-import { StorageUnavailable } from './storage/s3';
+import { ORIGINAL_FAMILIES, type PresigningOriginals } from '@media-site/db/storage/originals';
+import { StorageUnavailable } from '@media-site/db/storage/s3';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from './variants/format';
 import type { VariantService } from './variants/service';
 
@@ -69,7 +69,7 @@ const REFUSALS = new Set(['unauthenticated', 'forbidden', 'token_expired']);
  * images, players, download managers and scripts keep the JSON 401/403.
  */
 function lockedPageFor(ctx: Context, path: MediaPath, err: unknown): string | undefined {
-  if (!(err instanceof MediaError) || !REFUSALS.has(err.code)) return undefined;
+  if (!(err instanceof AppError) || !REFUSALS.has(err.code)) return undefined;
   if (ctx.method !== 'GET' || ctx.get('Range')) return undefined;
   if (!/(^|[\s,])text\/html([\s;,]|$)/i.test(ctx.get('Accept'))) return undefined;
   const mode = ctx.get('Sec-Fetch-Mode');
@@ -92,7 +92,7 @@ async function headOrUnavailable(remote: PresigningOriginals, relative: string) 
   try {
     return await remote.head(relative);
   } catch (err) {
-    if (err instanceof StorageUnavailable) throw new MediaError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
+    if (err instanceof StorageUnavailable) throw new AppError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
     throw err;
   }
 }
@@ -150,8 +150,8 @@ async function fromObjectStorage(ctx: Context, deps: MembersDeps, remote: Presig
 function edgeAccess(secret: string, path: MediaPath, query: Context['query'], now: number): Access {
   const check = verifyEdgeUrl(secret, path.relative, { md5: one(query.md5), expires: one(query.expires) }, now);
   if (check.ok) return { kind: 'public' };
-  if (check.reason === 'expired') throw new MediaError('token_expired', 'This download link has expired; get a new one from the site');
-  throw new MediaError('forbidden', 'Invalid download link');
+  if (check.reason === 'expired') throw new AppError('token_expired', 'This download link has expired; get a new one from the site');
+  throw new AppError('forbidden', 'Invalid download link');
 }
 
 /** GET/HEAD /members/<family>/<path> (or /edge/members/..., an edge URL): access, then a variant, an X-Accel-Redirect or the file itself. */
@@ -167,20 +167,20 @@ export function membersHandler(deps: MembersDeps) {
     }
     // Until both lists have loaded once, no file can be told apart from a taken-down or revoked one.
     if (!deps.takedowns.loaded || !deps.revocations.loaded) {
-      throw new MediaError('not_ready', 'The media service is starting; try again in a moment', { 'Retry-After': '2' });
+      throw new AppError('not_ready', 'The media service is starting; try again in a moment', { 'Retry-After': '2' });
     }
     const edge = ctx.path.startsWith(`${EDGE_PREFIX}/members/`);
-    if (edge && !deps.edgeSecret) throw new MediaError('not_found', 'No such file');
+    if (edge && !deps.edgeSecret) throw new AppError('not_found', 'No such file');
     const path = parseMediaPath(edge ? ctx.path.slice(EDGE_PREFIX.length) : ctx.path);
     // Before access checks: a taken-down item is gone for everyone, members included.
-    if (deps.takedowns.isTakenDown(path)) throw new MediaError('gone', 'This content has been removed');
+    if (deps.takedowns.isTakenDown(path)) throw new AppError('gone', 'This content has been removed');
     const query = ctx.query;
     const w = one(query.w);
     let width: number | null = null;
     if (w !== undefined) {
       width = parseWidth(w);
       if (width === null || !VARIANT_FAMILIES.has(path.family)) {
-        throw new MediaError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+        throw new AppError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
       }
     }
 
@@ -207,8 +207,8 @@ export function membersHandler(deps: MembersDeps) {
     }
     const remote = deps.originals && ORIGINAL_FAMILIES.has(path.family) ? deps.originals : null;
     if (isSetZip(path.family, path.rest)) {
-      if (width !== null) throw new MediaError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
-      if (remote) throw new MediaError('not_found', 'Set ZIPs are not available while originals are in object storage (STORAGE=s3)');
+      if (width !== null) throw new AppError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+      if (remote) throw new AppError('not_found', 'Set ZIPs are not available while originals are in object storage (STORAGE=s3)');
       // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
       const zip = await setZip(deps.realRoot, path.rest[0]!, crcs);
       answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });

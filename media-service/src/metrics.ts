@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { VariantService } from './variants/service';
@@ -69,33 +67,4 @@ export function createMediaMetrics(variants: VariantService): MediaMetrics {
   };
 }
 
-export interface MetricsServer {
-  port: number;
-  close(): Promise<void>;
-}
-
-/** GET /metrics on its own port, so the front door never exposes it. */
-export async function startMetricsServer(registry: Registry, port: number, host: string): Promise<MetricsServer> {
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
-      () => res.writeHead(500).end(),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+export { startMetricsServer, type MetricsServer } from '@media-site/contracts/metrics-server';

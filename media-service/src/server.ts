@@ -1,6 +1,6 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { answerClientErrors } from './client-error';
+import { answerClientErrors } from '@media-site/contracts/client-error';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -10,7 +10,7 @@ import { TakedownList } from './access/takedowns';
 import { createApp } from './app';
 import type { MediaConfig } from './config';
 import { createMediaMetrics, startMetricsServer } from './metrics';
-import { S3Originals } from './storage/s3';
+import { S3Originals } from '@media-site/db/storage/s3';
 import { VariantService } from './variants/service';
 import { VariantStore } from './variants/store';
 import type { VariantStoreOptions } from './variants/store';

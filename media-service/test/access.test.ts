@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseKeyRing, signDownloadUrl, signSessionToken, verifyDownloadUrl, verifySessionToken } from '../src/access/token';
+import { parseKeyRing, signDownloadUrl, signSessionToken, verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import { RANGE_DATA, keys, put, raw, startFixture } from './helpers';
 import type { Fixture } from './helpers';
 

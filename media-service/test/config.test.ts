@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { DEV_TOKEN_KEYS } from '../src/access/token';
+import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
 
 // Made up for this test (random-looking, never published as an example).
 const KEY_A = 'q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx';

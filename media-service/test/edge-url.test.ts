@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signEdgeUrl, verifyEdgeUrl } from '../src/access/edge-url';
+import { signEdgeUrl, verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { purgeEventOf } from '../src/access/purge';
 import { TakedownList } from '../src/access/takedowns';
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { StartOptions } from '../src/server';
 import { put, startTempMedia, type TempMedia } from '../src/testing';
-import { parseKeyRing } from '../src/access/token';
+import { parseKeyRing } from '@media-site/contracts/token';
 
 export const TEST_KEYS = 'k2:second-test-secret-value,k1:first-test-secret-value';
 export const keys = parseKeyRing(TEST_KEYS);

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { RevocationList } from '../src/access/revocation';
 import { TakedownList } from '../src/access/takedowns';
-import { signSessionToken } from '../src/access/token';
+import { signSessionToken } from '@media-site/contracts/token';
 import { keys, raw, startFixture, type Fixture } from './helpers';
 
 // The takedown and revocation lists: readiness until they load, 410 for taken-down folders, list

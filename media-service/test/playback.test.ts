@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl, signSessionToken } from '../src/access/token';
+import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
 import { TakedownList } from '../src/access/takedowns';
 import { RANGE_DATA, jpeg, keys, put, raw, startFixture } from './helpers';
 import type { Fixture } from './helpers';

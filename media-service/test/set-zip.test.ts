@@ -2,7 +2,7 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl, signSessionToken } from '../src/access/token';
+import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
 import { RANGE_DATA, keys, put, raw, startFixture, type Fixture } from './helpers';
 
 const now = () => Math.floor(Date.now() / 1000);

@@ -17,10 +17,10 @@ import { pino } from 'pino';
 import { authorize } from '../../media-service/src/access/policy';
 import { RevocationList } from '../../media-service/src/access/revocation';
 import { TakedownList } from '../../media-service/src/access/takedowns';
-import { parseKeyRing } from '../../media-service/src/access/token';
-import { MediaError, errorMiddleware } from '../../media-service/src/errors';
+import { parseKeyRing } from '@media-site/contracts/token';
+import { AppError, errorMiddleware } from '../../media-service/src/errors';
 import { evaluatePreconditions } from '../../media-service/src/files/conditional';
-import { parseMediaPath, resolveMediaFile } from '../../media-service/src/files/paths';
+import { parseMediaPath, resolveMediaFile } from '@media-site/db/storage/paths';
 import { answer, fileEtag, fileRepresentation } from '../../media-service/src/files/send';
 
 const [mode = '', mediaRoot = '', port = ''] = process.argv.slice(2);
@@ -33,7 +33,7 @@ const takedowns = new TakedownList();
 function checked(sender: 'koa-send' | 'answer') {
   return async (ctx: Context): Promise<void> => {
     const path = parseMediaPath(ctx.path);
-    if (takedowns.isTakenDown(path)) throw new MediaError('gone', 'This content has been removed');
+    if (takedowns.isTakenDown(path)) throw new AppError('gone', 'This content has been removed');
     authorize(path, { sessionToken: undefined, query: {} }, keys, revocations, Date.now() / 1000);
     const file = await resolveMediaFile(realRoot, path);
     const type = mime.lookup(extname(file.absolute)) || 'application/octet-stream';
@@ -52,7 +52,7 @@ function checked(sender: 'koa-send' | 'answer') {
       },
       { etag, lastModified: Math.floor(file.stat.mtimeMs / 1000) },
     );
-    if (precondition === 'failed') throw new MediaError('precondition_failed', 'Precondition failed');
+    if (precondition === 'failed') throw new AppError('precondition_failed', 'Precondition failed');
     ctx.set({ 'Accept-Ranges': 'bytes', ETag: etag, 'Cache-Control': PUBLIC_CACHE });
     if (precondition === 'not_modified') {
       ctx.status = 304;

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { parseKeyRing, signDownloadUrl } from '@media-site/media-service/token';
+import { parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
 import { freePort, startNginx } from '../src/nginx';
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)));

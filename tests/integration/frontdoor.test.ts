@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_TOKEN_KEYS, parseKeyRing, signDownloadUrl } from '@media-site/media-service/token';
+import { DEV_TOKEN_KEYS, parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
 import { startStack, type Stack } from '../src/stack';

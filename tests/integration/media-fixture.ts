@@ -1,4 +1,4 @@
-import { parseKeyRing } from '@media-site/media-service/token';
+import { parseKeyRing } from '@media-site/contracts/token';
 import { startTempMedia, type TempMedia } from '@media-site/media-service/testing';
 
 export { put, raw, type RawResponse } from '@media-site/media-service/testing';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl } from '@media-site/media-service/token';
+import { signDownloadUrl } from '@media-site/contracts/token';
 import { freePort, startNginx } from '../src/nginx';
 import type { RunningNginx } from '../src/nginx';
 import { keys, put, raw, startMediaFixture } from './media-fixture';

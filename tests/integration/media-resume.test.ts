@@ -5,7 +5,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl } from '@media-site/media-service/token';
+import { signDownloadUrl } from '@media-site/contracts/token';
 import { startNginx } from '../src/nginx';
 import type { RunningNginx } from '../src/nginx';
 import { keys, startMediaFixture } from './media-fixture';

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
+import { generationChannel } from '@media-site/contracts/generation';
 import { bumpGeneration } from '@media-site/db';
 
-export function generationChannel(keyPrefix: string): string {
-  return `${keyPrefix}catalog:generation`;
-}
+export { generationChannel };
 
 export interface CatalogChangedDeps {
   knex: Knex;

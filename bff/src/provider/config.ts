@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
-import { placeholderReason, weakProviderSecretReason } from '@media-site/media-service/secret-policy';
+import { placeholderReason, weakProviderSecretReason } from '@media-site/contracts/secret-policy';
 
 const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 

@@ -4,7 +4,7 @@ export type ProviderResponse =
   | { kind: 'timedOut' }
   | { kind: 'network'; message: string };
 
-export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
+export { PROVIDER_ACCEPT } from '@media-site/contracts/provider';
 
 export async function providerCall(url: string, init: RequestInit, timeoutMs: number): Promise<ProviderResponse> {
   let res: Response;

@@ -14,7 +14,7 @@ export interface BodyOptions {
  */
 function tooLarge(ctx: Context, limit: number): AppError {
   ctx.set('Connection', 'close');
-  return new AppError(413, 'too_large', `request body too large (at most ${limit} bytes)`);
+  return new AppError('too_large', `request body too large (at most ${limit} bytes)`);
 }
 
 async function rawBody(ctx: Context, limit: number): Promise<string> {
@@ -28,7 +28,7 @@ async function rawBody(ctx: Context, limit: number): Promise<string> {
 }
 
 function unsupported(what: string): AppError {
-  return new AppError(415, 'unsupported_media_type', what);
+  return new AppError('unsupported_media_type', what);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { keyRingProblems, nodeEnvSchema } from '@media-site/media-service/secret-policy';
-import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/media-service/token';
+import { keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
+import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/contracts/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
 import { originOf } from './origin';
 

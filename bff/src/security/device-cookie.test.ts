@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeyRing, signSessionToken } from '@media-site/media-service/token';
+import { parseKeyRing, signSessionToken } from '@media-site/contracts/token';
 import { signDeviceCookie, verifyDeviceCookie } from './device-cookie';
 
 const keys = parseKeyRing('k2:second-key-0123456789abcdef,k1:first-key-0123456789abcdef');

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { KeyRing } from '@media-site/media-service/token';
+import type { KeyRing } from '@media-site/contracts/token';
 
 /**
  * A browser that signed in as a username before (OWASP's "device cookie"). Sign-in attempts that

@@ -1,15 +1,13 @@
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { embeddedDefaults, repoRoot } from '@media-site/contracts/embedded-defaults';
 
-/** Repository root, so the embedded data folder is the same whichever workspace runs a command. */
-export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+export { repoRoot };
 
-export const defaultDataDir = resolve(repoRoot, '.data');
+export const defaultDataDir = embeddedDefaults({}).dataDir;
 
 export function databaseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || `sqlite:${resolve(env.DATA_DIR || defaultDataDir, 'catalog.sqlite')}`;
+  return embeddedDefaults(env).databaseUrl;
 }
 
 export function mediaRootFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MEDIA_ROOT || resolve(env.DATA_DIR || defaultDataDir, 'media');
+  return embeddedDefaults(env).mediaRoot;
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PREVIEW_FAMILIES, PREVIEW_FILES, RENDITION_FAMILIES, renditionFile, type PlayableType } from '@media-site/media-service/playback-layout';
+import { PREVIEW_FAMILIES, PREVIEW_FILES, RENDITION_FAMILIES, renditionFile, type PlayableType } from '@media-site/contracts/playback-layout';
 import { runFfmpeg, type FfmpegRun } from './ffmpeg-run';
 import {
   fitLongSide,

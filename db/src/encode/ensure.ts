@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { PREVIEW_FAMILIES, PREVIEW_FILES, RENDITION_FAMILIES, type PlayableType } from '@media-site/media-service/playback-layout';
+import { PREVIEW_FAMILIES, PREVIEW_FILES, RENDITION_FAMILIES, type PlayableType } from '@media-site/contracts/playback-layout';
 import { parseManifest } from './manifest';
 import { originalFile, sourceSig } from './originals';
 import { enqueue, jobById, jobFor, type JobStatus } from './queue';

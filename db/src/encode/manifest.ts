@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * What one encode made, stored as JSON on the job row (media_jobs.manifest) and read by the bff to
  * answer "what can this session play". File names are relative to the item's rendition or preview
- * folder (media-service/src/playback-layout.ts).
+ * folder (contracts/src/playback-layout.ts).
  */
 const size = { width: z.number().int().positive(), height: z.number().int().positive() };
 

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
-import type { PlayableType } from '@media-site/media-service/playback-layout';
+import { videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
+import type { PlayableType } from '@media-site/contracts/playback-layout';
 
 /** The original's file under MEDIA_ROOT: `{type}/{path}/{download name}` (ingest and seed store it so). */
 export async function originalFile(db: Knex, mediaRoot: string, type: PlayableType, path: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PlayableType } from '@media-site/media-service/playback-layout';
+import type { PlayableType } from '@media-site/contracts/playback-layout';
 
 /**
  * The encode queue: a table (media_jobs, migration 007) rather than a queue server, because the

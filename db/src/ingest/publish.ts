@@ -1,10 +1,6 @@
 import { Redis } from 'ioredis';
+import { generationChannel } from '@media-site/contracts/generation';
 import { sentinelOptions, type RedisHaSettings } from '../redis-ha';
-
-/** The bff's channel (bff/src/cache/catalog-changed.ts): `${CACHE_KEY_PREFIX}catalog:generation`. */
-export function generationChannel(keyPrefix: string): string {
-  return `${keyPrefix}catalog:generation`;
-}
 
 /**
  * Tells running bff instances the catalog changed so they drop cached listings now rather than at

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
+import { videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
 import {
   extensionOf,
   IMAGE_EXTENSIONS,

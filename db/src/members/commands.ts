@@ -3,7 +3,7 @@ import type { Command, CommandContext } from '../ingest/cli';
 import { addMember, disableMember, enableMember, listMembers, type MemberSummary } from './accounts';
 import { MemberRuleError } from './errors';
 import { hashPassword } from './password';
-import { DISABLE_REASON_MAX, EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from './rules';
+import { DISABLE_REASON_MAX, EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
 
 const DEFAULT_DAYS = 30;
 const MAX_DAYS = 3650;

@@ -8,7 +8,7 @@ import { ReportRuleError } from './errors';
 import { monthlyExport } from './export';
 import { acknowledgeReport, decideAppeal, openReports, recordAppeal, reportByReference, resolveReport, type ReportRow } from './repository';
 import { activeTakedowns, contentRefOf, restore, takeDown, takedownLog, type ContentRef } from './takedowns';
-import { ACTOR_MAX, APPEAL_DECISIONS, DETAILS_MAX, NOTE_MAX, OUTCOMES, type AppealDecision, type Outcome } from './vocabulary';
+import { ACTOR_MAX, APPEAL_DECISIONS, DETAILS_MAX, NOTE_MAX, OUTCOMES, type AppealDecision, type Outcome } from '@media-site/contracts/report-vocabulary';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 const now = (ctx: CommandContext) => (ctx.io.now ?? Date.now)();

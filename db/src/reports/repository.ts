@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ReportRuleError } from './errors';
-import type { AppealDecision, Outcome, ReportReason } from './vocabulary';
+import type { AppealDecision, Outcome, ReportReason } from '@media-site/contracts/report-vocabulary';
 
 export interface ReportRow {
   id: number;

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
+import { videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
 import { buildDemoCatalog, type DemoCatalog } from './catalog';
 import { fileExists, writeFileAtomic } from './files';
 import { renderPlaceholder, resizeJpeg, type Placeholder } from './image';

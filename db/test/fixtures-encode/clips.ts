@@ -3,7 +3,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Knex } from 'knex';
-import { videoDownloadName } from '@media-site/media-service/download-name';
+import { videoDownloadName } from '@media-site/contracts/download-name';
 import { searchText } from '../../src/index';
 
 const run = promisify(execFile);

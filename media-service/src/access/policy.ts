@@ -1,8 +1,8 @@
-import { MediaError } from '../errors';
-import type { MediaPath } from '../files/paths';
+import { AppError } from '../errors';
+import type { MediaPath } from '@media-site/db/storage/paths';
 import type { RevocationList } from './revocation';
-import { hasDownloadSignature, verifyDownloadUrl, verifySessionToken } from './token';
-import type { DownloadQuery, KeyRing, TokenFailure } from './token';
+import { hasDownloadSignature, verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
+import type { DownloadQuery, KeyRing, TokenFailure } from '@media-site/contracts/token';
 
 export interface Credentials {
   sessionToken: string | undefined;
@@ -16,18 +16,18 @@ const PUBLIC = new Set(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos'
 // A rendition needs what its original needs.
 const BOUGHT = new Set(['vod', 'vodrenditions']);
 
-function refused(reason: TokenFailure, what: 'link' | 'session'): MediaError {
+function refused(reason: TokenFailure, what: 'link' | 'session'): AppError {
   if (reason === 'expired') {
-    return new MediaError(
+    return new AppError(
       'token_expired',
       what === 'link' ? 'This download link has expired; get a new one from the site' : 'Your media session has expired; reload the page',
     );
   }
-  return new MediaError('forbidden', what === 'link' ? 'Invalid download link' : 'Invalid media session');
+  return new AppError('forbidden', what === 'link' ? 'Invalid download link' : 'Invalid media session');
 }
 
 function notRevoked(memberId: string, revocations: RevocationList): void {
-  if (revocations.has(memberId)) throw new MediaError('forbidden', 'Media access has been withdrawn for this account');
+  if (revocations.has(memberId)) throw new AppError('forbidden', 'Media access has been withdrawn for this account');
 }
 
 /**
@@ -46,16 +46,16 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
     return { kind: 'member', memberId: link.value.memberId };
   }
 
-  if (!credentials.sessionToken) throw new MediaError('unauthenticated', 'Sign in to view members media');
+  if (!credentials.sessionToken) throw new AppError('unauthenticated', 'Sign in to view members media');
   const session = verifySessionToken(keys, credentials.sessionToken, now);
   if (!session.ok) throw refused(session.reason, 'session');
   const claims = session.value;
   notRevoked(claims.memberId, revocations);
 
   if (BOUGHT.has(path.family)) {
-    if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new MediaError('forbidden', 'This VOD has not been purchased');
+    if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new AppError('forbidden', 'This VOD has not been purchased');
   } else if (claims.membershipActiveUntil <= now) {
-    throw new MediaError('forbidden', 'An active membership is required');
+    throw new AppError('forbidden', 'An active membership is required');
   }
   return { kind: 'member', memberId: claims.memberId };
 }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { MediaError } from '../errors';
+import { AppError } from '../errors';
 import { evaluatePreconditions } from './conditional';
 import type { Validators } from './conditional';
 import { decideRange } from './range';
@@ -92,7 +92,7 @@ export function answer(ctx: Context, rep: Representation, options: AnswerOptions
     validators,
   );
   if (precondition === 'failed') {
-    throw new MediaError('precondition_failed', 'The file is not the version this request was made for (If-Match / If-Unmodified-Since)');
+    throw new AppError('precondition_failed', 'The file is not the version this request was made for (If-Match / If-Unmodified-Since)');
   }
   if (precondition === 'not_modified') {
     ctx.status = 304;
@@ -102,7 +102,7 @@ export function answer(ctx: Context, rep: Representation, options: AnswerOptions
 
   const decision = decideRange(rep.size, header(ctx, 'range'), header(ctx, 'if-range'), validators);
   if (decision.kind === 'unsatisfiable') {
-    throw new MediaError('range_not_satisfiable', 'Range not satisfiable', {
+    throw new AppError('range_not_satisfiable', 'Range not satisfiable', {
       'Content-Range': `bytes */${rep.size}`,
       'Accept-Ranges': 'bytes',
     });

@@ -4,7 +4,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import { MediaError, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { ByteRange } from './range';
 import type { Representation } from './send';
 
@@ -128,7 +128,7 @@ export async function setZip(realRoot: string, folder: string, crcs: CrcCache): 
     .map((d) => d.name)
     .sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
   if (names.length === 0) throw notFound();
-  if (names.length > MAX_ENTRIES) throw new MediaError('not_found', 'This set has too many photos for one ZIP');
+  if (names.length > MAX_ENTRIES) throw new AppError('not_found', 'This set has too many photos for one ZIP');
 
   const entries: Entry[] = [];
   const segments: Segment[] = [];
@@ -145,7 +145,7 @@ export async function setZip(realRoot: string, folder: string, crcs: CrcCache): 
     segments.push({ start: offset, buffer: header });
     segments.push({ start: offset + header.length, absolute, size: info.size });
     offset += header.length + info.size;
-    if (offset > MAX_OFFSET) throw new MediaError('not_found', 'This set is too large for one ZIP (4 GiB); download the photos one by one');
+    if (offset > MAX_OFFSET) throw new AppError('not_found', 'This set is too large for one ZIP (4 GiB); download the photos one by one');
     tag.update(`${name}\u0000${info.size}\u0000${crc}\u0000${Math.floor(info.mtimeMs / 1000)}\n`);
     newest = Math.max(newest, info.mtimeMs);
   }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { MediaError } from '../errors';
+import { AppError } from '../errors';
 import type { VariantFormat } from './format';
 import { PoolFullError, WorkPool } from './pool';
 import { renderVariant } from './render';
@@ -86,13 +86,13 @@ export class VariantService {
     } catch (err) {
       if (err instanceof SourceUnavailable) {
         this.options.logger.warn({ err, path: file.relative }, 'variant source unavailable');
-        throw new MediaError('storage_unavailable', 'The original could not be read from storage; retry shortly', { 'Retry-After': '2' });
+        throw new AppError('storage_unavailable', 'The original could not be read from storage; retry shortly', { 'Retry-After': '2' });
       }
       if (err instanceof PoolFullError) {
-        throw new MediaError('busy', 'Too many thumbnails being made; retry shortly', { 'Retry-After': '2' });
+        throw new AppError('busy', 'Too many thumbnails being made; retry shortly', { 'Retry-After': '2' });
       }
       this.options.logger.warn({ err, path: file.relative }, 'variant refused');
-      throw new MediaError('unprocessable_image', 'This image cannot be resized (corrupt, unsupported or too large)');
+      throw new AppError('unprocessable_image', 'This image cannot be resized (corrupt, unsupported or too large)');
     }
     let saved: boolean;
     try {

@@ -2,6 +2,7 @@ import { HttpError, postJson } from '../api/fetchJson';
 import { paymentConfig } from './config';
 import { cardDigits } from './validation';
 import type { PaymentFormData } from './formData';
+import { PROVIDER_ACCEPT } from '@media-site/contracts/provider';
 
 export const PAYMENT_MESSAGES = {
   processing: 'Processing...',
@@ -44,8 +45,6 @@ export const TAKEN_MESSAGE = 'This username is taken. Choose another.';
 export const OWNED_MESSAGE = 'You already own this VOD.';
 
 export type RunPaymentChain = (formData: PaymentFormData, options: ChainOptions) => Promise<boolean>;
-
-const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
 
 // One step of spec §4's chain: its value, or null (the caller reports the step's own message).
 async function step<T>(run: () => Promise<T | undefined>): Promise<T | null> {

@@ -1,3 +1,4 @@
+import { EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
 import { expiryYears, FIELD_NAMES, MONTHS } from './formData';
 import type { FieldName, PaymentFields } from './formData';
 
@@ -30,9 +31,9 @@ function text(value: string, max: number, label: string): string | null {
 type Rule = (value: string, fields: PaymentFields, now: Date) => string | null;
 
 const RULES: Record<FieldName, Rule> = {
-  username: (value) => (/^[A-Za-z0-9_]{3,15}$/.test(value) ? null : 'Username must be 3 to 15 letters, digits or underscores.'),
-  password: (value) => (value.length >= 8 && value.length <= 64 ? null : 'Password must be 8 to 64 characters.'),
-  email: (value) => (value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? null : 'Enter a valid e-mail address.'),
+  username: (value) => (USERNAME.test(value) ? null : 'Username must be 3 to 15 letters, digits or underscores.'),
+  password: (value) => (value.length >= PASSWORD_MIN && value.length <= PASSWORD_MAX ? null : `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`),
+  email: (value) => (value.length <= EMAIL_MAX && EMAIL.test(value) ? null : 'Enter a valid e-mail address.'),
   nameOnCard: (value) => text(value, 64, 'Name on card'),
   cardNumber: (value) => {
     const digits = cardDigits(value);

@@ -1,18 +1,10 @@
-// The API's fixed list (db/src/reports/vocabulary.ts); the values are part of the API contract.
-export const REPORT_REASONS = [
-  { value: 'no_consent', label: 'I am depicted and did not consent' },
-  { value: 'underage', label: 'A person depicted may be under 18' },
-  { value: 'copyright', label: 'Copyright or trademark infringement' },
-  { value: 'privacy', label: 'Private information or identifying details' },
-  { value: 'violence', label: 'Violence, abuse or other illegal content' },
-  { value: 'other', label: 'Other' },
-] as const;
+import { DETAILS_MAX, EMAIL_MAX, REASON_LABELS, REPORT_REASONS as REASONS, URL_MAX, type ReportReason } from '@media-site/contracts/report-vocabulary';
 
-export type ReportReason = (typeof REPORT_REASONS)[number]['value'];
+// The API's fixed list (contracts/src/report-vocabulary.ts); the values are part of the API contract.
+export const REPORT_REASONS = REASONS.map((value) => ({ value, label: REASON_LABELS[value] }));
 
-export const DETAILS_MAX = 2000;
-export const CONTENT_MAX = 500;
-export const EMAIL_MAX = 254;
+export { DETAILS_MAX, EMAIL_MAX, type ReportReason };
+export const CONTENT_MAX = URL_MAX;
 
 const OUTCOME_TEXT: Record<string, string> = {
   removed: 'The content was removed.',

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { UnauthorizedError } from '../../../errors';
+import { UnauthenticatedError } from '../../../errors';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { clearCookies, currentMember, issueCookies } from '../auth/session';
@@ -11,7 +11,7 @@ import { accountView, changePassword, signOutEverywhere } from './service';
 
 async function signedIn(ctx: Context, deps: AccountDeps) {
   const member = await currentMember(ctx, deps);
-  if (!member) throw new UnauthorizedError('sign in first');
+  if (!member) throw new UnauthenticatedError('sign in first');
   return member;
 }
 

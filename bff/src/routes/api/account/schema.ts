@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN } from '@media-site/db/members/rules';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@media-site/contracts/member-rules';
 
 export const changePasswordBody = z.object({
   currentPassword: z.string().min(1, 'required').max(PASSWORD_MAX),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { vodDownloadName } from '@media-site/media-service/download-name';
+import { vodDownloadName } from '@media-site/contracts/download-name';
 import { hashPassword, verifyPassword } from '@media-site/db/members/password';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { verifyDownloadUrl, verifySessionToken } from '@media-site/media-service/token';
+import { verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 
 describe.each(testBackends())('members: sign-in, sessions, download links (%s)', (backend) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyEdgeUrl } from '@media-site/media-service/edge-url';
+import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 
 // issue 16: with EDGE_URL_SECRET the download link answer carries an edge (CDN) URL beside the 48 h

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { UnauthorizedError } from '../../../errors';
+import { UnauthenticatedError } from '../../../errors';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import type { AccountDeps } from '../members/deps';
@@ -29,7 +29,7 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
       const member = await currentMember(ctx, deps);
       if (!member) {
         clearCookies(ctx);
-        throw new UnauthorizedError();
+        throw new UnauthenticatedError();
       }
       // Every call re-issues the short-lived media token from current entitlements: the refresh
       // that makes a revocation reach the media service.
@@ -39,7 +39,7 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
     .get('/download-link', async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await currentMember(ctx, deps);
-      if (!member) throw new UnauthorizedError();
+      if (!member) throw new UnauthenticatedError();
       ctx.body = await downloadLink(deps, member, parseQuery(downloadLinkQuery, ctx).path);
     });
 }

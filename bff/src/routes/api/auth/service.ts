@@ -1,6 +1,6 @@
-import { mediaPathOf, signDownloadUrl } from '@media-site/media-service/token';
-import { signEdgeUrl } from '@media-site/media-service/edge-url';
-import { ForbiddenError, BadRequestError, UnauthorizedError } from '../../../errors';
+import { mediaPathOf, signDownloadUrl } from '@media-site/contracts/token';
+import { signEdgeUrl } from '@media-site/contracts/edge-url';
+import { ForbiddenError, BadRequestError, UnauthenticatedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members/password';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
@@ -21,7 +21,7 @@ export async function checkCredentials(deps: AccountDeps, input: LoginBody): Pro
 export async function signIn(deps: AccountDeps, input: LoginBody, client: SignInClient): Promise<{ member: MemberRow; session: string }> {
   await enforceSignInLimits(deps, input.username, client);
   const member = await checkCredentials(deps, input);
-  if (!member) throw new UnauthorizedError('wrong username or password');
+  if (!member) throw new UnauthenticatedError('wrong username or password');
   if (member.disabled_at !== null) throw new ForbiddenError('this account has been disabled; contact support');
   const session = await createSession(deps.knex, member.id, deps.now(), deps.settings.sessionTtlHours * 3_600_000);
   return { member, session };

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { SetOption } from 'cookies';
-import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/media-service/token';
+import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/contracts/token';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, signDeviceCookie, verifyDeviceCookie, type Device } from '../../../security/device-cookie';
 import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { KeyRing } from '@media-site/media-service/token';
+import type { KeyRing } from '@media-site/contracts/token';
 import type { BffConfig } from '../../../config';
 import { createRedis } from '../../../cache/redis';
 import { CcbillClient } from '../../../provider/client';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { signSessionToken, type KeyRing } from '@media-site/media-service/token';
+import { signSessionToken, type KeyRing } from '@media-site/contracts/token';
 import { boughtVodPaths, membershipPaidUntil, type MemberRow } from './repository';
 
 export interface Entitlements {

@@ -1,3 +1,4 @@
+import type { ModelDetail, ModelItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
@@ -9,18 +10,21 @@ export const MODEL_DETAIL_LIMIT = 1000;
 
 export function modelList({ knex, cache }: ApiDeps, letter: string): Promise<CachedBody> {
   return cache.get(`models:${letter}`, async () =>
-    (await modelsByInitial(knex, letter)).map((m) => ({ modelname: m.modelname, thumbnail: m.thumbnail })),
+    (await modelsByInitial(knex, letter)).map((m): ModelItem => ({ modelname: m.modelname, thumbnail: m.thumbnail })),
   );
 }
 
-function detailItem(idField: 'photo_id' | 'video_id' | 'vod_id', thumbnail: (path: string) => string) {
-  return (row: ModelContentRow) => ({
-    [idField]: Number(row.id),
-    path: row.path,
-    updatename: row.updatename,
-    datetoupload: row.datetoupload,
-    thumbnail: thumbnail(row.path),
-  });
+type IdField = 'photo_id' | 'video_id' | 'vod_id';
+
+function detailItem<K extends IdField>(idField: K, thumbnail: (path: string) => string) {
+  return (row: ModelContentRow) =>
+    ({
+      [idField]: Number(row.id),
+      path: row.path,
+      updatename: row.updatename,
+      datetoupload: row.datetoupload,
+      thumbnail: thumbnail(row.path),
+    }) as Record<K, number> & { path: string; updatename: string; datetoupload: string; thumbnail: string };
 }
 
 export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<CachedBody> {
@@ -33,12 +37,13 @@ export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<Cac
       contentOfModel(knex, 'videos', model.id, MODEL_DETAIL_LIMIT),
       contentOfModel(knex, 'vods', model.id, MODEL_DETAIL_LIMIT),
     ]);
-    return {
+    const detail: ModelDetail = {
       modelname: model.modelname,
       thumbnail: model.thumbnail,
       photos: photos.map(detailItem('photo_id', photoSetThumbnail)),
       videos: videos.map(detailItem('video_id', videoThumbnail)),
       vods: vods.map(detailItem('vod_id', vodThumbnail)),
     };
+    return detail;
   });
 }

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, UnavailableError } from '../../../errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, UnavailableError } from '../../../errors';
 import type { ChargeTerms } from '../../../provider/client';
 import { ProviderAuthError } from '../../../provider/oauth';
 import { hashPassword } from '@media-site/db/members/password';
@@ -46,7 +46,7 @@ const membershipReservation = (username: string) => `u:${username.toLowerCase()}
 export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody, member: MemberRow | undefined, address: string) {
   await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
   if (input.vod !== undefined) {
-    if (!member) throw new UnauthorizedError('sign in to buy a VOD');
+    if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
     await vodToBuy(deps, member, input.vod);
   } else {
     if (input.username === undefined) throw new BadRequestError('username: required');
@@ -90,7 +90,7 @@ async function awaitOutcome(deps: AccountDeps, paymentToken: string): Promise<Pa
 async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, now: number): Promise<{ attempt: NewAttempt; terms: ChargeTerms }> {
   const s = deps.settings;
   if (input.vod !== undefined) {
-    if (!member) throw new UnauthorizedError('sign in to buy a VOD');
+    if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
     const vod = await vodToBuy(deps, member, input.vod);
     return {
       attempt: { paymentToken: input.paymentToken, kind: 'vod', vodId: vod.id, memberId: member.id, username: member.username, passwordHash: null, email: member.email, amount: vod.price, currencyCode: s.currencyCode, reservation: `v:${member.id}:${vod.id}`, now },

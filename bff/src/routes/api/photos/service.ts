@@ -1,3 +1,4 @@
+import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
@@ -7,7 +8,7 @@ import { photoSetByPath, photoSetPage, type PhotoSetRow } from './repository';
 
 export const PHOTO_PAGE_SIZE = 10;
 
-export function toPhotoItem(row: PhotoSetRow) {
+export function toPhotoItem(row: PhotoSetRow): PhotoItem {
   return {
     photos_id: Number(row.id),
     path: row.path,
@@ -33,6 +34,7 @@ export function photoSetDetail({ knex, cache }: ApiDeps, folder: string): Promis
   return cache.get(`photoset:${folder}`, async () => {
     const row = await photoSetByPath(knex, folder);
     if (!row) throw new NotFoundError(`no photo set in folder ${folder}`);
-    return { ...toPhotoItem(row), count: row.files.length, files: row.files };
+    const detail: PhotoSetDetail = { ...toPhotoItem(row), count: row.files.length, files: row.files };
+    return detail;
   });
 }

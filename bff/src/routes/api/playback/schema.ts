@@ -1,4 +1,4 @@
 import { z } from 'zod';
-import { PLAYABLE_TYPES, type PlayableType } from '@media-site/media-service/playback-layout';
+import { PLAYABLE_TYPES, type PlayableType } from '@media-site/contracts/playback-layout';
 
 export const playableTypeParam = z.enum(PLAYABLE_TYPES as [PlayableType, ...PlayableType[]], { message: 'type must be video or vod' });

@@ -1,6 +1,6 @@
 import { parseManifest, type Manifest } from '@media-site/db/encode/manifest';
-import { videoDownloadName, vodDownloadName } from '@media-site/media-service/download-name';
-import { previewUrl, renditionUrl, type PlayableType } from '@media-site/media-service/playback-layout';
+import { videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
+import { previewUrl, renditionUrl, type PlayableType } from '@media-site/contracts/playback-layout';
 import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../members/deps';
 import { entitlementsOf, hasActiveMembership } from '../members/entitlements';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PlayableType } from '@media-site/media-service/playback-layout';
+import type { PlayableType } from '@media-site/contracts/playback-layout';
 import { PLAYABLE_TABLE } from '../playback/repository';
 import { visibleOnly } from '../shared/visible';
 

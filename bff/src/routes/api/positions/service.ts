@@ -1,5 +1,5 @@
-import type { PlayableType } from '@media-site/media-service/playback-layout';
-import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../../errors';
+import type { PlayableType } from '@media-site/contracts/playback-layout';
+import { BadRequestError, ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../members/deps';
 import type { MemberRow } from '../members/repository';
@@ -16,7 +16,7 @@ const REFUSED: Record<Exclude<PlayAccess, 'granted' | 'sign_in'>, string> = {
 
 /** Positions belong to what the member may play: signed in, and entitled like the media service asks. */
 async function playableFor(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<{ member: MemberRow; playable: Playable; durationMs: number | null }> {
-  if (!member) throw new UnauthorizedError();
+  if (!member) throw new UnauthenticatedError();
   const playable = await loadPlayable(deps, type, path);
   const access = await playAccess(deps, member, type, path);
   if (access !== 'granted') throw new ForbiddenError(REFUSED[access as keyof typeof REFUSED] ?? 'not allowed');
@@ -35,7 +35,7 @@ export async function readPosition(deps: AccountDeps, member: MemberRow | undefi
  * so a broken client shows up instead of silently marking videos watched.
  */
 export async function writePosition(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string, seconds: number) {
-  if (!member) throw new UnauthorizedError();
+  if (!member) throw new UnauthenticatedError();
   await enforceRateLimit(deps.limiter, `position:${member.id}`, deps.settings.positionWritesPerMinute);
   const { playable, durationMs } = await playableFor(deps, member, type, path);
   // Players report the end a few frames past the container's duration: one second of slack.
@@ -47,7 +47,7 @@ export async function writePosition(deps: AccountDeps, member: MemberRow | undef
 }
 
 export async function forgetPosition(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<void> {
-  if (!member) throw new UnauthorizedError();
+  if (!member) throw new UnauthenticatedError();
   await enforceRateLimit(deps.limiter, `position:${member.id}`, deps.settings.positionWritesPerMinute);
   const playable = await loadPlayable(deps, type, path);
   await deletePosition(deps.knex, member.id, type, playable.item.id);
@@ -57,7 +57,7 @@ export const CONTINUE_WATCHING_LIMIT = 20;
 
 /** "Continue watching": the member's unfinished videos and VODs, most recent first. */
 export async function continueWatching(deps: AccountDeps, member: MemberRow | undefined) {
-  if (!member) throw new UnauthorizedError();
+  if (!member) throw new UnauthenticatedError();
   const positions = (await recentPositions(deps.knex, member.id, CONTINUE_WATCHING_LIMIT * 3)).filter((p) => !isCompleted(p.positionMs, p.durationMs));
   const ids = (type: PlayableType) => positions.filter((p) => p.type === type).map((p) => p.contentId);
   const [videos, vods] = await Promise.all([itemsByIds(deps.knex, 'video', ids('video')), itemsByIds(deps.knex, 'vod', ids('vod'))]);

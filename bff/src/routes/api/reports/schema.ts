@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REFERENCE_PATTERN } from '@media-site/db/reports/reference';
-import { DETAILS_MAX, EMAIL_MAX, REPORT_REASONS, URL_MAX } from '@media-site/db/reports/vocabulary';
+import { DETAILS_MAX, EMAIL_MAX, REPORT_REASONS, URL_MAX } from '@media-site/contracts/report-vocabulary';
 
 // eslint-disable-next-line no-control-regex
 const NO_CONTROLS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;

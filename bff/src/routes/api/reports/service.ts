@@ -46,7 +46,7 @@ export async function submitReport(deps: ReportDeps, body: ReportBody) {
     try {
       await insertReport(deps.knex, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
       const report = await reportByReference(deps.knex, reference);
-      if (!report) throw new AppError(500, 'internal', 'report not stored');
+      if (!report) throw new AppError('internal', 'report not stored');
       return publicView(report);
     } catch (err) {
       if (attempt < 2 && /DUP_ENTRY|CONSTRAINT_UNIQUE/.test(String((err as { code?: unknown }).code ?? ''))) continue;

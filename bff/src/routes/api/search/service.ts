@@ -1,3 +1,4 @@
+import type { SearchHit, SearchResult } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import type { ContentTable } from '../shared/content-page';
@@ -6,7 +7,7 @@ import { searchContent, type SearchRow } from './repository';
 
 export const SEARCH_LIMIT = 50;
 
-const item = (thumbnail: (path: string) => string) => (row: SearchRow) => ({
+const item = (thumbnail: (path: string) => string) => (row: SearchRow): SearchHit => ({
   path: row.path,
   updatename: row.updatename,
   modelname: row.modelname,
@@ -47,10 +48,11 @@ export function search(deps: ApiDeps, words: readonly string[]): Promise<CachedB
   // inside a word, so the key is unambiguous.
   return deps.cache.get(`search:${words.join(' ')}`, async () => {
     const { photosets, videos, vods } = await findMatches(deps, words);
-    return {
+    const result: SearchResult = {
       photos: photosets.map(item(photoSetThumbnail)),
       videos: videos.map(item(videoThumbnail)),
       vods: vods.map(item(vodThumbnail)),
     };
+    return result;
   });
 }

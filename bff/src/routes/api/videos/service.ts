@@ -1,4 +1,5 @@
-import { videoDownloadName } from '@media-site/media-service/download-name';
+import type { VideoItem, VideoPrename } from '@media-site/contracts/api';
+import { videoDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
@@ -8,7 +9,7 @@ import { videoByPath, videoPage, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
-export function toVideoItem(row: VideoRow) {
+export function toVideoItem(row: VideoRow): VideoItem {
   return {
     video_id: Number(row.id),
     path: row.path,
@@ -33,6 +34,7 @@ export function videoDownload({ knex, cache }: ApiDeps, folder: string): Promise
   return cache.get(`video-prename:${folder}`, async () => {
     const row = await videoByPath(knex, folder);
     if (!row) throw new NotFoundError(`no video in folder ${folder}`);
-    return { prename: row.prename, download: `/members/video/${folder}/${videoDownloadName(row.prename)}`, ...toVideoItem(row) };
+    const answer: VideoPrename = { prename: row.prename, download: `/members/video/${folder}/${videoDownloadName(row.prename)}`, ...toVideoItem(row) };
+    return answer;
   });
 }

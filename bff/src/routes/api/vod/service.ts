@@ -1,4 +1,5 @@
-import { vodDownloadName } from '@media-site/media-service/download-name';
+import type { VodDetail, VodItem } from '@media-site/contracts/api';
+import { vodDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
@@ -7,7 +8,7 @@ import { vodByPath, vodPage, type VodRow } from './repository';
 
 export const VOD_PAGE_SIZE = 20;
 
-export function toVodItem(row: VodRow) {
+export function toVodItem(row: VodRow): VodItem {
   return {
     vod_id: Number(row.id),
     path: row.path,
@@ -31,6 +32,7 @@ export function vodDetail({ knex, cache }: ApiDeps, folder: string): Promise<Cac
     const row = await vodByPath(knex, folder);
     if (!row) throw new NotFoundError(`no VOD in folder ${folder}`);
     const item = toVodItem(row);
-    return { ...item, download: `/members/vod/${item.path}/${vodDownloadName(item)}` };
+    const detail: VodDetail = { ...item, download: `/members/vod/${item.path}/${vodDownloadName(item)}` };
+    return detail;
   });
 }

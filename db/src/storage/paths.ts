@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, sep } from 'node:path';
-import { MediaError, notFound } from '../errors';
+import { AppError, notFound } from '@media-site/contracts/errors';
 
 export const FAMILIES = ['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos', 'video', 'vod', 'videorenditions', 'vodrenditions', 'videopreviews', 'vodpreviews'] as const;
 export type Family = (typeof FAMILIES)[number];
@@ -19,7 +19,7 @@ export interface ResolvedFile extends MediaPath {
   stat: Stats;
 }
 
-const badPath = () => new MediaError('bad_path', 'Malformed media path');
+const badPath = () => new AppError('bad_path', 'Malformed media path');
 
 /**
  * Turns the raw request path (still percent-encoded) into media segments. Decodes exactly once:

@@ -2,9 +2,14 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Family, MediaPath } from '../files/paths';
-import { resolveMediaFile } from '../files/paths';
-import type { ByteRange } from '../files/range';
+import type { Family, MediaPath } from './paths';
+import { resolveMediaFile } from './paths';
+
+/** Inclusive byte offsets, as HTTP Range gives them (the media service parses the header). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
 
 /**
  * The uploaded originals: what ingest takes from an operator's folder. Everything derived from them

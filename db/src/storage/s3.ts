@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import mime from 'mime-types';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ByteRange } from '../files/range';
+import type { ByteRange } from './originals';
 import type { PresignOptions, PresigningOriginals, StoredOriginal } from './originals';
 
 export interface S3Settings {

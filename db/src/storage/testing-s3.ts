@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { S3Settings } from './storage/s3';
+import type { S3Settings } from './s3';
 
 interface S3rverInstance {
   run(): Promise<{ address: string; port: number }>;

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { placeholderReason, weakKeyReason, weakProviderSecretReason } from './secret-policy';
-import { DEV_TOKEN_KEYS, parseKeyRing } from './token';
+import { placeholderReason, weakKeyReason, weakProviderSecretReason } from '../src/secret-policy';
+import { DEV_TOKEN_KEYS, parseKeyRing } from '../src/token';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@media-site/media-service/config';
 import { startMedia, type RunningMedia } from '@media-site/media-service/server';
-import { S3Originals } from '@media-site/media-service/storage';
-import { startTestS3, type TestS3 } from '@media-site/media-service/testing/s3';
+import { S3Originals } from '@media-site/db/storage';
+import { startTestS3, type TestS3 } from '@media-site/db/storage/testing-s3';
 import { raw } from '@media-site/media-service/testing';
-import { parseKeyRing, signDownloadUrl } from '@media-site/media-service/token';
-import { ingestFolder, type IngestReport } from '../src/ingest/ingest';
-import { loadCliConfig } from '../src/ingest/cli';
-import { createTestDb, type TestDb } from '../src/testing';
-import { buildIngestFolder } from './fixtures-ingest/build';
+import { parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
+import { ingestFolder, type IngestReport } from '../../db/src/ingest/ingest';
+import { loadCliConfig } from '@media-site/db/cli';
+import { createTestDb, type TestDb } from '@media-site/db/testing';
+import { buildIngestFolder } from '../../db/test/fixtures-ingest/build';
 
 // This helper's port range (brief i16-s3); the media-service S3 test uses 49100.
 const S3_PORT = 49101;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * The catalog API's JSON shapes (spec §3 plus the fields this site adds). The bff builds its
+ * answers as these types and its tests parse every catalog answer with these schemas (strict: no
+ * field more, none missing); the SPA takes its types from here with `import type`, so it never
+ * ships zod and can never drift from what is sent.
+ */
+const listed = {
+  path: z.string(),
+  updatename: z.string(),
+  modelname: z.string(),
+  datetoupload: z.string(),
+  /** Site-absolute thumbnail URL under /members (public variants); always sent. */
+  thumbnail: z.string(),
+};
+
+export const CONTENT_TYPES = ['photo', 'video', 'vod'] as const;
+export const contentType = z.enum(CONTENT_TYPES);
+export type ContentType = z.infer<typeof contentType>;
+
+export const updateItem = z.strictObject({ type: contentType, id: z.number().int(), ...listed });
+export type UpdateItem = z.infer<typeof updateItem>;
+
+export const photoItem = z.strictObject({ photos_id: z.number().int(), ...listed });
+export type PhotoItem = z.infer<typeof photoItem>;
+
+/** GET /api/photos/set/:folder: the list item, the number of photos and their file names in order. */
+export const photoSetDetail = z.strictObject({ ...photoItem.shape, count: z.number().int(), files: z.array(z.string()) });
+export type PhotoSetDetail = z.infer<typeof photoSetDetail>;
+
+export const videoItem = z.strictObject({ video_id: z.number().int(), ...listed });
+export type VideoItem = z.infer<typeof videoItem>;
+
+/** GET /api/video/prename/:folder: spec §3's prename, the download path, and the list item. */
+export const videoPrename = z.strictObject({ ...videoItem.shape, prename: z.string(), download: z.string() });
+export type VideoPrename = z.infer<typeof videoPrename>;
+
+export const vodItem = z.strictObject({
+  vod_id: z.number().int(),
+  ...listed,
+  prename: z.string(),
+  format: z.number().int(),
+  /** A number (MySQL's DECIMAL arrives as a string; the bff converts). */
+  price: z.number(),
+});
+export type VodItem = z.infer<typeof vodItem>;
+
+export const vodDetail = z.strictObject({ ...vodItem.shape, download: z.string() });
+export type VodDetail = z.infer<typeof vodDetail>;
+
+export const modelItem = z.strictObject({ modelname: z.string(), thumbnail: z.string().nullable() });
+export type ModelItem = z.infer<typeof modelItem>;
+
+const modelContent = { path: z.string(), updatename: z.string(), datetoupload: z.string(), thumbnail: z.string() };
+export const modelDetail = z.strictObject({
+  modelname: z.string(),
+  thumbnail: z.string().nullable(),
+  photos: z.array(z.strictObject({ photo_id: z.number().int(), ...modelContent })),
+  videos: z.array(z.strictObject({ video_id: z.number().int(), ...modelContent })),
+  vods: z.array(z.strictObject({ vod_id: z.number().int(), ...modelContent })),
+});
+export type ModelDetail = z.infer<typeof modelDetail>;
+
+export const searchHit = z.strictObject({ path: z.string(), updatename: z.string(), modelname: z.string(), thumbnail: z.string() });
+export type SearchHit = z.infer<typeof searchHit>;
+
+export const searchResult = z.strictObject({ photos: z.array(searchHit), videos: z.array(searchHit), vods: z.array(searchHit) });
+export type SearchResult = z.infer<typeof searchResult>;

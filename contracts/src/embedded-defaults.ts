@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The repository root: the embedded data folder is the same whichever workspace runs a command
+ * (npm runs workspace scripts from their own folder). Two levels up from this file, and from a
+ * service's bundled dist/main.js alike.
+ */
+export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export interface EmbeddedDefaults {
+  /** DATA_DIR, default `.data` in the repository; a relative value is taken from the repository root. */
+  dataDir: string;
+  /** DATABASE_URL, default the SQLite file `catalog.sqlite` in the data folder. */
+  databaseUrl: string;
+  /** MEDIA_ROOT, default `media` in the data folder. */
+  mediaRoot: string;
+  /** VARIANT_CACHE_DIR, default `variants` in the data folder. */
+  variantCacheDir: string;
+}
+
+/**
+ * Where `npm start` and every operator command keep their data when nothing is configured: one
+ * answer for all of them. An empty variable counts as unset (compose passes `VAR=` through).
+ */
+export function embeddedDefaults(env: Readonly<Record<string, string | undefined>> = process.env): EmbeddedDefaults {
+  const dataDir = resolve(repoRoot, env.DATA_DIR || '.data');
+  return {
+    dataDir,
+    databaseUrl: env.DATABASE_URL || `sqlite:${resolve(dataDir, 'catalog.sqlite')}`,
+    mediaRoot: resolve(repoRoot, env.MEDIA_ROOT || resolve(dataDir, 'media')),
+    variantCacheDir: resolve(repoRoot, env.VARIANT_CACHE_DIR || resolve(dataDir, 'variants')),
+  };
+}

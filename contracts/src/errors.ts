@@ -1,0 +1,101 @@
+/**
+ * The one error vocabulary of every service: a code, its HTTP status, and one class. The bff, the
+ * media service and the db's rule errors all throw `AppError`; each service's error middleware
+ * turns it into `{ "error": { "code", "message" } }` with this status.
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  bad_path: 400,
+  bad_parameter: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  token_expired: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  conflict: 409,
+  gone: 410,
+  precondition_failed: 412,
+  too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  payment_refused: 422,
+  unprocessable_image: 422,
+  rate_limited: 429,
+  headers_too_large: 431,
+  internal: 500,
+  unavailable: 503,
+  busy: 503,
+  not_ready: 503,
+  storage_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Headers the answer must carry (Content-Range on a 416, Retry-After on a 503). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+// Named shorthands for the common codes; they are AppErrors, nothing more.
+export class BadRequestError extends AppError {
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'sign in required') {
+    super('unauthenticated', message);
+  }
+}
+export class ForbiddenError extends AppError {
+  constructor(message = 'not allowed') {
+    super('forbidden', message);
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(message = 'not found') {
+    super('not_found', message);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+export class PaymentRefusedError extends AppError {
+  constructor(message: string) {
+    super('payment_refused', message);
+  }
+}
+export class RateLimitedError extends AppError {
+  constructor(message = 'too many requests') {
+    super('rate_limited', message);
+  }
+}
+export class UnavailableError extends AppError {
+  constructor(message = 'a dependency is unavailable, try again shortly') {
+    super('unavailable', message);
+  }
+}
+
+/** A media file (or anything else) that is not there, or may not be named to this caller. */
+export const notFound = (): AppError => new AppError('not_found', 'No such file');
+
+export const errorBody = (code: ErrorCode, message: string): ErrorBody => ({ error: { code, message } });

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importsOf, repoRoot, sourceFiles, violation } from './graph.mjs';
+
+const at = (path) => join(repoRoot, path);
+
+describe('workspace boundaries', () => {
+  it('refuses the arrows that go the wrong way', () => {
+    expect(violation(at('db/src/ingest/cli.ts'), '@media-site/media-service/config')).toMatch(/db must not import media-service/);
+    expect(violation(at('media-service/src/members.ts'), '@media-site/bff/config')).toMatch(/media-service must not import bff/);
+    expect(violation(at('bff/src/app.ts'), '@media-site/media-service/config')).toMatch(/bff must not import media-service/);
+    expect(violation(at('contracts/src/token.ts'), '@media-site/db')).toMatch(/contracts must not import db/);
+    expect(violation(at('bff/src/routes/api/auth/service.ts'), '../../../../../db/src/members/accounts')).toMatch(/relative path/);
+    expect(violation(at('bff/src/app.ts'), '@media-site/simulator')).toMatch(/bff must not import simulator/);
+    expect(violation(at('frontend/src/app/App.tsx'), '@media-site/db')).toMatch(/frontend must not import db/);
+    // The SPA takes browser-safe contracts; the token module (node:crypto) only as types.
+    expect(violation(at('frontend/src/app/App.tsx'), '@media-site/contracts/token')).toMatch(/browser-safe/);
+    expect(violation(at('frontend/src/app/App.tsx'), '@media-site/contracts/token', true)).toBeUndefined();
+  });
+
+  it('lets the allowed arrows through', () => {
+    expect(violation(at('db/src/ingest/cli.ts'), '@media-site/contracts/download-name')).toBeUndefined();
+    expect(violation(at('media-service/src/members.ts'), '@media-site/db/storage')).toBeUndefined();
+    expect(violation(at('bff/src/app.ts'), '@media-site/db')).toBeUndefined();
+    expect(violation(at('bff/src/routes/api/payments/test-kit.ts'), '@media-site/simulator')).toBeUndefined();
+    expect(violation(at('frontend/src/features/payment/chain.ts'), '@media-site/contracts/provider')).toBeUndefined();
+    expect(violation(at('tests/integration/x.test.ts'), '../../media-service/src/files/send')).toBeUndefined();
+    expect(violation(at('bff/src/app.ts'), 'koa')).toBeUndefined();
+  });
+
+  it('finds no forbidden arrow in the repository', () => {
+    const problems = sourceFiles().flatMap((file) =>
+      importsOf(file)
+        .map(({ specifier, typeOnly }) => violation(file, specifier, typeOnly) && `${file}: ${specifier}`)
+        .filter(Boolean),
+    );
+    expect(problems).toEqual([]);
+  });
+});
