@@ -13,6 +13,7 @@ COPY bff/package.json bff/
 COPY media-service/package.json media-service/
 COPY frontend/package.json frontend/
 COPY tests/package.json tests/
+COPY tools/simulator/package.json tools/simulator/
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY frontend frontend

@@ -17,6 +17,7 @@ COPY bff/package.json bff/
 COPY media-service/package.json media-service/
 COPY frontend/package.json frontend/
 COPY tests/package.json tests/
+COPY tools/simulator/package.json tools/simulator/
 
 # The bundles. The install is the same layer as docker/nginx.Dockerfile's SPA build (one install
 # serves both); install scripts are skipped, nothing native runs here.
@@ -27,8 +28,8 @@ COPY scripts/build-dist.ts scripts/
 COPY db db
 COPY media-service media-service
 COPY bff bff
-COPY tests/simulator tests/simulator
-RUN npm run build -w db -w media-service -w bff && node --import tsx scripts/build-dist.ts simulator
+COPY tools/simulator tools/simulator
+RUN npm run build -w db -w media-service -w bff -w tools/simulator
 
 # Production packages per workspace (`-w` installs that workspace's and its workspace
 # dependencies' packages, nothing of the frontend or the tests). better-sqlite3 (the embedded
@@ -67,7 +68,7 @@ RUN mkdir -p /srv/media /srv/variants /srv/incoming /srv/catalog-generation \
 # Demo shape only (docker-compose.demo.yml): the card-provider simulator, no packages at all.
 FROM ${NODE_IMAGE} AS simulator
 WORKDIR /app
-COPY --from=build /app/tests/dist/simulator.mjs /app/tests/dist/simulator.mjs.map ./
+COPY --from=build /app/tools/simulator/dist/simulator.mjs /app/tools/simulator/dist/simulator.mjs.map ./
 ENV SIMULATOR_HOST=0.0.0.0 \
     SIMULATOR_PORT=3003
 USER node

@@ -27,7 +27,7 @@ const targets: Record<string, { dir: string; entries: Record<string, string>; ex
   },
   // The card-provider simulator for compose's demo shape: no packages, runs from a bare folder
   // (.mjs: no package.json with "type": "module" beside it).
-  simulator: { dir: 'tests', entries: { simulator: 'simulator/main.ts' }, ext: '.mjs' },
+  simulator: { dir: 'tools/simulator', entries: { simulator: 'src/main.ts' }, ext: '.mjs' },
 };
 
 /** npm packages stay imports; the workspaces' sources are bundled. */

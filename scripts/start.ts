@@ -1,7 +1,7 @@
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
+import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
 import { startSite } from './lib/site';
-import { DEMO_MEMBER } from '../bff/src/routes/api/members/demo';
 
 // `npm start`: the whole site on one address with embedded defaults (SQLite, in-process cache,
 // generated demo catalog); DATABASE_URL / REDIS_URL switch to real servers.

@@ -93,8 +93,8 @@ describe('published example secrets', () => {
     }
   }
   // The simulator's credentials, which `npm start` uses.
-  const simulator = readFileSync(join(repoRoot, 'tests/simulator/simulator.ts'), 'utf8');
-  for (const m of simulator.matchAll(/secret: '([^']+)'/g)) examples.push({ file: 'tests/simulator/simulator.ts', kind: 'provider secret', value: m[1] ?? '' });
+  const simulator = readFileSync(join(repoRoot, 'tools/simulator/src/simulator.ts'), 'utf8');
+  for (const m of simulator.matchAll(/secret: '([^']+)'/g)) examples.push({ file: 'tools/simulator/src/simulator.ts', kind: 'provider secret', value: m[1] ?? '' });
 
   it('finds the examples it must (the scan itself works)', () => {
     const values = examples.map((e) => e.value);

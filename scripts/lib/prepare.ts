@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createKnex, ensureDemo } from '@media-site/db';
+import { DEMO_MEMBER, ensureDemoMember } from '@media-site/db/members/demo';
 import { repoRoot } from './site';
-import { DEMO_MEMBER, ensureDemoMember } from '../../bff/src/routes/api/members/demo';
 
 function newestMtime(dir: string): number {
   let newest = 0;

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +7,12 @@ import { freePort, spawnCommand, spawnTs, waitHealthy, type Child, type LogLine 
 import { startDevProxy } from './dev-proxy';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/**
+ * The card-provider simulator's process entry point, found through its package name (the
+ * `@media-site/simulator` workspace's "exports"), not a path into the repository.
+ */
+export const simulatorEntry = createRequire(import.meta.url).resolve('@media-site/simulator/main');
 
 export interface SiteOptions {
   /** Front door port; 0 picks a free one. */
@@ -90,7 +97,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       // Embedded default: pay end to end against the local simulator (local use only).
       const simPort = env.SIMULATOR_PORT ? Number(env.SIMULATOR_PORT) : await freePort();
       providerUrl = `http://127.0.0.1:${simPort}`;
-      const sim = spawnTs('provider', resolve(repoRoot, 'tests/simulator/main.ts'), { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: `${bffUrl}/api/ccbill/webhook` }, onLine);
+      const sim = spawnTs('provider', simulatorEntry, { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: `${bffUrl}/api/ccbill/webhook` }, onLine);
       children.push(sim);
       provider = sim;
       await waitHealthy(`${providerUrl}/healthz`, sim);

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
 import type { Manifest } from '@media-site/db/encode/manifest';
-import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
+import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { startNginx } from '../src/nginx';
 import { startStack } from '../src/stack';
 import { ensureBigMp4 } from './big-mp4';

@@ -1,10 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDER_ACCEPT } from '@media-site/simulator';
+import { testCardNumber } from '@media-site/simulator/luhn';
 import { tokenRequestBody } from '../../bff/src/routes/api/payments/test-kit';
 import { repoRoot } from '../../scripts/lib/site';
-import { testCardNumber } from '../simulator/luhn';
-import { PROVIDER_ACCEPT } from '../simulator/simulator';
 import { freePort } from '../src/nginx';
 import { ComposeProject, composeTestEnabled, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
 

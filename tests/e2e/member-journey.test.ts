@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { testCardNumber } from '../simulator/luhn';
+import { testCardNumber } from '@media-site/simulator/luhn';
 import { screenshotDir } from './browser';
 import { PASSWORD, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
 

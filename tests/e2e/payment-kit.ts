@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
-import { testCardNumber } from '../simulator/luhn';
+import { testCardNumber } from '@media-site/simulator/luhn';
 import { startStack, type Stack } from '../src/stack';
 
 export const PASSWORD = 'correct horse battery';

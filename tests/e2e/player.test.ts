@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
+import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { catalogCli } from '../src/catalog-cli';
 import { screenshotDir, startSite, type Site } from './browser';
 

@@ -2,10 +2,10 @@ import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
+import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { hashPassword } from '@media-site/db/members/password';
 import { raw, type RawResponse } from '@media-site/media-service/testing/http';
 import { insertMember } from '../../bff/src/routes/api/members/repository';
-import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
 import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 

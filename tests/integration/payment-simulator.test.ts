@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDER_ACCEPT, startSimulator, type Simulator } from '@media-site/simulator';
+import { testCardNumber } from '@media-site/simulator/luhn';
 import { CcbillClient } from '../../bff/src/provider/client';
-import { testCardNumber } from '../simulator/luhn';
-import { PROVIDER_ACCEPT, startSimulator, type Simulator } from '../simulator/simulator';
 
 // The simulator must speak reference/ccbill.md's shapes, since the adapter and the SPA are built against it.
 let sim: Simulator;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
+import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { raw } from '@media-site/media-service/testing/http';
-import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
 import { startStack, type Stack } from '../src/stack';
 
 // The seeded site with its background encoder, through the repo's nginx (MEDIA_OFFLOAD=nginx):

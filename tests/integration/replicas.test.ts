@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { createTestDb, testBackends, testRedisUrl, type TestDb } from '@media-site/db/testing';
 import { runCatalogCommand } from '../../db/src/ingest/cli';
-import { DEMO_MEMBER } from '../../bff/src/routes/api/members/demo';
 import { buildFrontendIfNeeded, prepareData } from '../../scripts/lib/prepare';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
-import { repoRoot } from '../../scripts/lib/site';
+import { repoRoot, simulatorEntry } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
 import { payMembership } from '../reliability/lib/payment';
 import { raw } from '@media-site/media-service/testing/http';
@@ -83,7 +83,7 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     const purgeUrl = `http://127.0.0.1:${(purgeServer.address() as AddressInfo).port}/purge`;
 
     const simPort = await freePort();
-    const sim = spawnTs('provider', resolve(repoRoot, 'tests/simulator/main.ts'), { ...process.env, SIMULATOR_PORT: String(simPort) }, onLine);
+    const sim = spawnTs('provider', simulatorEntry, { ...process.env, SIMULATOR_PORT: String(simPort) }, onLine);
     provider = { child: sim, url: `http://127.0.0.1:${simPort}` };
     await waitHealthy(`${provider.url}/healthz`, sim);
 

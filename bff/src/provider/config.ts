@@ -17,7 +17,8 @@ const accountNumber = (def: number, max: number) =>
 // Set but empty is a mistake too; unset means the simulator's local credentials.
 const credential = (def: string) => z.string().trim().min(1, 'must not be empty (leave it unset for the local simulator value)').default(def);
 
-// Local-only defaults: they match tests/simulator, which `npm start` runs. Production sets all of them.
+// Local-only defaults: they match tools/simulator (@media-site/simulator), which `npm start` runs.
+// Production sets all of them.
 export const SIMULATOR_CREDENTIALS = {
   frontend: { appId: 'sim-frontend-app', secret: 'sim-frontend-secret-local-only' },
   backend: { appId: 'sim-backend-app', secret: 'sim-backend-secret-local-only' },

@@ -1,5 +1,5 @@
-import { PROVIDER_ACCEPT } from '../../simulator/simulator';
-import { testCardNumber } from '../../simulator/luhn';
+import { PROVIDER_ACCEPT } from '@media-site/simulator';
+import { testCardNumber } from '@media-site/simulator/luhn';
 
 export interface PaymentResult {
   /** The step that ended the attempt: 1 frontend token, 2 provider payment token, 3 backend handle, 4 charge. */
