@@ -8,6 +8,8 @@ WORKDIR /app
 # The same steps as docker/node.Dockerfile's build stage up to the install, so both images share
 # that layer; install scripts (better-sqlite3, esbuild) are skipped.
 COPY package.json package-lock.json .npmrc ./
+COPY contracts/package.json contracts/
+COPY storage/package.json storage/
 COPY db/package.json db/
 COPY bff/package.json bff/
 COPY media-service/package.json media-service/
@@ -16,6 +18,7 @@ COPY tests/package.json tests/
 COPY tools/simulator/package.json tools/simulator/
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
+COPY contracts contracts
 COPY frontend frontend
 RUN npm run build -w frontend
 

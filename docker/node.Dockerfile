@@ -12,6 +12,8 @@ ARG NODE_IMAGE=node:26-bookworm-slim
 FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+COPY contracts/package.json contracts/
+COPY storage/package.json storage/
 COPY db/package.json db/
 COPY bff/package.json bff/
 COPY media-service/package.json media-service/
@@ -25,6 +27,8 @@ FROM manifests AS build
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
 COPY scripts/build-dist.ts scripts/
+COPY contracts contracts
+COPY storage storage
 COPY db db
 COPY media-service media-service
 COPY bff bff

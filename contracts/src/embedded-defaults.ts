@@ -1,12 +1,25 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The repository root: the embedded data folder is the same whichever workspace runs a command
- * (npm runs workspace scripts from their own folder). Two levels up from this file, and from a
- * service's bundled dist/main.js alike.
+ * The repository root (the folder whose package.json lists the workspaces), found upwards from this
+ * module, so the embedded data folder is the same whichever workspace runs a command (npm runs
+ * workspace scripts from their own folder) and whether this runs as source or inside a bundle at
+ * another depth (bff/dist/main.js, db/dist/cli/migrate.js). The working directory if none is found.
  */
-export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    try {
+      if ('workspaces' in (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as object)) return dir;
+    } catch {
+      // no package.json here, or not JSON: keep looking
+    }
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+export const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 
 export interface EmbeddedDefaults {
   /** DATA_DIR, default `.data` in the repository; a relative value is taken from the repository root. */

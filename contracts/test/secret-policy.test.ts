@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { placeholderReason, weakKeyReason, weakProviderSecretReason } from '../src/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from '../src/token';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('token key strength', () => {
   it.each([

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/contracts/token';
-import { s3SettingsFrom, storageEnv } from '@media-site/db/storage/config';
-import type { S3Settings } from '@media-site/db/storage/s3';
+import { s3SettingsFrom, storageEnv } from '@media-site/storage/config';
+import type { S3Settings } from '@media-site/storage/s3';
 import type { KeyRing } from '@media-site/contracts/token';
 
 

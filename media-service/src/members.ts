@@ -9,12 +9,12 @@ import { SESSION_COOKIE } from '@media-site/contracts/token';
 import type { KeyRing } from '@media-site/contracts/token';
 import { AppError, notFound } from './errors';
 import { asciiFallback, attachmentDisposition } from './files/disposition';
-import { parseMediaPath, resolveMediaFile } from '@media-site/db/storage/paths';
-import type { Family, MediaPath, ResolvedFile } from '@media-site/db/storage/paths';
+import { parseMediaPath, resolveMediaFile } from '@media-site/storage/paths';
+import type { Family, MediaPath, ResolvedFile } from '@media-site/storage/paths';
 import { answer, fileRepresentation } from './files/send';
 import { CrcCache, isSetZip, setZip } from './files/set-zip';
-import { ORIGINAL_FAMILIES, type PresigningOriginals } from '@media-site/db/storage/originals';
-import { StorageUnavailable } from '@media-site/db/storage/s3';
+import { ORIGINAL_FAMILIES, type PresigningOriginals } from '@media-site/storage/originals';
+import { StorageUnavailable } from '@media-site/storage/s3';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from './variants/format';
 import type { VariantService } from './variants/service';
 

@@ -10,7 +10,7 @@ import { TakedownList } from './access/takedowns';
 import { createApp } from './app';
 import type { MediaConfig } from './config';
 import { createMediaMetrics, startMetricsServer } from './metrics';
-import { S3Originals } from '@media-site/db/storage/s3';
+import { S3Originals } from '@media-site/storage/s3';
 import { VariantService } from './variants/service';
 import { VariantStore } from './variants/store';
 import type { VariantStoreOptions } from './variants/store';

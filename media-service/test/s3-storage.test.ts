@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { LocalOriginals, type Originals } from '@media-site/db/storage/originals';
-import { S3Originals } from '@media-site/db/storage/s3';
-import { startTestS3, type TestS3 } from '@media-site/db/storage/testing-s3';
+import { LocalOriginals, type Originals } from '@media-site/storage/originals';
+import { S3Originals } from '@media-site/storage/s3';
+import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 import { jpeg, keys, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from './helpers';
 import { startTempMedia } from '../src/testing';
 

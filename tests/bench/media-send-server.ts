@@ -20,7 +20,7 @@ import { TakedownList } from '../../media-service/src/access/takedowns';
 import { parseKeyRing } from '@media-site/contracts/token';
 import { AppError, errorMiddleware } from '../../media-service/src/errors';
 import { evaluatePreconditions } from '../../media-service/src/files/conditional';
-import { parseMediaPath, resolveMediaFile } from '@media-site/db/storage/paths';
+import { parseMediaPath, resolveMediaFile } from '@media-site/storage/paths';
 import { answer, fileEtag, fileRepresentation } from '../../media-service/src/files/send';
 
 const [mode = '', mediaRoot = '', port = ''] = process.argv.slice(2);

@@ -10,6 +10,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
 /** Folder (from the repository root) → workspace name. Longest match wins. */
 export const WORKSPACES = {
   contracts: 'contracts',
+  storage: 'storage',
   db: 'db',
   bff: 'bff',
   'media-service': 'media-service',
@@ -23,6 +24,7 @@ export const WORKSPACES = {
 /** Package name → workspace name. */
 export const PACKAGES = {
   '@media-site/contracts': 'contracts',
+  '@media-site/storage': 'storage',
   '@media-site/db': 'db',
   '@media-site/bff': 'bff',
   '@media-site/media-service': 'media-service',
@@ -32,28 +34,31 @@ export const PACKAGES = {
 };
 
 /**
- * The allowed arrows of shipped code. contracts is the bottom (zod only); db is the data layer
- * (catalog, members, reports, originals storage); the two services sit on both and never on each
- * other; the SPA takes only browser-safe contracts. The simulator is a tool: no service imports it.
- * scripts/ (the `npm start` launcher) and tests/ are the top: they may use any package, through its
- * exports only.
+ * The allowed arrows of shipped code. contracts is the bottom (zod only); storage is where originals
+ * live (local tree or S3); db is the data layer (catalog, members, reports, ingest, encode). The two
+ * services never import each other: the media service needs storage, not the database; the bff
+ * needs the database. The SPA takes only browser-safe contracts. The simulator is a tool: no
+ * service imports it. scripts/ (the `npm start` launcher) and tests/ are the top: they may use any
+ * package, through its exports only (tests/ may also read sources by path).
  */
 export const ALLOWED = {
   contracts: [],
-  db: ['contracts'],
-  'media-service': ['contracts', 'db'],
+  storage: ['contracts'],
+  db: ['contracts', 'storage'],
+  'media-service': ['contracts', 'storage'],
   bff: ['contracts', 'db'],
   frontend: ['contracts'],
   simulator: ['contracts'],
   tools: [],
-  scripts: ['contracts', 'db', 'bff', 'media-service', 'simulator'],
-  tests: ['contracts', 'db', 'bff', 'media-service', 'simulator', 'scripts', 'frontend'],
+  scripts: ['contracts', 'storage', 'db', 'bff', 'media-service', 'simulator'],
+  tests: ['contracts', 'storage', 'db', 'bff', 'media-service', 'simulator', 'scripts', 'frontend'],
 };
 
-/** Test code of a workspace may also use these (the provider simulator, for payment tests). */
+/** Test code of a workspace may also use these (the provider simulator for payment tests; a test catalog). */
 export const ALLOWED_IN_TESTS = {
   bff: ['simulator'],
-  'media-service': [],
+  'media-service': ['db'],
+  storage: [],
   db: [],
   contracts: [],
   frontend: [],

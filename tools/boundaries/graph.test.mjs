@@ -9,6 +9,9 @@ describe('workspace boundaries', () => {
     expect(violation(at('db/src/ingest/cli.ts'), '@media-site/media-service/config')).toMatch(/db must not import media-service/);
     expect(violation(at('media-service/src/members.ts'), '@media-site/bff/config')).toMatch(/media-service must not import bff/);
     expect(violation(at('bff/src/app.ts'), '@media-site/media-service/config')).toMatch(/bff must not import media-service/);
+    // The media service reads originals (storage), never the catalog database.
+    expect(violation(at('media-service/src/members.ts'), '@media-site/db')).toMatch(/media-service must not import db/);
+    expect(violation(at('storage/src/s3.ts'), '@media-site/db')).toMatch(/storage must not import db/);
     expect(violation(at('contracts/src/token.ts'), '@media-site/db')).toMatch(/contracts must not import db/);
     expect(violation(at('bff/src/routes/api/auth/service.ts'), '../../../../../db/src/members/accounts')).toMatch(/relative path/);
     expect(violation(at('bff/src/app.ts'), '@media-site/simulator')).toMatch(/bff must not import simulator/);
@@ -20,7 +23,8 @@ describe('workspace boundaries', () => {
 
   it('lets the allowed arrows through', () => {
     expect(violation(at('db/src/ingest/cli.ts'), '@media-site/contracts/download-name')).toBeUndefined();
-    expect(violation(at('media-service/src/members.ts'), '@media-site/db/storage')).toBeUndefined();
+    expect(violation(at('media-service/src/members.ts'), '@media-site/storage')).toBeUndefined();
+    expect(violation(at('db/src/ingest/cli.ts'), '@media-site/storage')).toBeUndefined();
     expect(violation(at('bff/src/app.ts'), '@media-site/db')).toBeUndefined();
     expect(violation(at('bff/src/routes/api/payments/test-kit.ts'), '@media-site/simulator')).toBeUndefined();
     expect(violation(at('frontend/src/features/payment/chain.ts'), '@media-site/contracts/provider')).toBeUndefined();

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { loadS3Settings, S3Originals, type S3Settings } from '../storage';
+import { loadS3Settings, S3Originals, type S3Settings } from '@media-site/storage';
 import { createKnex } from '../knex';
 import { redisHaProblem, type RedisHaSettings } from '../redis-ha';
 import { migrateLatest } from '../migrate';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Knex } from 'knex';
-import type { Originals } from '../storage';
+import type { Originals } from '@media-site/storage';
 import { ensureJob } from '../encode/ensure';
 import { bumpGeneration, readGeneration } from '../generation';
 import { ModelDirectory, IngestConflict, modelKey, writeItem, type Change } from './catalog-writer';

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Originals } from '../storage';
+import type { Originals } from '@media-site/storage';
 import { extensionOf } from './layout';
 import { makeFrames, type FfmpegTools } from './frames';
 import { makePhotoThumbs } from './photo-thumbs';

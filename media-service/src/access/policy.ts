@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { MediaPath } from '@media-site/db/storage/paths';
+import type { MediaPath } from '@media-site/storage/paths';
 import type { RevocationList } from './revocation';
 import { hasDownloadSignature, verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import type { DownloadQuery, KeyRing, TokenFailure } from '@media-site/contracts/token';

@@ -1,4 +1,4 @@
-import type { MediaPath } from '@media-site/db/storage/paths';
+import type { MediaPath } from '@media-site/storage/paths';
 import { PolledList } from './polled-list';
 
 /**

@@ -1,6 +1,6 @@
 import { ifRangeHolds } from './conditional';
 import type { Validators } from './conditional';
-import type { ByteRange } from '@media-site/db/storage/originals';
+import type { ByteRange } from '@media-site/storage/originals';
 
 /** More ranges than this in one request get the whole file (CVE-2011-3192 style floods); nginx `max_ranges 8`. */
 export const MAX_RANGES = 8;

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { errorBody } from './errors';
 import { chargeErrors, paymentTokenErrors } from './validate';
+import { PROVIDER_ACCEPT } from '@media-site/contracts/provider';
 
 /**
  * A stand-in for the card provider's REST API (reference/ccbill.md), for development and tests.
@@ -11,7 +12,7 @@ import { chargeErrors, paymentTokenErrors } from './validate';
  * 0005 -> 500; anything else approved. Card numbers are never stored or logged: only the outcome.
  */
 
-export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
+export { PROVIDER_ACCEPT };
 
 export interface Credential {
   appId: string;

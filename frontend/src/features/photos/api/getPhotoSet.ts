@@ -1,12 +1,9 @@
 import { fetchJson } from '../../api/fetchJson';
-import type { PhotoItem } from '../../api/types';
+import type { PhotoSetDetail } from '../../api/types';
+
+export type { PhotoSetDetail };
 
 /** `GET /api/photos/set/{folder}`: the set's list item plus its photo count and file names in order. */
-export interface PhotoSetDetail extends PhotoItem {
-  count: number;
-  files: string[];
-}
-
 export function getPhotoSet(folder: string, signal: AbortSignal): Promise<PhotoSetDetail> {
   return fetchJson<PhotoSetDetail>(`/api/photos/set/${encodeURIComponent(folder)}`, { signal });
 }
