@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { redisHaProblem } from '@media-site/db';
+import { parseHolidays } from '@media-site/db/reports/business-days';
 import { placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
@@ -58,6 +59,18 @@ export const configSchema = z
     /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** Days the report deadlines skip besides weekends (YYYY-MM-DD,...): the same list the operator CLI reads. */
+    REPORT_HOLIDAYS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        try {
+          return parseHolidays(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /** Sign-in attempts per username per 15 minutes (bff/src/routes/api/auth/limits.ts). */
     RATE_LIMIT_LOGIN_PER_ACCOUNT: intFrom(10, 1, 100_000),
     /** Username checks (`GET /api/username-available`) per address and minute: the join form asks as the visitor types. */

@@ -6,6 +6,7 @@ import { createRedis } from '../../../cache/redis';
 import { CcbillClient } from '../../../provider/client';
 import type { AddressList } from '../../../security/address-list';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
+import type { HolidayList } from '@media-site/db/reports/business-days';
 
 export interface AccountSettings {
   /** What the browser calls to create payment tokens (also what a CSP must allow). */
@@ -33,6 +34,8 @@ export interface AccountSettings {
   usernameChecksPerMinute: number;
   /** Playback position writes per member (PUT/DELETE /api/positions/...). */
   positionWritesPerMinute: number;
+  /** REPORT_HOLIDAYS: the report form promises the deadlines operators work to (db's CLI reads the same). */
+  reportHolidays: HolidayList;
 }
 
 /** Members, payments and webhooks: what their routes and services need. */
@@ -70,6 +73,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     paymentPerMinute: config.RATE_LIMIT_PAYMENT_PER_MINUTE,
     usernameChecksPerMinute: config.RATE_LIMIT_USERNAME_PER_MINUTE,
     positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
+    reportHolidays: config.REPORT_HOLIDAYS,
   };
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { resolveReport } from '@media-site/db/reports/repository';
+import { loadConfig } from '../../../config';
 import { ORIGIN, startReportKit, type ReportKit } from './kit';
 
 const valid = { content: '/video/clip-one', reason: 'no_consent', details: 'This is me and I never agreed to publication.', email: 'me@example.com' };
@@ -34,6 +35,21 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
     expect(status.body).toEqual(res.body);
     // Never the reporter's details or address.
     expect(JSON.stringify(status.body)).not.toMatch(/example\.com|never agreed/);
+  });
+
+  it('promises the deadlines operators work to: REPORT_HOLIDAYS is skipped as the CLI skips it', async () => {
+    kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
+    const settings = kit.deps.settings;
+    settings.reportHolidays = loadConfig({ REPORT_HOLIDAYS: '2026-11-09' }).REPORT_HOLIDAYS;
+    try {
+      const res = await post('/api/reports', valid);
+      expect(res.status).toBe(201);
+      // One business day later than without the holiday (2026-11-18).
+      expect(res.body.resolveBy).toBe('2026-11-19T00:00:00.000Z');
+    } finally {
+      settings.reportHolidays = new Set();
+    }
+    expect(() => loadConfig({ REPORT_HOLIDAYS: '2026-11-09,9th of May' })).toThrow(/REPORT_HOLIDAYS.*"9th of May" is not a YYYY-MM-DD date/);
   });
 
   it.each([

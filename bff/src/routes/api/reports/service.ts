@@ -2,6 +2,7 @@ import { deadlinesOf, APPEAL_BUSINESS_DAYS } from '@media-site/db/reports/deadli
 import { ReportRuleError } from '@media-site/db/reports/errors';
 import { newReference } from '@media-site/db/reports/reference';
 import { insertReport, recordAppeal, reportByReference, type ReportRow } from '@media-site/db/reports/repository';
+import type { HolidayList } from '@media-site/db/reports/business-days';
 import type { Knex } from 'knex';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';
 import type { AppealBody, ReportBody } from './schema';
@@ -9,6 +10,7 @@ import type { AppealBody, ReportBody } from './schema';
 export interface ReportDeps {
   knex: Knex;
   now: () => number;
+  settings: { reportHolidays: HolidayList };
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -20,8 +22,8 @@ function toAppError(err: unknown): unknown {
 }
 
 /** What the reporter may see by reference: dates and outcome, never the details or e-mail addresses. */
-export function publicView(r: ReportRow) {
-  const d = deadlinesOf(r);
+export function publicView(r: ReportRow, holidays: HolidayList) {
+  const d = deadlinesOf(r, holidays);
   return {
     reference: r.reference,
     receivedAt: iso(r.created_at),
@@ -47,7 +49,7 @@ export async function submitReport(deps: ReportDeps, body: ReportBody) {
       await insertReport(deps.knex, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
       const report = await reportByReference(deps.knex, reference);
       if (!report) throw new AppError('internal', 'report not stored');
-      return publicView(report);
+      return publicView(report, deps.settings.reportHolidays);
     } catch (err) {
       if (attempt < 2 && /DUP_ENTRY|CONSTRAINT_UNIQUE/.test(String((err as { code?: unknown }).code ?? ''))) continue;
       throw err;
@@ -58,12 +60,12 @@ export async function submitReport(deps: ReportDeps, body: ReportBody) {
 export async function reportStatus(deps: ReportDeps, reference: string) {
   const report = await reportByReference(deps.knex, reference);
   if (!report) throw new NotFoundError('no report with that reference');
-  return publicView(report);
+  return publicView(report, deps.settings.reportHolidays);
 }
 
 export async function submitAppeal(deps: ReportDeps, reference: string, body: AppealBody) {
   try {
-    return publicView(await recordAppeal(deps.knex, reference, { text: body.text, email: body.email ?? null, now: deps.now() }));
+    return publicView(await recordAppeal(deps.knex, reference, { text: body.text, email: body.email ?? null, now: deps.now() }), deps.settings.reportHolidays);
   } catch (err) {
     throw toAppError(err);
   }
