@@ -1,23 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runPaymentChain } from '../src/features/payment/chain';
-import { paymentConfig } from '../src/features/payment/config';
-import { HIDDEN_DEFAULTS } from '../src/features/payment/formData';
-import { json, stubFetch } from './render';
-import { validFields } from './fixtures';
+import { json } from './render';
+import { form, provider, TOKEN_URL } from './payment-provider';
 
-const form = { ...validFields(), ...HIDDEN_DEFAULTS };
-const TOKEN_URL = `${paymentConfig.providerBase}/payment-tokens/merchant-only-verify`;
-
-function provider(overrides: Record<string, () => Response> = {}) {
-  const answers: Record<string, () => Response> = {
-    '/api/get_ccbill_token': () => json({ access_token: 'front-token' }),
-    [TOKEN_URL]: () => json({ paymentTokenId: 'a'.repeat(32) }),
-    '/api/get_ccbill_back_token': () => json({ access_token: 'back-token' }),
-    '/api/process_payment': () => json({ approved: true }),
-    ...overrides,
-  };
-  return stubFetch((url) => answers[url]?.() ?? json({}, 404));
-}
 
 async function run() {
   const statuses: string[] = [];

@@ -4,9 +4,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { testCardNumber } from '@media-site/simulator/luhn';
 import { screenshotDir } from './browser';
-import { PASSWORD, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
+import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
 
 /**
  * Issue 12's member journey through nginx, the bff, the media service and the provider simulator:
@@ -46,33 +45,9 @@ async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] 
 const shot = (page: Page, name: string, viewport: Viewport) => page.screenshot({ path: join(screenshotDir, `journey-${name}-${VIEWPORTS[viewport].width}.png`), fullPage: false });
 
 /** The card and address part of the form (a VOD purchase has no username or password). */
-async function fillCard(form: Page | FrameLocator, email: string): Promise<void> {
-  const card = testCardNumber('1111');
-  site.cardsUsed.push(card);
-  const fields: [string, string][] = [
-    ['E-mail', email],
-    ['Name on card', 'Ann Example'],
-    ['Card number', card],
-    ['CVV2', '737'],
-    ['First name', 'Ann'],
-    ['Last name', 'Example'],
-    ['Address', '1 Main Street'],
-    ['City', 'Springfield'],
-    ['State or region', 'IL'],
-    ['Country code (e.g. US)', 'US'],
-    ['Postal code', '62701'],
-    ['Phone number', '+1 555 0100 200'],
-  ];
-  for (const [label, value] of fields) await form.getByLabel(label, { exact: true }).fill(value);
-  await form.getByLabel('Expiration month', { exact: true }).selectOption('12');
-  await form.getByLabel('Expiration year', { exact: true }).selectOption(String(new Date().getFullYear() + 1));
-}
+const fillCard = (form: Page | FrameLocator, email: string) => fillCardFields(site, form, email);
 
-async function fillJoin(form: Page | FrameLocator, username: string): Promise<void> {
-  await form.getByLabel('Username', { exact: true }).fill(username);
-  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await fillCard(form, `${username}@example.com`);
-}
+const fillJoin = (form: Page | FrameLocator, username: string) => fillPaymentForm(site, form, username, '1111');
 
 /** The header offers Account (not Join) to a signed-in member. */
 async function expectSignedInHeader(page: Page, username: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
 import { testCardNumber } from '@media-site/simulator/luhn';
 import { startStack, type Stack } from '../src/stack';
@@ -55,14 +55,12 @@ export async function startPaymentSite(env: NodeJS.ProcessEnv = {}): Promise<Pay
   };
 }
 
-/** Fills the /ccbill form (the visitor is on it) with a test card ending in `cardEnding`. */
-export async function fillPaymentForm(site: PaymentSite, page: Page, username: string, cardEnding: string): Promise<void> {
+/** The card and address part of the payment form (a VOD purchase has no username or password). */
+export async function fillCardFields(site: PaymentSite, form: Page | FrameLocator, email: string, cardEnding = '1111'): Promise<void> {
   const card = testCardNumber(cardEnding);
   site.cardsUsed.push(card);
   const fields: [string, string][] = [
-    ['Username', username],
-    ['Password', PASSWORD],
-    ['E-mail', `${username}@example.com`],
+    ['E-mail', email],
     ['Name on card', 'Ann Example'],
     ['Card number', card],
     ['CVV2', '737'],
@@ -75,9 +73,16 @@ export async function fillPaymentForm(site: PaymentSite, page: Page, username: s
     ['Postal code', '62701'],
     ['Phone number', '+1 555 0100 200'],
   ];
-  for (const [label, value] of fields) await page.getByLabel(label, { exact: true }).fill(value);
-  await page.getByLabel('Expiration month', { exact: true }).selectOption('12');
-  await page.getByLabel('Expiration year', { exact: true }).selectOption(String(new Date().getFullYear() + 1));
+  for (const [label, value] of fields) await form.getByLabel(label, { exact: true }).fill(value);
+  await form.getByLabel('Expiration month', { exact: true }).selectOption('12');
+  await form.getByLabel('Expiration year', { exact: true }).selectOption(String(new Date().getFullYear() + 1));
+}
+
+/** Fills the whole join form (on /ccbill, or inside the /join frame) with a test card ending in `cardEnding`. */
+export async function fillPaymentForm(site: PaymentSite, form: Page | FrameLocator, username: string, cardEnding: string): Promise<void> {
+  await form.getByLabel('Username', { exact: true }).fill(username);
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await fillCardFields(site, form, `${username}@example.com`, cardEnding);
 }
 
 export async function paymentStatus(page: Page, text: string | RegExp, timeout = 30_000): Promise<string> {

@@ -35,7 +35,7 @@ describe('oversized requests', () => {
     ];
     // Node's own answer to an oversized request destroyed the socket with the rest of the request
     // unread, so the 431 could lose the race to a reset; both services answer through
-    // answerClientErrors (media-service/src/client-error.ts), which closes politely.
+    // answerClientErrors (contracts/src/client-error.ts), which closes politely.
     const seen: string[] = [];
     for (const c of cases) {
       const s = await send(c.base, { path: c.path, method: c.method, headers: c.headers, body: c.body }, { keepBody: true });

@@ -1,3 +1,4 @@
+import { luhnValid } from '@media-site/contracts/card';
 import { EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
 import { expiryYears, FIELD_NAMES, MONTHS } from './formData';
 import type { FieldName, PaymentFields } from './formData';
@@ -6,18 +7,7 @@ import type { FieldName, PaymentFields } from './formData';
 const ASCII = /^[\x20-\x7E]*$/;
 const ASCII_MESSAGE = 'Use plain letters, digits and punctuation (no accents or symbols).';
 
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+export { luhnValid };
 
 export function cardDigits(value: string): string {
   return value.replace(/[\s-]/g, '');

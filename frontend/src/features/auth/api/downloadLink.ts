@@ -2,7 +2,7 @@ import { fetchJson } from '../../api/fetchJson';
 
 /** A signed link (valid DOWNLOAD_LINK_TTL_HOURS, 48 h by default) for one /members/ file: resumable, no cookie needed. */
 export function getDownloadLink(path: string): Promise<{ url: string; expiresAt: string }> {
-  return fetchJson(`/api/download-link?path=${encodeURIComponent(path)}`, { credentials: 'same-origin' });
+  return fetchJson(`/api/download-link?path=${encodeURIComponent(path)}`, { credentials: 'same-origin', cache: 'no-store' });
 }
 
 /** Starts the download of a members' file through a fresh signed link; never the short-lived media cookie. */

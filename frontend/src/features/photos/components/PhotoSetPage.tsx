@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
@@ -6,7 +5,7 @@ import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { LockedNotice } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess } from '../../access/useAccess';
-import { getDownloadLink } from '../../videos/api/getVideoPrename';
+import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getPhotoSet, photoPath, setZipPath } from '../api/getPhotoSet';
 import { ItemMeta } from './ItemMeta';
 
@@ -54,27 +53,9 @@ export function PhotoSetPage() {
 
 /** The whole set as one ZIP, through a signed link (48 h, resumable by any download manager). */
 function SetDownload({ folder }: { folder: string }) {
-  const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
-  const start = async () => {
-    setState('working');
-    try {
-      const { url } = await getDownloadLink(setZipPath(folder));
-      setState('idle');
-      window.location.assign(url);
-    } catch {
-      setState('failed');
-    }
-  };
   return (
     <p className="button-row">
-      <button type="button" className="button button-primary" onClick={() => void start()} disabled={state === 'working'}>
-        Download the set (ZIP)
-      </button>
-      {state === 'failed' ? (
-        <span className="status status-error" role="alert">
-          The download link could not be made. Try again.
-        </span>
-      ) : null}
+      <DownloadButton path={setZipPath(folder)} label="Download the set (ZIP)" />
     </p>
   );
 }

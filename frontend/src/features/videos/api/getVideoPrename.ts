@@ -7,8 +7,3 @@ export type VideoDetail = VideoPrename & VideoItem;
 export function getVideoPrename(folder: string, signal: AbortSignal): Promise<VideoDetail> {
   return fetchJson<VideoDetail>(`/api/videos/prename/${encodeURIComponent(folder)}`, { signal });
 }
-
-/** A signed download URL (48 h, bounded by the membership) for a members' file: resumable by any download manager. */
-export function getDownloadLink(path: string): Promise<{ url: string; expiresAt: string }> {
-  return fetchJson<{ url: string; expiresAt: string }>(`/api/download-link?path=${encodeURIComponent(path)}`, { cache: 'no-store' });
-}

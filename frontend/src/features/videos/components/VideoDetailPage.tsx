@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
@@ -6,7 +5,8 @@ import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
 import { ItemMeta } from '../../photos/components/ItemMeta';
-import { getDownloadLink, getVideoPrename } from '../api/getVideoPrename';
+import { DownloadButton } from '../../auth/components/DownloadButton';
+import { getVideoPrename } from '../api/getVideoPrename';
 import { PlayerSection } from '../../player/PlayerSection';
 
 export function VideoDetailPage() {
@@ -34,30 +34,10 @@ export function VideoDetailPage() {
 
 /** Members download through a signed link (resumable, 48 h); everyone else sees the player section's trailer and lock. */
 function VideoAccess({ access, download }: { access: Access; download: string }) {
-  const [state, setState] = useState<'idle' | 'working' | 'failed'>('idle');
-  if (access.status === 'unknown') return null;
-  if (!mayViewMembersArea(access)) return null;
-
-  const start = async () => {
-    setState('working');
-    try {
-      const { url } = await getDownloadLink(download);
-      setState('idle');
-      window.location.assign(url);
-    } catch {
-      setState('failed');
-    }
-  };
+  if (access.status === 'unknown' || !mayViewMembersArea(access)) return null;
   return (
     <p className="button-row">
-      <button type="button" className="button button-primary" onClick={() => void start()} disabled={state === 'working'}>
-        Download
-      </button>
-      {state === 'failed' ? (
-        <span className="status status-error" role="alert">
-          The download link could not be made. Try again.
-        </span>
-      ) : null}
+      <DownloadButton path={download} label="Download" />
     </p>
   );
 }
