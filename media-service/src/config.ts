@@ -8,7 +8,6 @@ import { s3SettingsFrom, storageEnv } from '@media-site/storage/config';
 import type { S3Settings } from '@media-site/storage/s3';
 import type { KeyRing } from '@media-site/contracts/token';
 
-
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const schema = z.object({
@@ -45,32 +44,37 @@ const schema = z.object({
   ...storageEnv,
 });
 
-export interface MediaConfig {
-  host: string;
-  port: number;
-  mediaRoot: string;
-  variantCacheDir: string;
-  keys: KeyRing;
-  offload: 'none' | 'nginx';
-  offloadPrefix: string;
-  revocationUrl: string | undefined;
-  revocationIntervalSeconds: number;
-  takedownUrl: string | undefined;
-  takedownIntervalSeconds: number;
-  variantConcurrency: number;
-  variantQueueMax: number;
-  variantMaxPixels: number;
-  variantMinFreeBytes: number;
-  variantMemoryCacheBytes: number;
-  shutdownGraceMs: number;
-  purge: { webhookUrl: string | undefined; command: string | undefined; attempts: number };
-  edgeSecret: string | undefined;
-  logLevel: string;
-  metricsPort: number | undefined;
-  metricsHost: string;
-  /** STORAGE=s3: originals (photos, freephotos, video, vod) are in this bucket; null: the local tree. */
-  s3: S3Settings | null;
+/** The settings the service runs on: the schema's values, typed from it (z.infer), renamed for the code. */
+function toMediaConfig(c: z.infer<typeof schema>, keys: KeyRing, s3: S3Settings | null) {
+  return {
+    host: c.MEDIA_HOST,
+    port: c.MEDIA_PORT,
+    mediaRoot: resolve(c.MEDIA_ROOT),
+    variantCacheDir: resolve(c.VARIANT_CACHE_DIR),
+    keys,
+    offload: c.MEDIA_OFFLOAD,
+    offloadPrefix: c.MEDIA_OFFLOAD_PREFIX,
+    revocationUrl: c.MEDIA_REVOCATION_URL,
+    revocationIntervalSeconds: c.MEDIA_REVOCATION_INTERVAL_S,
+    takedownUrl: c.MEDIA_TAKEDOWN_URL ?? (c.MEDIA_REVOCATION_URL ? new URL('/internal/media-takedowns', c.MEDIA_REVOCATION_URL).toString() : undefined),
+    takedownIntervalSeconds: c.MEDIA_TAKEDOWN_INTERVAL_S,
+    variantConcurrency: c.VARIANT_CONCURRENCY,
+    variantQueueMax: c.VARIANT_QUEUE_MAX,
+    variantMaxPixels: c.VARIANT_MAX_PIXELS,
+    variantMinFreeBytes: c.VARIANT_MIN_FREE_BYTES,
+    variantMemoryCacheBytes: c.VARIANT_MEMORY_CACHE_BYTES,
+    shutdownGraceMs: c.MEDIA_SHUTDOWN_GRACE_MS,
+    purge: { webhookUrl: c.PURGE_WEBHOOK_URL, command: c.PURGE_COMMAND, attempts: c.PURGE_ATTEMPTS },
+    edgeSecret: c.EDGE_URL_SECRET,
+    logLevel: c.LOG_LEVEL as string,
+    metricsPort: c.METRICS_PORT,
+    metricsHost: c.METRICS_HOST,
+    /** STORAGE=s3: originals (photos, freephotos, video, vod) are in this bucket; null: the local tree. */
+    s3,
+  };
 }
+
+export type MediaConfig = ReturnType<typeof toMediaConfig>;
 
 /** Reads the environment once; throws one error listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
@@ -105,30 +109,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   if (!parsed.success || !keys || problems.length > 0) {
     throw new Error(`Invalid media-service configuration:\n  ${problems.join('\n  ')}`);
   }
-  const c = parsed.data;
-  return {
-    host: c.MEDIA_HOST,
-    port: c.MEDIA_PORT,
-    mediaRoot: resolve(c.MEDIA_ROOT),
-    variantCacheDir: resolve(c.VARIANT_CACHE_DIR),
-    keys,
-    offload: c.MEDIA_OFFLOAD,
-    offloadPrefix: c.MEDIA_OFFLOAD_PREFIX,
-    revocationUrl: c.MEDIA_REVOCATION_URL,
-    revocationIntervalSeconds: c.MEDIA_REVOCATION_INTERVAL_S,
-    takedownUrl: c.MEDIA_TAKEDOWN_URL ?? (c.MEDIA_REVOCATION_URL ? new URL('/internal/media-takedowns', c.MEDIA_REVOCATION_URL).toString() : undefined),
-    takedownIntervalSeconds: c.MEDIA_TAKEDOWN_INTERVAL_S,
-    variantConcurrency: c.VARIANT_CONCURRENCY,
-    variantQueueMax: c.VARIANT_QUEUE_MAX,
-    variantMaxPixels: c.VARIANT_MAX_PIXELS,
-    variantMinFreeBytes: c.VARIANT_MIN_FREE_BYTES,
-    variantMemoryCacheBytes: c.VARIANT_MEMORY_CACHE_BYTES,
-    shutdownGraceMs: c.MEDIA_SHUTDOWN_GRACE_MS,
-    purge: { webhookUrl: c.PURGE_WEBHOOK_URL, command: c.PURGE_COMMAND, attempts: c.PURGE_ATTEMPTS },
-    edgeSecret: c.EDGE_URL_SECRET,
-    logLevel: c.LOG_LEVEL,
-    metricsPort: c.METRICS_PORT,
-    metricsHost: c.METRICS_HOST,
-    s3,
-  };
+  return toMediaConfig(parsed.data, keys, s3);
 }
