@@ -54,10 +54,10 @@ export const ALLOWED = {
   tests: ['contracts', 'storage', 'db', 'bff', 'media-service', 'simulator', 'scripts', 'frontend'],
 };
 
-/** Test code of a workspace may also use these (the provider simulator for payment tests; a test catalog). */
+/** Test code of a workspace may also use these (the provider simulator, for the bff's payment tests). */
 export const ALLOWED_IN_TESTS = {
   bff: ['simulator'],
-  'media-service': ['db'],
+  'media-service': [],
   storage: [],
   db: [],
   contracts: [],
