@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
+import { DEV_SIGNIN_KEYS } from '@media-site/contracts/secret-policy';
 import { loadConfig } from './config';
 import { OPERATOR_KEYS, OPERATOR_PROVIDER } from './test/production-env';
 
@@ -8,6 +9,7 @@ const PRODUCTION = {
   NODE_ENV: 'production',
   DATABASE_URL: 'mysql://media_site:Tq7-vX2pLm9Rz4@mysql:3306/media_site',
   MEDIA_TOKEN_KEYS: `k2:${OPERATOR_KEYS.a},k1:${OPERATOR_KEYS.b}`,
+  SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
   TRUSTED_PROXIES: '172.30.0.10',
   ...OPERATOR_PROVIDER,
 };
@@ -60,6 +62,27 @@ describe('production configuration', () => {
 
     it('accepts the same weak keys outside production', () => {
       expect(loadConfig({ MEDIA_TOKEN_KEYS: 'k1:change-me-media-token-key-0123456789' }).MEDIA_TOKEN_KEYS.ring.signing.kid).toBe('k1');
+    });
+  });
+
+  describe('SIGNIN_KEYS', () => {
+    it('is a ring of its own: the first key signs', () => {
+      expect(loadConfig(PRODUCTION).SIGNIN_KEYS.ring.signing.kid).toBe('s1');
+      expect(loadConfig({}).SIGNIN_KEYS.spec).toBe(DEV_SIGNIN_KEYS);
+    });
+
+    it.each([
+      ['unset (the development default)', undefined, /SIGNIN_KEYS: is the local development default/],
+      ['the development key, listed second', `s2:${OPERATOR_KEYS.signin},${DEV_SIGNIN_KEYS}`, /SIGNIN_KEYS: key "dev" is a value published/],
+      ['24 bytes of base64', 'k1:q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5', /SIGNIN_KEYS: key "k1" is 24 bytes as base64/],
+      ['a MEDIA_TOKEN_KEYS secret', `s1:${OPERATOR_KEYS.b}`, /SIGNIN_KEYS: key "s1" is also a MEDIA_TOKEN_KEYS secret/],
+      ['a MEDIA_TOKEN_KEYS secret under the same id', `k2:${OPERATOR_KEYS.a}`, /SIGNIN_KEYS: key "k2" is also a MEDIA_TOKEN_KEYS secret/],
+    ])('refuses %s in production', (_what, keys, message) => {
+      expect(refusal({ ...PRODUCTION, SIGNIN_KEYS: keys })).toMatch(message);
+    });
+
+    it('refuses a malformed ring anywhere', () => {
+      expect(refusal({ SIGNIN_KEYS: 'no-colon-here' })).toMatch(/SIGNIN_KEYS: key id "" must be/);
     });
   });
 

@@ -30,12 +30,19 @@ export const nodeEnvSchema = z
 export const GENERATE_SECRET = 'generate one with `openssl rand -base64 48`';
 
 /**
+ * SIGNIN_KEYS for local development only (the bff's sign-in secrets: device cookies and the like).
+ * A ring of its own, so a leaked or rotated media key says nothing about sign-in; production refuses it.
+ */
+export const DEV_SIGNIN_KEYS = 'dev:local-development-only-signin-key';
+
+/**
  * Values published in this repository: .env.example, docker-compose.yml, the READMEs and docs, the
  * card-provider simulator. secret-policy.test.ts reads those files and fails when one of their
  * examples is not refused here.
  */
 export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   DEV_TOKEN_KEYS.slice(DEV_TOKEN_KEYS.indexOf(':') + 1),
+  DEV_SIGNIN_KEYS.slice(DEV_SIGNIN_KEYS.indexOf(':') + 1),
   'change-me-media-token-key-0123456789',
   'sim-frontend-secret-local-only',
   'sim-backend-secret-local-only',
@@ -98,9 +105,12 @@ export function weakKeyReason(secret: string): string | undefined {
   return undefined;
 }
 
-/** Every problem of a MEDIA_TOKEN_KEYS ring in production, one per key (each key verifies, so each must be strong). */
-export function keyRingProblems(spec: string): string[] {
-  if (spec.trim() === DEV_TOKEN_KEYS) return [`is the local development default (is it set?); ${GENERATE_SECRET} and set "k1:<that value>"`];
+/**
+ * Every problem of a key ring (MEDIA_TOKEN_KEYS, SIGNIN_KEYS) in production, one per key (each key
+ * verifies, so each must be strong). `devDefault` is the ring's local default, refused by name.
+ */
+export function keyRingProblems(spec: string, devDefault: string = DEV_TOKEN_KEYS): string[] {
+  if (spec.trim() === devDefault) return [`is the local development default (is it set?); ${GENERATE_SECRET} and set "k1:<that value>"`];
   const problems: string[] = [];
   for (const [kid, secret] of parseKeyRing(spec).byId) {
     const reason = weakKeyReason(secret.toString('utf8'));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
-import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/contracts/token';
+import { DEV_SIGNIN_KEYS, GENERATE_SECRET, keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
+import { DEV_TOKEN_KEYS, parseKeyRing, type KeyRing } from '@media-site/contracts/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
 import { originOf } from './origin';
 
@@ -19,12 +19,11 @@ const addressList = (def: string) =>
       }
     });
 
-/** Sessions, media tokens, request guards. Defaults are for local use; see bff/README.md. */
-export const securityConfigShape = {
-  NODE_ENV: nodeEnvSchema,
-  MEDIA_TOKEN_KEYS: z
+/** "kid:secret,kid2:secret2": the spec (for the production checks) and the parsed ring. */
+const keyRing = (def: string) =>
+  z
     .string()
-    .default(DEV_TOKEN_KEYS)
+    .default(def)
     .transform((spec, ctx) => {
       try {
         return { spec, ring: parseKeyRing(spec) };
@@ -32,7 +31,17 @@ export const securityConfigShape = {
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
         return z.NEVER;
       }
-    }),
+    });
+
+/** Sessions, media tokens, request guards. Defaults are for local use; see bff/README.md. */
+export const securityConfigShape = {
+  NODE_ENV: nodeEnvSchema,
+  MEDIA_TOKEN_KEYS: keyRing(DEV_TOKEN_KEYS),
+  /**
+   * Sign-in secrets (device cookies, each under a key derived per purpose), a ring of their own: the
+   * media keys are shared with the media service, these stay in the bff.
+   */
+  SIGNIN_KEYS: keyRing(DEV_SIGNIN_KEYS),
   /** The media session cookie's life; revocation reaches sessions within this time. */
   MEDIA_TOKEN_TTL_SECONDS: int(300, 30, 3600),
   DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14),
@@ -69,7 +78,8 @@ export const securityConfigShape = {
 };
 
 interface ProductionView {
-  MEDIA_TOKEN_KEYS: { spec: string };
+  MEDIA_TOKEN_KEYS: { spec: string; ring: KeyRing };
+  SIGNIN_KEYS: { spec: string; ring: KeyRing };
   TRUSTED_PROXIES: AddressList;
   TRUSTED_PROXIES_ALLOW_WIDE: 'true' | 'false';
   WEBHOOK_ALLOWED_IPS: AddressList;
@@ -78,6 +88,14 @@ interface ProductionView {
 /** Production: real media keys, and only the front door's own address believed. Run on a production config only. */
 export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.RefinementCtx): void {
   for (const problem of keyRingProblems(config.MEDIA_TOKEN_KEYS.spec)) ctx.addIssue({ code: 'custom', path: ['MEDIA_TOKEN_KEYS'], message: problem });
+  for (const problem of keyRingProblems(config.SIGNIN_KEYS.spec, DEV_SIGNIN_KEYS)) ctx.addIssue({ code: 'custom', path: ['SIGNIN_KEYS'], message: problem });
+  // The media service holds the media keys too: a sign-in key equal to one would be known there.
+  const mediaSecrets = [...config.MEDIA_TOKEN_KEYS.ring.byId.values()];
+  for (const [kid, secret] of config.SIGNIN_KEYS.ring.byId) {
+    if (mediaSecrets.some((media) => media.equals(secret))) {
+      ctx.addIssue({ code: 'custom', path: ['SIGNIN_KEYS'], message: `key "${kid}" is also a MEDIA_TOKEN_KEYS secret; sign-in needs its own: ${GENERATE_SECRET}` });
+    }
+  }
   if (config.TRUSTED_PROXIES.wide.length > 0 && config.TRUSTED_PROXIES_ALLOW_WIDE !== 'true') {
     ctx.addIssue({
       code: 'custom',

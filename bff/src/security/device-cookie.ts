@@ -5,8 +5,9 @@ import type { KeyRing } from '@media-site/contracts/token';
  * A browser that signed in as a username before (OWASP's "device cookie"). Sign-in attempts that
  * carry one for the username they name are limited per device, not by the account's budget for
  * unknown devices, so spraying an account from many addresses cannot lock its owner out.
- * `d1.<kid>.<username, lower case>.<random device id>.<HMAC-SHA256>`, keyed by MEDIA_TOKEN_KEYS
- * (a key derived per purpose, so no media token or link can pass for one). No database row.
+ * `d1.<kid>.<username, lower case>.<random device id>.<HMAC-SHA256>`, keyed by SIGNIN_KEYS (a key
+ * derived per purpose, so the same ring can key other sign-in secrets without one passing for
+ * another). No database row.
  */
 export const DEVICE_COOKIE = 'login_device';
 export const DEVICE_COOKIE_PATH = '/api/login';
@@ -19,8 +20,15 @@ export interface Device {
 
 const FORMAT = /^d1\.([A-Za-z0-9_-]{1,32})\.([a-z0-9_]{3,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
-const deviceKey = (secret: Buffer) => createHmac('sha256', secret).update('login-device-cookie').digest();
-const mac = (secret: Buffer, message: string) => createHmac('sha256', deviceKey(secret)).update(message).digest('base64url');
+/**
+ * The key one use of a SIGNIN_KEYS secret gets: HMAC(secret, purpose). Each purpose ("login-device-cookie",
+ * a proof-of-work challenge, ...) names its own, so a value made for one never verifies as another.
+ */
+export function signinPurposeKey(secret: Buffer, purpose: string): Buffer {
+  return createHmac('sha256', secret).update(purpose).digest();
+}
+
+const mac = (secret: Buffer, message: string) => createHmac('sha256', signinPurposeKey(secret, 'login-device-cookie')).update(message).digest('base64url');
 
 /** Keeps the device id of a cookie the browser already holds for this username. */
 export function signDeviceCookie(keys: KeyRing, username: string, device?: Device): string {

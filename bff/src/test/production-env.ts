@@ -1,10 +1,19 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * What an operator's production environment amounts to, for tests that start from it and break one
- * thing. The values are made up here (random-looking, never published as examples).
+ * thing. Every value is made here at run time, as an operator would (`openssl rand`): one written
+ * into the repository would be a published value production must refuse (contracts/test/secret-policy.test.ts
+ * fails on any committed value the policy accepts).
  */
+const base64 = (bytes: number) => randomBytes(bytes).toString('base64');
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
 export const OPERATOR_KEYS = {
-  a: 'q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx',
-  b: '5d2c9e71a4b80f36c1e7d9a2b4f60e8317c5a9d2e4b6f80a1c3e5d7b9f2a4c6e',
+  a: base64(48),
+  b: hex(32),
+  /** SIGNIN_KEYS: a ring of its own, never equal to a media key. */
+  signin: base64(48),
 };
 
 export const OPERATOR_PROVIDER = {
@@ -12,8 +21,8 @@ export const OPERATOR_PROVIDER = {
   CCBILL_PUBLIC_BASE_URL: 'https://api.ccbill.com',
   CCBILL_CLIENT_ACCNUM: '945123',
   CCBILL_CLIENT_SUBACC: '0',
-  CCBILL_FRONTEND_APP_ID: 'b1f2c3d4e5f6a7b8',
-  CCBILL_FRONTEND_SECRET: 'Fr0nt-3nd.S3cr3t-9x7q',
-  CCBILL_BACKEND_APP_ID: 'c9d8e7f6a5b4c3d2',
-  CCBILL_BACKEND_SECRET: 'B4ck-3nd.S3cr3t-2k8w',
+  CCBILL_FRONTEND_APP_ID: hex(8),
+  CCBILL_FRONTEND_SECRET: base64(18),
+  CCBILL_BACKEND_APP_ID: hex(8),
+  CCBILL_BACKEND_SECRET: base64(18),
 };

@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
+import { DEVICE_COOKIE, verifyDeviceCookie } from '../../../security/device-cookie';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 
 describe.each(testBackends())('members: sign-in, sessions, download links (%s)', (backend) => {
   let kit: AccountKit;
   let cookie: string;
+  let firstCookies: string[];
   beforeAll(async () => {
     kit = await startAccountKit(backend, { RATE_LIMIT_LOGIN_PER_MINUTE: '4' });
     await pay(kit, { username: 'member_a' });
-    ({ cookie } = await signIn(kit, 'member_a'));
+    ({ cookie, cookies: firstCookies } = await signIn(kit, 'member_a'));
   });
   afterAll(() => kit?.close());
 
@@ -41,6 +43,13 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
     expect(media).toMatch(/; path=\/members; samesite=lax; httponly$/i);
     expect(set.find((c) => c.startsWith('signed_in=1'))).not.toMatch(/httponly/i);
     for (const c of [sid, media]) expect(c).toMatch(/; samesite=lax; httponly$/i);
+  });
+
+  it('keys the device cookie with SIGNIN_KEYS, not the media keys the media service also holds', async () => {
+    const device = firstCookies.find((c) => c.startsWith(`${DEVICE_COOKIE}=`)) ?? '';
+    const value = device.split(';')[0]?.slice(DEVICE_COOKIE.length + 1);
+    expect(verifyDeviceCookie(kit.deps.settings.signinKeys, value)?.username).toBe('member_a');
+    expect(verifyDeviceCookie(kit.deps.settings.mediaKeys, value)).toBeUndefined();
   });
 
   it('signs a resumable download link for an entitled file only, valid at least 24 hours', async () => {

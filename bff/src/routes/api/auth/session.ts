@@ -29,12 +29,12 @@ export function sessionCookieValue(ctx: Context): string | undefined {
 
 /** The address and, when it verifies, the device cookie of a sign-in attempt. */
 export function signInClient(ctx: Context, deps: AccountDeps): SignInClient {
-  return { address: ctx.ip, device: verifyDeviceCookie(deps.settings.mediaKeys, readCookie(ctx, DEVICE_COOKIE)) };
+  return { address: ctx.ip, device: verifyDeviceCookie(deps.settings.signinKeys, readCookie(ctx, DEVICE_COOKIE)) };
 }
 
 /** After a successful sign-in: this browser is a known device for the member's username from now on. */
 export function rememberDevice(ctx: Context, deps: AccountDeps, member: MemberRow, device: Device | undefined): void {
-  const value = signDeviceCookie(deps.settings.mediaKeys, member.username, device);
+  const value = signDeviceCookie(deps.settings.signinKeys, member.username, device);
   ctx.cookies.set(DEVICE_COOKIE, value, cookie(ctx, DEVICE_COOKIE_PATH, DEVICE_COOKIE_DAYS * 86_400));
 }
 

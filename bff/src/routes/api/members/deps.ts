@@ -18,6 +18,8 @@ export interface AccountSettings {
   vodPeriodDays: number;
   chargeTimeoutMs: number;
   mediaKeys: KeyRing;
+  /** SIGNIN_KEYS: device cookies and other sign-in secrets, each under a key derived per purpose (security/device-cookie.ts). */
+  signinKeys: KeyRing;
   mediaTokenTtlSeconds: number;
   downloadLinkTtlHours: number;
   /** Edge URLs for a CDN (media-service/README.md "Edge URLs for a CDN"), when EDGE_URL_SECRET is set. */
@@ -59,6 +61,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     vodPeriodDays: config.VOD_PURCHASE_PERIOD_DAYS,
     chargeTimeoutMs: config.CCBILL_CHARGE_TIMEOUT_MS,
     mediaKeys: config.MEDIA_TOKEN_KEYS.ring,
+    signinKeys: config.SIGNIN_KEYS.ring,
     mediaTokenTtlSeconds: config.MEDIA_TOKEN_TTL_SECONDS,
     downloadLinkTtlHours: config.DOWNLOAD_LINK_TTL_HOURS,
     edge: config.EDGE_URL_SECRET
