@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../src/members/password';
+import { HashQueueFullError, hashesInFlight, hashPassword, setHashQueueLimits, verifyPassword } from '../src/members/password';
 
 describe('member password hashing', () => {
   it('stores the scrypt parameters with the hash and verifies only the right password', async () => {
@@ -13,5 +13,33 @@ describe('member password hashing', () => {
   it('refuses a malformed stored value instead of throwing', async () => {
     expect(await verifyPassword('x', 'md5$abc')).toBe(false);
     expect(await verifyPassword('x', '')).toBe(false);
+  });
+});
+
+describe('the hashing queue (issue 19)', () => {
+  it('refuses at once, with 503 and Retry-After, beyond its bound in the process and per owner', async () => {
+    setHashQueueLimits({ max: 3, perOwner: 2 });
+    try {
+      const stored = await hashPassword('correct horse');
+      const running = [verifyPassword('x', stored, { owner: 'a' }), verifyPassword('y', stored, { owner: 'a' })];
+      // The owner's third is refused while its two run; another owner still gets the last slot.
+      const started = performance.now();
+      const third = await verifyPassword('z', stored, { owner: 'a' }).catch((err: unknown) => err);
+      expect(third).toBeInstanceOf(HashQueueFullError);
+      expect(third).toMatchObject({ status: 503, code: 'busy', headers: { 'Retry-After': '1' } });
+      const other = verifyPassword('correct horse', stored, { owner: 'b' });
+      expect(hashesInFlight()).toBe(3);
+      // Full: anyone, and hashing a new password too, is refused without waiting for a hash.
+      await expect(verifyPassword('w', stored, { owner: 'c' })).rejects.toBeInstanceOf(HashQueueFullError);
+      await expect(hashPassword('new password')).rejects.toBeInstanceOf(HashQueueFullError);
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(await Promise.all(running)).toEqual([false, false]);
+      expect(await other).toBe(true);
+      expect(hashesInFlight()).toBe(0);
+      // Freed: the owner may hash again.
+      expect(await verifyPassword('correct horse', stored, { owner: 'a' })).toBe(true);
+    } finally {
+      setHashQueueLimits({ max: 8, perOwner: 2 });
+    }
   });
 });

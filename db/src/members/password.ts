@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '@media-site/contracts/errors';
 
 // OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1 (128 MiB of memory per hash).
 const PARAMS = { logN: 17, r: 8, p: 1 };
@@ -12,24 +13,76 @@ function derive(password: string, salt: Buffer, logN: number, r: number, p: numb
   });
 }
 
+/**
+ * The hashing queue. Each hash is ~0.4 s of one of libuv's 4 threads, so a queue without a bound
+ * lets anyone who sends wrong passwords fast enough make every member's sign-in wait behind them.
+ * At most `max` hashes run or wait in this process, and at most `perOwner` for one owner (a client
+ * address); beyond that the call fails at once with 503 + Retry-After, costing nothing. Applies to
+ * every hash in the process (sign-in, the payment step that stores a new member's hash, password
+ * changes); callers that know the client pass it as `owner`.
+ */
+const queue = { max: 8, perOwner: 2, inFlight: 0, byOwner: new Map<string, number>() };
+
+export function setHashQueueLimits(limits: { max: number; perOwner: number }): void {
+  queue.max = limits.max;
+  queue.perOwner = limits.perOwner;
+}
+
+/** Hashes running or waiting now (tests and metrics). */
+export const hashesInFlight = (): number => queue.inFlight;
+
+export class HashQueueFullError extends AppError {
+  constructor() {
+    // A slot frees every ~0.1 s (4 threads, 0.4 s each): one second is plenty.
+    super('busy', 'the server is busy checking passwords, try again in a second', { 'Retry-After': '1' });
+  }
+}
+
+async function queued<T>(owner: string | undefined, work: () => Promise<T>): Promise<T> {
+  const mine = owner === undefined ? 0 : (queue.byOwner.get(owner) ?? 0);
+  if (queue.inFlight >= queue.max || (owner !== undefined && mine >= queue.perOwner)) throw new HashQueueFullError();
+  queue.inFlight += 1;
+  if (owner !== undefined) queue.byOwner.set(owner, mine + 1);
+  try {
+    return await work();
+  } finally {
+    queue.inFlight -= 1;
+    if (owner !== undefined) {
+      const left = (queue.byOwner.get(owner) ?? 1) - 1;
+      if (left > 0) queue.byOwner.set(owner, left);
+      else queue.byOwner.delete(owner);
+    }
+  }
+}
+
+export interface HashOptions {
+  /** Who asks (a client address): at most `perOwner` of their hashes run or wait at once. */
+  owner?: string;
+}
+
 /** `scrypt$17$8$1$<salt b64>$<key b64>`: the parameters travel with the hash so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+export function hashPassword(password: string, options: HashOptions = {}): Promise<string> {
+  return queued(options.owner, () => hashUnqueued(password));
+}
+
+async function hashUnqueued(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMS.logN, PARAMS.r, PARAMS.p);
   return `scrypt$${PARAMS.logN}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, options: HashOptions = {}): Promise<boolean> {
   const [scheme, logN, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !logN || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), Number(logN), Number(r), Number(p));
+  const actual = await queued(options.owner, () => derive(password, Buffer.from(salt, 'base64'), Number(logN), Number(r), Number(p)));
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-// Compared against when the username is unknown, so both cases take the same time.
+// Compared against when the username is unknown, so both cases take the same time. Made once per
+// process outside the queue (a refusal must not be remembered as the decoy).
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(12).toString('hex'));
+  decoy ??= hashUnqueued(randomBytes(12).toString('hex'));
   return decoy;
 }
