@@ -14,6 +14,8 @@ export const REQUIRED = [
   'MYSQL_PASSWORD',
   'MYSQL_ROOT_PASSWORD',
   'MEDIA_TOKEN_KEYS',
+  'SIGNIN_KEYS',
+  'WEBHOOK_PROXY_SECRET',
   'CCBILL_CLIENT_ACCNUM',
   'CCBILL_CLIENT_SUBACC',
   'CCBILL_FRONTEND_APP_ID',
@@ -145,6 +147,8 @@ export function generatedSecrets(): Record<string, string> {
     MYSQL_PASSWORD: randomBytes(24).toString('hex'),
     MYSQL_ROOT_PASSWORD: randomBytes(24).toString('hex'),
     MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`,
+    SIGNIN_KEYS: `s1:${randomBytes(48).toString('base64')}`,
+    WEBHOOK_PROXY_SECRET: randomBytes(32).toString('hex'),
   };
 }
 

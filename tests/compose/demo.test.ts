@@ -41,11 +41,11 @@ describe.skipIf(!composeTestEnabled)('docker-compose.demo.yml, demo shape', () =
     await rm(dirname(project.envFile), { recursive: true, force: true });
   });
 
-  it('refuses .env.demo.example until the three secrets are set', async () => {
+  it('refuses .env.demo.example until the five secrets are set', async () => {
     const bare = new ComposeProject('msdemoexample', FILES, join(repoRoot, '.env.demo.example'), 0);
     const r = await bare.compose(['config', '-q']);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/set (MYSQL_PASSWORD|MYSQL_ROOT_PASSWORD|MEDIA_TOKEN_KEYS) in \.env, .*openssl rand/);
+    expect(r.stderr).toMatch(/set (MYSQL_PASSWORD|MYSQL_ROOT_PASSWORD|MEDIA_TOKEN_KEYS|SIGNIN_KEYS|WEBHOOK_PROXY_SECRET) in \.env, .*openssl rand/);
   });
 
   it(
