@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
+import { stop } from '../shared/params';
 
 export { USERNAME };
 
 export const loginBody = z.object({
   username: z.string().regex(USERNAME, 'username: 3-15 letters, digits or _'),
-  password: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX),
+  password: z.string().min(PASSWORD_MIN, stop()).max(PASSWORD_MAX, stop()),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
 export const downloadLinkQuery = z.object({
-  path: z.string().min(1).max(600).startsWith('/members/'),
+  path: z.string().min(1, stop()).max(600, stop()).startsWith('/members/'),
 });

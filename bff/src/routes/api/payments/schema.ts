@@ -1,13 +1,16 @@
 import { z } from 'zod';
+import { EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@media-site/contracts/member-rules';
 import { USERNAME } from '../auth/schema';
+import { stop } from '../shared/params';
 
-const vodPath = z.string().min(1).max(150).regex(/^[^/\\]+$/, 'a VOD folder name');
+const vodPath = z.string().min(1, stop()).max(150, stop()).regex(/^[^/\\]+$/, 'a VOD folder name');
+const password = z.string().min(PASSWORD_MIN, stop(`at least ${PASSWORD_MIN} characters`)).max(PASSWORD_MAX, stop(`at most ${PASSWORD_MAX} characters`));
 
 export const frontendTokenBody = z
   .object({
     /** The new member's choice; absent when a signed-in member buys a VOD (the session says who). */
     username: z.string().regex(USERNAME, '3-15 letters, digits or _').optional(),
-    password: z.string().min(8, 'at least 8 characters').max(64, 'at most 64 characters').optional(),
+    password: password.optional(),
     /** Buying one VOD (signed in) instead of a membership. */
     vod: vodPath.optional(),
   })
@@ -23,14 +26,14 @@ export type FrontendTokenBody = z.infer<typeof frontendTokenBody>;
  * accepted and ignored — what is charged comes from server configuration or the VOD's row.
  */
 export const processPaymentBody = z.object({
-  accessToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'the handle from /api/get_ccbill_back_token'),
-  paymentToken: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "the provider's paymentTokenId"),
+  accessToken: z.string().regex(/^[\w-]{43}$/, 'the handle from /api/get_ccbill_back_token'),
+  paymentToken: z.string().regex(/^[\w-]{8,64}$/, "the provider's paymentTokenId"),
   vod: vodPath.optional(),
   formData: z
     .object({
       username: z.string().regex(USERNAME, '3-15 letters, digits or _').optional(),
-      password: z.string().min(8).max(64).optional(),
-      email: z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address'),
+      password: password.optional(),
+      email: z.string().max(EMAIL_MAX, stop()).regex(EMAIL, 'an e-mail address'),
     })
     .loose(),
 });

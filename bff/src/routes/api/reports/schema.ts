@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { REFERENCE_PATTERN } from '@media-site/db/reports/reference';
 import { DETAILS_MAX, EMAIL_MAX, REPORT_REASONS, URL_MAX } from '@media-site/contracts/report-vocabulary';
+import { stop } from '../shared/params';
 
 // eslint-disable-next-line no-control-regex
-const NO_CONTROLS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const NO_CONTROLS = /^[^\u0000-\u0008\v\f\u000e-\u001f\u007f]*$/;
 
 const optionalEmail = z
   .string()
   .trim()
-  .max(EMAIL_MAX)
+  .max(EMAIL_MAX, stop())
   .optional()
   .transform((v) => (v ? v : undefined))
   .pipe(z.email('email: not an e-mail address').optional());
@@ -18,18 +19,18 @@ export const reportBody = z.object({
   content: z
     .string()
     .trim()
-    .min(1, 'content: give the address of the page or file')
-    .max(URL_MAX)
+    .min(1, stop('content: give the address of the page or file'))
+    .max(URL_MAX, stop())
     .refine((v) => v.startsWith('/') || /^https?:\/\/\S+$/i.test(v), 'content: give a path on this site (/video/...) or a full http(s) address')
     .refine((v) => !/\s/.test(v), 'content: an address has no spaces'),
   reason: z.enum(REPORT_REASONS, 'reason: choose one of the listed reasons'),
-  details: z.string().trim().min(1, 'details: describe the problem').max(DETAILS_MAX).regex(NO_CONTROLS, 'details: control characters are not allowed'),
+  details: z.string().trim().min(1, stop('details: describe the problem')).max(DETAILS_MAX, stop()).regex(NO_CONTROLS, 'details: control characters are not allowed'),
   email: optionalEmail,
 });
 export type ReportBody = z.infer<typeof reportBody>;
 
 export const appealBody = z.object({
-  text: z.string().trim().min(1, 'text: give the reasons for your appeal').max(DETAILS_MAX).regex(NO_CONTROLS, 'text: control characters are not allowed'),
+  text: z.string().trim().min(1, stop('text: give the reasons for your appeal')).max(DETAILS_MAX, stop()).regex(NO_CONTROLS, 'text: control characters are not allowed'),
   email: optionalEmail,
 });
 export type AppealBody = z.infer<typeof appealBody>;

@@ -1,6 +1,6 @@
 import { foldForSearch } from '@media-site/db';
 import { z } from 'zod';
-import { textParam } from '../shared/params';
+import { stop, textParam } from '../shared/params';
 
 export const SEARCH_TERM_MAX = 100;
 export const SEARCH_WORDS_MAX = 8;
@@ -15,6 +15,6 @@ export const searchTermParam = textParam('search term', SEARCH_TERM_MAX)
   .pipe(
     z
       .array(z.string())
-      .min(1, 'search term must hold at least one letter or digit')
-      .max(SEARCH_WORDS_MAX, `search term must be at most ${SEARCH_WORDS_MAX} words`),
+      .min(1, stop('search term must hold at least one letter or digit'))
+      .max(SEARCH_WORDS_MAX, stop(`search term must be at most ${SEARCH_WORDS_MAX} words`)),
   );

@@ -5,19 +5,28 @@ export const MAX_PAGE = 10_000;
 /** Folder names are the catalog's `path` column (150 characters) in a file-name-safe alphabet. */
 export const MAX_FOLDER_LENGTH = 150;
 
+/**
+ * Options for a length check that ends the parse when it fails. zod 4 runs every check of a string
+ * even after one failed, so a bare `.max(254)` still let a pattern run over a 16 KB value (issue 19):
+ * every length bound before a pattern or refinement on a route's input says `stop()`.
+ */
+export function stop(message?: string): { abort: true; message?: string } {
+  return message === undefined ? { abort: true } : { abort: true, message };
+}
+
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const pageParam = z
   .string()
-  .regex(/^[1-9][0-9]{0,4}$/, `page must be a whole number from 1 to ${MAX_PAGE}`)
+  .regex(/^[1-9]\d{0,4}$/, `page must be a whole number from 1 to ${MAX_PAGE}`)
   .transform(Number)
   .refine((n) => n <= MAX_PAGE, `page must be a whole number from 1 to ${MAX_PAGE}`);
 
 export const folderParam = z
   .string()
   .regex(
-    new RegExp(`^[A-Za-z0-9._-]{1,${MAX_FOLDER_LENGTH}}$`),
+    new RegExp(`^[\\w.-]{1,${MAX_FOLDER_LENGTH}}$`),
     `folder must be 1 to ${MAX_FOLDER_LENGTH} characters of letters, digits, '.', '_' or '-'`,
   );
 
@@ -27,7 +36,7 @@ export function textParam(what: string, max: number) {
   return z
     .string()
     .transform((s) => s.trim())
-    .pipe(z.string().min(1, message).max(max, message).refine((s) => !CONTROL.test(s), message));
+    .pipe(z.string().min(1, stop(message)).max(max, stop(message)).refine((s) => !CONTROL.test(s), message));
 }
 
 export function parseParam<T>(schema: z.ZodType<T, string>, value: string | undefined): T {

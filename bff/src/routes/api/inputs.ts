@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { changePasswordBody } from './account/schema';
+import { downloadLinkQuery, loginBody } from './auth/schema';
+import { letterParam, modelNameParam } from './models/schema';
+import { frontendTokenBody, processPaymentBody, usernameQuery } from './payments/schema';
+import { playableTypeParam } from './playback/schema';
+import { positionBody } from './positions/schema';
+import { appealBody, referenceParam, reportBody } from './reports/schema';
+import { searchTermParam } from './search/schema';
+import { folderParam, pageParam } from './shared/params';
+import { webhookBody, webhookQuery } from './webhooks/schema';
+
+export interface RouteInput {
+  /** The schema's name, for test titles. */
+  name: string;
+  schema: z.ZodType;
+  /** Where the value comes from: a JSON body, the query string (strings only), or one path segment. */
+  from: 'body' | 'query' | 'param';
+  /** Where it is used, as `METHOD /api/path` (`:name` for a path parameter). */
+  routes: string[];
+}
+
+/**
+ * Every zod schema that reads client input on an /api route. The input-cost and fuzz tests
+ * (security/input-cost.test.ts, routes/api/fuzz.test.ts) walk this list, so a route that parses
+ * with a schema not listed here goes untested: add it here with the route.
+ */
+export const ROUTE_INPUTS: readonly RouteInput[] = [
+  { name: 'loginBody', schema: loginBody, from: 'body', routes: ['POST /api/login'] },
+  { name: 'downloadLinkQuery', schema: downloadLinkQuery, from: 'query', routes: ['GET /api/download-link'] },
+  { name: 'changePasswordBody', schema: changePasswordBody, from: 'body', routes: ['POST /api/account/password'] },
+  { name: 'frontendTokenBody', schema: frontendTokenBody, from: 'body', routes: ['POST /api/get_ccbill_token'] },
+  { name: 'processPaymentBody', schema: processPaymentBody, from: 'body', routes: ['POST /api/process_payment'] },
+  { name: 'usernameQuery', schema: usernameQuery, from: 'query', routes: ['GET /api/username-available'] },
+  { name: 'webhookQuery', schema: webhookQuery, from: 'query', routes: ['POST /api/ccbill/webhook'] },
+  { name: 'webhookBody', schema: webhookBody, from: 'body', routes: ['POST /api/ccbill/webhook'] },
+  { name: 'reportBody', schema: reportBody, from: 'body', routes: ['POST /api/reports'] },
+  { name: 'appealBody', schema: appealBody, from: 'body', routes: ['POST /api/reports/:reference/appeal'] },
+  { name: 'referenceParam', schema: referenceParam, from: 'param', routes: ['GET /api/reports/:reference', 'POST /api/reports/:reference/appeal'] },
+  { name: 'positionBody', schema: positionBody, from: 'body', routes: ['PUT /api/positions/:type/:folder'] },
+  { name: 'playableTypeParam', schema: playableTypeParam, from: 'param', routes: ['GET /api/playback/:type/:folder', 'GET /api/positions/:type/:folder', 'PUT /api/positions/:type/:folder', 'DELETE /api/positions/:type/:folder'] },
+  { name: 'pageParam', schema: pageParam, from: 'param', routes: ['GET /api/updates/:page', 'GET /api/photos/:page', 'GET /api/photos-by-date/:page', 'GET /api/videos/:page', 'GET /api/videos-by-date/:page', 'GET /api/vod/:page'] },
+  {
+    name: 'folderParam',
+    schema: folderParam,
+    from: 'param',
+    routes: [
+      'GET /api/photos/set/:folder',
+      'GET /api/videos/prename/:folder',
+      'GET /api/vod/prename/:folder',
+      'GET /api/thumbnails/:folder',
+      'GET /api/freethumbnails/:folder',
+      'GET /api/playback/:type/:folder',
+      'GET /api/positions/:type/:folder',
+      'PUT /api/positions/:type/:folder',
+      'DELETE /api/positions/:type/:folder',
+    ],
+  },
+  { name: 'letterParam', schema: letterParam, from: 'param', routes: ['GET /api/models/:letter'] },
+  { name: 'modelNameParam', schema: modelNameParam, from: 'param', routes: ['GET /api/modelname/:name'] },
+  { name: 'searchTermParam', schema: searchTermParam, from: 'param', routes: ['GET /api/search/:term'] },
+];
