@@ -10,6 +10,7 @@ const PRODUCTION = {
   DATABASE_URL: 'mysql://media_site:Tq7-vX2pLm9Rz4@mysql:3306/media_site',
   MEDIA_TOKEN_KEYS: `k2:${OPERATOR_KEYS.a},k1:${OPERATOR_KEYS.b}`,
   SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
+  WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,
   TRUSTED_PROXIES: '172.30.0.10',
   ...OPERATOR_PROVIDER,
 };
@@ -104,6 +105,14 @@ describe('production configuration', () => {
       expect(refusal({ ...PRODUCTION, [name]: value })).toMatch(message);
     });
 
+    // A trailing dot is the same host, fully qualified; the other spellings of loopback too.
+    it.each(['https://localhost.', 'https://LOCALHOST.', 'https://localhost..', 'https://127.0.0.1.', 'https://[::1]', 'https://0.0.0.0', 'https://[::ffff:127.0.0.1]', 'https://app.localhost.'])(
+      'refuses CCBILL_BASE_URL=%s: this machine',
+      (url) => {
+        expect(refusal({ ...PRODUCTION, CCBILL_BASE_URL: url })).toMatch(/CCBILL_BASE_URL: .* is this machine/);
+      },
+    );
+
     it('refuses the simulator defaults when nothing is set, listing every one', () => {
       const text = refusal({ NODE_ENV: 'production', MEDIA_TOKEN_KEYS: PRODUCTION.MEDIA_TOKEN_KEYS });
       for (const name of ['CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_APP_ID', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_APP_ID', 'CCBILL_BACKEND_SECRET']) {
@@ -132,8 +141,51 @@ describe('production configuration', () => {
       expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8' }).TRUSTED_PROXIES.has('10.9.8.7')).toBe(true);
     });
 
+    it.each(['::ffff:0:0/96', '::ffff:10.0.0.0/104', '::ffff:172.16.0.0/108', '::/80', '::ffff:1.2.3.4-::ffff:1.2.5.4'])(
+      'counts the IPv4-mapped entry %s as the IPv4 range it stands for: wide',
+      (list) => {
+        expect(refusal({ ...PRODUCTION, TRUSTED_PROXIES: list })).toMatch(/TRUSTED_PROXIES: .*reach(es)? past one \/24/);
+      },
+    );
+
+    it('accepts one IPv4-mapped proxy address or /24', () => {
+      expect(loadConfig({ ...PRODUCTION, TRUSTED_PROXIES: '::ffff:172.30.89.10,::ffff:172.30.89.0/120' }).TRUSTED_PROXIES.wide).toEqual([]);
+    });
+
     it('refuses a webhook allow-list wider than the provider publishes', () => {
       expect(refusal({ ...PRODUCTION, WEBHOOK_ALLOWED_IPS: '64.38.0.0/16' })).toMatch(/WEBHOOK_ALLOWED_IPS: 64.38.0.0\/16 reaches past one \/24/);
+    });
+  });
+
+  describe('WEBHOOK_ALLOWED_IPS: private and loopback sources', () => {
+    it.each(['127.0.0.1', '::1', '172.30.89.20', '10.1.2.3', '192.168.1.0/24', 'fd00::1', 'fe80::1', '::ffff:10.1.2.3', '0.0.0.0', '100.64.0.1', '64.38.212.0/24,127.0.0.1'])(
+      'refuses %s in production unless WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE=true',
+      (list) => {
+        expect(refusal({ ...PRODUCTION, WEBHOOK_ALLOWED_IPS: list })).toMatch(/WEBHOOK_ALLOWED_IPS: .* private or loopback: .*WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE=true/);
+        expect(loadConfig({ ...PRODUCTION, WEBHOOK_ALLOWED_IPS: list, WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: 'true' }).WEBHOOK_ALLOWED_IPS.local.length).toBeGreaterThan(0);
+      },
+    );
+
+    it('accepts the provider ranges and public addresses as they are', () => {
+      expect(loadConfig(PRODUCTION).WEBHOOK_ALLOWED_IPS.local).toEqual([]);
+      expect(loadConfig({ ...PRODUCTION, WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,2001:db8::10,::ffff:64.38.215.7' }).WEBHOOK_ALLOWED_IPS.local).toEqual([]);
+    });
+  });
+
+  describe('WEBHOOK_PROXY_SECRET', () => {
+    it.each([
+      ['unset', undefined, /WEBHOOK_PROXY_SECRET: is required in production/],
+      ['empty', '', /WEBHOOK_PROXY_SECRET: is required in production/],
+      ['16 bytes of hex', '0f1e2d3c4b5a69788796a5b4c3d2e1f0', /WEBHOOK_PROXY_SECRET: is 16 bytes as hex/],
+      ['a change-me placeholder', `change-me-${OPERATOR_KEYS.webhookProxy}`, /WEBHOOK_PROXY_SECRET: contains "change-me"/],
+    ])('refuses it %s in production, saying how to make one', (_what, value, message) => {
+      const text = refusal({ ...PRODUCTION, WEBHOOK_PROXY_SECRET: value });
+      expect(text).toMatch(message);
+      expect(text).toMatch(/WEBHOOK_PROXY_SECRET: .*openssl rand -hex 32/);
+    });
+
+    it('is optional outside production (the source address alone)', () => {
+      expect(loadConfig({}).WEBHOOK_PROXY_SECRET).toBeUndefined();
     });
   });
 

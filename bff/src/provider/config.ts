@@ -69,7 +69,9 @@ LOOPBACK.addAddress('::1', 'ipv6');
 LOOPBACK.addAddress('::', 'ipv6');
 
 function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  let host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // "localhost." is localhost: a trailing dot only says the name is fully qualified.
+  while (host.endsWith('.')) host = host.slice(0, -1);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const family = isIP(host);
   return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEV_SIGNIN_KEYS, GENERATE_SECRET, keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
+import { DEV_SIGNIN_KEYS, GENERATE_SECRET, keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing, type KeyRing } from '@media-site/contracts/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
 import { originOf } from './origin';
@@ -57,6 +57,14 @@ export const securityConfigShape = {
   /** Production refuses TRUSTED_PROXIES entries wider than one /24 (/64) unless this is true. */
   TRUSTED_PROXIES_ALLOW_WIDE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOWED_IPS: addressList(CCBILL_WEBHOOK_RANGES),
+  /** Production refuses private and loopback WEBHOOK_ALLOWED_IPS entries unless this is true (the demo's simulator). */
+  WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /**
+   * What nginx's webhook location (and only it) adds as X-Webhook-Proxy-Secret: proof a delivery
+   * passed the front door's allow-list, which X-Forwarded-For from any host beside nginx is not.
+   * Unset (development, tests): the source address alone. Production requires it.
+   */
+  WEBHOOK_PROXY_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   /** Extra origins allowed to POST (the site's own origin always is): scheme, host and port. */
   ALLOWED_ORIGINS: z
     .string()
@@ -83,6 +91,8 @@ interface ProductionView {
   TRUSTED_PROXIES: AddressList;
   TRUSTED_PROXIES_ALLOW_WIDE: 'true' | 'false';
   WEBHOOK_ALLOWED_IPS: AddressList;
+  WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: 'true' | 'false';
+  WEBHOOK_PROXY_SECRET?: string | undefined;
 }
 
 /** Production: real media keys, and only the front door's own address believed. Run on a production config only. */
@@ -112,4 +122,16 @@ export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.R
       message: `${config.WEBHOOK_ALLOWED_IPS.wide.join(', ')} ${config.WEBHOOK_ALLOWED_IPS.wide.length > 1 ? 'reach' : 'reaches'} past one /24 (/64 for IPv6); the provider publishes four /24 ranges (leave it unset for them)`,
     });
   }
+  if (config.WEBHOOK_ALLOWED_IPS.local.length > 0 && config.WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE !== 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ALLOWED_IPS'],
+      message:
+        `${config.WEBHOOK_ALLOWED_IPS.local.join(', ')} ${config.WEBHOOK_ALLOWED_IPS.local.length > 1 ? 'are' : 'is'} private or loopback: the card provider posts from public addresses (leave it unset for its ranges), ` +
+        'or set WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE=true for a simulator on your own network',
+    });
+  }
+  const proxySecret = config.WEBHOOK_PROXY_SECRET;
+  const proxyProblem = proxySecret === undefined ? 'is required in production: nginx\'s webhook location adds it, and without it any host beside nginx could post provider events' : (placeholderReason(proxySecret) ?? weakKeyReason(proxySecret));
+  if (proxyProblem) ctx.addIssue({ code: 'custom', path: ['WEBHOOK_PROXY_SECRET'], message: `${proxyProblem}; set the same value for nginx and the bff (e.g. openssl rand -hex 32)` });
 }

@@ -7,6 +7,7 @@ import { CcbillClient } from '../../../provider/client';
 import type { AddressList } from '../../../security/address-list';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
 import type { HolidayList } from '@media-site/db/reports/business-days';
+import { setHashQueueLimits } from '@media-site/db/members/password';
 
 export interface AccountSettings {
   /** What the browser calls to create payment tokens (also what a CSP must allow). */
@@ -27,6 +28,8 @@ export interface AccountSettings {
   sessionTtlHours: number;
   trustedProxies: AddressList;
   webhookAllowed: AddressList;
+  /** WEBHOOK_PROXY_SECRET: the header only nginx's webhook location adds; unset (not production): the address alone. */
+  webhookProxySecret?: string;
   allowedOrigins: string[];
   loginPerMinute: number;
   /** Sign-in attempts per username per 15 minutes: per address, per known device, and from unknown devices together. */
@@ -70,6 +73,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     sessionTtlHours: config.SESSION_TTL_HOURS,
     trustedProxies: config.TRUSTED_PROXIES,
     webhookAllowed: config.WEBHOOK_ALLOWED_IPS,
+    webhookProxySecret: config.WEBHOOK_PROXY_SECRET,
     allowedOrigins: config.ALLOWED_ORIGINS,
     loginPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
     loginPerAccount: config.RATE_LIMIT_LOGIN_PER_ACCOUNT,
@@ -96,6 +100,8 @@ export function providerClient(config: BffConfig): CcbillClient {
 export function startAccount(config: BffConfig, knex: Knex, logger: Logger): { deps: AccountDeps; close(): void } {
   const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands', ha: config }) : undefined;
   const limiter = redis ? redisRateLimiter(redis, config.CACHE_KEY_PREFIX) : memoryRateLimiter();
+  // One queue per process (the thread pool is): sign-in, new members' hashes, password changes.
+  setHashQueueLimits({ max: config.LOGIN_HASH_QUEUE_MAX, perOwner: 2 });
   return {
     deps: { knex, logger, provider: providerClient(config), limiter, settings: accountSettings(config), now: Date.now },
     close: () => redis?.disconnect(),

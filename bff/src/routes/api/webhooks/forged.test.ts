@@ -1,7 +1,9 @@
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
+import { randomBytes } from 'node:crypto';
 import { pay, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { WEBHOOK_PROXY_HEADER } from './proxy-secret';
 
 // The compose shape: the bff trusts the front door's one address. Here the front door is 127.0.0.1
 // and the forger another host on the same network, 127.0.0.2 (all of 127/8 is this machine), that
@@ -21,8 +23,8 @@ interface Setup {
   attemptId: number;
 }
 
-async function setUp(backend: Parameters<typeof startAccountKit>[0], trustedProxies: string): Promise<Setup> {
-  const kit = await startAccountKit(backend, { TRUSTED_PROXIES: trustedProxies });
+async function setUp(backend: Parameters<typeof startAccountKit>[0], trustedProxies: string, env: Record<string, string> = {}): Promise<Setup> {
+  const kit = await startAccountKit(backend, { TRUSTED_PROXIES: trustedProxies, ...env });
   await pay(kit, { username: 'paid_member' });
   const paid = await kit.db.knex('payment_attempts').where({ username: 'paid_member' }).first();
   const { result } = await pay(kit, { username: 'never_charged', cardEnding: '0002' });
@@ -33,7 +35,7 @@ async function setUp(backend: Parameters<typeof startAccountKit>[0], trustedProx
   return { kit, server, subscriptionId: paid.provider_subscription_id, attemptId: Number(stalled.id) };
 }
 
-function post(setup: Setup, from: string, eventType: string, fields: object): Promise<{ status: number; body: string }> {
+function post(setup: Setup, from: string, eventType: string, fields: object, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const { port } = setup.server.address() as { port: number };
   const body = JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, transactionId: `${eventType}-${from}`, ...fields });
   return new Promise((resolve, reject) => {
@@ -44,7 +46,7 @@ function post(setup: Setup, from: string, eventType: string, fields: object): Pr
         localAddress: from,
         method: 'POST',
         path: `/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=${eventType}`,
-        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': PROVIDER_ADDRESS },
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': PROVIDER_ADDRESS, ...headers },
         agent: false,
       },
       (res) => {
@@ -99,6 +101,41 @@ describe.each(testBackends())('a forged provider webhook from a private-range pe
       const relayed = await post(setup, PROXY, 'CustomerDataUpdate', { subscriptionId: setup.subscriptionId });
       expect(relayed.status).toBe(200);
       expect((await state(setup)).events).toBe(1);
+    });
+  });
+
+  // Any process on nginx's own host (or in its network namespace) connects from the trusted address:
+  // X-Forwarded-For alone would let it post provider events. Only nginx's webhook location adds the secret.
+  describe('with WEBHOOK_PROXY_SECRET (production: nginx vouches for the allow-list check)', () => {
+    const secret = randomBytes(32).toString('hex');
+    let setup: Setup;
+    beforeAll(async () => {
+      setup = await setUp(backend, PROXY, { WEBHOOK_PROXY_SECRET: secret });
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => setup?.server.close(resolve));
+      await setup?.kit.close();
+    });
+
+    it('refuses a post from the front door\'s own address that lacks the secret or carries another, and stores nothing', async () => {
+      const before = await state(setup);
+      const fields = { 'X-attempt': String(setup.attemptId), subscriptionId: '900000000000000099', username: 'never_charged' };
+      const attempts: Record<string, string>[] = [{}, { [WEBHOOK_PROXY_HEADER]: '' }, { [WEBHOOK_PROXY_HEADER]: randomBytes(32).toString('hex') }, { [WEBHOOK_PROXY_HEADER]: secret.slice(0, -1) }];
+      for (const headers of attempts) {
+        const forged = await post(setup, PROXY, 'UpSaleSuccess', fields, headers);
+        expect(forged.status).toBe(403);
+        expect(JSON.parse(forged.body)).toEqual({ error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' } });
+      }
+      expect(await state(setup)).toEqual(before);
+    });
+
+    it('stores what nginx relays with the secret, and still refuses the secret from an address off the allow-list', async () => {
+      const relayed = await post(setup, PROXY, 'CustomerDataUpdate', { subscriptionId: setup.subscriptionId }, { [WEBHOOK_PROXY_HEADER]: secret });
+      expect(relayed.status).toBe(200);
+      expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
+      expect((await state(setup)).events).toBe(1);
+      const wrongSource = await post(setup, FORGER, 'RenewalSuccess', { subscriptionId: setup.subscriptionId }, { [WEBHOOK_PROXY_HEADER]: secret });
+      expect(wrongSource.status).toBe(403);
     });
   });
 
