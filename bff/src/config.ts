@@ -73,6 +73,8 @@ export const configSchema = z
       }),
     /** Sign-in attempts per username per 15 minutes (bff/src/routes/api/auth/limits.ts). */
     RATE_LIMIT_LOGIN_PER_ACCOUNT: intFrom(10, 1, 100_000),
+    /** Password hashes (~0.4 s of scrypt each, 4 threads) running or waiting in this process; more answer 503 (db/src/members/password.ts). */
+    LOGIN_HASH_QUEUE_MAX: intFrom(8, 1, 1000),
     /** Username checks (`GET /api/username-available`) per address and minute: the join form asks as the visitor types. */
     RATE_LIMIT_USERNAME_PER_MINUTE: intFrom(30, 1, 100_000),
     /** Playback position writes per member and minute (a player saves every ~10 s). */

@@ -65,6 +65,8 @@ export function errorMiddleware(logger: Logger) {
       if (known) {
         if (known.status >= 500) logger.warn({ reqId, err }, known.message);
         sendError(ctx, known.status, known.code, known.message);
+        // Retry-After on a 503 (a full hashing queue), and whatever else the error says it needs.
+        for (const [name, value] of Object.entries(known.headers)) ctx.set(name, value);
       } else {
         logger.error({ reqId, err }, 'unhandled error');
         sendError(ctx, 500, 'internal', 'internal error');

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,
   token_expired: 403,
+  /** A sign-in past its username's budget: solve a proof of work (GET /api/login-challenge) and resend. */
+  challenge_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

@@ -22,6 +22,21 @@ describe.each(limiters)('rate limiter (%s)', (_name, make) => {
     expect(await limiter.hit('login:ip:1.2.3.4', 3, 900)).toBe(true);
   });
 
+  it('gives a hit back (never below zero) and forgets a key (issue 19: only failures count)', async () => {
+    const limiter = make();
+    expect(await limiter.hit('login:user:a', 2, 60)).toBe(true);
+    expect(await limiter.hit('login:user:a', 2, 60)).toBe(true);
+    await limiter.refund('login:user:a', 2, 60);
+    expect(await limiter.hit('login:user:a', 2, 60)).toBe(true);
+    expect(await limiter.hit('login:user:a', 2, 60)).toBe(false);
+    await limiter.reset('login:user:a', 2, 60);
+    expect(await limiter.hit('login:user:a', 2, 60)).toBe(true);
+    // A refund with nothing counted gives no extra hit.
+    await limiter.refund('login:user:b', 2, 60);
+    await limiter.refund('login:user:b', 2, 60);
+    expect([await limiter.hit('login:user:b', 2, 60), await limiter.hit('login:user:b', 2, 60), await limiter.hit('login:user:b', 2, 60)]).toEqual([true, true, false]);
+  });
+
   it('opens the window afresh once it ends', async () => {
     const limiter = make();
     expect(await limiter.hit('login:user:owner', 1, 2)).toBe(true);

@@ -5,6 +5,10 @@ import { RateLimitedError } from '../errors';
 export interface RateLimiter {
   /** Counts one hit; false once `limit` hits arrived in the current window. */
   hit(key: string, limit: number, windowSeconds: number): Promise<boolean>;
+  /** Gives one hit back in the current window (never below zero): an attempt that should not count. */
+  refund(key: string, limit: number, windowSeconds: number): Promise<void>;
+  /** Forgets the key's count under this rule. */
+  reset(key: string, limit: number, windowSeconds: number): Promise<void>;
 }
 
 /**
@@ -16,13 +20,38 @@ class FlexibleRateLimiter implements RateLimiter {
 
   constructor(private readonly make: (points: number, duration: number, keyPrefix: string) => RateLimiterAbstract) {}
 
-  async hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
+  private rule(limit: number, windowSeconds: number): RateLimiterAbstract {
     const rule = `${limit}/${windowSeconds}`;
     let limiter = this.rules.get(rule);
     if (!limiter) {
       limiter = this.make(limit, windowSeconds, `rl:${rule}`);
       this.rules.set(rule, limiter);
     }
+    return limiter;
+  }
+
+  async refund(key: string, limit: number, windowSeconds: number): Promise<void> {
+    const limiter = this.rule(limit, windowSeconds);
+    // Only inside a live window: a reward on an expired key would open a window below zero, an
+    // extra attempt. Best effort (an unrefunded hit errs on the strict side), so failures are dropped.
+    try {
+      const res = await limiter.get(key);
+      if (res && res.consumedPoints > 0) await limiter.reward(key, 1);
+    } catch {
+      /* the store is away: the hit stays counted */
+    }
+  }
+
+  async reset(key: string, limit: number, windowSeconds: number): Promise<void> {
+    try {
+      await this.rule(limit, windowSeconds).delete(key);
+    } catch {
+      /* the store is away: the count stays until its window ends */
+    }
+  }
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
+    const limiter = this.rule(limit, windowSeconds);
     try {
       await limiter.consume(key);
       return true;

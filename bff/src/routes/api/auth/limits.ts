@@ -10,32 +10,60 @@ export interface SignInClient {
 
 export const ACCOUNT_WINDOW_SECONDS = 15 * 60;
 
+/** How an attempt ended: only a wrong password spends budget. */
+export type AttemptOutcome = 'failed' | 'succeeded' | 'unchecked';
+
+export interface SignInAttempt {
+  /** A per-username budget is spent: the attempt goes on only with a proof of work (security/altcha.ts). */
+  needsProof: boolean;
+  settle(outcome: AttemptOutcome): Promise<void>;
+}
+
+interface Budget {
+  key: string;
+  /** Forget the whole count on success (a budget only this client spends), or give back this attempt only. */
+  onSuccess: 'reset' | 'refund';
+}
+
 /**
  * Counted before the password is checked, whether or not the username exists (a refused attempt
- * costs no scrypt and tells nothing). With the defaults (10 and 10):
- * - one address: 10 attempts a minute, whatever the usernames;
- * - one address and one username: 10 attempts per 15 minutes;
- * - one username from a browser that signed in as it before (device cookie): 10 per 15 minutes for
- *   that device, untouched by anyone else;
- * - one username from every other browser together: 10 per 15 minutes. This is the brute-force
- *   bound (at most ~2 × 10 guesses in any 15 minutes across fixed windows, 960 a day, however many
- *   addresses), and it never locks the owner's own browser out.
+ * costs no scrypt and tells nothing), and given back unless the password turned out wrong: budgets
+ * count failures. With the defaults (10 and 10):
+ * - one address: 10 attempts a minute, whatever the usernames (a hard 429);
+ * - one address and one username: 10 failures per 15 minutes, reset by a success;
+ * - one username from a browser that signed in as it before (device cookie): 10 failures per 15
+ *   minutes for that device, reset by a success, untouched by anyone else;
+ * - one username from every other browser together: 10 failures per 15 minutes (a success gives
+ *   its own attempt back, never the others').
+ * Past any of the last three, an attempt needs a solved proof-of-work challenge (about a second of
+ * the browser's CPU), not a 429: the owner can always get in from a new browser, while a guesser
+ * pays that second for every guess beyond the ~2 × 10 free ones in any 15 minutes.
  */
-export async function enforceSignInLimits(deps: AccountDeps, username: string, client: SignInClient): Promise<void> {
+export async function chargeSignInAttempt(deps: AccountDeps, username: string, client: SignInClient): Promise<SignInAttempt> {
   const { limiter, settings } = deps;
   const user = username.toLowerCase();
   const perAccount = settings.loginPerAccount;
   await enforceRateLimit(limiter, `login:ip:${client.address}`, settings.loginPerMinute);
-  const wait = 'too many sign-in attempts for this account, try again in 15 minutes';
-  await enforceRateLimit(limiter, `login:pair:${client.address}|${user}`, perAccount, ACCOUNT_WINDOW_SECONDS, wait);
-  if (client.device?.username === user) {
-    await enforceRateLimit(limiter, `login:device:${client.device.id}`, perAccount, ACCOUNT_WINDOW_SECONDS, wait);
-    return;
+  const known = client.device?.username === user;
+  const budgets: Budget[] = [
+    { key: `login:pair:${client.address}|${user}`, onSuccess: 'reset' },
+    known ? { key: `login:device:${client.device?.id}`, onSuccess: 'reset' } : { key: `login:user:${user}`, onSuccess: 'refund' },
+  ];
+  const left = await Promise.all(budgets.map((b) => limiter.hit(b.key, perAccount, ACCOUNT_WINDOW_SECONDS)));
+  if (!known && left[1] === false) {
+    deps.logger.warn({ account: user }, 'sign-in needs a proof of work: the account spent its budget for unknown browsers (guessing from many addresses?)');
   }
-  try {
-    await enforceRateLimit(limiter, `login:user:${user}`, perAccount, ACCOUNT_WINDOW_SECONDS, `${wait}, or sign in from a browser you have signed in with before`);
-  } catch (err) {
-    deps.logger.warn({ account: user }, 'sign-in refused: the account spent its budget for unknown browsers (guessing from many addresses?)');
-    throw err;
-  }
+  return {
+    needsProof: left.includes(false),
+    async settle(outcome) {
+      if (outcome === 'failed') return;
+      await Promise.all(
+        budgets.map((b) =>
+          outcome === 'succeeded' && b.onSuccess === 'reset'
+            ? limiter.reset(b.key, perAccount, ACCOUNT_WINDOW_SECONDS)
+            : limiter.refund(b.key, perAccount, ACCOUNT_WINDOW_SECONDS),
+        ),
+      );
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import type { AccountDeps } from '../members/deps';
 import { parseBody, parseQuery } from '../members/parse';
-import { downloadLink, memberView, signIn, signOut } from './service';
+import { downloadLink, loginChallenge, memberView, signIn, signOut } from './service';
 import { downloadLinkQuery, loginBody } from './schema';
 import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from './session';
 
@@ -18,6 +18,11 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
       await issueCookies(ctx, deps, member, session);
       rememberDevice(ctx, deps, member, client.device);
       ctx.body = await memberView(deps, member);
+    })
+    .get('/login-challenge', async (ctx) => {
+      // A proof-of-work challenge for a sign-in past its username's budget (security/altcha.ts).
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await loginChallenge(deps, ctx.ip);
     })
     .post('/logout', ...guard, async (ctx) => {
       await signOut(deps, sessionCookieValue(ctx));

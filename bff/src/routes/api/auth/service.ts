@@ -1,30 +1,64 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/contracts/token';
 import { signEdgeUrl } from '@media-site/contracts/edge-url';
-import { ForbiddenError, BadRequestError, UnauthenticatedError } from '../../../errors';
+import { AppError, ForbiddenError, BadRequestError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members/password';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../members/entitlements';
-import { memberByUsername, type MemberRow } from '../members/repository';
-import { enforceSignInLimits, type SignInClient } from './limits';
+import { memberByUsername, mintSeconds, type MemberRow } from '../members/repository';
+import { isTakenDown } from '../shared/taken-down';
+import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';
+import { enforceRateLimit } from '../../../security/rate-limit';
+import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
 import type { LoginBody } from './schema';
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Username and password against the stored scrypt hash; the same work whether the name exists or not. */
-export async function checkCredentials(deps: AccountDeps, input: LoginBody): Promise<MemberRow | undefined> {
+/**
+ * Username and password against the stored scrypt hash; the same work whether the name exists or
+ * not. The hash waits in the bounded queue (db/src/members/password.ts) under the client's address:
+ * a full queue answers 503 at once.
+ */
+export async function checkCredentials(deps: AccountDeps, input: LoginBody, address?: string): Promise<MemberRow | undefined> {
   const member = await memberByUsername(deps.knex, input.username);
-  const ok = await verifyPassword(input.password, member?.password_hash ?? (await decoyHash()));
+  const ok = await verifyPassword(input.password, member?.password_hash ?? (await decoyHash()), { owner: address });
   return member && ok ? member : undefined;
 }
 
+const PROOF_REFUSED: Record<Exclude<ProofCheck, 'ok'> | 'missing', string> = {
+  missing: 'Too many sign-in attempts for this account from new devices. Please confirm you are a person to continue.',
+  invalid: 'the confirmation did not check out; please confirm again',
+  expired: 'the confirmation expired; please confirm again',
+  replayed: 'this confirmation was already used; please confirm again',
+};
+
+/** Past a budget: a fresh solved challenge, or 403 challenge_required (the SPA then shows the widget). */
+async function requireProof(deps: AccountDeps, payload: string | undefined): Promise<void> {
+  const check = payload === undefined ? 'missing' : await spendLoginProof(deps.settings.signinKeys, deps.limiter, payload, deps.now());
+  if (check !== 'ok') throw new AppError('challenge_required', PROOF_REFUSED[check]);
+}
+
+/** `GET /api/login-challenge`: a proof-of-work challenge for the widget (limited per address, like sign-in). */
+export async function loginChallenge(deps: AccountDeps, address: string) {
+  await enforceRateLimit(deps.limiter, `login:challenge:${address}`, deps.settings.loginPerMinute);
+  return createLoginChallenge(deps.settings.signinKeys, deps.now());
+}
+
 export async function signIn(deps: AccountDeps, input: LoginBody, client: SignInClient): Promise<{ member: MemberRow; session: string }> {
-  await enforceSignInLimits(deps, input.username, client);
-  const member = await checkCredentials(deps, input);
-  if (!member) throw new UnauthenticatedError('wrong username or password');
-  if (member.disabled_at !== null) throw new ForbiddenError('this account has been disabled; contact support');
-  const session = await createSession(deps.knex, member.id, deps.now(), deps.settings.sessionTtlHours * 3_600_000);
-  return { member, session };
+  const attempt = await chargeSignInAttempt(deps, input.username, client);
+  // Only a wrong password keeps its count; refusals before the check and successes give it back.
+  let outcome: AttemptOutcome = 'unchecked';
+  try {
+    if (attempt.needsProof) await requireProof(deps, input.altcha);
+    const member = await checkCredentials(deps, input, client.address);
+    outcome = member ? 'succeeded' : 'failed';
+    if (!member) throw new UnauthenticatedError('wrong username or password');
+    if (member.disabled_at !== null) throw new ForbiddenError('this account has been disabled; contact support');
+    const session = await createSession(deps.knex, member.id, deps.now(), deps.settings.sessionTtlHours * 3_600_000);
+    return { member, session };
+  } finally {
+    await attempt.settle(outcome);
+  }
 }
 
 export const signOut = (deps: AccountDeps, session: string | undefined) => deleteSession(deps.knex, session);
@@ -57,6 +91,7 @@ export async function downloadLink(
   }
   const [family, folder] = mediaPath.split('/');
   if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account');
+  if (folder && (await isTakenDown(deps.knex, family, folder))) throw new NotFoundError('this item has been removed');
   const e = await entitlementsOf(deps.knex, member);
   const now = deps.now();
   let expiresAt = now + deps.settings.downloadLinkTtlHours * 3_600_000;
@@ -68,14 +103,20 @@ export async function downloadLink(
   } else {
     throw new BadRequestError('only photos, video and vod files need a download link');
   }
-  const link = { url: signDownloadUrl(deps.settings.mediaKeys, { path: mediaPath, memberId: member.id, expiresAt: Math.floor(expiresAt / 1000) }), expiresAt: new Date(expiresAt).toISOString() };
+  // The mint time the media service checks against the member's valid-from (sign out everywhere).
+  const issuedAt = mintSeconds(member, now);
+  const link = {
+    url: signDownloadUrl(deps.settings.mediaKeys, { path: mediaPath, memberId: member.id, expiresAt: Math.floor(expiresAt / 1000), issuedAt }),
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
   const edge = deps.settings.edge;
   if (!edge) return link;
-  // The same file through a CDN: shorter-lived (it names no member, so revocation cannot reach it).
+  // The same file through a CDN: short-lived, since a CDN's cached copy answers any unexpired token
+  // without asking the origin (where the member's revocation and valid-from are checked).
   const edgeExpiresAt = Math.min(expiresAt, now + edge.ttlSeconds * 1000);
   return {
     ...link,
-    edgeUrl: edge.baseUrl + signEdgeUrl(edge.secret, { path: mediaPath, expiresAt: Math.floor(edgeExpiresAt / 1000) }),
+    edgeUrl: edge.baseUrl + signEdgeUrl(edge.secret, { path: mediaPath, expiresAt: Math.floor(edgeExpiresAt / 1000), memberId: member.id, issuedAt }),
     edgeExpiresAt: new Date(edgeExpiresAt).toISOString(),
   };
 }
