@@ -1,9 +1,13 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoginPage } from '../src/features/auth/components/LoginPage';
 import { setSession, useSession } from '../src/hooks/useSession';
 import { json, never, stubFetch } from './render';
+
+// The widget itself (a web component with workers) does not run in jsdom: the tests play its part
+// by sending the `verified` event it sends once solved.
+vi.mock('../src/features/auth/components/altchaWidget', () => ({}));
 
 const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
@@ -44,7 +48,8 @@ describe('sign-in page', () => {
     [401, 'Wrong username or password.'],
     [429, 'Too many attempts. Wait a minute and try again.'],
     [403, 'This account has been disabled. Contact support.'],
-    [503, 'Error: HTTP error! status: 503'],
+    [503, 'The server is busy. Try again in a moment.'],
+    [500, 'Error: HTTP error! status: 500'],
   ])('explains a %i and lets the member try again', async (status, message) => {
     stubFetch(() => json({ error: { code: 'x', message: 'no' } }, status));
     renderLogin();
@@ -65,5 +70,57 @@ describe('sign-in page', () => {
     stubFetch(() => json(MEMBER));
     renderLogin('/login?next=//evil.example/x');
     expect(await screen.findByText('landed as member_a')).toBeTruthy();
+  });
+
+  describe('past the account budget (issue 19)', () => {
+    const CHALLENGE = { error: { code: 'challenge_required', message: 'Too many sign-in attempts for this account from new devices. Please confirm you are a person to continue.' } };
+    const bodies = (fetchMock: ReturnType<typeof stubFetch>) => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as Record<string, string>);
+    const solve = async (payload: string) => {
+      const widget = document.querySelector('altcha-widget');
+      expect(widget).not.toBeNull();
+      await act(async () => {
+        widget?.dispatchEvent(new CustomEvent('verified', { detail: { payload } }));
+      });
+    };
+
+    it('shows the widget only when asked, then signs in with its solution on its own', async () => {
+      const answers = [json(CHALLENGE, 403), json(MEMBER)];
+      const fetchMock = stubFetch(() => answers.shift() ?? json({}, 500));
+      renderLogin();
+      expect(document.querySelector('altcha-widget')).toBeNull();
+      expect(await screen.findByText(/Please confirm you are a person to continue\./)).toBeTruthy();
+      const widget = document.querySelector('altcha-widget');
+      expect(widget?.getAttribute('challenge')).toBe('/api/login-challenge');
+      expect(widget?.getAttribute('auto')).toBe('onload');
+      await solve('c29sdmVk');
+      expect(await screen.findByText('landed as member_a')).toBeTruthy();
+      expect(bodies(fetchMock)).toEqual([
+        { username: 'member_a', password: 'correct horse' },
+        { username: 'member_a', password: 'correct horse', altcha: 'c29sdmVk' },
+      ]);
+    });
+
+    it('after a wrong password, waits for the member and sends a fresh solution', async () => {
+      const answers = [json(CHALLENGE, 403), json({ error: { code: 'unauthenticated', message: 'no' } }, 401), json(MEMBER)];
+      const fetchMock = stubFetch(() => answers.shift() ?? json({}, 500));
+      renderLogin();
+      await screen.findByText(/Please confirm you are a person/);
+      await solve('Zmlyc3Q=');
+      expect(await screen.findByText('Wrong username or password.')).toBeTruthy();
+      // A new widget for a new challenge; solving it does not resend the wrong password by itself.
+      await solve('c2Vjb25k');
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse 2' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(await screen.findByText('landed as member_a')).toBeTruthy();
+      expect(bodies(fetchMock).map((b) => b.altcha)).toEqual([undefined, 'Zmlyc3Q=', 'c2Vjb25k']);
+    });
+
+    it('tells a disabled account (also a 403) from a challenge', async () => {
+      stubFetch(() => json({ error: { code: 'forbidden', message: 'disabled' } }, 403));
+      renderLogin();
+      expect(await screen.findByText('This account has been disabled. Contact support.')).toBeTruthy();
+      expect(document.querySelector('altcha-widget')).toBeNull();
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import { UnauthenticatedError } from '../../../errors';
+import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import type { AccountDeps } from '../members/deps';
@@ -11,8 +12,11 @@ import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCooki
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
   const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  // Every sign-in POST counts per address before its body is read (issue 19); the sign-in limits'
+  // own per-address count (same limit) then sees only the parsed ones, so it never refuses first.
+  const signInGuard = [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'login:ip:body', deps.settings.loginPerMinute), readBody()];
   router
-    .post('/login', ...guard, async (ctx) => {
+    .post('/login', ...signInGuard, async (ctx) => {
       const client = signInClient(ctx, deps);
       const { member, session } = await signIn(deps, parseBody(loginBody, ctx), client);
       await issueCookies(ctx, deps, member, session);

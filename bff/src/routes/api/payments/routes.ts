@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { createSession, deleteSession } from '../../../security/sessions';
@@ -30,20 +31,22 @@ async function signInFromPayment(ctx: Context, deps: AccountDeps, signedIn: Memb
 
 /** Spec §4 / §7: the server side of the /ccbill form's four steps. */
 export function paymentRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  // The per-address limit counts before the body is read or validated: a refused call costs nothing
+  // more (issue 19). Repeats of a known payment token count too; they still get the first outcome.
+  const guard = [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'pay:ip', deps.settings.paymentPerMinute), readBody()];
   router
     .post('/get_ccbill_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await frontendToken(deps, parseBody(frontendTokenBody, ctx), await currentMember(ctx, deps), ctx.ip);
+      ctx.body = await frontendToken(deps, parseBody(frontendTokenBody, ctx), await currentMember(ctx, deps));
     })
     .post('/get_ccbill_back_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await backendHandle(deps, ctx.ip);
+      ctx.body = await backendHandle(deps);
     })
     .post('/process_payment', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await currentMember(ctx, deps);
-      const { outcome, signInMemberId } = await processPayment(deps, parseBody(processPaymentBody, ctx), member, ctx.ip);
+      const { outcome, signInMemberId } = await processPayment(deps, parseBody(processPaymentBody, ctx), member);
       if (signInMemberId !== undefined) await signInFromPayment(ctx, deps, member, signInMemberId);
       ctx.status = outcome.httpStatus;
       ctx.body = outcome.body;

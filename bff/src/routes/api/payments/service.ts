@@ -43,8 +43,7 @@ const membershipReservation = (username: string) => `u:${username.toLowerCase()}
  * ignored), then hands the browser the provider's frontend bearer, which can only create payment
  * tokens, with where to create them.
  */
-export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody, member: MemberRow | undefined, address: string) {
-  await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
+export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody, member: MemberRow | undefined) {
   if (input.vod !== undefined) {
     if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
     await vodToBuy(deps, member, input.vod);
@@ -67,8 +66,7 @@ export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody,
 }
 
 /** Step 3: makes sure we hold a backend bearer, and gives the browser only a single-use handle. */
-export async function backendHandle(deps: AccountDeps, address: string) {
-  await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
+export async function backendHandle(deps: AccountDeps) {
   await providerBearer(deps.provider.backendBearer);
   const handle = await issueHandle(deps.knex, deps.now(), HANDLE_TTL_MS);
   return { access_token: handle, token_type: 'handle', expires_in: HANDLE_TTL_MS / 1000 };
@@ -124,10 +122,9 @@ export async function usernameAvailable(deps: AccountDeps, username: string, add
  * Step 4, exactly once per payment token: the attempt is recorded (unique token, unique
  * reservation) before the one charge call; repeats and concurrent calls get the first outcome.
  */
-export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, address: string): Promise<SettledPayment> {
+export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined): Promise<SettledPayment> {
   const existing = await attemptByToken(deps.knex, input.paymentToken);
   if (existing) return { outcome: existing.status === 'pending' ? await awaitOutcome(deps, input.paymentToken) : outcomeOf(existing) };
-  await enforceRateLimit(deps.limiter, `pay:ip:${address}`, deps.settings.paymentPerMinute);
   const spent = await spendHandle(deps.knex, input.accessToken, input.paymentToken, deps.now());
   if (spent === 'spent-on-same-token') return { outcome: await awaitOutcome(deps, input.paymentToken) };
   if (spent === 'invalid') throw new ForbiddenError('this payment session has expired; start again');

@@ -2,10 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HttpError } from '../../api/fetchJson';
 import { setSession } from '../../../hooks/useSession';
-import { signIn } from '../api/signIn';
+import { ChallengeRequiredError, signIn } from '../api/signIn';
 import { safeNext } from '../next';
+import { HumanCheck } from './HumanCheck';
+
+const CHALLENGE_MESSAGE = 'Too many sign-in attempts for this account from new devices. Please confirm you are a person to continue.';
 
 function messageFor(error: unknown): string {
+  if (error instanceof ChallengeRequiredError) return CHALLENGE_MESSAGE;
+  // A full password-checking queue on the server: a moment later it has room.
+  if (error instanceof HttpError && error.status === 503) return 'The server is busy. Try again in a moment.';
   if (error instanceof HttpError && (error.status === 401 || error.status === 400)) return 'Wrong username or password.';
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Wait a minute and try again.';
   // `npm run catalog -- member disable`: the password was right, the account is switched off.
@@ -20,18 +26,49 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  // Once the server asked for a proof of work: the widget shows, each attempt then carries a fresh
+  // solution (they work once), and `round` remounts the widget for the next challenge.
+  const [challenged, setChallenged] = useState(false);
+  const [round, setRound] = useState(0);
+  const [proof, setProof] = useState<string>();
+  // The member pressed Sign in and is waiting on the widget: send as soon as it has solved.
+  const [resume, setResume] = useState(false);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function attempt(altcha: string | undefined) {
     setBusy(true);
     setError('');
     try {
-      const member = await signIn(username.trim(), password);
+      const member = await signIn(username.trim(), password, altcha);
       setSession({ status: 'signedIn', member });
       navigate(safeNext(params.get('next')), { replace: true });
     } catch (err) {
+      if (err instanceof ChallengeRequiredError || challenged) {
+        setChallenged(true);
+        setProof(undefined);
+        setRound((n) => n + 1);
+      }
+      // Never again on its own after a wrong password: the member corrects it and presses Sign in.
+      setResume(err instanceof ChallengeRequiredError);
       setError(messageFor(err));
       setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (challenged && !proof) {
+      setError('Confirming you are a person... Signing in as soon as that is done.');
+      setResume(true);
+      return;
+    }
+    void attempt(proof);
+  }
+
+  function verified(payload: string) {
+    setProof(payload);
+    if (resume) {
+      setResume(false);
+      void attempt(payload);
     }
   }
 
@@ -39,7 +76,7 @@ export function LoginPage() {
     <section>
       <h1>Sign in</h1>
       <p className="muted">Members sign in with the username and password chosen when joining.</p>
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="login-username">Username</label>
           <input id="login-username" name="username" autoComplete="username" required maxLength={15} value={username} onChange={(e) => setUsername(e.target.value)} />
@@ -48,6 +85,7 @@ export function LoginPage() {
           <label htmlFor="login-password">Password</label>
           <input id="login-password" name="password" type="password" autoComplete="current-password" required maxLength={64} value={password} onChange={(e) => setPassword(e.target.value)} />
         </div>
+        {challenged && <HumanCheck key={round} onVerified={verified} />}
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Signing in...' : 'Sign in'}
         </button>
