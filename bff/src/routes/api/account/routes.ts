@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { UnauthenticatedError } from '../../../errors';
+import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { clearCookies, currentMember, issueCookies } from '../auth/session';
@@ -23,10 +24,11 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await accountView(deps, await signedIn(ctx, deps));
     })
-    .post('/account/password', ...guard, async (ctx) => {
+    // Guesses of the current password: counted per address before the body is read (issue 19).
+    .post('/account/password', requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'pwchange:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await signedIn(ctx, deps);
-      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), ctx.ip);
+      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx));
       await issueCookies(ctx, deps, member, session);
       ctx.status = 204;
     })

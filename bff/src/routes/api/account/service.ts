@@ -40,12 +40,12 @@ export async function accountView(deps: AccountDeps, member: MemberRow) {
 }
 
 /**
- * Current password required. Limits as for sign-in guesses: per address a minute, per member per
- * 15 minutes. Every other session of the member ends; this browser gets a fresh session.
+ * Current password required. Limits as for sign-in guesses: per address a minute (routes.ts, before
+ * the body is read), per member per 15 minutes. Every other session of the member ends; this
+ * browser gets a fresh session.
  */
-export async function changePassword(deps: AccountDeps, member: MemberRow, input: ChangePasswordBody, address: string): Promise<string> {
+export async function changePassword(deps: AccountDeps, member: MemberRow, input: ChangePasswordBody): Promise<string> {
   const { limiter, settings } = deps;
-  await enforceRateLimit(limiter, `pwchange:ip:${address}`, settings.loginPerMinute);
   await enforceRateLimit(limiter, `pwchange:member:${member.id}`, settings.loginPerAccount, ACCOUNT_WINDOW_SECONDS, 'too many password changes, try again in 15 minutes');
   if (!(await verifyPassword(input.currentPassword, member.password_hash))) throw new ForbiddenError('the current password is wrong');
   if (input.newPassword === input.currentPassword) throw new BadRequestError('newPassword: must differ from the current password');

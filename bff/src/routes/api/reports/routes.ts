@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { BadRequestError } from '../../../errors';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
+import { limitPerAddress } from '../../../security/address-limit';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../members/deps';
 import { parseBody } from '../members/parse';
@@ -22,12 +23,12 @@ function reference(value: string | undefined): string {
 
 /** The /contact report form and the appeal form (docs/compliance.md). */
 export function reportRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody(8 * 1024)];
-  const limit = (ctx: Context, what: string, perMinute = REPORTS_PER_MINUTE) => enforceRateLimit(deps.limiter, `${what}:${ctx.ip}`, perMinute);
+  // The per-address limit counts before the body is read or validated (issue 19).
+  const guard = (what: string) => [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, what, REPORTS_PER_MINUTE), readBody(8 * 1024)];
+  const limit = (ctx: Context, what: string, perMinute: number) => enforceRateLimit(deps.limiter, `${what}:${ctx.ip}`, perMinute);
   router
-    .post('/reports', ...guard, async (ctx) => {
+    .post('/reports', ...guard('report'), async (ctx) => {
       const body = parseBody(reportBody, ctx);
-      await limit(ctx, 'report');
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 201;
       ctx.body = await submitReport(deps, body);
@@ -38,10 +39,9 @@ export function reportRoutes(router: Router, deps: AccountDeps): void {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await reportStatus(deps, ref);
     })
-    .post('/reports/:reference/appeal', ...guard, async (ctx) => {
+    .post('/reports/:reference/appeal', ...guard('appeal'), async (ctx) => {
       const ref = reference(ctx.params.reference);
       const body = parseBody(appealBody, ctx);
-      await limit(ctx, 'appeal');
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await submitAppeal(deps, ref, body);
     });

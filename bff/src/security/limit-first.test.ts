@@ -1,0 +1,101 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN, startAccountKit, type AccountKit } from '../routes/api/payments/test-kit';
+import { REPORTS_PER_MINUTE } from '../routes/api/reports/routes';
+
+const PAYMENTS_PER_MINUTE = 20;
+const LOGINS_PER_MINUTE = 10;
+/** Issue 19's request: 15.9 KB, a valid Origin, an e-mail that took 0.35 s to refuse. */
+const ISSUE_19_BODY = JSON.stringify({
+  accessToken: 'a'.repeat(43),
+  paymentToken: 'tok12345',
+  formData: { username: 'someone', password: 'correct horse', email: `a@${'.'.repeat(15_800)} ` },
+});
+
+/**
+ * Sends the request line, headers and 10 bytes of a body announced as 4,000 bytes, and waits for
+ * an answer. A server that reads the body first never answers (the rest never comes); one that
+ * limits first answers at once.
+ */
+function postWithoutBody(server: Server, path: string, headers: Record<string, string> = {}): Promise<number | 'no answer'> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve('no answer');
+    }, 2000);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(Number(status[1]));
+      }
+    });
+    socket.on('error', reject);
+    const head = Object.entries({ Host: '127.0.0.1', Origin: ORIGIN, 'Content-Type': 'application/json', 'Content-Length': '4000', ...headers })
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n');
+    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n\r\n{"username"`);
+  });
+}
+
+describe('issue 19: per-address limits run before a body is read', () => {
+  let kit: AccountKit;
+  let server: Server;
+  beforeAll(async () => {
+    kit = await startAccountKit('sqlite', {
+      RATE_LIMIT_PAYMENT_PER_MINUTE: String(PAYMENTS_PER_MINUTE),
+      RATE_LIMIT_LOGIN_PER_MINUTE: String(LOGINS_PER_MINUTE),
+    });
+    server = kit.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await kit?.close();
+  });
+
+  it("refuses issue 19's 15.9 KB payment body with a 400, quickly", async () => {
+    expect(Buffer.byteLength(ISSUE_19_BODY)).toBeGreaterThan(15_800);
+    const start = performance.now();
+    const res = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send(ISSUE_19_BODY);
+    const ms = performance.now() - start;
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/formData\.email/);
+    // A regression guard for the 0.35 s refusal, not a benchmark (npm run bench:event-loop is).
+    expect(ms).toBeLessThan(150);
+  });
+
+  it('answers the 21st payment call from one address in a minute with 429, without reading its body', async () => {
+    // The test above spent one; mixed routes share the one per-address counter.
+    const paths = ['/api/process_payment', '/api/get_ccbill_token', '/api/get_ccbill_back_token'];
+    for (let i = 1; i < PAYMENTS_PER_MINUTE; i++) {
+      const res = await kit.request.post(paths[i % 3] as string).set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send(ISSUE_19_BODY);
+      expect(res.status).not.toBe(429);
+    }
+    for (const path of paths) expect(await postWithoutBody(server, path)).toBe(429);
+  });
+
+  it('refuses sign-in guesses over the per-address limit without reading the body', async () => {
+    for (let i = 0; i < LOGINS_PER_MINUTE; i++) {
+      const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username: `nobody${i}`, password: 'wrong password' });
+      expect(res.status).not.toBe(429);
+    }
+    expect(await postWithoutBody(server, '/api/login')).toBe(429);
+  });
+
+  it('refuses reports over the per-address limit without reading the body', async () => {
+    for (let i = 0; i < REPORTS_PER_MINUTE; i++) {
+      const res = await kit.request.post('/api/reports').set('Origin', ORIGIN).send({ content: '/video/x', reason: 'nope', details: 'x' });
+      expect(res.status).not.toBe(429);
+    }
+    expect(await postWithoutBody(server, '/api/reports')).toBe(429);
+  });
+});
