@@ -8,8 +8,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Session token (cookie `media_token`): `ms1.<kid>.<base64url JSON payload>.<base64url sig>`,
  * short-lived (minutes) so that a revoked membership stops working once the bff stops re-issuing it.
  *
- * Signed download URL: `/members/<path>?mid=<member>&exp=<unix s>&kid=<kid>&sig=<base64url>`,
+ * Signed download URL: `/members/<path>?mid=<member>&iat=<unix s>&exp=<unix s>&kid=<kid>&sig=<base64url>`,
  * bound to one file path, valid for hours or days, a plain URL any download manager can resume.
+ *
+ * Both carry their mint time (`iat`, whole unix seconds) under the signature: the media service
+ * refuses anything a member's session minted before that member's "valid from" time (sign out
+ * everywhere, a password change, a disable: the bff's revocation list). A token or link from
+ * before `iat` existed counts as minted at 0.
  */
 
 export const SESSION_COOKIE = 'media_token';
@@ -80,6 +85,8 @@ export interface SessionClaims {
   membershipActiveUntil: number;
   /** `path` of every VOD bought (the folder under vod/). */
   vodPaths: string[];
+  /** Unix seconds it was minted (0: a token from before `iat`). */
+  issuedAt: number;
 }
 
 interface SessionPayload {
@@ -87,6 +94,7 @@ interface SessionPayload {
   exp: number;
   mau: number;
   vod: string[];
+  iat?: number;
 }
 
 function isSessionPayload(value: unknown): value is SessionPayload {
@@ -98,7 +106,8 @@ function isSessionPayload(value: unknown): value is SessionPayload {
     Number.isInteger(v.exp) &&
     Number.isInteger(v.mau) &&
     Array.isArray(v.vod) &&
-    v.vod.every((p) => typeof p === 'string')
+    v.vod.every((p) => typeof p === 'string') &&
+    (v.iat === undefined || (Number.isInteger(v.iat) && (v.iat as number) >= 0))
   );
 }
 
@@ -107,6 +116,8 @@ export interface SignSessionInput {
   expiresAt: Date | number;
   membershipActiveUntil: Date | number | null;
   vodPaths: readonly string[];
+  /** When it is minted; default now. */
+  issuedAt?: Date | number;
 }
 
 export function signSessionToken(keys: KeyRing, input: SignSessionInput): string {
@@ -117,6 +128,7 @@ export function signSessionToken(keys: KeyRing, input: SignSessionInput): string
     exp: unixSeconds(input.expiresAt),
     mau: input.membershipActiveUntil === null ? 0 : unixSeconds(input.membershipActiveUntil),
     vod: [...input.vodPaths],
+    iat: unixSeconds(input.issuedAt ?? Date.now() / 1000),
   };
   const { kid, secret } = keys.signing;
   const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
@@ -140,7 +152,7 @@ export function verifySessionToken(keys: KeyRing, token: string, nowSeconds = Da
   if (payload.exp <= nowSeconds) return { ok: false, reason: 'expired' };
   return {
     ok: true,
-    value: { memberId: payload.sub, expiresAt: payload.exp, membershipActiveUntil: payload.mau, vodPaths: payload.vod },
+    value: { memberId: payload.sub, expiresAt: payload.exp, membershipActiveUntil: payload.mau, vodPaths: payload.vod, issuedAt: payload.iat ?? 0 },
   };
 }
 
@@ -153,8 +165,9 @@ export function mediaPathOf(sitePath: string): string {
   return trimmed;
 }
 
-function downloadMessage(kid: string, mediaPath: string, exp: number, memberId: string): string {
-  return `dl1\n${kid}\n${mediaPath}\n${exp}\n${memberId}`;
+/** `iat` null: a link signed before links carried it (`dl1`); dropping `iat` from a `dl2` link breaks its signature. */
+function downloadMessage(kid: string, mediaPath: string, exp: number, memberId: string, iat: number | null): string {
+  return iat === null ? `dl1\n${kid}\n${mediaPath}\n${exp}\n${memberId}` : `dl2\n${kid}\n${mediaPath}\n${exp}\n${memberId}\n${iat}`;
 }
 
 export interface SignDownloadInput {
@@ -162,6 +175,8 @@ export interface SignDownloadInput {
   path: string;
   memberId: string | number;
   expiresAt: Date | number;
+  /** When it is minted; default now. */
+  issuedAt?: Date | number;
 }
 
 /** Returns the site-absolute URL, path segments percent-encoded. */
@@ -170,19 +185,23 @@ export function signDownloadUrl(keys: KeyRing, input: SignDownloadInput): string
   const memberId = String(input.memberId);
   if (!MEMBER_ID.test(memberId)) throw new Error('member id must be 1-64 characters of A-Z a-z 0-9 _ -');
   const exp = unixSeconds(input.expiresAt);
+  const iat = unixSeconds(input.issuedAt ?? Date.now() / 1000);
   const { kid, secret } = keys.signing;
-  const sig = hmac(secret, downloadMessage(kid, mediaPath, exp, memberId)).toString('base64url');
+  const sig = hmac(secret, downloadMessage(kid, mediaPath, exp, memberId, iat)).toString('base64url');
   const encoded = mediaPath.split('/').map(encodeURIComponent).join('/');
-  return `/members/${encoded}?mid=${memberId}&exp=${exp}&kid=${kid}&sig=${sig}`;
+  return `/members/${encoded}?mid=${memberId}&iat=${iat}&exp=${exp}&kid=${kid}&sig=${sig}`;
 }
 
 export interface DownloadClaims {
   memberId: string;
   expiresAt: number;
+  /** Unix seconds it was minted (0: a link from before `iat`). */
+  issuedAt: number;
 }
 
 export interface DownloadQuery {
   mid?: string | undefined;
+  iat?: string | undefined;
   exp?: string | undefined;
   kid?: string | undefined;
   sig?: string | undefined;
@@ -199,14 +218,16 @@ export function verifyDownloadUrl(
   query: DownloadQuery,
   nowSeconds = Date.now() / 1000,
 ): Verified<DownloadClaims> {
-  const { mid = '', exp = '', kid = '', sig = '' } = query;
+  const { mid = '', iat, exp = '', kid = '', sig = '' } = query;
   if (!MEMBER_ID.test(mid) || !/^\d{1,12}$/.test(exp) || sig === '') return { ok: false, reason: 'malformed' };
+  if (iat !== undefined && !/^\d{1,12}$/.test(iat)) return { ok: false, reason: 'malformed' };
   const secret = keys.byId.get(kid);
   if (!secret) return { ok: false, reason: 'unknown_key' };
   const expiresAt = Number(exp);
-  if (!sameSignature(hmac(secret, downloadMessage(kid, mediaPath, expiresAt, mid)), sig)) {
+  const issuedAt = iat === undefined ? null : Number(iat);
+  if (!sameSignature(hmac(secret, downloadMessage(kid, mediaPath, expiresAt, mid, issuedAt)), sig)) {
     return { ok: false, reason: 'bad_signature' };
   }
   if (expiresAt <= nowSeconds) return { ok: false, reason: 'expired' };
-  return { ok: true, value: { memberId: mid, expiresAt } };
+  return { ok: true, value: { memberId: mid, expiresAt, issuedAt: issuedAt ?? 0 } };
 }

@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { Context } from 'koa';
 import mime from 'mime-types';
-import { authorize, type Access } from './access/policy';
+import { authorize, notRevoked, type Access } from './access/policy';
 import { EDGE_PREFIX, verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import type { RevocationList } from './access/revocation';
 import type { TakedownList } from './access/takedowns';
@@ -146,12 +146,18 @@ async function fromObjectStorage(ctx: Context, deps: MembersDeps, remote: Presig
 }
 
 
-/** An edge URL grants its one path until it expires; it names no member (no revocation check). */
-function edgeAccess(secret: string, path: MediaPath, query: Context['query'], now: number): Access {
-  const check = verifyEdgeUrl(secret, path.relative, { md5: one(query.md5), expires: one(query.expires) }, now);
-  if (check.ok) return { kind: 'public' };
-  if (check.reason === 'expired') throw new AppError('token_expired', 'This download link has expired; get a new one from the site');
-  throw new AppError('forbidden', 'Invalid download link');
+/**
+ * An edge URL grants its one path until it expires, unless its member has been revoked or its mint
+ * time is before the member's "valid from" time (nginx or a CDN cannot know that; this can).
+ */
+function edgeAccess(secret: string, path: MediaPath, query: Context['query'], revocations: RevocationList, now: number): Access {
+  const check = verifyEdgeUrl(secret, path.relative, { md5: one(query.md5), expires: one(query.expires), mid: one(query.mid), iat: one(query.iat) }, now);
+  if (!check.ok) {
+    if (check.reason === 'expired') throw new AppError('token_expired', 'This download link has expired; get a new one from the site');
+    throw new AppError('forbidden', 'Invalid download link');
+  }
+  notRevoked(check.memberId, check.issuedAt, revocations);
+  return { kind: 'public' };
 }
 
 /** GET/HEAD /members/<family>/<path> (or /edge/members/..., an edge URL): access, then a variant, an X-Accel-Redirect or the file itself. */
@@ -186,11 +192,11 @@ export function membersHandler(deps: MembersDeps) {
 
     let access: Access;
     try {
-      access = edge ? edgeAccess(deps.edgeSecret!, path, query, now()) : authorize(
+      access = edge ? edgeAccess(deps.edgeSecret!, path, query, deps.revocations, now()) : authorize(
         path,
         {
           sessionToken: ctx.cookies.get(SESSION_COOKIE),
-          query: { mid: one(query.mid), exp: one(query.exp), kid: one(query.kid), sig: one(query.sig) },
+          query: { mid: one(query.mid), iat: one(query.iat), exp: one(query.exp), kid: one(query.kid), sig: one(query.sig) },
         },
         deps.keys,
         deps.revocations,

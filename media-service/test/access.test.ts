@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyRing, signDownloadUrl, signSessionToken, verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import { RANGE_DATA, keys, put, raw, startFixture } from './helpers';
@@ -45,6 +46,23 @@ describe('token format', () => {
     expect(verifyDownloadUrl(keys, 'video/clip 1/other.mp4', q)).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, mid: '8' })).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, exp: String(Number(q.exp) + 1) })).toEqual({ ok: false, reason: 'bad_signature' });
+  });
+
+  it('carries the mint time under the signature; a link or token from before iat counts as minted at 0 (issue 19)', () => {
+    const url = new URL(signDownloadUrl(keys, { path: 'video/a/b.mp4', memberId: 7, expiresAt: now() + HOUR, issuedAt: 1_700_000_000 }), 'http://x');
+    const q = Object.fromEntries(url.searchParams);
+    expect(q.iat).toBe('1700000000');
+    expect(verifyDownloadUrl(keys, 'video/a/b.mp4', q)).toEqual({ ok: true, value: expect.objectContaining({ memberId: '7', issuedAt: 1_700_000_000 }) });
+    // Moving iat forward past a valid-from, or dropping it, breaks the signature.
+    expect(verifyDownloadUrl(keys, 'video/a/b.mp4', { ...q, iat: '1800000000' })).toEqual({ ok: false, reason: 'bad_signature' });
+    const { iat: _dropped, ...noIat } = q;
+    expect(verifyDownloadUrl(keys, 'video/a/b.mp4', noIat)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyDownloadUrl(keys, 'video/a/b.mp4', { ...q, iat: 'x' })).toEqual({ ok: false, reason: 'malformed' });
+    expect(verifySessionToken(keys, session({ issuedAt: 1_700_000_000 }))).toEqual({ ok: true, value: expect.objectContaining({ issuedAt: 1_700_000_000 }) });
+    // A session token signed without iat (before issue 19): minted at 0.
+    const payload = Buffer.from(JSON.stringify({ sub: '7', exp: now() + 60, mau: 0, vod: [] })).toString('base64url');
+    const sig = createHmac('sha256', 'second-test-secret-value').update(`ms1.k2.${payload}`).digest('base64url');
+    expect(verifySessionToken(keys, `ms1.k2.${payload}.${sig}`)).toEqual({ ok: true, value: expect.objectContaining({ issuedAt: 0 }) });
   });
 
   it('accepts only the exact signature text: any other last character, or a stray character, fails', () => {
@@ -190,14 +208,30 @@ describe('access rules per path family', () => {
     expect((await raw(fx.media.url, url)).status).toBe(200);
   });
 
+  it('refuses links and tokens minted before the member\'s valid-from time, keeps later ones (issue 19)', async () => {
+    const t = now();
+    fx.media.revocations.replace([], [['77', t]]);
+    const link = (issuedAt: number) => signDownloadUrl(keys, { path: '/members/video/clip-1/clip-1001.mp4', memberId: 77, expiresAt: t + HOUR, issuedAt });
+    const media = (issuedAt: number) => cookie(session({ memberId: 77, issuedAt }));
+    expect((await raw(fx.media.url, link(t - 1))).status).toBe(403);
+    expect(JSON.parse((await raw(fx.media.url, link(t - 1))).body.toString()).error.message).toMatch(/sign-out everywhere or a password change/);
+    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', media(t - 1))).status).toBe(403);
+    expect((await raw(fx.media.url, link(t))).status).toBe(200);
+    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', media(t))).status).toBe(200);
+    // Another member is not touched.
+    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session({ memberId: 78, issuedAt: t - 100 })))).status).toBe(200);
+    fx.media.revocations.replace([]);
+  });
+
   it('refreshes the revocation list from an HTTP endpoint', async () => {
     const { createServer } = await import('node:http');
-    const server = createServer((_req, res) => res.end(JSON.stringify({ members: [5] })));
+    const server = createServer((_req, res) => res.end(JSON.stringify({ members: [5], validFrom: { '6': 1000 } })));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
     await fx.media.revocations.refreshFrom(`http://127.0.0.1:${port}/revoked`);
     server.close();
     expect(fx.media.revocations.has('5')).toBe(true);
+    expect([fx.media.revocations.refuses('6', 999), fx.media.revocations.refuses('6', 1000), fx.media.revocations.refuses('7', 0)]).toEqual([true, false, false]);
     fx.media.revocations.replace([]);
   });
 

@@ -79,8 +79,12 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 }
 
 /** The token as an operator's shell (or a CDN rule) computes it: openssl, not this repo's code. */
+// Edge URLs name their member and mint time (issue 19): member 7, minted now.
+const MEMBER = 7;
+const IAT = Math.floor(Date.now() / 1000);
+
 function opensslToken(expires: number, uri: string): string {
-  return execFileSync('/bin/sh', ['-c', 'printf "%s" "$1" | openssl md5 -binary | openssl base64 | tr "+/" "-_" | tr -d "="', 'token', `${expires}${uri} ${SECRET}`])
+  return execFileSync('/bin/sh', ['-c', 'printf "%s" "$1" | openssl md5 -binary | openssl base64 | tr "+/" "-_" | tr -d "="', 'token', `${expires}${uri} ${MEMBER} ${IAT} ${SECRET}`])
     .toString()
     .trim();
 }
@@ -119,12 +123,12 @@ describe('edge URLs and the purge hook', () => {
   });
 
   it('signs in the secure_link format: the token openssl computes is the one the code signs', () => {
-    const url = signEdgeUrl(SECRET, { path: `/members/${FILE}`, expiresAt: expires });
-    expect(url).toBe(`/edge/members/video/clip-2/clip%202%20%C3%A9t%C3%A9.mp4?md5=${opensslToken(expires, `/edge/members/${FILE}`)}&expires=${expires}`);
+    const url = signEdgeUrl(SECRET, { path: `/members/${FILE}`, expiresAt: expires, memberId: MEMBER, issuedAt: IAT });
+    expect(url).toBe(`/edge/members/video/clip-2/clip%202%20%C3%A9t%C3%A9.mp4?md5=${opensslToken(expires, `/edge/members/${FILE}`)}&expires=${expires}&mid=${MEMBER}&iat=${IAT}`);
   });
 
   it('nginx (secure_link) and the media service both accept it; a bad or expired token is refused at the edge', async () => {
-    const url = signEdgeUrl(SECRET, { path: FILE, expiresAt: expires });
+    const url = signEdgeUrl(SECRET, { path: FILE, expiresAt: expires, memberId: MEMBER, issuedAt: IAT });
     const res = await raw(nginx.url, url);
     expect(res.status).toBe(200);
     expect(res.body.equals(DATA)).toBe(true);
@@ -142,13 +146,18 @@ describe('edge URLs and the purge hook', () => {
     expect((await raw(fx.media.url, url)).status).toBe(200);
 
     const past = Math.floor(Date.now() / 1000) - 10;
-    const expired = signEdgeUrl(SECRET, { path: FILE, expiresAt: past });
+    const expired = signEdgeUrl(SECRET, { path: FILE, expiresAt: past, memberId: MEMBER, issuedAt: IAT });
     const late = await raw(nginx.url, expired);
     expect(late.status).toBe(403);
     expect(JSON.parse(late.body.toString()).error.code).toBe('token_expired');
     expect(JSON.parse((await raw(fx.media.url, expired)).body.toString()).error.code).toBe('token_expired');
     // Another file with this file's token.
     expect((await raw(nginx.url, url.replace('clip%202', 'clip%203')).then((r) => r.status))).toBe(403);
+    // The member and the mint time are under the token at the edge too (issue 19): neither can be
+    // moved past a valid-from time, nor dropped to make the old member-less form.
+    for (const altered of [url.replace(`iat=${IAT}`, `iat=${IAT + 60}`), url.replace(`mid=${MEMBER}`, 'mid=8'), url.replace(/&mid=.*$/, '')]) {
+      expect((await raw(nginx.url, altered)).status, altered).toBe(403);
+    }
   });
 
   it('keeps the 48 h signed download links working beside them', async () => {
@@ -160,7 +169,7 @@ describe('edge URLs and the purge hook', () => {
   });
 
   it('calls the purge webhook (retried after a failure) and the purge command on takedown and restore', async () => {
-    const url = signEdgeUrl(SECRET, { path: FILE, expiresAt: expires });
+    const url = signEdgeUrl(SECRET, { path: FILE, expiresAt: expires, memberId: MEMBER, issuedAt: IAT });
     outside.prefixes = [PREFIX];
     const takedown = await until('the takedown purge', () => outside.purges.find((p) => p.event === 'takedown'));
     // Called once the change took effect here: the edge URL already answers 410 at the origin.

@@ -236,7 +236,7 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     const link = await fetch(`${b.url}/api/download-link?path=${encodeURIComponent(photo)}`, { headers: { Cookie: cookie } });
     expect(link.status).toBe(200);
     const { url, edgeUrl } = (await link.json()) as { url: string; edgeUrl: string };
-    expect(edgeUrl).toMatch(/^\/edge\/members\/photos\/.+\?md5=[\w-]{22}&expires=\d+$/);
+    expect(edgeUrl).toMatch(/^\/edge\/members\/photos\/.+\?md5=[\w-]{22}&expires=\d+&mid=\d+&iat=\d+$/);
     for (const signed of [url, edgeUrl]) expect(await status(nginx.url, signed)).toBe(200);
     expect(await status(nginx.url, edgeUrl.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1}`))).toBe(403);
     // Signed out on the second bff: the first no longer knows the session either.

@@ -47,8 +47,12 @@ export const securityConfigShape = {
   DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14),
   /** Edge URLs a CDN verifies (media-service EDGE_URL_SECRET, nginx secure_link); unset or empty: none issued. */
   EDGE_URL_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
-  /** An edge URL names no member: a revoked member keeps it until it expires, so it is short. */
-  EDGE_URL_TTL_SECONDS: int(3600, 60, 48 * 3600),
+  /**
+   * An edge URL is checked at a CDN's edge, which cannot know a member was revoked or signed out
+   * everywhere, and a CDN's cached copy answers it without asking the origin: so it is short (the
+   * origin refuses it after the member's valid-from time, docs/security.md).
+   */
+  EDGE_URL_TTL_SECONDS: int(300, 60, 48 * 3600),
   /** Where edge URLs point (the CDN's origin, e.g. https://cdn.example.com); empty: site-relative. */
   EDGE_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365),

@@ -48,11 +48,27 @@ export async function addMember(db: Knex, m: { username: string; passwordHash: s
   });
 }
 
-/** Marks the member disabled and ends every session; returns how many sessions there were. */
+/**
+ * From `now` on, the media service refuses every token, download link and edge URL the member was
+ * given before (the bff lists `access_valid_from` on its revocation list): what ends sessions must
+ * also end what the sessions minted. Never moves back.
+ */
+export async function bumpAccessValidFrom(db: Knex | Knex.Transaction, id: number, now: number): Promise<void> {
+  await db('members')
+    .where({ id })
+    .andWhere((q) => q.whereNull('access_valid_from').orWhere('access_valid_from', '<', now))
+    .update({ access_valid_from: now });
+}
+
+/**
+ * Marks the member disabled, ends every session and everything they minted (which stays refused
+ * after a later `member enable`); returns how many sessions there were.
+ */
 export async function disableMember(db: Knex, username: string, reason: string, now: number): Promise<{ sessions: number }> {
   return db.transaction(async (trx) => {
     const id = await memberId(trx, username);
     const updated = await trx('members').where({ id }).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason });
+    await bumpAccessValidFrom(trx, id, now);
     if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is already disabled`);
     return { sessions: await trx('member_sessions').where({ member_id: id }).delete() };
   });

@@ -26,8 +26,10 @@ function refused(reason: TokenFailure, what: 'link' | 'session'): AppError {
   return new AppError('forbidden', what === 'link' ? 'Invalid download link' : 'Invalid media session');
 }
 
-function notRevoked(memberId: string, revocations: RevocationList): void {
+/** Also refuses what was minted before the member's "valid from" time (sign out everywhere, a password change). */
+export function notRevoked(memberId: string, issuedAt: number, revocations: RevocationList): void {
   if (revocations.has(memberId)) throw new AppError('forbidden', 'Media access has been withdrawn for this account');
+  if (revocations.refuses(memberId, issuedAt)) throw new AppError('forbidden', 'This link or media session was ended by a sign-out everywhere or a password change; get a new one from the site');
 }
 
 /**
@@ -42,7 +44,7 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
   if (hasDownloadSignature(credentials.query)) {
     const link = verifyDownloadUrl(keys, path.relative, credentials.query, now);
     if (!link.ok) throw refused(link.reason, 'link');
-    notRevoked(link.value.memberId, revocations);
+    notRevoked(link.value.memberId, link.value.issuedAt, revocations);
     return { kind: 'member', memberId: link.value.memberId };
   }
 
@@ -50,7 +52,7 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
   const session = verifySessionToken(keys, credentials.sessionToken, now);
   if (!session.ok) throw refused(session.reason, 'session');
   const claims = session.value;
-  notRevoked(claims.memberId, revocations);
+  notRevoked(claims.memberId, claims.issuedAt, revocations);
 
   if (BOUGHT.has(path.family)) {
     if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new AppError('forbidden', 'This VOD has not been purchased');

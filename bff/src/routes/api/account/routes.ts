@@ -6,6 +6,7 @@ import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { clearCookies, currentMember, issueCookies } from '../auth/session';
 import type { AccountDeps } from '../members/deps';
+import { memberById } from '../members/repository';
 import { parseBody } from '../members/parse';
 import { changePasswordBody } from './schema';
 import { accountView, changePassword, signOutEverywhere } from './service';
@@ -29,7 +30,8 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       ctx.set('Cache-Control', 'no-store');
       const member = await signedIn(ctx, deps);
       const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx));
-      await issueCookies(ctx, deps, member, session);
+      // Read again: the media token must carry the valid-from time the change just set.
+      await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
       ctx.status = 204;
     })
     .post('/account/sign-out-everywhere', ...guard, async (ctx) => {

@@ -8,16 +8,25 @@ import { ACCOUNT_WINDOW_SECONDS } from '../auth/limits';
 import { memberView } from '../auth/service';
 import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn } from '../members/entitlements';
-import type { MemberRow } from '../members/repository';
+import { bumpAccessValidFrom, type MemberRow } from '../members/repository';
 import type { ChangePasswordBody } from './schema';
 
-async function boughtVods(db: Knex, memberId: number) {
+export type VodItem = { path: string; updatename: string; download: string } | { path: string; removed: true };
+
+/**
+ * The member's VODs by title, with the file to ask a download link for. A taken-down one stays
+ * listed (it was bought) but as removed: no title (the catalog no longer shows it either) and no
+ * download (the bff signs no link to it, the media service answers 410).
+ */
+async function boughtVods(db: Knex, memberId: number): Promise<VodItem[]> {
   const rows: Record<string, unknown>[] = await db('subscriptions as s')
     .join('vods as v', 'v.id', 's.vod_id')
+    .leftJoin('takedowns as t', (j) => j.on('t.content_id', '=', 'v.id').andOn('t.content_type', '=', db.raw('?', ['vod'])))
     .where({ 's.member_id': memberId, 's.kind': 'vod', 's.status': 'active' })
-    .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload')
+    .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload', 't.id as takedown')
     .orderBy('v.path');
-  return rows.map((r) => {
+  return rows.map((r): VodItem => {
+    if (r.takedown !== null && r.takedown !== undefined) return { path: String(r.path), removed: true };
     const naming = { path: String(r.path), prename: String(r.prename), format: Number(r.format), datetoupload: String(r.datetoupload) };
     return { path: naming.path, updatename: String(r.updatename), download: `/members/vod/${naming.path}/${vodDownloadName(naming)}` };
   });
@@ -54,11 +63,21 @@ export async function changePassword(deps: AccountDeps, member: MemberRow, input
   await deps.knex.transaction(async (trx) => {
     await trx('members').where({ id: member.id }).update({ password_hash: hash });
     await trx('member_sessions').where({ member_id: member.id }).delete();
+    // What the ended sessions minted (links, edge URLs, media cookies) ends at the media service's next poll.
+    await bumpAccessValidFrom(trx, member.id, now);
   });
   return createSession(deps.knex, member.id, now, settings.sessionTtlHours * 3_600_000);
 }
 
-/** Ends every session of the member, on every browser. */
+/**
+ * Ends every session of the member, on every browser, and everything those sessions minted: the
+ * media service refuses older download links, edge URLs and media cookies after its next poll.
+ */
 export async function signOutEverywhere(deps: AccountDeps, member: MemberRow): Promise<number> {
-  return deps.knex('member_sessions').where({ member_id: member.id }).delete();
+  let ended = 0;
+  await deps.knex.transaction(async (trx) => {
+    await bumpAccessValidFrom(trx, member.id, deps.now());
+    ended = await trx('member_sessions').where({ member_id: member.id }).delete();
+  });
+  return ended;
 }

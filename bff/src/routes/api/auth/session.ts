@@ -5,7 +5,7 @@ import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, signDeviceCookie
 import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
 import { entitlementsOf, mediaToken } from '../members/entitlements';
-import { memberById, type MemberRow } from '../members/repository';
+import { memberById, mintSeconds, type MemberRow } from '../members/repository';
 import type { SignInClient } from './limits';
 
 // Readable by the SPA (the session cookie is not): tells it whether asking /api/me is worth a request.
@@ -59,7 +59,8 @@ export async function issueCookies(ctx: Context, deps: AccountDeps, member: Memb
     ctx.cookies.set(SESSION_COOKIE, session, cookie(ctx, '/', lifetime));
     ctx.cookies.set(SIGNED_IN_COOKIE, '1', cookie(ctx, '/', lifetime, false));
   }
-  const token = mediaToken(deps.settings.mediaKeys, member.id, await entitlementsOf(deps.knex, member), now, deps.settings.mediaTokenTtlSeconds);
+  const e = await entitlementsOf(deps.knex, member);
+  const token = mediaToken(deps.settings.mediaKeys, member.id, e, now, deps.settings.mediaTokenTtlSeconds, mintSeconds(member, now));
   ctx.cookies.set(MEDIA_COOKIE, token, cookie(ctx, '/members', undefined));
 }
 

@@ -28,13 +28,16 @@ export function hasActiveMembership(e: Entitlements, now: number): boolean {
 
 /**
  * The media service's session token (cookie `media_token`): short-lived, re-issued by the bff on
- * every /api/me, so a revoked or lapsed membership stops working within its lifetime.
+ * every /api/me, so a revoked or lapsed membership stops working within its lifetime. `issuedAt`
+ * (unix s, repository.ts mintSeconds) is what the media service compares with the member's
+ * valid-from time, so a sign-out everywhere reaches tokens issued before it.
  */
-export function mediaToken(keys: KeyRing, memberId: number, e: Entitlements, now: number, ttlSeconds: number): string {
+export function mediaToken(keys: KeyRing, memberId: number, e: Entitlements, now: number, ttlSeconds: number, issuedAt: number): string {
   return signSessionToken(keys, {
     memberId,
     expiresAt: Math.floor(now / 1000) + ttlSeconds,
     membershipActiveUntil: e.membershipUntil === null ? null : Math.floor(e.membershipUntil / 1000),
     vodPaths: e.vodPaths,
+    issuedAt,
   });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bumpAccessValidFrom } from '@media-site/db/members/accounts';
 import { memberNamed } from '@media-site/db/members/username';
 import { visibleOnly } from '../shared/visible';
 
@@ -10,6 +11,8 @@ export interface MemberRow {
   revoked_at: number | null;
   /** `npm run catalog -- member disable`: no sign-in, no session, always on the revocation list. */
   disabled_at: number | null;
+  /** Unix ms; what the member was given before it is refused (sign out everywhere, a password change, a disable, a chargeback). */
+  access_valid_from: number | null;
 }
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'revoked';
@@ -37,6 +40,7 @@ function toMember(row: Record<string, unknown> | undefined): MemberRow | undefin
     email: String(row.email),
     revoked_at: numOrNull(row.revoked_at),
     disabled_at: numOrNull(row.disabled_at),
+    access_valid_from: numOrNull(row.access_valid_from),
   };
 }
 
@@ -67,10 +71,16 @@ export async function insertMember(db: Knex, member: { username: string; passwor
   return num(id);
 }
 
-/** Keeps the first revocation's time; only the operator's `member enable` clears it. */
+/**
+ * Keeps the first revocation's time; only the operator's `member enable` clears it. What the member
+ * was given before stays refused after that too (the valid-from time).
+ */
 export async function revokeMember(db: Knex, id: number, at: number): Promise<void> {
   await db('members').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
+  await bumpAccessValidFrom(db, id, at);
 }
+
+export { bumpAccessValidFrom };
 
 /**
  * Members revoked since `since` (unix ms), and every disabled member: what the media service must
@@ -79,6 +89,23 @@ export async function revokeMember(db: Knex, id: number, at: number): Promise<vo
 export async function revokedMemberIds(db: Knex, since: number): Promise<number[]> {
   const rows: { id: unknown }[] = await db('members').where('revoked_at', '>=', since).orWhereNotNull('disabled_at').select('id');
   return rows.map((r) => num(r.id));
+}
+
+/**
+ * The media service's per-member "valid from" (unix seconds): anything minted (`iat`) before it is
+ * refused. The bump at T ms refuses every `iat` up to floor(T / 1000), so nothing minted in the same
+ * second before the bump survives; what is minted after it carries at least this (mintSeconds).
+ */
+export const validFromSeconds = (ms: number | null): number => (ms === null ? 0 : Math.floor(ms / 1000) + 1);
+
+/** The `iat` of what is minted now for the member: the clock's second, never before their valid-from. */
+export const mintSeconds = (member: Pick<MemberRow, 'access_valid_from'>, now: number): number =>
+  Math.max(Math.floor(now / 1000), validFromSeconds(member.access_valid_from));
+
+/** Valid-from times set since `since` (unix ms): older ones outlast nothing a link or token could still be. */
+export async function accessValidFromSince(db: Knex, since: number): Promise<Record<string, number>> {
+  const rows: { id: unknown; at: unknown }[] = await db('members').where('access_valid_from', '>=', since).select('id', 'access_valid_from as at');
+  return Object.fromEntries(rows.map((r) => [String(num(r.id)), validFromSeconds(num(r.at))]));
 }
 
 export async function insertSubscription(

@@ -78,7 +78,10 @@ describe.each(testBackends())('chargebacks withdraw access for good (%s)', (back
     const b = await buyer('cb_vod');
     await hook('Refund', { transactionId: 'cb-v-1', subscriptionId: b.vod });
     expect(await access(b.cookie)).toMatchObject({ vods: [], membershipActive: false });
-    expect((await kit.request.get('/internal/media-revocations')).body.members).toContain(b.memberId);
+    const list = (await kit.request.get('/internal/media-revocations')).body;
+    expect(list.members).toContain(b.memberId);
+    // What the member was given before stays refused even after `member enable` (issue 19).
+    expect(list.validFrom[b.memberId]).toBeGreaterThan(Date.now() / 1000 - 60);
   });
 
   it('only the operator brings a member back, and the charged-back purchase stays withdrawn', async () => {

@@ -2,13 +2,15 @@ import type Router from '@koa/router';
 import { exactRouter } from '../../exact-router';
 import { ForbiddenError } from '../../../errors';
 import type { AccountDeps } from './deps';
-import { revokedMemberIds } from './repository';
+import { accessValidFromSince, revokedMemberIds } from './repository';
 import { takedownListRoute } from '../reports/internal';
 import { sendInternalList } from '../shared/respond';
 
 /**
  * Outside /api, so the front door never proxies it: the media service polls it every minute (ETag/304) for
- * members whose tokens and links must stop working before they expire (chargeback, refund, void).
+ * members whose tokens and links must stop working before they expire (chargeback, refund, void), and
+ * per member the time (unix seconds) before which nothing minted counts any more (sign out everywhere,
+ * a password change, a disable, a chargeback): `{ members: [...], validFrom: { "<id>": <s> } }`.
  */
 export function internalRoutes(deps: AccountDeps): Router {
   return takedownListRoute(exactRouter(), deps.knex).get('/internal/media-revocations', async (ctx) => {
@@ -16,6 +18,7 @@ export function internalRoutes(deps: AccountDeps): Router {
     const s = deps.settings;
     // Anything revoked longer ago than a link or token can live needs no listing.
     const horizon = deps.now() - s.downloadLinkTtlHours * 3_600_000 - s.mediaTokenTtlSeconds * 1000;
-    sendInternalList(ctx, { members: (await revokedMemberIds(deps.knex, horizon)).map(String) });
+    const [members, validFrom] = await Promise.all([revokedMemberIds(deps.knex, horizon), accessValidFromSince(deps.knex, horizon)]);
+    sendInternalList(ctx, { members: members.map(String), validFrom });
   });
 }
