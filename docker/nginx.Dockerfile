@@ -65,6 +65,7 @@ ENV PORT=8080 \
     PAYMENT_BURST=20 \
     FRONT_TRUSTED_PROXIES= \
     WEBHOOK_ALLOWED_IPS=64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24 \
+    WEBHOOK_PROXY_SECRET= \
     UPSTREAM_WATCH_INTERVAL=2
 EXPOSE 8080
 # /readyz: nginx answers and reaches both services' readiness through its upstreams.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
@@ -25,6 +26,8 @@ try {
     mediaRoot,
     frontDoor: (env.FRONT_DOOR as 'auto' | 'nginx' | 'node' | undefined) ?? 'auto',
     encoder: true,
+    // Webhooks reach the bff through the front door only, as in production: a fresh secret per start.
+    env: { WEBHOOK_PROXY_SECRET: env.WEBHOOK_PROXY_SECRET || randomBytes(32).toString('hex') },
   });
   console.log(`\nThe site is up at ${site.url}  (front door: ${site.frontDoor}; Ctrl-C stops it)`);
   console.log(`Sign in as ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password} (local demo only).`);

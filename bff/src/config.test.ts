@@ -184,6 +184,11 @@ describe('production configuration', () => {
       expect(text).toMatch(/WEBHOOK_PROXY_SECRET: .*openssl rand -hex 32/);
     });
 
+    it('refuses characters nginx would read as syntax, anywhere', () => {
+      expect(refusal({ WEBHOOK_PROXY_SECRET: `${OPERATOR_KEYS.webhookProxy}$host` })).toMatch(/WEBHOOK_PROXY_SECRET: letters, digits and/);
+      expect(refusal({ WEBHOOK_PROXY_SECRET: `${OPERATOR_KEYS.webhookProxy}" always` })).toMatch(/WEBHOOK_PROXY_SECRET: letters, digits and/);
+    });
+
     it('is optional outside production (the source address alone)', () => {
       expect(loadConfig({}).WEBHOOK_PROXY_SECRET).toBeUndefined();
     });

@@ -25,14 +25,20 @@ export interface DevProxyOptions {
   bffUrl: string;
   mediaUrl: string;
   spaDir: string;
+  /** The bff's WEBHOOK_PROXY_SECRET: added on the webhook path, as nginx's webhook location does. */
+  webhookProxySecret?: string;
 }
 
-function proxy(req: IncomingMessage, res: ServerResponse, target: string): void {
+const WEBHOOK_PATH = /^\/api\/+ccbill\/+webhook/i;
+
+function proxy(req: IncomingMessage, res: ServerResponse, target: string, extra: Record<string, string> = {}): void {
   const url = new URL(req.url ?? '/', target);
+  // A client's own copy of the webhook secret header never passes; the webhook path gets the real one.
+  const { 'x-webhook-proxy-secret': _clientCopy, ...headers } = req.headers;
   const upstream = request(
     url,
     // The browser's Host (the bff compares it with Origin) and this hop's plain-http scheme.
-    { method: req.method, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http' } },
+    { method: req.method, headers: { ...headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http', ...extra } },
     (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
@@ -73,7 +79,10 @@ async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: strin
 export async function startDevProxy(options: DevProxyOptions): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
-    if (path === '/api' || path.startsWith('/api/')) return proxy(req, res, options.bffUrl);
+    if (path === '/api' || path.startsWith('/api/')) {
+      const secret: Record<string, string> = options.webhookProxySecret && WEBHOOK_PATH.test(path) ? { 'x-webhook-proxy-secret': options.webhookProxySecret } : {};
+      return proxy(req, res, options.bffUrl, secret);
+    }
     if (path.startsWith('/members/')) return proxy(req, res, options.mediaUrl);
     serveSpa(req, res, options.spaDir).catch(() => {
       res.statusCode = 500;

@@ -60,6 +60,8 @@ export const templateDefaults = {
   FRONT_TRUSTED_PROXIES: '',
   // The provider's webhook sources (reference/ccbill.md: x.1-x.254 of these four /24s).
   WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
+  // What the webhook location adds for the bff (X-Webhook-Proxy-Secret, the bff's WEBHOOK_PROXY_SECRET); empty: not sent.
+  WEBHOOK_PROXY_SECRET: '',
 } satisfies Record<string, string>;
 
 /**

@@ -91,19 +91,26 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   };
   try {
     const bffUrl = `http://127.0.0.1:${bffPort}`;
+    const port = options.port || (await freePort());
+    const host = options.host ?? '127.0.0.1';
     let providerUrl: string | undefined;
     let provider: Child | undefined;
     if (!env.CCBILL_BASE_URL) {
       // Embedded default: pay end to end against the local simulator (local use only).
       const simPort = env.SIMULATOR_PORT ? Number(env.SIMULATOR_PORT) : await freePort();
       providerUrl = `http://127.0.0.1:${simPort}`;
-      const sim = spawnTs('provider', simulatorEntry, { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: `${bffUrl}/api/ccbill/webhook` }, onLine);
+      // With WEBHOOK_PROXY_SECRET the bff takes webhooks only through the front door (which adds
+      // it), as in production; without, straight to the bff.
+      const frontHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+      const webhookUrl = env.WEBHOOK_PROXY_SECRET ? `http://${frontHost}:${port}/api/ccbill/webhook` : `${bffUrl}/api/ccbill/webhook`;
+      const sim = spawnTs('provider', simulatorEntry, { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: webhookUrl }, onLine);
       children.push(sim);
       provider = sim;
       await waitHealthy(`${providerUrl}/healthz`, sim);
       env.CCBILL_BASE_URL = providerUrl;
-      // The simulator's webhooks come from loopback, straight to the bff.
+      // The simulator's webhooks come from loopback: a private source, allowed explicitly.
       env.WEBHOOK_ALLOWED_IPS ??= '127.0.0.1,::1';
+      env.WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE ??= 'true';
     }
     env.MEDIA_REVOCATION_URL ??= `${bffUrl}/internal/media-revocations`;
     // One METRICS_PORT for the whole site: the bff takes it, the media service the port after it.
@@ -123,8 +130,6 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       children.push(encoder);
     }
 
-    const port = options.port || (await freePort());
-    const host = options.host ?? '127.0.0.1';
     const spaDir = resolve(repoRoot, 'frontend/dist');
     let closeFrontDoor: () => Promise<void>;
     if (useNginx) {
@@ -145,7 +150,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       });
       closeFrontDoor = nginx.stop;
     } else {
-      const proxy = await startDevProxy({ port, host, bffUrl, mediaUrl, spaDir });
+      const proxy = await startDevProxy({ port, host, bffUrl, mediaUrl, spaDir, webhookProxySecret: env.WEBHOOK_PROXY_SECRET });
       closeFrontDoor = proxy.close;
     }
     const url = `http://${host}:${port}`;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ const PROVIDER_ADDRESS = '64.38.240.17';
 const UNTRUSTED_PEER = '127.0.0.2';
 const TLS_PROXY = '127.0.0.3';
 const NGINX_REFUSAL = 'Webhooks are accepted from the card provider addresses only.';
+const PROXY_SECRET = randomBytes(32).toString('hex');
 
 interface Answer {
   status: number;
@@ -56,11 +58,11 @@ function signIn(base: string, options: { from?: string; headers?: Record<string,
 }
 
 const webhookQuery = 'clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
-function webhook(base: string, path: string, eventType: string, options: { from: string; forwardedFor: string }): Promise<Answer> {
+function webhook(base: string, path: string, eventType: string, options: { from: string; forwardedFor: string; headers?: Record<string, string> }): Promise<Answer> {
   return send(base, `${path}?${webhookQuery}${eventType}`, {
     method: 'POST',
     from: options.from,
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': options.forwardedFor },
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': options.forwardedFor, ...options.headers },
     body: JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, transactionId: `${eventType}-${Date.now()}`, subscriptionId: '123456789012345678', nextRenewalDate: '2099-01-01' }),
   });
 }
@@ -73,13 +75,14 @@ let webhookEvents: () => Promise<number>;
 beforeAll(async () => {
   // The bff accepts the provider's range beside the simulator's loopback, so a webhook that nginx
   // lets through is stored: what reaches the bff is what nginx decided.
-  stack = await startStack({ frontDoor: 'nginx', env: { WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24' } });
+  // nginx's webhook location vouches with WEBHOOK_PROXY_SECRET, made here as an operator would.
+  stack = await startStack({ frontDoor: 'nginx', env: { WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24', WEBHOOK_PROXY_SECRET: PROXY_SECRET } });
   behindTls = await startNginx({
     bffUrl: stack.bffUrl,
     mediaUrl: stack.mediaUrl,
     spaDir: join(repoRoot, 'frontend/dist'),
     mediaRoot: stack.mediaRoot,
-    vars: { FRONT_TRUSTED_PROXIES: TLS_PROXY, LOGIN_RATE: '1r/m', LOGIN_BURST: '2' },
+    vars: { FRONT_TRUSTED_PROXIES: TLS_PROXY, LOGIN_RATE: '1r/m', LOGIN_BURST: '2', WEBHOOK_PROXY_SECRET: PROXY_SECRET },
   });
   const knex = createKnex(stack.databaseUrl);
   webhookEvents = async () => Number((await knex('webhook_events').count({ n: '*' }).first())?.n);
@@ -114,6 +117,41 @@ describe('nginx as the edge (no proxy in front, plain http)', () => {
       expect(await webhookEvents()).toBe(before);
     },
   );
+});
+
+describe("webhook authority stays in nginx's webhook location (WEBHOOK_PROXY_SECRET)", () => {
+  // 127.0.0.1 is nginx's own address: any process on its host (or in its network namespace) connects
+  // to the bff from there, a trusted proxy and an allowed source, and claims a provider address.
+  it('refuses a direct post to the bff from the front door\'s address with a forged X-Forwarded-For, storing nothing', async () => {
+    const before = await webhookEvents();
+    for (const headers of [{}, { 'X-Webhook-Proxy-Secret': randomBytes(32).toString('hex') }]) {
+      const forged = await webhook(stack.bffUrl, '/api/ccbill/webhook', 'RenewalSuccess', { from: '127.0.0.1', forwardedFor: PROVIDER_ADDRESS, headers });
+      expect(forged.status, forged.body).toBe(403);
+      expect(JSON.parse(forged.body)).toEqual({ error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' } });
+    }
+    expect(await webhookEvents()).toBe(before);
+  });
+
+  it('stores the same delivery through nginx, which replaces any copy of the header the client sent', async () => {
+    const before = await webhookEvents();
+    const relayed = await webhook(stack.url, '/api/ccbill/webhook', 'CustomerDataUpdate', { from: '127.0.0.1', forwardedFor: PROVIDER_ADDRESS, headers: { 'X-Webhook-Proxy-Secret': 'a-guess' } });
+    expect(relayed.status, relayed.body).toBe(200);
+    expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
+    expect(await webhookEvents()).toBe(before + 1);
+  });
+});
+
+describe('npm start: the simulator delivers through the front door when WEBHOOK_PROXY_SECRET is set', () => {
+  it('stores the webhook the simulator sends', async () => {
+    const before = await webhookEvents();
+    const res = await fetch(`${stack.providerUrl}/_sim/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ eventType: 'CustomerDataUpdate', fields: { transactionId: `sim-${Date.now()}`, subscriptionId: '123456789012345678' } }),
+    });
+    expect(await res.json()).toEqual({ status: 200 });
+    expect(await webhookEvents()).toBe(before + 1);
+  });
 });
 
 describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {

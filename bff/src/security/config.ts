@@ -68,7 +68,15 @@ export const securityConfigShape = {
    * passed the front door's allow-list, which X-Forwarded-For from any host beside nginx is not.
    * Unset (development, tests): the source address alone. Production requires it.
    */
-  WEBHOOK_PROXY_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  WEBHOOK_PROXY_SECRET: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .min(16)
+      // nginx's config quotes it: no quote, space or "$" (a variable there).
+      .regex(/^[\w+/=.-]+$/, 'letters, digits and + / = . _ - only (nginx writes it into its config); e.g. openssl rand -hex 32')
+      .optional(),
+  ),
   /** Extra origins allowed to POST (the site's own origin always is): scheme, host and port. */
   ALLOWED_ORIGINS: z
     .string()
