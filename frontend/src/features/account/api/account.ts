@@ -3,7 +3,8 @@ import type { Member } from '../../../hooks/useSession';
 
 export interface AccountView extends Member {
   membership: Member['membership'] & { /** false once rebilling is cancelled (the paid time still runs) */ renews: boolean };
-  vodItems: { path: string; updatename: string; download: string }[];
+  /** A bought VOD that was taken down stays listed as removed: no title, no download. */
+  vodItems: ({ path: string; updatename: string; download: string; removed?: undefined } | { path: string; removed: true })[];
 }
 
 export function getAccount(signal: AbortSignal): Promise<AccountView> {

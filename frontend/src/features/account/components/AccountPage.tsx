@@ -54,12 +54,19 @@ function Vods({ account }: { account: AccountView }) {
         </p>
       ) : (
         <ul className="account-vods">
-          {account.vodItems.map((vod) => (
-            <li key={vod.path}>
-              <Link to={`/vod/${encodeURIComponent(vod.path)}`}>{vod.updatename}</Link>
-              <DownloadButton path={vod.download} label={`Download ${vod.updatename}`} className="button" />
-            </li>
-          ))}
+          {account.vodItems.map((vod) =>
+            vod.removed ? (
+              <li key={vod.path}>
+                <span className="muted">A VOD you bought</span> <span className="status">Removed</span>
+                <span className="muted"> (taken down from the site; it can no longer be downloaded)</span>
+              </li>
+            ) : (
+              <li key={vod.path}>
+                <Link to={`/vod/${encodeURIComponent(vod.path)}`}>{vod.updatename}</Link>
+                <DownloadButton path={vod.download} label={`Download ${vod.updatename}`} className="button" />
+              </li>
+            ),
+          )}
         </ul>
       )}
       <p className="muted">Download links work for 48 hours and can be resumed.</p>

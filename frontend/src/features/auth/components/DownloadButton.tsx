@@ -5,6 +5,8 @@ import { startDownload } from '../api/downloadLink';
 function problem(error: unknown): string {
   if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again to download.';
   if (error instanceof HttpError && error.status === 403) return 'This download is not open to your account.';
+  // The bff signs no link for a taken-down item (404, as the catalog answers for it).
+  if (error instanceof HttpError && (error.status === 404 || error.status === 410)) return 'This item has been removed from the site.';
   return 'The download link could not be made. Try again.';
 }
 
