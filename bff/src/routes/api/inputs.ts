@@ -16,6 +16,8 @@ export interface RouteInput {
   schema: z.ZodType;
   /** Where the value comes from: a JSON body, the query string (strings only), or one path segment. */
   from: 'body' | 'query' | 'param';
+  /** For a path parameter: the segment's name in the routes (`:folder`). */
+  segment?: string;
   /** Where it is used, as `METHOD /api/path` (`:name` for a path parameter). */
   routes: string[];
 }
@@ -36,14 +38,15 @@ export const ROUTE_INPUTS: readonly RouteInput[] = [
   { name: 'webhookBody', schema: webhookBody, from: 'body', routes: ['POST /api/ccbill/webhook'] },
   { name: 'reportBody', schema: reportBody, from: 'body', routes: ['POST /api/reports'] },
   { name: 'appealBody', schema: appealBody, from: 'body', routes: ['POST /api/reports/:reference/appeal'] },
-  { name: 'referenceParam', schema: referenceParam, from: 'param', routes: ['GET /api/reports/:reference', 'POST /api/reports/:reference/appeal'] },
+  { name: 'referenceParam', schema: referenceParam, from: 'param', segment: 'reference', routes: ['GET /api/reports/:reference', 'POST /api/reports/:reference/appeal'] },
   { name: 'positionBody', schema: positionBody, from: 'body', routes: ['PUT /api/positions/:type/:folder'] },
-  { name: 'playableTypeParam', schema: playableTypeParam, from: 'param', routes: ['GET /api/playback/:type/:folder', 'GET /api/positions/:type/:folder', 'PUT /api/positions/:type/:folder', 'DELETE /api/positions/:type/:folder'] },
-  { name: 'pageParam', schema: pageParam, from: 'param', routes: ['GET /api/updates/:page', 'GET /api/photos/:page', 'GET /api/photos-by-date/:page', 'GET /api/videos/:page', 'GET /api/videos-by-date/:page', 'GET /api/vod/:page'] },
+  { name: 'playableTypeParam', schema: playableTypeParam, from: 'param', segment: 'type', routes: ['GET /api/playback/:type/:folder', 'GET /api/positions/:type/:folder', 'PUT /api/positions/:type/:folder', 'DELETE /api/positions/:type/:folder'] },
+  { name: 'pageParam', schema: pageParam, from: 'param', segment: 'page', routes: ['GET /api/updates/:page', 'GET /api/photos/:page', 'GET /api/photos-by-date/:page', 'GET /api/videos/:page', 'GET /api/videos-by-date/:page', 'GET /api/vod/:page'] },
   {
     name: 'folderParam',
     schema: folderParam,
     from: 'param',
+    segment: 'folder',
     routes: [
       'GET /api/photos/set/:folder',
       'GET /api/videos/prename/:folder',
@@ -56,7 +59,7 @@ export const ROUTE_INPUTS: readonly RouteInput[] = [
       'DELETE /api/positions/:type/:folder',
     ],
   },
-  { name: 'letterParam', schema: letterParam, from: 'param', routes: ['GET /api/models/:letter'] },
-  { name: 'modelNameParam', schema: modelNameParam, from: 'param', routes: ['GET /api/modelname/:name'] },
-  { name: 'searchTermParam', schema: searchTermParam, from: 'param', routes: ['GET /api/search/:term'] },
+  { name: 'letterParam', schema: letterParam, from: 'param', segment: 'letter', routes: ['GET /api/models/:letter'] },
+  { name: 'modelNameParam', schema: modelNameParam, from: 'param', segment: 'name', routes: ['GET /api/modelname/:name'] },
+  { name: 'searchTermParam', schema: searchTermParam, from: 'param', segment: 'term', routes: ['GET /api/search/:term'] },
 ];
