@@ -124,7 +124,8 @@ describe("webhook authority stays in nginx's webhook location (WEBHOOK_PROXY_SEC
   // to the bff from there, a trusted proxy and an allowed source, and claims a provider address.
   it('refuses a direct post to the bff from the front door\'s address with a forged X-Forwarded-For, storing nothing', async () => {
     const before = await webhookEvents();
-    for (const headers of [{}, { 'X-Webhook-Proxy-Secret': randomBytes(32).toString('hex') }]) {
+    const attempts: Record<string, string>[] = [{}, { 'X-Webhook-Proxy-Secret': randomBytes(32).toString('hex') }];
+    for (const headers of attempts) {
       const forged = await webhook(stack.bffUrl, '/api/ccbill/webhook', 'RenewalSuccess', { from: '127.0.0.1', forwardedFor: PROVIDER_ADDRESS, headers });
       expect(forged.status, forged.body).toBe(403);
       expect(JSON.parse(forged.body)).toEqual({ error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' } });
