@@ -8,6 +8,7 @@ import * as m006 from './migrations/006_username_nocase';
 import * as m007 from './migrations/007_media_jobs';
 import * as m008 from './migrations/008_takedown_free_sets';
 import * as m009 from './migrations/009_search_fold';
+import * as m010 from './migrations/010_payment_binding';
 import * as m011 from './migrations/011_access_valid_from';
 
 interface Migration {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '007_media_jobs': m007,
   '008_takedown_free_sets': m008,
   '009_search_fold': m009,
+  '010_payment_binding': m010,
   '011_access_valid_from': m011,
 };
 

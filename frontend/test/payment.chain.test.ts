@@ -22,6 +22,8 @@ describe('runPaymentChain', () => {
     expect(tokenBody.paymentInfo.creditCardPaymentInfo).toMatchObject({ cardNum: '4111111111111111', expMonth: '12', expYear: '2027', cvv2: '123' });
     expect(tokenBody).toMatchObject({ timeToLive: 30, validNumberOfUse: 3, customerInfo: { zipcode: '62701', country: 'US' } });
 
+    // Step 3 names the payment token its handle is bound to (with step 1's cookie, sent by the browser).
+    expect(JSON.parse(String(fetchMock.mock.calls[2]?.[1]?.body))).toEqual({ paymentToken: 'a'.repeat(32) });
     const processBody = JSON.parse(String(fetchMock.mock.calls[3]?.[1]?.body));
     expect(processBody).toMatchObject({ accessToken: 'back-token', paymentToken: 'a'.repeat(32) });
     expect(processBody.formData).toMatchObject({ currencyCode: '840', rebills: '99', username: 'new_member1' });

@@ -79,12 +79,14 @@ describe.skipIf(!composeTestEnabled)('docker-compose.demo.yml, demo shape', () =
     });
     expect(created.status).toBe(200);
     const { paymentTokenId } = (await created.json()) as { paymentTokenId: string };
-    const second = (await (await post('/api/get_ccbill_back_token', {})).json()) as { access_token: string };
+    // Step 1's payment cookie goes back on steps 3 and 4, as a browser sends it.
+    const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const second = (await (await post('/api/get_ccbill_back_token', { paymentToken: paymentTokenId }, cookie)).json()) as { access_token: string };
     const paid = await post('/api/process_payment', {
       accessToken: second.access_token,
       paymentToken: paymentTokenId,
       formData: { initialPrice: '14.99', initialPeriod: '30', rebills: '99', currencyCode: '840', ...credentials, email: 'buyer@example.com', expiration: '12/31/2099' },
-    });
+    }, cookie);
     expect(paid.status).toBe(200);
 
     const login = await post('/api/login', credentials);

@@ -9,13 +9,15 @@ export interface PaymentResult {
   ms: number;
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; cookie: string }> {
   const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
   const text = await res.text();
+  // What a browser would send back (step 1's payment nonce, for steps 3 and 4).
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   try {
-    return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+    return { status: res.status, body: JSON.parse(text) as Record<string, unknown>, cookie };
   } catch {
-    return { status: res.status, body: { raw: text } };
+    return { status: res.status, body: { raw: text }, cookie };
   }
 }
 
@@ -23,10 +25,11 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
 export async function payMembership(siteUrl: string, username: string, cardEnding: string): Promise<PaymentResult> {
   const started = performance.now();
   const site = { Origin: siteUrl };
-  const end = (step: PaymentResult['step'], r: { status: number; body: Record<string, unknown> }): PaymentResult => ({ step, ...r, ms: performance.now() - started });
+  const end = (step: PaymentResult['step'], r: { status: number; body: Record<string, unknown> }): PaymentResult => ({ step, status: r.status, body: r.body, ms: performance.now() - started });
   const password = 'correct horse battery';
   const first = await post(`${siteUrl}/api/get_ccbill_token`, { username, password }, site);
   if (first.status !== 200) return end(1, first);
+  const browser = { ...site, Cookie: first.cookie };
   const { access_token: bearer, providerBase, clientAccnum, clientSubacc } = first.body as { access_token: string; providerBase: string; clientAccnum: number; clientSubacc: number };
   const token = await post(
     `${providerBase}/payment-tokens/merchant-only-verify`,
@@ -42,12 +45,12 @@ export async function payMembership(siteUrl: string, username: string, cardEndin
     { ...site, Authorization: `Bearer ${bearer}`, Accept: PROVIDER_ACCEPT },
   );
   if (token.status !== 200) return end(2, token);
-  const handle = await post(`${siteUrl}/api/get_ccbill_back_token`, {}, site);
+  const handle = await post(`${siteUrl}/api/get_ccbill_back_token`, { paymentToken: token.body.paymentTokenId }, browser);
   if (handle.status !== 200) return end(3, handle);
   const charge = await post(
     `${siteUrl}/api/process_payment`,
     { accessToken: handle.body.access_token, paymentToken: token.body.paymentTokenId, formData: { username, password, email: `${username}@example.com` } },
-    site,
+    browser,
   );
   return end(4, charge);
 }

@@ -153,7 +153,8 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
     return false;
   }
 
-  const second = await step(async () => (await postJson<{ access_token?: string }>('/api/get_ccbill_back_token')).access_token);
+  // The handle is bound to this payment token and to step 1's cookie (sent automatically: same origin).
+  const second = await step(async () => (await postJson<{ access_token?: string }>('/api/get_ccbill_back_token', { paymentToken })).access_token);
   if (!second) {
     onStatus(PAYMENT_MESSAGES.secondToken);
     return false;

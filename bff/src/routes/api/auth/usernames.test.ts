@@ -28,7 +28,7 @@ describe.each(testBackends())('usernames in any letter case (%s)', (backend) => 
     // Steps 1-3 while the name is free; the operator then adds it in another case.
     const prepared = await prepare(kit, { username: 'Late_Name' });
     expect(await add('late_name')).toBe(0);
-    const fourth = await kit.request.post('/api/process_payment').set('Origin', ORIGIN).send(prepared.body);
+    const fourth = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send(prepared.body);
     expect(fourth.status).toBe(409);
     expect((await kit.db.knex('members').select('username').orderBy('username')).map((r) => r.username)).toEqual(['case_member', 'late_name']);
   });

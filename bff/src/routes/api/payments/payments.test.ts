@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { paymentOutcomes } from '../../../metrics';
 import { takeDown } from '@media-site/db/reports/takedowns';
-import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, type AccountKit } from './test-kit';
+import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies, type AccountKit } from './test-kit';
 
 const HIDDEN_VOD = { path: 'vod-hidden', price: '5.00' };
 
@@ -63,11 +63,14 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
 
   it('charges once for concurrent and repeated process_payment calls with one token', async () => {
     const prepared = await prepare(kit, { username: 'twice_user' });
-    const other = await kit.request.post('/api/get_ccbill_back_token').set('Origin', ORIGIN);
-    const bodies = [prepared.body, prepared.body, { ...prepared.body, accessToken: other.body.access_token }];
-    const results = await Promise.all(bodies.map((b) => kit.request.post('/api/process_payment').set('Origin', ORIGIN).send(b)));
+    const site = { Origin: ORIGIN, ...prepared.cookie };
+    // The token is claimed by the first handle: not even this browser gets a second one for it.
+    const other = await kit.request.post('/api/get_ccbill_back_token').set(site).send({ paymentToken: prepared.paymentToken });
+    expect(other.status).toBe(403);
+    const bodies = [prepared.body, prepared.body, prepared.body];
+    const results = await Promise.all(bodies.map((b) => kit.request.post('/api/process_payment').set(site).send(b)));
     for (const r of results) expect(r.body).toEqual({ approved: true, status: 'approved' });
-    const again = await kit.request.post('/api/process_payment').set('Origin', ORIGIN).send(prepared.body);
+    const again = await kit.request.post('/api/process_payment').set(site).send(prepared.body);
     expect(again.body).toEqual({ approved: true, status: 'approved' });
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(1);
     expect(await kit.db.knex('members').where({ username: 'twice_user' })).toHaveLength(1);
@@ -75,7 +78,7 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
 
   it('refuses a second purchase of the same username (a double-clicked submit) before charging', async () => {
     const [a, b] = await Promise.all([prepare(kit, { username: 'double_click' }), prepare(kit, { username: 'double_click' })]);
-    const results = await Promise.all([a, b].map((p) => kit.request.post('/api/process_payment').set('Origin', ORIGIN).send(p.body)));
+    const results = await Promise.all([a, b].map((p) => kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...p.cookie }).send(p.body)));
     expect(results.map((r) => r.body.approved === true).filter(Boolean)).toHaveLength(1);
     expect(kit.sim.charges.filter((c) => c.passThrough.username === 'double_click')).toHaveLength(1);
   });
@@ -116,8 +119,10 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
       fresh.sim.failNext('frontend-oauth');
       const first = await fresh.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'no_bearer', password: 'correct horse' });
       expect(first.status).toBe(503);
+      const started = await fresh.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'no_bearer', password: 'correct horse' });
       fresh.sim.failNext('backend-oauth');
-      expect((await fresh.request.post('/api/get_ccbill_back_token').set('Origin', ORIGIN)).status).toBe(503);
+      const third = await fresh.request.post('/api/get_ccbill_back_token').set({ Origin: ORIGIN, Cookie: withSetCookies(undefined, started) }).send({ paymentToken: 'made_up_token_1' });
+      expect(third.status).toBe(503);
     } finally {
       await fresh.close();
     }
@@ -125,7 +130,7 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
 
   it('refuses a spent or made-up handle', async () => {
     const prepared = await prepare(kit, { username: 'handle_user' });
-    const fake = await kit.request.post('/api/process_payment').set('Origin', ORIGIN).send({ ...prepared.body, accessToken: 'x'.repeat(43) });
+    const fake = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send({ ...prepared.body, accessToken: 'x'.repeat(43) });
     expect(fake.status).toBe(403);
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
   });
@@ -176,7 +181,7 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     const prepared = await prepare(kit, { username: 'vod_hidden', vod: HIDDEN_VOD.path, cookie, credentials: false });
     expect(prepared.first.status).toBe(200);
     await takeDown(kit.db.knex, { ref: { type: 'vod', path: HIDDEN_VOD.path }, actor: 'ops', reason: 'test', now: Date.now() });
-    const charge = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, Cookie: cookie }).send(prepared.body);
+    const charge = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send(prepared.body);
     expect(charge.status).toBe(404);
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
     const again = await kit.request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, Cookie: cookie }).send({ vod: HIDDEN_VOD.path });

@@ -8,8 +8,16 @@ import { currentMember, issueCookies, rememberDevice, sessionCookieValue, signIn
 import type { AccountDeps } from '../members/deps';
 import { parseBody, parseQuery } from '../members/parse';
 import { memberById, type MemberRow } from '../members/repository';
-import { frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
+import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
 import { backendHandle, frontendToken, processPayment, usernameAvailable } from './service';
+import { PAYMENT_START_COOKIE, START_TTL_MS } from './starts';
+
+// Step 1's nonce: HttpOnly, only on /api, and SameSite=Strict so no other site's page can make
+// this browser send it.
+const startNonce = (ctx: Context) => ctx.cookies.get(PAYMENT_START_COOKIE, { signed: false });
+function setStartNonce(ctx: Context, nonce: string): void {
+  ctx.cookies.set(PAYMENT_START_COOKIE, nonce, { path: '/api', sameSite: 'strict', httpOnly: true, secure: ctx.secure, signed: false, overwrite: true, maxAge: START_TTL_MS });
+}
 
 /**
  * The approved chain leaves this browser signed in: a new member gets a session (and the media
@@ -37,16 +45,18 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
   router
     .post('/get_ccbill_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await frontendToken(deps, parseBody(frontendTokenBody, ctx), await currentMember(ctx, deps));
+      const { nonce, answer } = await frontendToken(deps, parseBody(frontendTokenBody, ctx), await currentMember(ctx, deps));
+      setStartNonce(ctx, nonce);
+      ctx.body = answer;
     })
     .post('/get_ccbill_back_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await backendHandle(deps);
+      ctx.body = await backendHandle(deps, startNonce(ctx), parseBody(backendHandleBody, ctx).paymentToken);
     })
     .post('/process_payment', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await currentMember(ctx, deps);
-      const { outcome, signInMemberId } = await processPayment(deps, parseBody(processPaymentBody, ctx), member);
+      const { outcome, signInMemberId } = await processPayment(deps, parseBody(processPaymentBody, ctx), member, startNonce(ctx));
       if (signInMemberId !== undefined) await signInFromPayment(ctx, deps, member, signInMemberId);
       ctx.status = outcome.httpStatus;
       ctx.body = outcome.body;

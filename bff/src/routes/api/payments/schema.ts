@@ -43,3 +43,8 @@ export type ProcessPaymentBody = z.infer<typeof processPaymentBody>;
 export const usernameQuery = z.object({
   u: z.string().regex(USERNAME, '3-15 letters, digits or _'),
 });
+
+/** Step 3's body: the payment token step 2 made, which the handle is bound to (one browser claims it). */
+export const backendHandleBody = z.object({
+  paymentToken: z.string().regex(/^[\w-]{8,64}$/, "the provider's paymentTokenId"),
+});

@@ -7,9 +7,10 @@ import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn, entitlementsOf } from '../members/entitlements';
 import { memberByUsername, vodByPath, type MemberRow } from '../members/repository';
 import { attemptById, attemptByToken, insertAttempt, reservationTaken, type NewAttempt } from './attempts';
-import { issueHandle, spendHandle } from './handles';
+import { bindingOf, issueHandle, spendHandle, TokenClaimedError } from './handles';
 import { outcomeOf, type PaymentOutcome } from './outcome';
 import type { FrontendTokenBody, ProcessPaymentBody } from './schema';
+import { nonceHash, recordStart, startByHash, type PaymentStart } from './starts';
 import { markUnknown, settleApproved, settleDeclined, settleFailed } from './settle';
 
 const HANDLE_TTL_MS = 15 * 60_000;
@@ -44,31 +45,54 @@ const membershipReservation = (username: string) => `u:${username.toLowerCase()}
  * tokens, with where to create them.
  */
 export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody, member: MemberRow | undefined) {
+  let start: PaymentStart;
   if (input.vod !== undefined) {
     if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
-    await vodToBuy(deps, member, input.vod);
+    const vod = await vodToBuy(deps, member, input.vod);
+    start = { username: null, memberId: member.id, vodId: vod.id };
   } else {
     if (input.username === undefined) throw new BadRequestError('username: required');
     if ((await memberByUsername(deps.knex, input.username)) || (await reservationTaken(deps.knex, membershipReservation(input.username)))) {
       throw new ConflictError('this username is taken');
     }
+    start = { username: input.username, memberId: null, vodId: null };
   }
   const s = deps.settings;
+  const bearer = await providerBearer(deps.provider.frontendBearer);
+  // The nonce goes into this browser's cookie only: steps 3 and 4 need it.
+  const nonce = await recordStart(deps.knex, start, deps.now());
   return {
-    access_token: await providerBearer(deps.provider.frontendBearer),
-    token_type: 'bearer',
-    providerBase: s.providerPublicBase,
-    clientAccnum: s.clientAccnum,
-    clientSubacc: s.clientSubacc,
-    timeToLive: TOKEN_TIME_TO_LIVE,
-    validNumberOfUse: TOKEN_VALID_USES,
+    nonce,
+    answer: {
+      access_token: bearer,
+      token_type: 'bearer',
+      providerBase: s.providerPublicBase,
+      clientAccnum: s.clientAccnum,
+      clientSubacc: s.clientSubacc,
+      timeToLive: TOKEN_TIME_TO_LIVE,
+      validNumberOfUse: TOKEN_VALID_USES,
+    },
   };
 }
 
-/** Step 3: makes sure we hold a backend bearer, and gives the browser only a single-use handle. */
-export async function backendHandle(deps: AccountDeps) {
+const NOT_STARTED_HERE = 'this payment was not started in this browser, or too long ago; start again';
+
+/**
+ * Step 3: makes sure we hold a backend bearer, and gives the browser only a single-use handle,
+ * bound to its step-1 record and to the payment token it made at step 2. A payment token is
+ * claimed once: another browser that learns it can neither claim it nor spend it.
+ */
+export async function backendHandle(deps: AccountDeps, nonce: string | undefined, paymentToken: string) {
+  const start = nonce ? await startByHash(deps.knex, nonceHash(nonce), deps.now()) : undefined;
+  if (!start) throw new ForbiddenError(NOT_STARTED_HERE);
   await providerBearer(deps.provider.backendBearer);
-  const handle = await issueHandle(deps.knex, deps.now(), HANDLE_TTL_MS);
+  let handle: string;
+  try {
+    handle = await issueHandle(deps.knex, deps.now(), HANDLE_TTL_MS, { startHash: start.nonce_hash, paymentToken });
+  } catch (err) {
+    if (err instanceof TokenClaimedError) throw new ForbiddenError('this payment token belongs to another checkout; start again');
+    throw err;
+  }
   return { access_token: handle, token_type: 'handle', expires_in: HANDLE_TTL_MS / 1000 };
 }
 
@@ -105,6 +129,30 @@ async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: Mem
   };
 }
 
+/**
+ * Step 4 goes on only with the pairing step 1 and 3 recorded: the handle names this browser's
+ * step-1 nonce and this payment token, and the step-1 record names this username (or this
+ * member and VOD). Checked before any hashing or charging; the bindings never change once written.
+ */
+async function checkBinding(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, nonce: string | undefined): Promise<void> {
+  const binding = await bindingOf(deps.knex, input.accessToken);
+  if (!binding) throw new ForbiddenError('this payment session has expired; start again');
+  if (!nonce || nonceHash(nonce) !== binding.startHash) throw new ForbiddenError('this payment was started in another browser; start again');
+  if (binding.paymentToken !== input.paymentToken) throw new ForbiddenError('this payment token belongs to another checkout; start again');
+  const start = await startByHash(deps.knex, binding.startHash, deps.now());
+  if (!start) throw new ForbiddenError(NOT_STARTED_HERE);
+  if (input.vod !== undefined) {
+    const vod = await vodByPath(deps.knex, input.vod);
+    // A VOD gone since step 1 is planFor's 404, not a binding question.
+    if (!member || start.member_id !== member.id || (vod && start.vod_id !== vod.id)) throw new ForbiddenError('this payment was started for another member or VOD; start again');
+    return;
+  }
+  const username = input.formData.username;
+  if (start.username === null || username === undefined || start.username.toLowerCase() !== username.toLowerCase()) {
+    throw new ForbiddenError('this payment was started for another username; start again');
+  }
+}
+
 export interface SettledPayment {
   outcome: PaymentOutcome;
   /** Set on the one call that spent the handle and saw the charge approved: sign this browser in as them. */
@@ -122,9 +170,10 @@ export async function usernameAvailable(deps: AccountDeps, username: string, add
  * Step 4, exactly once per payment token: the attempt is recorded (unique token, unique
  * reservation) before the one charge call; repeats and concurrent calls get the first outcome.
  */
-export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined): Promise<SettledPayment> {
+export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, nonce: string | undefined): Promise<SettledPayment> {
   const existing = await attemptByToken(deps.knex, input.paymentToken);
   if (existing) return { outcome: existing.status === 'pending' ? await awaitOutcome(deps, input.paymentToken) : outcomeOf(existing) };
+  await checkBinding(deps, input, member, nonce);
   const spent = await spendHandle(deps.knex, input.accessToken, input.paymentToken, deps.now());
   if (spent === 'spent-on-same-token') return { outcome: await awaitOutcome(deps, input.paymentToken) };
   if (spent === 'invalid') throw new ForbiddenError('this payment session has expired; start again');

@@ -103,22 +103,33 @@ export function tokenRequestBody(clientAccnum: number, cardNum: string) {
   };
 }
 
-/** Steps 1-3 as the browser runs them; returns what step 4 needs. */
+/** The Cookie header after a response's Set-Cookie: the browser's cookies plus (or replaced by) the new ones. */
+export function withSetCookies(cookie: string | undefined, res: { headers: Record<string, unknown> }): string {
+  const jar = new Map((cookie ?? '').split(/;\s*/).filter(Boolean).map((c) => [c.split('=')[0] ?? '', c] as const));
+  for (const set of ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? [])) {
+    const pair = set.split(';')[0] ?? '';
+    jar.set(pair.split('=')[0] ?? '', pair);
+  }
+  return [...jar.values()].join('; ');
+}
+
+/** Steps 1-3 as the browser runs them; returns what step 4 needs (`cookie`: the browser's, with step 1's nonce). */
 export async function prepare(kit: AccountKit, input: PaymentInput) {
-  const cookie = input.cookie ? { Cookie: input.cookie } : {};
+  const sent = input.cookie ? { Cookie: input.cookie } : {};
   const credentials = input.credentials === false ? {} : { username: input.username, password: input.password ?? 'correct horse' };
   const first = await kit.request
     .post('/api/get_ccbill_token')
-    .set({ Origin: ORIGIN, ...cookie })
+    .set({ Origin: ORIGIN, ...sent })
     .send({ ...credentials, ...(input.vod ? { vod: input.vod } : {}) });
   if (first.status !== 200) return { first };
+  const cookie = { Cookie: withSetCookies(input.cookie, first) };
   const created = await fetch(`${first.body.providerBase}/payment-tokens/merchant-only-verify`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${first.body.access_token}`, 'Content-Type': 'application/json', Accept: PROVIDER_ACCEPT },
     body: JSON.stringify(tokenRequestBody(first.body.clientAccnum, testCardNumber(input.cardEnding ?? '1111'))),
   });
   const paymentToken = ((await created.json()) as { paymentTokenId: string }).paymentTokenId;
-  const second = await kit.request.post('/api/get_ccbill_back_token').set({ Origin: ORIGIN, ...cookie });
+  const second = await kit.request.post('/api/get_ccbill_back_token').set({ Origin: ORIGIN, ...cookie }).send({ paymentToken });
   const body = {
     accessToken: second.body.access_token as string,
     paymentToken,
