@@ -46,6 +46,12 @@ describe('sign-in past the account budget', () => {
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error.code).toBe('challenge_required');
 
+    // The widget's payload says how long the solve took in this browser (the difficulty's figure).
+    const solveMs: number[] = [];
+    page.on('request', (request) => {
+      const altcha = request.url().endsWith('/api/login') ? (request.postDataJSON() as { altcha?: string } | null)?.altcha : undefined;
+      if (altcha) solveMs.push(Number((JSON.parse(Buffer.from(altcha, 'base64').toString()) as { solution: { time?: number } }).solution.time));
+    });
     await page.goto('/login?next=/account');
     await page.getByLabel('Username').fill(DEMO_MEMBER.username);
     await page.getByLabel('Password').fill(DEMO_MEMBER.password);
@@ -60,7 +66,8 @@ describe('sign-in past the account budget', () => {
 
     await page.waitForURL((url) => url.pathname === '/account', { timeout: 30_000 });
     const seconds = (performance.now() - asked) / 1000;
-    console.info(`challenge asked → signed in: ${seconds.toFixed(2)} s (widget fetch, solve, resend)`);
+    console.info(`challenge asked → signed in: ${seconds.toFixed(2)} s (widget fetch, solve, resend); the solve itself: ${solveMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    expect(solveMs).toHaveLength(1);
     expect(problems).toEqual([]);
     await context.close();
   });
