@@ -27,12 +27,12 @@ export const configSchema = z
     BFF_PORT: intFrom(3001, 0, 65535),
     BFF_HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().optional(),
-    DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^(mysql2?|mariadb):\/\/|^sqlite:/.test(v), {
+    DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^(?:mysql2?|mariadb):\/\/|^sqlite:/.test(v), {
       message: 'must start with mysql://, mariadb:// or sqlite:',
     }),
     DATABASE_POOL_MAX: intFrom(10, 1, 200),
     /** Read replicas for catalog reads, comma-separated MySQL/MariaDB URLs; unset = the primary answers everything. */
-    DATABASE_READ_URL: optionalUrl.refine((v) => v === undefined || v.split(',').every((u) => !u.trim() || /^(mysql2?|mariadb):\/\//.test(u.trim())), {
+    DATABASE_READ_URL: optionalUrl.refine((v) => v === undefined || v.split(',').every((u) => !u.trim() || /^(?:mysql2?|mariadb):\/\//.test(u.trim())), {
       message: 'must be one or more comma-separated mysql:// or mariadb:// URLs',
     }),
     /** How often each read replica's reachability and replayed generation are checked. */

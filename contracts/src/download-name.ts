@@ -2,7 +2,7 @@
 
 export const VOD_NAME_CUTOFF = '2024-01-28';
 
-const VIDEO_READY = /001\.(mp4|mpg|wmv)$/i;
+const VIDEO_READY = /001\.(?:mp4|mpg|wmv)$/i;
 
 /** Video: keep a name already ending in 001.mp4/.mpg/.wmv; otherwise add 001.mp4 for HD, 001.mpg else. */
 export function videoDownloadName(prename: string): string {

@@ -67,8 +67,8 @@ const distinct = (s: string) => new Set(s).size;
 /** How a secret is written, judged strictly: hex digits only count as hex, even where base64 would parse them. */
 function encodingOf(secret: string): { kind: 'hex' | 'base64'; bytes: number } | { kind: 'text' } {
   if (/^[0-9a-f]+$/i.test(secret)) return { kind: 'hex', bytes: Math.floor(secret.length / 2) };
-  if (/^[A-Za-z0-9+/]+={0,2}$/.test(secret) || /^[A-Za-z0-9_-]+={0,2}$/.test(secret)) {
-    return { kind: 'base64', bytes: Math.floor((secret.replace(/=+$/, '').length * 3) / 4) };
+  if (/^[A-Za-z0-9+/]+={0,2}$/.test(secret) || /^[\w-]+={0,2}$/.test(secret)) {
+    return { kind: 'base64', bytes: Math.floor((secret.replace(/={1,2}$/, '').length * 3) / 4) };
   }
   return { kind: 'text' };
 }
@@ -96,7 +96,7 @@ export function weakKeyReason(secret: string): string | undefined {
     return `is ${encoding.bytes} bytes as ${encoding.kind}; it needs ${MIN_KEY_BYTES} random bytes (${encoding.kind === 'hex' ? '64 hex digits' : '43+ base64 characters'})`;
   }
   if (encoding.kind === 'text') {
-    const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(secret)).length;
+    const kinds = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((kind) => kind.test(secret)).length;
     if (secret.length < MIN_TEXT_CHARS || kinds < 3) {
       return `is ${secret.length} characters of plain text; it needs ${MIN_KEY_BYTES} random bytes (hex or base64), or ${MIN_TEXT_CHARS}+ characters mixing three of lower case, upper case, digits and symbols`;
     }

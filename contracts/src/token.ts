@@ -32,8 +32,8 @@ export interface KeyRing {
   byId: ReadonlyMap<string, Buffer>;
 }
 
-const KID = /^[A-Za-z0-9_-]{1,32}$/;
-const MEMBER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const KID = /^[\w-]{1,32}$/;
+const MEMBER_ID = /^[\w-]{1,64}$/;
 
 /** Parses "kid:secret,kid2:secret2"; throws listing what is wrong. */
 export function parseKeyRing(spec: string): KeyRing {

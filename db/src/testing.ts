@@ -19,7 +19,7 @@ export interface TestDb {
  */
 export function testBackends(): Backend[] {
   const url = process.env.DATABASE_URL;
-  if (url && /^(mysql2?|mariadb):\/\//.test(url)) return ['mysql', 'sqlite'];
+  if (url && /^(?:mysql2?|mariadb):\/\//.test(url)) return ['mysql', 'sqlite'];
   if (process.env.REQUIRE_SERVICES === '1') {
     throw new Error('REQUIRE_SERVICES=1 but DATABASE_URL does not name a MySQL/MariaDB server');
   }

@@ -29,7 +29,7 @@ async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of CATALOG_TABLES) {
     const rows: Record<string, unknown>[] = await knex(table).orderBy('id');
-    out[table] = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^(id|.*_id|price|format|position)$/.test(k) ? Number(v) : v])));
+    out[table] = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^(?:id|.*_id|price|format|position)$/.test(k) ? Number(v) : v])));
   }
   return out;
 }

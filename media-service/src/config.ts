@@ -18,7 +18,7 @@ const schema = z.object({
   VARIANT_CACHE_DIR: z.string().min(1),
   MEDIA_TOKEN_KEYS: z.string().default(DEV_TOKEN_KEYS),
   MEDIA_OFFLOAD: z.enum(['none', 'nginx']).default('none'),
-  MEDIA_OFFLOAD_PREFIX: z.string().regex(/^\/[A-Za-z0-9_/-]*\/$/).default('/_protected/'),
+  MEDIA_OFFLOAD_PREFIX: z.string().regex(/^\/[\w/-]*\/$/).default('/_protected/'),
   MEDIA_REVOCATION_URL: z.url().optional(),
   MEDIA_REVOCATION_INTERVAL_S: int(5, 3600).default(60),
   /** Defaults to /internal/media-takedowns beside MEDIA_REVOCATION_URL (both are the bff's). */

@@ -71,7 +71,7 @@ const REFUSALS = new Set(['unauthenticated', 'forbidden', 'token_expired']);
 function lockedPageFor(ctx: Context, path: MediaPath, err: unknown): string | undefined {
   if (!(err instanceof AppError) || !REFUSALS.has(err.code)) return undefined;
   if (ctx.method !== 'GET' || ctx.get('Range')) return undefined;
-  if (!/(^|[\s,])text\/html([\s;,]|$)/i.test(ctx.get('Accept'))) return undefined;
+  if (!/(?:^|[\s,])text\/html(?:[\s;,]|$)/i.test(ctx.get('Accept'))) return undefined;
   const mode = ctx.get('Sec-Fetch-Mode');
   if (mode && mode !== 'navigate') return undefined;
   const base = LOCKED_PAGE[path.family];

@@ -6,8 +6,8 @@ const bool = z
   .optional()
   .transform((v, ctx) => {
     if (v === undefined || v === '') return false;
-    if (/^(1|true|yes|on)$/i.test(v)) return true;
-    if (/^(0|false|no|off)$/i.test(v)) return false;
+    if (/^(?:1|true|yes|on)$/i.test(v)) return true;
+    if (/^(?:0|false|no|off)$/i.test(v)) return false;
     ctx.addIssue({ code: 'custom', message: 'must be true or false' });
     return z.NEVER;
   });

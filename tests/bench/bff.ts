@@ -151,7 +151,7 @@ async function ensureScaleCatalog(): Promise<void> {
   } finally {
     await knex.destroy();
   }
-  console.log(`seeding ${ROWS} rows per type into ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')} ...`);
+  console.log(`seeding ${ROWS} rows per type into ${DATABASE_URL.replace(/^([\w+.-]+:\/\/)[^@/]*@/, '$1')} ...`);
   const seeded = spawnSync('npm', ['run', 'seed:scale', '-w', 'db', '--', '--rows', String(ROWS)], {
     stdio: 'inherit',
     cwd: repoRoot,

@@ -57,7 +57,7 @@ function wrk(url: string, prefix: string): { perSecond: number; cpuMicros: numbe
   const out = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--timeout', '10s', url], { encoding: 'utf8' });
   const cpu = nginxCpu(prefix) - before;
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
-  const requests = Number(/(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
+  const requests = Number(/\b(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
   if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond)) throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
   return { perSecond, cpuMicros: (cpu / requests) * 1e6 };
 }

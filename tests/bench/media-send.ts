@@ -82,7 +82,7 @@ function rate(url: string, pids: number[]): { perSecond: number; cpuMicros: numb
   const out = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, '-d5s', '--timeout', '10s', '-H', `Accept-Encoding: ${BROWSER['Accept-Encoding']}`, url], { encoding: 'utf8' });
   const cpu = cpuSeconds(pids) - cpuBefore;
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
-  const requests = Number(/(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
+  const requests = Number(/\b(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
   if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond)) throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
   return { perSecond, cpuMicros: (cpu / requests) * 1e6 };
 }

@@ -225,7 +225,7 @@ describe('the image renders the same directives', () => {
     const placeholders = new Set(templates.flatMap((t) => [...readFileSync(t, 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*)\}/g)].map((m) => m[1])));
     const dockerfile = readFileSync(join(repoRoot, 'docker/nginx.Dockerfile'), 'utf8');
     const env = dockerfile.slice(dockerfile.indexOf('\nENV '));
-    const given = new Set([...env.matchAll(/^\s*(?:ENV\s+)?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    const given = new Set([...env.matchAll(/^[ \t]*(?:ENV[ \t]+)?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
     for (const name of Object.keys(addressListVars({}))) given.add(name);
     // Compose names its own services.
     for (const name of ['BFF_UPSTREAM', 'MEDIA_UPSTREAM']) given.add(name);

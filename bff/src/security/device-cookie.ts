@@ -18,7 +18,7 @@ export interface Device {
   id: string;
 }
 
-const FORMAT = /^d1\.([A-Za-z0-9_-]{1,32})\.([a-z0-9_]{3,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+const FORMAT = /^d1\.([\w-]{1,32})\.([a-z0-9_]{3,15})\.([\w-]{22})\.([\w-]{43})$/;
 
 /**
  * The key one use of a SIGNIN_KEYS secret gets: HMAC(secret, purpose). Each purpose ("login-device-cookie",

@@ -15,7 +15,7 @@ export async function createSession(db: Knex, memberId: number, now: number, ttl
 }
 
 export async function sessionMemberId(db: Knex, raw: string | undefined, now: number): Promise<number | undefined> {
-  if (!raw || !/^[A-Za-z0-9_-]{43}$/.test(raw)) return undefined;
+  if (!raw || !/^[\w-]{43}$/.test(raw)) return undefined;
   const row = await db('member_sessions').where({ id_hash: hashOf(raw) }).where('expires_at', '>', now).first('member_id');
   return row ? Number(row.member_id) : undefined;
 }

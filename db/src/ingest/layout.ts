@@ -19,7 +19,7 @@ export const FRAME_SHARES: Record<(typeof FRAME_SUFFIXES)[number], number> = { '
 
 // Names become URL path segments and file names under MEDIA_ROOT: a conservative alphabet keeps
 // them safe everywhere (no encoding, no traversal, no case-folding surprises on the wire).
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const SAFE_NAME = /^[A-Za-z0-9][\w.-]*$/;
 export const MAX_PATH_LENGTH = 150;
 export const MAX_FILENAME_LENGTH = 200;
 

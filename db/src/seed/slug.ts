@@ -10,7 +10,8 @@ export function slugify(text: string): string {
     .replace(/[øłæœđßþ]/g, (c) => FOLD[c] ?? '')
     .replace(/['’]/g, '')
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    // Runs are single dashes by now (a `-+$` would take quadratic time on a long run).
+    .replace(/^-|-$/g, '');
 }
 
 /** CamelCase ASCII, for file-name-like prenames ("Ava O'Neill" -> "AvaONeill"). */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 
 // Widths the media service renders on `?w=` (one list, shared with the server contract).
 export const VARIANT_WIDTHS = [160, 320, 480, 640, 960, 1280] as const;
-const VARIANT_PATH = /^\/members\/(photosthumbs|videothumbs|vodthumbs)\//;
+const VARIANT_PATH = /^\/members\/(?:photosthumbs|videothumbs|vodthumbs)\//;
 // Spec §9: images start loading 100px before they scroll into view.
 const OFFSET = '100px';
 

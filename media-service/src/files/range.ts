@@ -44,7 +44,7 @@ class Cursor {
   /** A decimal number, or null when there is none or it is past nginx's limit. */
   number(): number | null {
     const from = this.i;
-    while (/[0-9]/.test(this.s[this.i] ?? '')) this.i += 1;
+    while (/\d/.test(this.s[this.i] ?? '')) this.i += 1;
     const digits = this.s.slice(from, this.i).replace(/^0+(?=\d)/, '');
     if (digits === '') return null;
     if (digits.length > MAX_POSITION.length || (digits.length === MAX_POSITION.length && digits > MAX_POSITION)) return null;

@@ -54,7 +54,7 @@ async function applyTo(deps: AccountDeps, trx: Knex, eventType: string, event: W
 }
 
 async function apply(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, now: number): Promise<string> {
-  if (/^(NewSale|UpSale)(Success|Failure)$/.test(eventType)) return settle(deps, trx, eventType, event, now);
+  if (/^(?:NewSale|UpSale)(?:Success|Failure)$/.test(eventType)) return settle(deps, trx, eventType, event, now);
   const subscriptions = event.subscriptionId ? await subscriptionsByProviderId(trx, event.subscriptionId) : [];
   if (subscriptions.length === 0) return 'no matching subscription';
   let changed = 0;

@@ -9,7 +9,7 @@ const LEAVE_URL = 'https://www.google.com/';
 const OPEN_PATHS = [/^\/2257$/, /^\/contact$/, /^\/reports\/[^/]+\/appeal$/];
 
 export function isOpenPath(pathname: string): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const path = pathname.length > 1 ? pathname.replace(/(?<!\/)\/+$/, '') : pathname;
   return OPEN_PATHS.some((pattern) => pattern.test(path));
 }
 

@@ -48,7 +48,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const target = event.target as HTMLElement | null;
-      if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+      if (target && /^(?:INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
       const delta = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
       if (delta === 0) return;
       event.preventDefault();
