@@ -118,7 +118,7 @@ function routes(): Route[] {
       else r[input.from] = input.schema;
     }
   }
-  for (const spec of ['GET /api/me', 'GET /api/account', 'GET /api/positions', 'GET /api/payment-config', 'GET /api/login-challenge', 'POST /api/get_ccbill_back_token']) route(spec);
+  for (const spec of ['GET /api/me', 'GET /api/account', 'GET /api/positions', 'GET /api/payment-config', 'GET /api/login-challenge']) route(spec);
   // Last: they end the fuzzing member's session.
   for (const spec of ['POST /api/account/sign-out-everywhere', 'POST /api/logout']) route(spec);
   return [...byRoute.values()];

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { changePasswordBody } from './account/schema';
 import { downloadLinkQuery, loginBody } from './auth/schema';
 import { letterParam, modelNameParam } from './models/schema';
-import { frontendTokenBody, processPaymentBody, usernameQuery } from './payments/schema';
+import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './payments/schema';
 import { playableTypeParam } from './playback/schema';
 import { positionBody } from './positions/schema';
 import { appealBody, referenceParam, reportBody } from './reports/schema';
@@ -32,6 +32,7 @@ export const ROUTE_INPUTS: readonly RouteInput[] = [
   { name: 'downloadLinkQuery', schema: downloadLinkQuery, from: 'query', routes: ['GET /api/download-link'] },
   { name: 'changePasswordBody', schema: changePasswordBody, from: 'body', routes: ['POST /api/account/password'] },
   { name: 'frontendTokenBody', schema: frontendTokenBody, from: 'body', routes: ['POST /api/get_ccbill_token'] },
+  { name: 'backendHandleBody', schema: backendHandleBody, from: 'body', routes: ['POST /api/get_ccbill_back_token'] },
   { name: 'processPaymentBody', schema: processPaymentBody, from: 'body', routes: ['POST /api/process_payment'] },
   { name: 'usernameQuery', schema: usernameQuery, from: 'query', routes: ['GET /api/username-available'] },
   { name: 'webhookQuery', schema: webhookQuery, from: 'query', routes: ['POST /api/ccbill/webhook'] },
