@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
 import { DEV_SIGNIN_KEYS } from '@media-site/contracts/secret-policy';
@@ -7,7 +8,7 @@ import { OPERATOR_KEYS, OPERATOR_PROVIDER } from './test/production-env';
 const KEY_A = OPERATOR_KEYS.a;
 const PRODUCTION = {
   NODE_ENV: 'production',
-  DATABASE_URL: 'mysql://media_site:Tq7-vX2pLm9Rz4@mysql:3306/media_site',
+  DATABASE_URL: `mysql://media_site:${randomBytes(24).toString('hex')}@mysql:3306/media_site`,
   MEDIA_TOKEN_KEYS: `k2:${OPERATOR_KEYS.a},k1:${OPERATOR_KEYS.b}`,
   SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
   WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,

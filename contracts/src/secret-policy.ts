@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { DEV_TOKEN_KEYS, parseKeyRing } from './token';
 
@@ -46,6 +47,8 @@ export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   'change-me-media-token-key-0123456789',
   'sim-frontend-secret-local-only',
   'sim-backend-secret-local-only',
+  // The test database container's root password (db/src/testing-global-setup.ts).
+  'test',
 ]);
 
 /** Words that mark a placeholder whatever surrounds them. */
@@ -53,8 +56,6 @@ const PLACEHOLDER = /change[\s_-]?me|local[\s_-]?only/i;
 
 /** Token keys sign member access: 32 random bytes, as `openssl rand -base64 48` or `-hex 32` gives. */
 export const MIN_KEY_BYTES = 32;
-/** Text that is neither hex nor base64: as long as 32 bytes in base64, and not a phrase. */
-const MIN_TEXT_CHARS = 43;
 /**
  * The card provider issues its own secrets and their length is not ours to choose; every format such
  * providers hand out (UUIDs, 32 hex digits, base64 blobs) is at least this long, while the
@@ -73,6 +74,99 @@ function encodingOf(secret: string): { kind: 'hex' | 'base64'; bytes: number } |
   return { kind: 'text' };
 }
 
+// Keyboard rows (and, through them, columns): "qwerty", "asdf", "1qaz" are typed, not drawn at random.
+const KEYBOARD_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const KEY_AT = new Map<string, { row: number; col: number }>(KEYBOARD_ROWS.flatMap((keys, row) => [...keys].map((key, col) => [key, { row, col }] as const)));
+const ALNUM = /^[a-z\d]$/i;
+
+/**
+ * The step from one character to the next when it continues a sequence, else 0: +/-1 in the
+ * alphabet or digits ("abc", "987"), +/-2 along a keyboard row ("qwe"), +/-3 down a column ("1qa").
+ */
+function sequenceStep(from: string, to: string): number {
+  const delta = to.charCodeAt(0) - from.charCodeAt(0);
+  if (Math.abs(delta) === 1 && ALNUM.test(from) && ALNUM.test(to)) return delta;
+  const a = KEY_AT.get(from.toLowerCase());
+  const b = KEY_AT.get(to.toLowerCase());
+  if (!a || !b) return 0;
+  if (a.row === b.row && Math.abs(a.col - b.col) === 1) return 2 * (b.col - a.col);
+  if (a.col === b.col && Math.abs(a.row - b.row) === 1) return 3 * (b.row - a.row);
+  return 0;
+}
+
+/** The share of `s` inside runs of 3+ characters that keep one sequence step. */
+function sequenceShare(s: string): number {
+  let covered = 0;
+  let length = 1;
+  let step = 0;
+  for (let i = 1; i <= s.length; i += 1) {
+    const next = i < s.length ? sequenceStep(s[i - 1] ?? '', s[i] ?? '') : 0;
+    if (next !== 0 && (length === 1 || next === step)) {
+      length += 1;
+    } else {
+      if (length >= 3) covered += length;
+      length = next === 0 ? 1 : 2;
+    }
+    step = next;
+  }
+  return covered / s.length;
+}
+
+/** The shortest shift under which half or more of `s` repeats itself (a block written again), or 0. */
+function repeatPeriod(s: string): number {
+  for (let period = 1; period <= s.length / 2; period += 1) {
+    let same = 0;
+    for (let i = 0; i + period < s.length; i += 1) if (s[i] === s[i + period]) same += 1;
+    if (same >= MAX_REPEAT_SHARE * (s.length - period)) return period;
+  }
+  return 0;
+}
+
+/**
+ * Limits measured on 50,000 values each of `openssl rand -base64 48`, `-base64 32` and `-hex 32`
+ * (the largest seen in brackets): a shift repeats at most a third of a random key (0.33, hex), runs
+ * cover at most a quarter (0.23, hex), deflate keeps at least 3/4 of its length (0.75, hex).
+ */
+const MAX_REPEAT_SHARE = 0.5;
+const MAX_SEQUENCE_SHARE = 0.4;
+const MIN_DEFLATE_RATIO = 0.6;
+
+/**
+ * Why a secret of enough length and variety still is not random, or undefined: a block repeated
+ * ("0123456789abcdef" four times), mostly sequences (the alphabet, "qwerty", "1qaz2wsx"), or text
+ * that compresses well. Random keys pass with a wide margin (see the limits above).
+ */
+export function patternReason(secret: string): string | undefined {
+  if (secret.length === 0) return undefined;
+  const period = repeatPeriod(secret);
+  if (period > 0) return `repeats a block of ${period} character${period === 1 ? '' : 's'}: it is not random`;
+  const sequences = sequenceShare(secret);
+  if (sequences >= MAX_SEQUENCE_SHARE) return `is ${Math.round(sequences * 100)}% sequences (abc, 987, qwerty, 1qaz): it is not random`;
+  const ratio = deflateRawSync(Buffer.from(secret, 'utf8'), { level: 9 }).length / Buffer.byteLength(secret, 'utf8');
+  if (ratio < MIN_DEFLATE_RATIO) return `compresses to ${Math.round(ratio * 100)}% of its length: it is not random`;
+  return undefined;
+}
+
+/**
+ * Words, not randomness: names, paths and phrases are lower-case words, CamelCase and short numbers
+ * ("encoding-renditions-for-the-player", "frontend/src/ReportForm"), long stretches of one kind of
+ * character. Random base64 switches between upper case, lower case and digits every one or two
+ * characters: over 200,000 fresh 32-byte keys no stretch averaged 3.8 characters (4.5 refuses).
+ */
+const WORD_STRETCH = 4.5;
+
+export function readsAsWords(secret: string): boolean {
+  const words: string[] = [];
+  for (const stretch of secret.match(/[A-Z]+|[a-z]+|\d+/g) ?? []) {
+    const last = words.length - 1;
+    // "Capitalised" is one word: a single capital starting a lower-case stretch.
+    if (last >= 0 && /^[A-Z]$/.test(words[last] ?? '') && /^[a-z]/.test(stretch)) words[last] += stretch;
+    else words.push(stretch);
+  }
+  const characters = words.reduce((n, w) => n + w.length, 0);
+  return words.length > 0 && characters / words.length >= WORD_STRETCH;
+}
+
 /** Why a value is a known placeholder rather than an operator's own, or undefined. */
 export function placeholderReason(value: string): string | undefined {
   if (PUBLISHED_SECRETS.has(value)) return 'is a value published in this repository (.env.example, docker-compose.yml, the docs or the simulator)';
@@ -84,8 +178,8 @@ export function placeholderReason(value: string): string | undefined {
 /**
  * Why `secret` cannot sign media tokens in production, or undefined when it can. Hex must decode to
  * 32 bytes (64 digits) with 12+ different digits; base64/base64url to 32 bytes (43 characters) with
- * 16+ different characters; any other text needs 43+ characters, 16+ different ones and three of
- * lower case, upper case, digits and symbols.
+ * 16+ different characters, not reading as words; other text is refused (a person typed it). None
+ * may repeat a block, run through sequences or compress well (patternReason).
  */
 export function weakKeyReason(secret: string): string | undefined {
   const placeholder = placeholderReason(secret);
@@ -96,12 +190,14 @@ export function weakKeyReason(secret: string): string | undefined {
     return `is ${encoding.bytes} bytes as ${encoding.kind}; it needs ${MIN_KEY_BYTES} random bytes (${encoding.kind === 'hex' ? '64 hex digits' : '43+ base64 characters'})`;
   }
   if (encoding.kind === 'text') {
-    const kinds = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((kind) => kind.test(secret)).length;
-    if (secret.length < MIN_TEXT_CHARS || kinds < 3) {
-      return `is ${secret.length} characters of plain text; it needs ${MIN_KEY_BYTES} random bytes (hex or base64), or ${MIN_TEXT_CHARS}+ characters mixing three of lower case, upper case, digits and symbols`;
-    }
+    // Typed text (a phrase, a URL, a path, a password with a few symbols) is what a person makes;
+    // openssl and every key generator write hex or base64.
+    return `is ${secret.length} characters of plain text, neither hex nor base64; it needs ${MIN_KEY_BYTES} random bytes written as 64 hex digits or 43+ base64 characters`;
   }
   if (distinct(secret) < variety) return `uses only ${distinct(secret)} different characters: it is not random`;
+  const pattern = patternReason(secret);
+  if (pattern) return pattern;
+  if (encoding.kind === 'base64' && readsAsWords(secret)) return 'reads as words (a name, a path or a phrase): it is not random';
   return undefined;
 }
 

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
 
-// Made up for this test (random-looking, never published as an example).
-const KEY_A = 'q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5Af2Ui8Oa0Rx';
+// Made at run time, as an operator would: a key written here would be one the repository publishes.
+const KEY_A = randomBytes(48).toString('base64');
 const PRODUCTION = { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: `k2:${KEY_A}`, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' };
 
 const refusal = (env: Record<string, string | undefined>): string => {
