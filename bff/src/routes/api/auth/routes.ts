@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { UnauthenticatedError } from '../../../errors';
 import { limitPerAddress } from '../../../security/address-limit';
+import { addressBlock } from '../../../security/client-address';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import type { AccountDeps } from '../members/deps';
@@ -26,7 +27,7 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
     .get('/login-challenge', async (ctx) => {
       // A proof-of-work challenge for a sign-in past its username's budget (security/altcha.ts).
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await loginChallenge(deps, ctx.ip);
+      ctx.body = await loginChallenge(deps, addressBlock(ctx.ip));
     })
     .post('/logout', ...guard, async (ctx) => {
       await signOut(deps, sessionCookieValue(ctx));

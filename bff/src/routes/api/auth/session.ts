@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { SetOption } from 'cookies';
 import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/contracts/token';
+import { addressBlock } from '../../../security/client-address';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, signDeviceCookie, verifyDeviceCookie, type Device } from '../../../security/device-cookie';
 import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
@@ -29,7 +30,8 @@ export function sessionCookieValue(ctx: Context): string | undefined {
 
 /** The address and, when it verifies, the device cookie of a sign-in attempt. */
 export function signInClient(ctx: Context, deps: AccountDeps): SignInClient {
-  return { address: ctx.ip, device: verifyDeviceCookie(deps.settings.signinKeys, readCookie(ctx, DEVICE_COOKIE)) };
+  // The address as the limits count it (an IPv6 /64 as one client): its budgets and hashing-queue share.
+  return { address: addressBlock(ctx.ip), device: verifyDeviceCookie(deps.settings.signinKeys, readCookie(ctx, DEVICE_COOKIE)) };
 }
 
 /** After a successful sign-in: this browser is a known device for the member's username from now on. */

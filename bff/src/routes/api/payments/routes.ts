@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { limitPerAddress } from '../../../security/address-limit';
+import { addressBlock } from '../../../security/client-address';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { createSession, deleteSession } from '../../../security/sessions';
@@ -63,7 +64,7 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/username-available', async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await usernameAvailable(deps, parseQuery(usernameQuery, ctx).u, ctx.ip);
+      ctx.body = await usernameAvailable(deps, parseQuery(usernameQuery, ctx).u, addressBlock(ctx.ip));
     })
     .get('/payment-config', (ctx) => {
       // The provider origin the SPA talks to (and a CSP must allow), without hard-coding a host.

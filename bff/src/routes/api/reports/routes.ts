@@ -5,6 +5,7 @@ import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { limitPerAddress } from '../../../security/address-limit';
 import { enforceRateLimit } from '../../../security/rate-limit';
+import { addressBlock } from '../../../security/client-address';
 import type { AccountDeps } from '../members/deps';
 import { parseBody } from '../members/parse';
 import { appealBody, referenceParam, reportBody } from './schema';
@@ -25,7 +26,7 @@ function reference(value: string | undefined): string {
 export function reportRoutes(router: Router, deps: AccountDeps): void {
   // The per-address limit counts before the body is read or validated (issue 19).
   const guard = (what: string) => [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, what, REPORTS_PER_MINUTE), readBody(8 * 1024)];
-  const limit = (ctx: Context, what: string, perMinute: number) => enforceRateLimit(deps.limiter, `${what}:${ctx.ip}`, perMinute);
+  const limit = (ctx: Context, what: string, perMinute: number) => enforceRateLimit(deps.limiter, `${what}:${addressBlock(ctx.ip)}`, perMinute);
   router
     .post('/reports', ...guard('report'), async (ctx) => {
       const body = parseBody(reportBody, ctx);
