@@ -2,7 +2,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { ORIGIN, PROVIDER_ACCEPT, startAccountKit, tokenRequestBody, type AccountKit } from './test-kit';
+import { ORIGIN, PROVIDER_ACCEPT, VOD, pay, prepare, signIn, startAccountKit, tokenRequestBody, type AccountKit } from './test-kit';
 
 // Issue 19: a payment token (and a step-3 handle) is bound to the browser that ran step 1 and to
 // the username it chose there. Each browser is a supertest agent: it keeps its own cookies.
@@ -82,6 +82,22 @@ describe.each(testBackends())('a payment is bound to its browser (%s)', (backend
     expect(renamed.body.error.message).toMatch(/username/);
     expect(chargesFor(v.paymentToken)).toHaveLength(0);
     expect((await stepFour(victim, handle, v.paymentToken, 'victim_two')).body.approved).toBe(true);
+  });
+
+  it("a VOD purchase goes on only for the member who started it, in that member's browser", async () => {
+    await pay(kit, { username: 'vod_owner' });
+    await pay(kit, { username: 'vod_other' });
+    const owner = (await signIn(kit, 'vod_owner')).cookie;
+    const other = (await signIn(kit, 'vod_other')).cookie;
+    const prepared = await prepare(kit, { username: 'vod_owner', vod: VOD.path, cookie: owner, credentials: false });
+    const nonce = prepared.cookie?.Cookie.split('; ').find((c) => c.startsWith('pay_start=')) ?? '';
+    // The same browser, now signed in as another member: refused, nothing charged.
+    const switched = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, Cookie: `${other}; ${nonce}` }).send(prepared.body);
+    expect(switched.status).toBe(403);
+    expect(switched.body.error.message).toMatch(/another member/);
+    expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
+    const paid = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, Cookie: `${owner}; ${nonce}` }).send(prepared.body);
+    expect(paid.body).toEqual({ approved: true, status: 'approved' });
   });
 
   it('step 3 needs the step-1 cookie', async () => {
