@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { UnauthenticatedError } from '../../../errors';
 import { limitPerAddress } from '../../../security/address-limit';
+import { addressBlock } from '../../../security/client-address';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { clearCookies, currentMember, issueCookies } from '../auth/session';
@@ -29,7 +30,7 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
     .post('/account/password', requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'pwchange:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await signedIn(ctx, deps);
-      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx));
+      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), addressBlock(ctx.ip));
       // Read again: the media token must carry the valid-from time the change just set.
       await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
       ctx.status = 204;

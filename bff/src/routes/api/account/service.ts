@@ -53,12 +53,12 @@ export async function accountView(deps: AccountDeps, member: MemberRow) {
  * the body is read), per member per 15 minutes. Every other session of the member ends; this
  * browser gets a fresh session.
  */
-export async function changePassword(deps: AccountDeps, member: MemberRow, input: ChangePasswordBody): Promise<string> {
+export async function changePassword(deps: AccountDeps, member: MemberRow, input: ChangePasswordBody, address: string): Promise<string> {
   const { limiter, settings } = deps;
   await enforceRateLimit(limiter, `pwchange:member:${member.id}`, settings.loginPerAccount, ACCOUNT_WINDOW_SECONDS, 'too many password changes, try again in 15 minutes');
-  if (!(await verifyPassword(input.currentPassword, member.password_hash))) throw new ForbiddenError('the current password is wrong');
+  if (!(await verifyPassword(input.currentPassword, member.password_hash, { owner: address }))) throw new ForbiddenError('the current password is wrong');
   if (input.newPassword === input.currentPassword) throw new BadRequestError('newPassword: must differ from the current password');
-  const hash = await hashPassword(input.newPassword);
+  const hash = await hashPassword(input.newPassword, { owner: address });
   const now = deps.now();
   await deps.knex.transaction(async (trx) => {
     await trx('members').where({ id: member.id }).update({ password_hash: hash });

@@ -109,7 +109,7 @@ async function awaitOutcome(deps: AccountDeps, paymentToken: string): Promise<Pa
   }
 }
 
-async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, now: number): Promise<{ attempt: NewAttempt; terms: ChargeTerms }> {
+async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, passwordHash: string | null, now: number): Promise<{ attempt: NewAttempt; terms: ChargeTerms }> {
   const s = deps.settings;
   if (input.vod !== undefined) {
     if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
@@ -119,12 +119,12 @@ async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: Mem
       terms: { initialPrice: vod.price, initialPeriod: s.vodPeriodDays, recurringPrice: '0.00', recurringPeriod: 0, rebills: 0, currencyCode: s.currencyCode, passThroughInfo: [] },
     };
   }
-  const { username, password, email } = input.formData;
-  if (!username || !password) throw new ForbiddenError('username and password are required');
+  const { username, email } = input.formData;
+  if (!username || passwordHash === null) throw new ForbiddenError('username and password are required');
   if (await memberByUsername(deps.knex, username)) throw new ConflictError('this username is taken');
   const m = s.membership;
   return {
-    attempt: { paymentToken: input.paymentToken, kind: 'membership', vodId: null, memberId: null, username, passwordHash: await hashPassword(password), email, amount: m.price, currencyCode: s.currencyCode, reservation: membershipReservation(username), now },
+    attempt: { paymentToken: input.paymentToken, kind: 'membership', vodId: null, memberId: null, username, passwordHash, email, amount: m.price, currencyCode: s.currencyCode, reservation: membershipReservation(username), now },
     terms: { initialPrice: m.price, initialPeriod: m.periodDays, recurringPrice: m.price, recurringPeriod: m.periodDays, rebills: m.rebills, currencyCode: s.currencyCode, passThroughInfo: [] },
   };
 }
@@ -174,11 +174,17 @@ export async function processPayment(deps: AccountDeps, input: ProcessPaymentBod
   const existing = await attemptByToken(deps.knex, input.paymentToken);
   if (existing) return { outcome: existing.status === 'pending' ? await awaitOutcome(deps, input.paymentToken) : outcomeOf(existing) };
   await checkBinding(deps, input, member, nonce);
+  // Hashed before the handle is spent, under the process-wide hashing bound: a full queue answers
+  // 503 busy and the browser can retry with the same handle. No per-address share here: a double
+  // submit races identical calls from one address, and step 4 is already bound to one browser's
+  // steps 1 and 3 and limited per address before its body is read.
+  const password = input.vod === undefined ? input.formData.password : undefined;
+  const passwordHash = password === undefined ? null : await hashPassword(password);
   const spent = await spendHandle(deps.knex, input.accessToken, input.paymentToken, deps.now());
   if (spent === 'spent-on-same-token') return { outcome: await awaitOutcome(deps, input.paymentToken) };
   if (spent === 'invalid') throw new ForbiddenError('this payment session has expired; start again');
 
-  const { attempt, terms } = await planFor(deps, input, member, deps.now());
+  const { attempt, terms } = await planFor(deps, input, member, passwordHash, deps.now());
   let id: number;
   try {
     id = await insertAttempt(deps.knex, attempt);

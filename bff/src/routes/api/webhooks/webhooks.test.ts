@@ -88,7 +88,7 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
     });
     expect(res.body).toEqual({ status: 'stored' });
     const rows = async (): Promise<Record<string, unknown>[]> => kit.db.knex('webhook_events').select();
-    const leaks = (dump: string) => ['4111', spaced, '123"', 'person@example.com', 'Annabel', 'cardNum', 'pan'].filter((s) => dump.includes(s));
+    const leaks = (dump: string) => ['4111', spaced, 'cvv', '"123"', '\\"123\\"', 'person@example.com', 'Annabel', 'cardNum', 'pan'].filter((s) => dump.includes(s));
     expect(leaks(JSON.stringify(await rows()))).toEqual([]);
     const stored = (await rows()).find((r) => r.transaction_id === 'odd-1');
     expect(JSON.parse(String(stored?.payload))).toEqual({
