@@ -49,6 +49,13 @@ const PRIVATE_CACHE = 'private, no-cache';
 // An edge URL's file: a CDN keeps it (keyed by path, token checked at the edge) up to an hour; a
 // takedown reaches it sooner through the purge hook (src/access/purge.ts), at the latest after that hour.
 const EDGE_CACHE = 'public, max-age=300, s-maxage=3600';
+/**
+ * Set by nginx's public-families location, which caches what it receives: nginx never stores an
+ * X-Accel-Redirect answer (it follows it first), so a public file asked for with this header is sent
+ * as bytes even with MEDIA_OFFLOAD=nginx, and nginx serves it from its cache afterwards. Only public
+ * files: a member file never takes this path, whoever sends the header.
+ */
+const FRONT_CACHE_HEADER = 'X-Front-Cache';
 
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -255,7 +262,7 @@ export function membersHandler(deps: MembersDeps) {
       : PLAYED_FAMILIES.has(path.family)
         ? `inline; filename="${asciiFallback(`${path.rest[0]}-${basename(file.absolute)}`)}"`
         : undefined;
-    if (deps.offload) {
+    if (deps.offload && !(access.kind === 'public' && !edge && ctx.get(FRONT_CACHE_HEADER) === 'store')) {
       // nginx serves the bytes (sendfile, ranges, validators); it keeps only a few upstream headers,
       // among them Content-Type, Content-Disposition and Cache-Control.
       ctx.set('X-Accel-Redirect', deps.offload.prefix + path.relative.split('/').map(encodeURIComponent).join('/'));
