@@ -39,7 +39,7 @@ describe('production build', () => {
     const files = initialScripts(html);
     const initial = files.map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');
     expect(initial).toContain('Latest Photos');
-    for (const text of ['Test Route Match', 'Sort Alphabetically', 'No VOD details found', 'Failed to create payment token.', 'Current ID']) {
+    for (const text of ['Test Route Match', 'Sort Alphabetically', 'Thank you: this VOD is yours.', 'Failed to create payment token.', 'Current ID']) {
       expect(initial).not.toContain(text);
     }
     const lazyChunks = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js') && !files.includes(`/assets/${file}`));

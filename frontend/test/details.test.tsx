@@ -33,10 +33,11 @@ describe('/vod/{folder}', () => {
     expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
   });
 
-  it('reads a 404 as No VOD details found', async () => {
+  it("reads a 404 as the shared \"This item isn't available\" card (issue 23)", async () => {
     stubFetch(() => json({ error: { code: 'not_found', message: 'unknown vod' } }, 404));
     renderAt('/vod/missing');
-    expect(await screen.findByText('No VOD details found')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: "This item isn't available" })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the VODs' }).getAttribute('href')).toBe('/vod');
   });
 });
 

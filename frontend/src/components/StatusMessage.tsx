@@ -1,14 +1,31 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { HttpError } from '../features/api/fetchJson';
 import type { Resource } from '../hooks/useResource';
 
 export function Loading() {
   return <p className="status" role="status">Loading...</p>;
 }
 
-/** Spec §8's "Error: {message}", with a Retry button where the request can be made again. */
+/**
+ * Asking again can help only when the request never got a real answer: a network failure, a
+ * time-out (status 0 or no status) or a server error (5xx). A 4xx is the answer; a Retry button
+ * beside it would only get the same answer again.
+ */
+export function isRetryable(error: Error): boolean {
+  if (!(error instanceof HttpError)) return true;
+  return error.status === 0 || error.status >= 500;
+}
+
+/** A missing or taken-down item: the server said so (404, or 410 for gone). */
+export function isUnavailable(error: Error): boolean {
+  return error instanceof HttpError && (error.status === 404 || error.status === 410);
+}
+
+/** Spec §8's "Error: {message}", with a Retry button where asking again can help (see isRetryable). */
 export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   const message = <p className="status status-error" role="alert">Error: {error.message}</p>;
-  if (!onRetry) return message;
+  if (!onRetry || !isRetryable(error)) return message;
   return (
     <div className="error-state">
       {message}
@@ -19,9 +36,53 @@ export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () =>
   );
 }
 
-// Renders the loading and error states of spec §8, or the children once the data is there.
-export function ResourceView<T>({ resource, children }: { resource: Resource<T> & { retry?: () => void }; children: (data: T) => ReactNode }) {
+/** Where a detail page's "isn't available" card leads back to: the listing the item belongs to. */
+export interface BackLink {
+  to: string;
+  label: string;
+}
+
+/**
+ * The one card every detail page (video, photo set, photo viewer, VOD, model) shows for an item
+ * that is missing or taken down: what happened and a way back, never a Retry (it would not help).
+ */
+export function UnavailableCard({ back, detail }: { back: BackLink; detail?: string }) {
+  return (
+    <section className="notice-card" aria-labelledby="unavailable-title">
+      <h1 id="unavailable-title">This item isn&apos;t available</h1>
+      <p>{detail ?? 'It may have been taken down, or the address may be wrong.'}</p>
+      <p className="button-row">
+        <Link className="button button-primary" to={back.to}>
+          {back.label}
+        </Link>
+        <Link className="button" to="/">
+          Home
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** A detail page's error: the "isn't available" card for a missing item, else spec §8's message. */
+export function DetailError({ error, onRetry, back, detail }: { error: Error; onRetry?: () => void; back: BackLink; detail?: string }) {
+  if (isUnavailable(error)) return <UnavailableCard back={back} detail={detail} />;
+  return <ErrorMessage error={error} onRetry={onRetry} />;
+}
+
+// Renders the loading and error states of spec §8, or the children once the data is there. With
+// `back` (detail pages), a missing item shows the "isn't available" card instead.
+export function ResourceView<T>({
+  resource,
+  back,
+  children,
+}: {
+  resource: Resource<T> & { retry?: () => void };
+  back?: BackLink;
+  children: (data: T) => ReactNode;
+}) {
   if (resource.status === 'loading') return <Loading />;
-  if (resource.status === 'error') return <ErrorMessage error={resource.error} onRetry={resource.retry} />;
+  if (resource.status === 'error') {
+    return back ? <DetailError error={resource.error} onRetry={resource.retry} back={back} /> : <ErrorMessage error={resource.error} onRetry={resource.retry} />;
+  }
   return <>{children(resource.data)}</>;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type TouchEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { ResourceView } from '../../../components/StatusMessage';
+import { ResourceView, UnavailableCard } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { getPhotoSet, photoPath, type PhotoSetDetail } from '../../photos/api/getPhotoSet';
@@ -15,7 +15,11 @@ const SWIPE_PX = 50;
  */
 export function PhotoViewer({ folder, file }: { folder: string; file: string }) {
   const resource = useResource(`photoset:${folder}`, (signal) => getPhotoSet(folder, signal));
-  return <ResourceView resource={resource}>{(set) => <Viewer set={set} folder={folder} file={file} />}</ResourceView>;
+  return (
+    <ResourceView resource={resource} back={{ to: '/photos', label: 'Back to the photo sets' }}>
+      {(set) => <Viewer set={set} folder={folder} file={file} />}
+    </ResourceView>
+  );
 }
 
 function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; file: string }) {
@@ -66,16 +70,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
     preload.src = photoPath(folder, next);
   }, [folder, next]);
 
-  if (index < 0) {
-    return (
-      <section>
-        <h1>Photo not found</h1>
-        <p>
-          This set has no photo {file}. <Link to={setPage}>Back to the set</Link>
-        </p>
-      </section>
-    );
-  }
+  if (index < 0) return <UnavailableCard back={{ to: setPage, label: 'Back to the set' }} detail={`This set has no photo ${file}.`} />;
 
   const src = photoPath(folder, file);
   const onTouchStart = (event: TouchEvent) => {

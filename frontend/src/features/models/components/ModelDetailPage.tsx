@@ -1,8 +1,7 @@
 import { Link, useParams } from 'react-router-dom';
-import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { DetailError, Loading } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
-import { HttpError } from '../../api/fetchJson';
 import { getModelDetail } from '../api/getModelDetail';
 
 const NO_DETAILS = <p className="status">No Model Details Available</p>;
@@ -30,7 +29,8 @@ export function ModelDetailPage() {
 
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {
-    return resource.error instanceof HttpError && resource.error.status === 404 ? NO_DETAILS : <ErrorMessage error={resource.error} onRetry={resource.retry} />;
+    // Spec: an unknown model reads "No Model Details Available", said inside the shared card.
+    return <DetailError error={resource.error} onRetry={resource.retry} back={{ to: '/models', label: 'Back to the models' }} detail="No Model Details Available" />;
   }
   const { photos, videos, vods } = resource.data;
   return (

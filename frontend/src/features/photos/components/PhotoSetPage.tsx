@@ -19,7 +19,7 @@ export function PhotoSetPage() {
 
   return (
     <section>
-      <ResourceView resource={resource}>
+      <ResourceView resource={resource} back={{ to: '/photos', label: 'Back to the photo sets' }}>
         {(set) => (
           <>
             <h1>{set.updatename}</h1>

@@ -17,7 +17,7 @@ export function VideoDetailPage() {
 
   return (
     <section>
-      <ResourceView resource={resource}>
+      <ResourceView resource={resource} back={{ to: '/videos', label: 'Back to the videos' }}>
         {(video) => (
           <>
             <h1>{video.updatename}</h1>

@@ -1,11 +1,10 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
-import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { DetailError, Loading } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import { signInHref } from '../../access/LockedNotice';
 import { ownsVod, useAccess, type Access } from '../../access/useAccess';
-import { HttpError } from '../../api/fetchJson';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVodPrename } from '../api/getVodPrename';
 import { PlayerSection } from '../../player/PlayerSection';
@@ -69,10 +68,7 @@ export function VodDetailPage() {
   const bought = (useLocation().state as { bought?: boolean } | null)?.bought === true;
 
   if (resource.status === 'loading') return <Loading />;
-  if (resource.status === 'error') {
-    if (resource.error instanceof HttpError && resource.error.status === 404) return <p className="status">No VOD details found</p>;
-    return <ErrorMessage error={resource.error} onRetry={resource.retry} />;
-  }
+  if (resource.status === 'error') return <DetailError error={resource.error} onRetry={resource.retry} back={{ to: '/vod', label: 'Back to the VODs' }} />;
   const vod = resource.data;
   return (
     <section>
