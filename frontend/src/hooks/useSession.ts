@@ -8,14 +8,54 @@ export interface Member {
   mediaTokenSeconds: number;
 }
 
-export type SessionState = { status: 'unknown' } | { status: 'signedOut' } | { status: 'signedIn'; member: Member };
+/**
+ * `unreachable`: the last session check got no answer (network error, 5xx, 502/503/504 while the
+ * bff is away). That is "unknown", not "signed out": the member, if any, is the last one known.
+ */
+export type SessionState =
+  | { status: 'unknown'; unreachable?: boolean }
+  | { status: 'signedOut' }
+  | { status: 'signedIn'; member: Member; unreachable?: boolean };
 
 let state: SessionState = { status: 'unknown' };
 const listeners = new Set<() => void>();
 
+// The last member /api/me confirmed, kept for this tab so that a reload during an outage still
+// knows who was signed in (sessionStorage: gone with the tab, never shared with other tabs).
+const LAST_MEMBER_KEY = 'session:lastMember';
+
+function rememberMember(next: SessionState): void {
+  try {
+    if (next.status === 'signedIn') window.sessionStorage.setItem(LAST_MEMBER_KEY, JSON.stringify(next.member));
+    else if (next.status === 'signedOut') window.sessionStorage.removeItem(LAST_MEMBER_KEY);
+  } catch {
+    // Storage refused (private mode, quota): memory still holds this page's state.
+  }
+}
+
+function lastMember(): Member | null {
+  try {
+    const value: unknown = JSON.parse(window.sessionStorage.getItem(LAST_MEMBER_KEY) ?? 'null');
+    return isMember(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 export function setSession(next: SessionState): void {
   state = next;
+  rememberMember(next);
   for (const listener of listeners) listener();
+}
+
+// No answer from the bff: keep what we knew (this page's state, else this tab's last member).
+function markUnreachable(): void {
+  if (state.status === 'signedIn') {
+    setSession({ ...state, unreachable: true });
+    return;
+  }
+  const member = lastMember();
+  setSession(member ? { status: 'signedIn', member, unreachable: true } : { status: 'unknown', unreachable: true });
 }
 
 function subscribe(listener: () => void): () => void {
@@ -40,10 +80,17 @@ export async function refreshSession(): Promise<SessionState> {
   }
   try {
     const response = await fetch('/api/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    // Only the bff's own 401 means signed out; a 5xx or a gateway error is an outage.
+    if (response.status === 401) {
+      setSession({ status: 'signedOut' });
+      return state;
+    }
     const body: unknown = response.ok ? await response.json() : null;
-    setSession(isMember(body) ? { status: 'signedIn', member: body } : { status: 'signedOut' });
+    if (isMember(body)) setSession({ status: 'signedIn', member: body });
+    else markUnreachable();
   } catch {
-    // Offline or the bff is away: keep what we knew.
+    // Offline, the bff is away or its answer was not the member (an error page).
+    markUnreachable();
   }
   return state;
 }

@@ -6,15 +6,21 @@ import { useSession, type Member } from '../../hooks/useSession';
  * in flight: show neither the locked nor the open state yet.
  */
 export type Access =
-  | { status: 'unknown' }
+  | { status: 'unknown'; /** the session check got no answer: say so, never show the sign-in form */ unreachable?: boolean }
   | { status: 'visitor' }
-  | { status: 'signedIn'; member: Member; /** an active membership opens photo sets and videos */ active: boolean };
+  | {
+      status: 'signedIn';
+      member: Member;
+      /** an active membership opens photo sets and videos */ active: boolean;
+      /** the last check got no answer: `member` is the last one known */ unreachable?: boolean;
+    };
 
 export function useAccess(): Access {
   const session = useSession();
-  if (session.status === 'unknown') return { status: 'unknown' };
+  if (session.status === 'unknown') return session.unreachable ? { status: 'unknown', unreachable: true } : { status: 'unknown' };
   if (session.status === 'signedOut') return { status: 'visitor' };
-  return { status: 'signedIn', member: session.member, active: session.member.membership.active };
+  const access: Access = { status: 'signedIn', member: session.member, active: session.member.membership.active };
+  return session.unreachable ? { ...access, unreachable: true } : access;
 }
 
 /** Photo sets and videos: open to a signed-in member with an active membership. */

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { SITE_EMAIL } from '../../../config/site';
-import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { OutageNotice } from '../../../components/OutageNotice';
+import { ErrorMessage, isRetryable, Loading } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
 import { setSession } from '../../../hooks/useSession';
 import { signInHref } from '../../access/LockedNotice';
@@ -157,7 +158,11 @@ function SignOutEverywhere() {
 function AccountDetails({ username }: { username: string }) {
   const account = useResource(`account:${username}`, (signal) => getAccount(signal));
   if (account.status === 'loading') return <Loading />;
-  if (account.status === 'error') return <ErrorMessage error={account.error} onRetry={account.retry} />;
+  if (account.status === 'error') {
+    // The bff went away between /api/me and /api/account: an outage, not an account problem.
+    if (isRetryable(account.error)) return <OutageNotice onRetry={account.retry} />;
+    return <ErrorMessage error={account.error} onRetry={account.retry} />;
+  }
   return (
     <>
       <Membership account={account.data} />
@@ -169,15 +174,30 @@ function AccountDetails({ username }: { username: string }) {
 /** /account: the member's membership, VODs, cancelling, password and sessions. Visitors sign in first. */
 export function AccountPage() {
   const access = useAccess();
+  // No answer from the bff is not "signed out": only its 401 sends a member to the sign-in form.
+  if (access.status === 'unknown' && access.unreachable) {
+    return (
+      <section>
+        <h1>Your account</h1>
+        <OutageNotice />
+      </section>
+    );
+  }
   if (access.status === 'unknown') return <Loading />;
   if (access.status === 'visitor') return <Navigate to={signInHref('/account')} replace />;
   return (
     <section>
       <h1>Your account</h1>
       <p className="muted">Signed in as {access.member.username}.</p>
-      <AccountDetails username={access.member.username} />
-      <PasswordForm />
-      <SignOutEverywhere />
+      {access.unreachable ? (
+        <OutageNotice />
+      ) : (
+        <>
+          <AccountDetails username={access.member.username} />
+          <PasswordForm />
+          <SignOutEverywhere />
+        </>
+      )}
     </section>
   );
 }

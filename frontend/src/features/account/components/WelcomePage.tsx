@@ -1,4 +1,5 @@
 import { Link, Navigate } from 'react-router-dom';
+import { OutageNotice } from '../../../components/OutageNotice';
 import { Loading } from '../../../components/StatusMessage';
 import { signInHref } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess } from '../../access/useAccess';
@@ -6,7 +7,7 @@ import { mayViewMembersArea, useAccess } from '../../access/useAccess';
 /** Where an approved membership lands (on /ccbill or from /join's frame): signed in, and what is open now. */
 export function WelcomePage() {
   const access = useAccess();
-  if (access.status === 'unknown') return <Loading />;
+  if (access.status === 'unknown') return access.unreachable ? <OutageNotice /> : <Loading />;
   if (access.status === 'visitor') return <Navigate to={signInHref('/welcome')} replace />;
   const open = mayViewMembersArea(access);
   return (

@@ -1,4 +1,5 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
+import { OutageNotice } from '../../../components/OutageNotice';
 import { Loading } from '../../../components/StatusMessage';
 import { LockedNotice } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
@@ -17,7 +18,7 @@ export function MemberMediaPage() {
   const family = pathname.split('/')[2];
   const isFree = family === 'freephotos';
 
-  if (!isFree && access.status === 'unknown') return <Loading />;
+  if (!isFree && access.status === 'unknown') return access.unreachable ? <OutageNotice /> : <Loading />;
   if (!isFree && !mayViewMembersArea(access)) {
     return family === 'photos' ? <LockedPhoto access={access} folder={folder} file={file} /> : <LockedVideo access={access} folder={folder} />;
   }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { OutageNotice } from '../../../components/OutageNotice';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
 import { refreshSession } from '../../../hooks/useSession';
@@ -15,11 +16,25 @@ import { PaymentForm } from './PaymentForm';
 // After approval the visitor reads the success text, then lands on the welcome (or the bought VOD).
 const WELCOME_DELAY_MS = 1500;
 const framed = typeof window !== 'undefined' && window.self !== window.top;
+// Until the VOD page opens: the session refresh already lists the VOD as owned, and "You already
+// own this VOD" in that gap read like a second charge (issue 23).
+export const VOD_APPROVED_TEXT = 'Payment approved — opening your VOD…';
 
 /** /ccbill?vod={path}: the signed-in member buys one VOD at its listed price. */
-function VodPurchase({ folder, onApproved }: { folder: string; onApproved: () => void }) {
+function VodPurchase({ folder, approved, onApproved }: { folder: string; approved: boolean; onApproved: () => void }) {
   const access = useAccess();
   const offer = useResource(`vod-offer:${folder}`, (signal) => getVodOffer(folder, signal));
+
+  if (approved) {
+    return (
+      <section>
+        <h1>Buy VOD{offer.status === 'success' ? `: ${offer.data.updatename}` : ''}</h1>
+        <p className="status status-ok" role="status">
+          {VOD_APPROVED_TEXT}
+        </p>
+      </section>
+    );
+  }
 
   if (access.status === 'visitor') {
     return (
@@ -31,6 +46,7 @@ function VodPurchase({ folder, onApproved }: { folder: string; onApproved: () =>
       </section>
     );
   }
+  if (access.status === 'unknown' && access.unreachable) return <OutageNotice />;
   if (access.status === 'unknown' || offer.status === 'loading') return <Loading />;
   if (offer.status === 'error') {
     if (offer.error instanceof HttpError && offer.error.status === 404) return <p className="status">This VOD is not available.</p>;
@@ -55,7 +71,7 @@ function VodPurchase({ folder, onApproved }: { folder: string; onApproved: () =>
       <p className="muted">
         A one-time charge, bought as {access.member.username}. All fields are required unless marked optional.
       </p>
-      <PaymentForm runChain={runPaymentChain} onApproved={onApproved} vod={{ path: vod.path, price: vod.price }} approvedText="Approved, opening your VOD..." />
+      <PaymentForm runChain={runPaymentChain} onApproved={onApproved} vod={{ path: vod.path, price: vod.price }} approvedText={VOD_APPROVED_TEXT} />
     </section>
   );
 }
@@ -82,7 +98,7 @@ export function PaymentPage() {
     return () => clearTimeout(timer);
   }, [approved, navigate, vod]);
 
-  if (vod) return <VodPurchase folder={vod} onApproved={() => setApproved(true)} />;
+  if (vod) return <VodPurchase folder={vod} approved={approved} onApproved={() => setApproved(true)} />;
   return (
     <section>
       <h1>Join: $14.99 for 30 days</h1>

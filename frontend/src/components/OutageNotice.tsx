@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { refreshSession } from '../hooks/useSession';
+
+export const OUTAGE_TEXT = "We can't reach the site right now. Your session is still there; try again in a moment.";
+
+/**
+ * Shown instead of the sign-in form when the session check got no answer (the bff is away, a
+ * gateway error): the member is most likely still signed in, so sending them to sign in would be
+ * wrong. Retry asks /api/me again; its answer updates every page that waits on the session.
+ */
+export function OutageNotice({ onRetry }: { onRetry?: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const retry = () => {
+    setBusy(true);
+    onRetry?.();
+    void refreshSession().finally(() => setBusy(false));
+  };
+  return (
+    <div className="notice-card" role="alert">
+      <h2>Can&apos;t reach the site</h2>
+      <p>{OUTAGE_TEXT}</p>
+      <p className="button-row">
+        <button type="button" className="button button-primary" onClick={retry} disabled={busy}>
+          {busy ? 'Trying again...' : 'Retry'}
+        </button>
+      </p>
+    </div>
+  );
+}
