@@ -157,8 +157,18 @@ describe('issue 12: join, signed in, owned, account', () => {
     await buy.click();
     await page.waitForURL(/\/ccbill\?vod=/);
     await fillCard(page, `${username}@example.com`);
+    // Issue 23: between approval and the VOD page, "You already own this VOD." read like a second charge.
+    await page.evaluate(() => {
+      const seen = window as unknown as { sawOwned?: boolean };
+      seen.sawOwned = false;
+      new MutationObserver(() => {
+        if (document.body.textContent?.includes('You already own this VOD.')) seen.sawOwned = true;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByText('Payment approved — opening your VOD…').first().waitFor({ timeout: 30_000 });
     await page.waitForURL(`**/vod/${encodeURIComponent(vod.path)}`, { timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { sawOwned?: boolean }).sawOwned)).toBe(false);
     const owned = page.getByRole('button', { name: 'Owned – Download' });
     await owned.waitFor();
     expect(await buy.count()).toBe(0);

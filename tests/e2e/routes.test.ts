@@ -47,7 +47,7 @@ describe('every route renders its content', () => {
       [`/video/${video}`, 'Download'],
       [`/photos/${photo}`, 'Uploaded:'],
       [`/vod/${vod}`, /^Buy for \$\d+\.\d\d$/],
-      ['/vod/no-such-vod', 'No VOD details found'],
+      ['/vod/no-such-vod', "This item isn't available"],
       [`/freephotos/${free}`, 'More from our partners'],
       [`/search/${name}`, model],
       ['/2257', 'custodian of records'],

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@media-site/db';
+import { DEMO_MEMBER, ensureDemoMember } from '@media-site/db/members/demo';
+import { screenshotDir, startSite } from './browser';
+import type { Site } from './browser';
+
+/**
+ * Issue 23, errors that help, in Chromium through nginx and the real bff: a missing item is one
+ * "isn't available" card with a way back (no Retry); a bff outage keeps a signed-in member on
+ * /account with the "can't reach the site" notice instead of the sign-in form.
+ */
+let site: Site;
+
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const OUTAGE = "We can't reach the site right now. Your session is still there; try again in a moment.";
+
+beforeAll(async () => {
+  site = await startSite();
+  const knex = createKnex(site.stack.databaseUrl);
+  try {
+    await ensureDemoMember(knex);
+  } finally {
+    await knex.destroy();
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+const shot = (page: Page, name: string, width: number) => page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage: false });
+
+describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewport) => {
+  it('shows a missing video, photo set, VOD and model as the same card with a way back, never Retry', async () => {
+    const { page } = await site.open(viewport);
+    const cases: [string, string, string][] = [
+      ['/video/no-such-video', 'Back to the videos', '/videos'],
+      ['/photos/no-such-set', 'Back to the photo sets', '/photos'],
+      ['/vod/no-such-vod', 'Back to the VODs', '/vod'],
+      ['/models/Nobody%20Here', 'Back to the models', '/models'],
+    ];
+    for (const [path, back, href] of cases) {
+      await page.goto(path);
+      const card = page.locator('main .notice-card');
+      await card.getByRole('heading', { name: "This item isn't available" }).waitFor();
+      expect(await card.getByRole('link', { name: back }).getAttribute('href')).toBe(href);
+      expect(await card.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+      expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+      expect(await page.locator('main').innerText()).not.toContain('HTTP error');
+      if (path.startsWith('/video/')) await shot(page, 'unavailable', viewport.width);
+    }
+    // The way back works.
+    await page.locator('main .notice-card').getByRole('link', { name: 'Back to the models' }).click();
+    await page.waitForURL('**/models');
+    await page.context().close();
+  });
+
+  it('keeps a signed-in member on /account during a bff outage and recovers with Retry', async () => {
+    const { page, errors } = await site.open(viewport);
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill(DEMO_MEMBER.username);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_MEMBER.password);
+    await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await page.goto('/account');
+    await page.getByTestId('membership-status').waitFor();
+
+    // The bff is stopped: nginx answers every /api call with 502.
+    await page.route('**/api/**', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }));
+    await page.reload();
+    await page.getByText(OUTAGE).waitFor();
+    expect(await page.getByText(`Signed in as ${DEMO_MEMBER.username}.`).count()).toBe(1);
+    expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/account');
+    await shot(page, 'outage', viewport.width);
+
+    // Back up: Retry asks again and the account shows.
+    await page.unroute('**/api/**');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByTestId('membership-status').waitFor();
+    expect(await page.getByText(OUTAGE).count()).toBe(0);
+    // The 502s above are the outage itself; nothing else went wrong.
+    expect(errors.filter((line) => !line.includes('502'))).toEqual([]);
+    await page.context().close();
+  });
+});
