@@ -141,6 +141,19 @@ describe('public originals at the front door', () => {
     expect(header(whole, 'x-cache-status')).toBe('HIT');
   });
 
+  it('keeps a cached file apart from other spellings of its path', async () => {
+    const path = await publicOriginal(6);
+    const [, , family, set, file] = path.split('/');
+    // nginx matches and keys on the normalized path, the media service reads the raw one: an odd
+    // spelling it refuses (400) or misses under another key must not replace the file's entry.
+    for (const spelling of [`/members/${family}/${set}%2F${file}`, `/members/${family}/${set}/${file}%3F`, `/members/${family}/x/%2e%2e/${set}/${file}`, `/members/${family}/${set}/./${file}`, `/members/${family}//${set}/${file}`]) {
+      const odd = await get(spelling);
+      expect(odd.status, spelling).not.toBe(500);
+      const res = await get(path);
+      expect(res.status, `${path} after ${spelling} (${odd.status})`).toBe(200);
+    }
+  });
+
   it('never caches a member family', async () => {
     const original = await publicOriginal(2);
     const member = original.replace('/members/photosthumbs/', '/members/photos/');
