@@ -1,8 +1,8 @@
-import { fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FIELD_NAMES } from '../src/features/payment/formData';
 import { paymentConfig } from '../src/features/payment/config';
-import { setSession } from '../src/hooks/useSession';
+import { OUTAGE_RETRY_MS, setSession } from '../src/hooks/useSession';
 import { photo, validFields, vodDetail } from './fixtures';
 import { json, renderAt, stubFetch } from './render';
 
@@ -163,5 +163,30 @@ describe('after an approved VOD purchase', () => {
     expect(await screen.findByText('Thank you: this VOD is yours.')).toBeTruthy();
     observer.disconnect();
     expect(seen.some((text) => text.includes('already own'))).toBe(false);
+  });
+});
+
+describe('after an outage', () => {
+  it('asks /api/me again on its own and shows the account once the site answers', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      signedIn(true);
+      let up = false;
+      stubFetch((url) => {
+        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+        if (url === '/api/me') return json(MEMBER);
+        if (url === '/api/account') return json({ ...MEMBER, membership: { ...MEMBER.membership, renews: true }, vodItems: [] });
+        return notFound();
+      });
+      renderAt('/account');
+      expect(await screen.findByText(OUTAGE)).toBeTruthy();
+      up = true;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(OUTAGE_RETRY_MS);
+      });
+      expect(await screen.findByTestId('membership-status')).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

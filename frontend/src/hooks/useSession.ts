@@ -23,6 +23,8 @@ const listeners = new Set<() => void>();
 // The last member /api/me confirmed, kept for this tab so that a reload during an outage still
 // knows who was signed in (sessionStorage: gone with the tab, never shared with other tabs).
 const LAST_MEMBER_KEY = 'session:lastMember';
+/** How often the session check is repeated while the bff cannot be reached. */
+export const OUTAGE_RETRY_MS = 10_000;
 
 function rememberMember(next: SessionState): void {
   try {
@@ -114,5 +116,12 @@ export function useSessionKeeper(): SessionState {
     const timer = setInterval(() => void refreshSession(), Math.max(20, seconds * 0.6) * 1000);
     return () => clearInterval(timer);
   }, [seconds]);
+  // During an outage, ask again on our own (the notice's Retry is for the impatient).
+  const unreachable = session.status !== 'signedOut' && session.unreachable === true;
+  useEffect(() => {
+    if (!unreachable) return undefined;
+    const timer = setInterval(() => void refreshSession(), OUTAGE_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [unreachable]);
   return session;
 }
