@@ -1,5 +1,5 @@
 /**
- * npx tsx tests/bench/public-original.ts — a full-size public file (the `thumbnail` URL of the API
+ * npm run bench:public-original (tests/bench/public-original.ts) — a full-size public file (the `thumbnail` URL of the API
  * answers, issue 25) against a static file of the same bytes, through the same nginx (the repo's
  * config, real bff and media service). wrk -t2 -c64 -d10s (BENCH_SECONDS), BENCH_ROUNDS 2
  * alternating rounds; requests over 2 s (BENCH_TIMEOUT) show as wrk timeouts.

@@ -62,7 +62,7 @@ describe('a takedown at the front door', () => {
     const down = Date.now();
     expect((await catalog('takedown', `/video/${video.path}`, '--by', 'ops', '--reason', 'front door test')).code).toBe(0);
     const goneAfter = await within(variant, 410, down);
-    // The original (X-Accel-Redirect, never cached by nginx) is gone too.
+    // The original (kept in nginx's thumbnail cache like its variants, fresh 5 s then revalidated) is gone too.
     expect(await status(`/members/videothumbs/${video.path}/${video.path}_02.jpg`)).toBe(410);
 
     const back = Date.now();
