@@ -1,21 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { safeNext } from '../src/features/auth/next';
-import { setSession } from '../src/hooks/useSession';
 import { vodDetail } from './fixtures';
-import { json, renderAt, stubFetch } from './render';
+import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
 const member = (vods: string[] = []) => ({ username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods, mediaTokenSeconds: 300 });
 
-function signedIn(on: boolean) {
-  document.cookie = on ? 'signed_in=1; path=/' : 'signed_in=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
-}
-
-afterEach(() => {
-  signedIn(false);
-  setSession({ status: 'unknown' });
-  window.history.replaceState({}, '', '/');
-});
+afterEach(resetSession);
 
 describe('sign-in next', () => {
   it('keeps same-site paths and sends anything else home', () => {

@@ -4,7 +4,7 @@ import { FIELD_NAMES } from '../src/features/payment/formData';
 import { paymentConfig } from '../src/features/payment/config';
 import { OUTAGE_RETRY_MS, setSession } from '../src/hooks/useSession';
 import { photo, validFields, vodDetail } from './fixtures';
-import { json, renderAt, stubFetch } from './render';
+import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
 // Issue 23, "errors that help": a missing item, an outage of the bff and the moment after buying a VOD.
 
@@ -12,15 +12,7 @@ const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2
 const notFound = () => json({ error: { code: 'not_found', message: 'unknown' } }, 404);
 const OUTAGE = "We can't reach the site right now. Your session is still there; try again in a moment.";
 
-function signedIn(on: boolean) {
-  document.cookie = on ? 'signed_in=1; path=/' : 'signed_in=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
-}
-
-afterEach(() => {
-  signedIn(false);
-  setSession({ status: 'unknown' });
-  window.history.replaceState({}, '', '/');
-});
+afterEach(resetSession);
 
 async function expectUnavailable(back: { name: string; href: string }) {
   const heading = await screen.findByRole('heading', { name: "This item isn't available" });

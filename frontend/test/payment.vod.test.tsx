@@ -5,9 +5,8 @@ import type { RunPaymentChain } from '../src/features/payment/chain';
 import { PaymentForm } from '../src/features/payment/components/PaymentForm';
 import { FIELD_NAMES, HIDDEN_DEFAULTS } from '../src/features/payment/formData';
 import { paymentConfig } from '../src/features/payment/config';
-import { setSession } from '../src/hooks/useSession';
 import { validFields, vodDetail } from './fixtures';
-import { json, renderAt, stubFetch } from './render';
+import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
 const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
@@ -19,15 +18,7 @@ function fillExceptCredentials(form: HTMLElement) {
   }
 }
 
-function signedIn(on: boolean) {
-  document.cookie = on ? 'signed_in=1; path=/' : 'signed_in=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
-}
-
-afterEach(() => {
-  signedIn(false);
-  setSession({ status: 'unknown' });
-  window.history.replaceState({}, '', '/');
-});
+afterEach(resetSession);
 
 describe('VOD purchase form', () => {
   it('asks a signed-in member for no new username or password and shows the VOD price on the button', async () => {

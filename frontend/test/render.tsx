@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppRoutes } from '../src/app/routes';
 import { AGE_CONFIRMED_KEY } from '../src/features/age-gate/components/AgeGate';
+import { setSession } from '../src/hooks/useSession';
 
 export function renderAt(path: string, { ageConfirmed = true } = {}) {
   if (ageConfirmed) window.localStorage.setItem(AGE_CONFIRMED_KEY, 'true');
@@ -11,6 +12,18 @@ export function renderAt(path: string, { ageConfirmed = true } = {}) {
       <AppRoutes />
     </MemoryRouter>,
   );
+}
+
+/** The SPA's `signed_in` hint cookie (the session cookie itself is HttpOnly). */
+export function signedIn(on: boolean): void {
+  document.cookie = on ? 'signed_in=1; path=/' : 'signed_in=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+}
+
+/** For afterEach: signed out, the session unknown again, back at /. */
+export function resetSession(): void {
+  signedIn(false);
+  setSession({ status: 'unknown' });
+  window.history.replaceState({}, '', '/');
 }
 
 export function json(body: unknown, status = 200): Response {
