@@ -6,6 +6,7 @@ import { DEMO_MEMBER } from '@media-site/db/members/demo';
 import { hashPassword } from '@media-site/db/members/password';
 import { raw, type RawResponse } from '@media-site/media-service/testing/http';
 import { insertMember } from '../../bff/src/routes/api/members/repository';
+import { countRequests, settledCount } from '../src/access-lines';
 import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 
@@ -40,28 +41,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const generationLink = () => readlinkSync(join(stack.catalogGenerationDir ?? '', 'current'));
 
 /** The bff's access lines for exactly this request target. */
-function bffRequests(url: string): number {
-  return bffLines.filter((line) => {
-    try {
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
-      return entry.msg === 'request' && entry.url === url;
-    } catch {
-      return false;
-    }
-  }).length;
-}
-
-/** Access lines are written in batches, at least every second: wait until the count stops moving. */
-async function settledBffRequests(url: string): Promise<number> {
-  let last = -1;
-  for (let i = 0; i < 20; i += 1) {
-    await sleep(1200);
-    const now = bffRequests(url);
-    if (now === last) return now;
-    last = now;
-  }
-  return last;
-}
+const bffRequests = (url: string) => countRequests(bffLines, 'url', url);
+const settledBffRequests = (url: string) => settledCount(() => bffRequests(url));
 
 async function firstPhotoset(): Promise<string> {
   const page = JSON.parse((await get('/api/photos/1')).body.toString()) as Array<{ path: string }>;

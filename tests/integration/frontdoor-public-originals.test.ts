@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, type RawResponse } from '@media-site/media-service/testing/http';
+import { countRequests, settledCount } from '../src/access-lines';
 import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 
@@ -31,28 +32,9 @@ const get = (path: string, headers: Record<string, string> = {}) => raw(stack.ur
 const header = (res: RawResponse, name: string) => res.headers[name];
 
 /** The media service's access lines for this path. */
-function mediaRequests(path: string): number {
-  return mediaLines.filter((line) => {
-    try {
-      const entry = JSON.parse(line) as { msg?: string; path?: string };
-      return entry.msg === 'request' && entry.path === path;
-    } catch {
-      return false;
-    }
-  }).length;
-}
-
+const mediaRequests = (path: string) => countRequests(mediaLines, 'path', path);
 /** Access lines may be written in batches: wait until the count stops moving. */
-async function settled(path: string): Promise<number> {
-  let last = -1;
-  for (let i = 0; i < 20; i += 1) {
-    await sleep(1200);
-    const now = mediaRequests(path);
-    if (now === last) return now;
-    last = now;
-  }
-  return last;
-}
+const settled = (path: string) => settledCount(() => mediaRequests(path));
 
 /** The full-size `thumbnail` of one photo set in the API, e.g. /members/photosthumbs/<set>/large.jpg. */
 async function publicOriginal(index: number): Promise<string> {
