@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { z } from 'zod';
 import type { KeyRing } from '@media-site/contracts/token';
+import { signinPurposeKey } from './device-cookie';
 import type { RateLimiter } from './rate-limit';
 
 /**
@@ -26,7 +26,7 @@ export const ALTCHA_COUNTER_MAX = 10_000;
 /** How long a challenge may be solved and spent: enough for a slow phone, short enough to expire. */
 export const ALTCHA_LIFETIME_SECONDS = 5 * 60;
 
-const purposeKey = (secret: Buffer, purpose: string) => createHmac('sha256', secret).update(purpose).digest('hex');
+const purposeKey = (secret: Buffer, purpose: string) => signinPurposeKey(secret, purpose).toString('hex');
 const signatureKey = (secret: Buffer) => purposeKey(secret, 'altcha-challenge');
 const keySignatureKey = (secret: Buffer) => purposeKey(secret, 'altcha-challenge-key');
 

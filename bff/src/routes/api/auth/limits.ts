@@ -1,4 +1,3 @@
-import { enforceRateLimit } from '../../../security/rate-limit';
 import type { Device } from '../../../security/device-cookie';
 import type { AccountDeps } from '../members/deps';
 
@@ -29,7 +28,8 @@ interface Budget {
  * Counted before the password is checked, whether or not the username exists (a refused attempt
  * costs no scrypt and tells nothing), and given back unless the password turned out wrong: budgets
  * count failures. With the defaults (10 and 10):
- * - one address: 10 attempts a minute, whatever the usernames (a hard 429);
+ * - one address: 10 attempts a minute, whatever the usernames (a hard 429, counted by the route
+ *   before the body is read: auth/routes.ts);
  * - one address and one username: 10 failures per 15 minutes, reset by a success;
  * - one username from a browser that signed in as it before (device cookie): 10 failures per 15
  *   minutes for that device, reset by a success, untouched by anyone else;
@@ -43,7 +43,6 @@ export async function chargeSignInAttempt(deps: AccountDeps, username: string, c
   const { limiter, settings } = deps;
   const user = username.toLowerCase();
   const perAccount = settings.loginPerAccount;
-  await enforceRateLimit(limiter, `login:ip:${client.address}`, settings.loginPerMinute);
   const known = client.device?.username === user;
   const budgets: Budget[] = [
     { key: `login:pair:${client.address}|${user}`, onSuccess: 'reset' },

@@ -13,9 +13,9 @@ import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCooki
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
   const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
-  // Every sign-in POST counts per address before its body is read (issue 19); the sign-in limits'
-  // own per-address count (same limit) then sees only the parsed ones, so it never refuses first.
-  const signInGuard = [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'login:ip:body', deps.settings.loginPerMinute), readBody()];
+  // Every sign-in POST counts per address before its body is read (issue 19): the sign-in limits'
+  // one per-address budget (the per-username budgets follow in limits.ts).
+  const signInGuard = [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'login:ip', deps.settings.loginPerMinute), readBody()];
   router
     .post('/login', ...signInGuard, async (ctx) => {
       const client = signInClient(ctx, deps);
