@@ -13,6 +13,7 @@ const PRODUCTION = {
   SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
   WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,
   TRUSTED_PROXIES: '172.30.0.10',
+  SITE_URL: 'https://media.example.com',
   ...OPERATOR_PROVIDER,
 };
 
@@ -26,6 +27,13 @@ const refusal = (env: Record<string, string | undefined>): string => {
 };
 
 describe('production configuration', () => {
+  it('refuses mail links to a local or plain-http site address (SITE_URL)', () => {
+    for (const url of [undefined, 'http://media.example.com', 'https://localhost:8443', 'https://127.0.0.1']) {
+      expect(refusal({ ...PRODUCTION, SITE_URL: url })).toContain('SITE_URL');
+    }
+    expect(refusal({ ...PRODUCTION, SITE_URL: 'https://media.example.com/members' })).toContain('no path');
+  });
+
   it('starts from an operator-set production environment', () => {
     const config = loadConfig(PRODUCTION);
     expect(config.NODE_ENV).toBe('production');

@@ -79,6 +79,18 @@ export const configSchema = z
     RATE_LIMIT_USERNAME_PER_MINUTE: intFrom(30, 1, 100_000),
     /** Playback position writes per member and minute (a player saves every ~10 s). */
     RATE_LIMIT_POSITION_PER_MINUTE: intFrom(30, 1, 100_000),
+    /** The site's name in mail (subjects, signature). */
+    SITE_NAME: z.string().trim().min(1).max(60).default('Media Site'),
+    /**
+     * The address every link in a mail starts with (password reset, e-mail confirmation), never taken
+     * from a request's Host header. Production requires an https:// one.
+     */
+    SITE_URL: z
+      .string()
+      .trim()
+      .default('http://localhost:8080')
+      .refine((v) => /^https?:\/\/[^\s/?#]+$/.test(v.replace(/\/$/, '')), { message: 'must be the site\'s origin, such as https://example.com (no path)' })
+      .transform((v) => v.replace(/\/$/, '')),
     ...providerConfigShape,
     ...securityConfigShape,
   })
@@ -89,6 +101,9 @@ export const configSchema = z
     if (config.NODE_ENV !== 'production') return;
     refuseLocalSecurityInProduction(config, ctx);
     refuseSimulatorInProduction(config, ctx);
+    if (!config.SITE_URL.startsWith('https://') || /\/\/(?:localhost|127\.|\[::1\])/.test(config.SITE_URL)) {
+      ctx.addIssue({ code: 'custom', path: ['SITE_URL'], message: 'set the https:// address members use (links in mail start with it)' });
+    }
     // An edge URL's secret is all that makes it unforgeable (nginx secure_link md5).
     const edge = config.EDGE_URL_SECRET ? (placeholderReason(config.EDGE_URL_SECRET) ?? weakKeyReason(config.EDGE_URL_SECRET)) : undefined;
     if (edge) ctx.addIssue({ code: 'custom', path: ['EDGE_URL_SECRET'], message: `${edge} (e.g. openssl rand -hex 32)` });

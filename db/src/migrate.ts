@@ -10,6 +10,7 @@ import * as m008 from './migrations/008_takedown_free_sets';
 import * as m009 from './migrations/009_search_fold';
 import * as m010 from './migrations/010_payment_binding';
 import * as m011 from './migrations/011_access_valid_from';
+import * as m012 from './migrations/012_mail';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '009_search_fold': m009,
   '010_payment_binding': m010,
   '011_access_valid_from': m011,
+  '012_mail': m012,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -58,14 +58,14 @@ describe('services started with NODE_ENV=production', () => {
     });
     expect(await child.exited).toBe(1);
     const text = lines.join('\n');
-    for (const name of ['MEDIA_TOKEN_KEYS', 'SIGNIN_KEYS', 'WEBHOOK_PROXY_SECRET', 'TRUSTED_PROXIES', 'CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET']) {
+    for (const name of ['MEDIA_TOKEN_KEYS', 'SIGNIN_KEYS', 'WEBHOOK_PROXY_SECRET', 'TRUSTED_PROXIES', 'CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET', 'SITE_URL']) {
       expect(text).toContain(`  ${name}: `);
     }
   });
 
   it('the bff starts with an operator-set environment', async () => {
     const port = await freePort();
-    const { child } = run('bff', { NODE_ENV: ' PRODUCTION', MEDIA_TOKEN_KEYS: KEYS, SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`, WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy, TRUSTED_PROXIES: '172.30.0.10', BFF_PORT: String(port), DATABASE_URL: databaseUrl, ...OPERATOR_PROVIDER });
+    const { child } = run('bff', { NODE_ENV: ' PRODUCTION', MEDIA_TOKEN_KEYS: KEYS, SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`, WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy, TRUSTED_PROXIES: '172.30.0.10', SITE_URL: 'https://media.example.com', BFF_PORT: String(port), DATABASE_URL: databaseUrl, ...OPERATOR_PROVIDER });
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, child);
   });
 });

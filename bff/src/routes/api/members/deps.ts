@@ -8,6 +8,7 @@ import type { AddressList } from '../../../security/address-list';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
 import type { HolidayList } from '@media-site/db/reports/business-days';
 import { setHashQueueLimits } from '@media-site/db/members/password';
+import type { MailSite } from '@media-site/db/mail';
 
 export interface AccountSettings {
   /** What the browser calls to create payment tokens (also what a CSP must allow). */
@@ -41,6 +42,8 @@ export interface AccountSettings {
   positionWritesPerMinute: number;
   /** REPORT_HOLIDAYS: the report form promises the deadlines operators work to (db's CLI reads the same). */
   reportHolidays: HolidayList;
+  /** SITE_NAME and SITE_URL: what mail calls the site and where its links point. */
+  site: MailSite;
 }
 
 /** Members, payments and webhooks: what their routes and services need. */
@@ -81,6 +84,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     usernameChecksPerMinute: config.RATE_LIMIT_USERNAME_PER_MINUTE,
     positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
     reportHolidays: config.REPORT_HOLIDAYS,
+    site: { name: config.SITE_NAME, url: config.SITE_URL },
   };
 }
 

@@ -1,0 +1,2 @@
+// Filled by issue 22's mail work.
+export {};
