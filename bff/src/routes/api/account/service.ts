@@ -43,6 +43,7 @@ export async function accountView(deps: AccountDeps, member: MemberRow) {
   const withdrawn = accessWithdrawn(member);
   return {
     ...view,
+    email: member.email,
     membership: { ...view.membership, renews: !withdrawn && view.membership.active && (await renews(deps.knex, member.id)) },
     vodItems: withdrawn ? [] : await boughtVods(deps.knex, member.id),
   };

@@ -10,6 +10,7 @@ import { useAccess } from '../../access/useAccess';
 import { HttpError } from '../../api/fetchJson';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
+import { EmailSection } from './EmailSection';
 
 function passwordProblem(error: unknown): string {
   if (error instanceof HttpError && error.status === 403) return 'The current password is wrong.';
@@ -167,6 +168,7 @@ function AccountDetails({ username }: { username: string }) {
     <>
       <Membership account={account.data} />
       <Vods account={account.data} />
+      <EmailSection email={account.data.email} />
     </>
   );
 }
