@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { videoDownloadName, vodDownloadName } from '../src/download-name';
+import { parseRenditionDownloadName, parseRenditionDownloadUrl, renditionDownloadName, renditionDownloadUrl, videoDownloadName, vodDownloadName } from '../src/download-name';
 
 describe('videoDownloadName', () => {
   it.each([
@@ -35,5 +35,56 @@ describe('vodDownloadName', () => {
   });
   it('an early path that already has an extension is kept as is', () => {
     expect(vodDownloadName({ ...base, path: 'old-show.wmv', format: 1, datetoupload: '2019-03-03' })).toBe('old-show.wmv');
+  });
+});
+
+describe('rendition downloads', () => {
+  it('names a rendition after the original: base without extension, _label.mp4', () => {
+    expect(renditionDownloadName('Clip_A1_HD001.mp4', '720p')).toBe('Clip_A1_HD001_720p.mp4');
+    expect(renditionDownloadName('plain001.mpg', '1080p')).toBe('plain001_1080p.mp4');
+    expect(renditionDownloadName('old-vod-path', '480p')).toBe('old-vod-path_480p.mp4');
+    expect(() => renditionDownloadName('a.mp4', '../720p')).toThrow();
+  });
+
+  it.each([
+    ['video', 'clip-1', 'Clip_A1_HD001.mp4', '720p'],
+    ['vod', 'show one', 'Shów ünï 日本.mp4', '1080p'],
+    ['video', 'a_b', 'x_1080p001.mp4', '240p'],
+    ['vod', 'weird', 'name with "quotes" & %.mpg', '360p'],
+  ] as const)('round-trips %s %s %s %s', (type, path, original, label) => {
+    const url = renditionDownloadUrl(type, path, original, label);
+    expect(url.startsWith(`/members/${type}renditions/${path}/`)).toBe(true);
+    const parsed = parseRenditionDownloadUrl(url);
+    expect(parsed).toEqual({ type, path, label, name: renditionDownloadName(original, label), file: `${label}.mp4` });
+    expect(parseRenditionDownloadName(parsed!.name)?.base).toBe(original.replace(/\.[A-Za-z0-9]{1,5}$/, ''));
+  });
+
+  it('refuses playback names, other families and path tricks', () => {
+    for (const bad of [
+      '/members/videorenditions/clip-1/720p.mp4',
+      '/members/videorenditions/clip-1/_720p.mp4',
+      '/members/videorenditions/clip-1/a_720p.mkv',
+      '/members/videorenditions/clip-1/a_720.mp4',
+      '/members/videorenditions/clip-1/a_p.mp4',
+      '/members/videorenditions/clip-1/a_12345p.mp4',
+      '/members/video/clip-1/a_720p.mp4',
+      '/members/videopreviews/clip-1/a_720p.mp4',
+      '/members/videorenditions/../video/a_720p.mp4',
+      '/members/videorenditions/clip-1/../a_720p.mp4',
+      '/members/videorenditions/./a_720p.mp4',
+      '/members/videorenditions/clip%2F..%2Fx/a_720p.mp4',
+      '/members/videorenditions/clip%5cx/a_720p.mp4',
+      '/members/videorenditions/clip-1/..%2f..%2fa_720p.mp4',
+      '/members/videorenditions/clip\\x/a_720p.mp4',
+      '/members/videorenditions/clip-1/a\u0000_720p.mp4',
+      '/members/videorenditions/.partial/a_720p.mp4',
+      '/members/videorenditions/clip-1/.a_720p.mp4',
+      '/members/videorenditions//a_720p.mp4',
+      '/members/videorenditions/clip-1/x/a_720p.mp4',
+      '/members/constructor/clip-1/a_720p.mp4',
+      '/members/__proto__/clip-1/a_720p.mp4',
+    ]) {
+      expect(parseRenditionDownloadUrl(bad), bad).toBeNull();
+    }
   });
 });
