@@ -1,2 +1,15 @@
 export { composeMail, escapeHtml, siteLink, type MailBlock, type MailSite, type RenderedMail } from './compose';
-export { enqueueMail, MAIL_KEY_MAX, type OutgoingMail } from './outbox';
+export {
+  claimDueMails,
+  enqueueMail,
+  MAIL_KEY_MAX,
+  markFailed,
+  markRetry,
+  markSent,
+  oldestUnsentAgeMs,
+  outboxCounts,
+  releaseClaim,
+  type OutboxCounts,
+  type OutgoingMail,
+  type QueuedMail,
+} from './outbox';

@@ -37,3 +37,122 @@ export async function enqueueMail(db: Knex, mail: OutgoingMail, now: number): Pr
     .onConflict('mail_key')
     .ignore();
 }
+
+// The sending side: a worker (in each bff that runs one) claims due rows under a lease, sends them
+// and marks the outcome. Rows are never deleted; a sender that dies mid-send leaves its rows to be
+// claimed again once the lease has passed.
+
+/** A row as the worker sends it. */
+export interface QueuedMail {
+  id: number;
+  key: string;
+  to: string;
+  template: string;
+  subject: string;
+  text: string;
+  html: string;
+  attempts: number;
+  createdAt: number;
+}
+
+interface OutboxRow {
+  id: number | string;
+  mail_key: string;
+  to_address: string;
+  template: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attempts: number | string;
+  created_at: number | string;
+}
+
+const ERROR_MAX = 300;
+
+/** Pending, due, and not under another sender's lease at `now`. */
+const due = (db: Knex, now: number) =>
+  db('mail_outbox')
+    .where('status', 'pending')
+    .andWhere('next_attempt_at', '<=', now)
+    .andWhere((q) => void q.whereNull('claimed_until').orWhere('claimed_until', '<', now));
+
+/**
+ * Claims up to `limit` due mails, oldest first, each until `now + leaseMs`. Each claim is its own
+ * conditional UPDATE whose affected-row count says whether this sender won it, so two senders on
+ * the same database never both send a row (on MariaDB/MySQL and SQLite alike).
+ */
+export async function claimDueMails(db: Knex, now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {
+  const candidates = await due(db, now)
+    .orderBy('id')
+    .limit(limit)
+    .select<OutboxRow[]>('id', 'mail_key', 'to_address', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'created_at');
+  const claimed: QueuedMail[] = [];
+  for (const row of candidates) {
+    const won = await due(db, now).andWhere('id', row.id).update({ claimed_until: now + leaseMs });
+    if (won !== 1) continue;
+    claimed.push({
+      id: Number(row.id),
+      key: row.mail_key,
+      to: row.to_address,
+      template: row.template,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      attempts: Number(row.attempts),
+      createdAt: Number(row.created_at),
+    });
+  }
+  return claimed;
+}
+
+const pendingRow = (db: Knex, id: number) => db('mail_outbox').where({ id, status: 'pending' });
+
+export async function markSent(db: Knex, id: number, now: number): Promise<void> {
+  await pendingRow(db, id).update({ status: 'sent', sent_at: now, claimed_until: null, attempts: db.raw('attempts + 1'), last_error: null });
+}
+
+/** A temporary refusal of this mail: counts an attempt and tries again at `nextAttemptAt`. */
+export async function markRetry(db: Knex, id: number, nextAttemptAt: number, error: string): Promise<void> {
+  await pendingRow(db, id).update({
+    attempts: db.raw('attempts + 1'),
+    next_attempt_at: nextAttemptAt,
+    claimed_until: null,
+    last_error: error.slice(0, ERROR_MAX),
+  });
+}
+
+/** The relay could not be reached: the mail is not at fault, so no attempt is counted. */
+export async function releaseClaim(db: Knex, id: number, error: string): Promise<void> {
+  await pendingRow(db, id).update({ claimed_until: null, last_error: error.slice(0, ERROR_MAX) });
+}
+
+/** A permanent refusal (the relay rejected this recipient or message): kept, never sent again. */
+export async function markFailed(db: Knex, id: number, now: number, error: string): Promise<void> {
+  await pendingRow(db, id).update({
+    status: 'failed',
+    attempts: db.raw('attempts + 1'),
+    claimed_until: null,
+    sent_at: null,
+    next_attempt_at: now,
+    last_error: error.slice(0, ERROR_MAX),
+  });
+}
+
+/** How long the oldest mail not yet sent has waited (0 with none waiting). */
+export async function oldestUnsentAgeMs(db: Knex, now: number): Promise<number> {
+  const row = (await db('mail_outbox').where('status', 'pending').min({ oldest: 'created_at' }).first()) as { oldest: number | string | null } | undefined;
+  return row?.oldest === null || row?.oldest === undefined ? 0 : Math.max(0, now - Number(row.oldest));
+}
+
+export interface OutboxCounts {
+  pending: number;
+  sent: number;
+  failed: number;
+}
+
+export async function outboxCounts(db: Knex): Promise<OutboxCounts> {
+  const rows = (await db('mail_outbox').select('status').count({ n: '*' }).groupBy('status')) as Array<{ status: string; n: number | string }>;
+  const counts: OutboxCounts = { pending: 0, sent: 0, failed: 0 };
+  for (const { status, n } of rows) if (status in counts) counts[status as keyof OutboxCounts] = Number(n);
+  return counts;
+}
