@@ -9,6 +9,7 @@ import { memberView } from '../auth/service';
 import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn } from '../members/entitlements';
 import { bumpAccessValidFrom, type MemberRow } from '../members/repository';
+import { passwordChangedNotice } from '../password-reset/service';
 import type { ChangePasswordBody } from './schema';
 
 export type VodItem = { path: string; updatename: string; download: string } | { path: string; removed: true };
@@ -66,6 +67,7 @@ export async function changePassword(deps: AccountDeps, member: MemberRow, input
     await trx('member_sessions').where({ member_id: member.id }).delete();
     // What the ended sessions minted (links, edge URLs, media cookies) ends at the media service's next poll.
     await bumpAccessValidFrom(trx, member.id, now);
+    await passwordChangedNotice(trx, deps.settings.site, member, now);
   });
   return createSession(deps.knex, member.id, now, settings.sessionTtlHours * 3_600_000);
 }

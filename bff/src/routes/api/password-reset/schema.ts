@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
+import { stop } from '../shared/params';
+
+/** Longer than any token we issue (43 characters): the service answers every unknown token alike. */
+export const TOKEN_MAX = 100;
+
+/** A username or an e-mail address, by its shape; which accounts match is never said. */
+export const passwordResetBody = z.object({
+  login: z
+    .string()
+    .trim()
+    .min(1, stop('give your username or e-mail address'))
+    .max(EMAIL_MAX, stop(`at most ${EMAIL_MAX} characters`))
+    .refine((v) => (v.includes('@') ? EMAIL.test(v) : USERNAME.test(v)), 'give a username (3-15 letters, digits or _) or an e-mail address'),
+});
+export type PasswordResetBody = z.infer<typeof passwordResetBody>;
+
+/** The password rules of joining and of the signed-in change (account/schema.ts). */
+export const newPasswordRule = z.string().min(PASSWORD_MIN, stop(`at least ${PASSWORD_MIN} characters`)).max(PASSWORD_MAX, stop(`at most ${PASSWORD_MAX} characters`));
+
+export const linkToken = z.string().min(1, stop('required')).max(TOKEN_MAX, stop(`at most ${TOKEN_MAX} characters`));
+
+export const passwordResetConfirmBody = z.object({
+  token: linkToken,
+  newPassword: newPasswordRule,
+});
+export type PasswordResetConfirmBody = z.infer<typeof passwordResetConfirmBody>;

@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import { enqueueMail, type MailSite } from '@media-site/db/mail';
+import { passwordChangedMail, passwordResetMail } from '@media-site/db/mail/templates';
+import { hashPassword } from '@media-site/db/members/password';
+import { BadRequestError } from '../../../errors';
+import { createSession } from '../../../security/sessions';
+import type { AccountDeps } from '../members/deps';
+import { bumpAccessValidFrom, memberById, memberByUsername, type MemberRow } from '../members/repository';
+import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
+import { LINK_TOKEN, linkTokenHash, newLinkToken } from './tokens';
+
+export const RESET_TTL_MS = 3_600_000;
+/** Reset mails per account per hour: past it the answer is the same, but no mail is written. */
+export const RESETS_PER_ACCOUNT_PER_HOUR = 3;
+/** An address shared by several accounts gets one mail per account, for this many at most. */
+export const ACCOUNTS_PER_ADDRESS_MAX = 5;
+/**
+ * The answer takes at least this long whichever way it went: a matching account costs a transaction
+ * and a mail more than an unknown one, and the difference must not say which it was.
+ */
+export const RESET_ANSWER_FLOOR_MS = 250;
+
+export const RESET_ANSWER = { message: 'If an account matches, we have sent a link to its e-mail address. It works for one hour.' } as const;
+export const RESET_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
+
+/** The "your password was changed" notice, in the transaction of the change (signed in or by a reset link). */
+export async function passwordChangedNotice(trx: Knex, site: MailSite, member: Pick<MemberRow, 'id' | 'username' | 'email'>, now: number): Promise<void> {
+  await enqueueMail(trx, { key: `pwchanged:${member.id}:${now}`, to: member.email, template: 'password-changed', ...passwordChangedMail(site, member) }, now);
+}
+
+/** Accounts a login names: one by username (any letter case), or those with that e-mail address (any letter case, a few). */
+async function accountsNamed(db: Knex, login: string): Promise<MemberRow[]> {
+  if (!login.includes('@')) {
+    const member = await memberByUsername(db, login);
+    return member ? [member] : [];
+  }
+  const rows: { id: unknown }[] = await db('members').whereRaw('lower(email) = ?', [login.toLowerCase()]).orderBy('id').limit(ACCOUNTS_PER_ADDRESS_MAX).select('id');
+  const members = await Promise.all(rows.map((r) => memberById(db, Number(r.id))));
+  return members.filter((m): m is MemberRow => m !== undefined);
+}
+
+/** One account's reset link: older unused links of the member stop working, the mail goes in the same transaction. */
+async function issueReset(deps: AccountDeps, member: MemberRow, now: number): Promise<void> {
+  const { token, hash } = newLinkToken();
+  await deps.knex.transaction(async (trx) => {
+    await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    await trx('password_resets').insert({ token_hash: hash, member_id: member.id, created_at: now, expires_at: now + RESET_TTL_MS, used_at: null });
+    const mail = passwordResetMail(deps.settings.site, { username: member.username, token });
+    await enqueueMail(trx, { key: `reset:${hash.slice(0, 32)}`, to: member.email, template: 'password-reset', ...mail }, now);
+  });
+}
+
+/**
+ * `POST /api/password-reset`: a link to every matching account that may sign in, within its budget.
+ * Unknown, disabled, revoked or over-budget: the same answer, after the same minimum time.
+ */
+export async function requestPasswordReset(deps: AccountDeps, input: PasswordResetBody): Promise<void> {
+  const started = Date.now();
+  const now = deps.now();
+  try {
+    for (const member of await accountsNamed(deps.knex, input.login)) {
+      if (member.disabled_at !== null || member.revoked_at !== null) continue;
+      if (!(await deps.limiter.hit(`pwreset:member:${member.id}`, RESETS_PER_ACCOUNT_PER_HOUR, 3600))) {
+        deps.logger.warn({ member: member.id }, 'password reset refused: the account asked for too many this hour');
+        continue;
+      }
+      await issueReset(deps, member, now);
+    }
+  } finally {
+    const wait = started + RESET_ANSWER_FLOOR_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** The member a live (unused, unexpired) reset token belongs to; anything else is the one refusal. */
+async function liveReset(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number }> {
+  if (!LINK_TOKEN.test(token)) throw new BadRequestError(RESET_REFUSED);
+  const hash = linkTokenHash(token);
+  const row = await db('password_resets').where({ token_hash: hash }).whereNull('used_at').where('expires_at', '>', now).first('member_id');
+  if (!row) throw new BadRequestError(RESET_REFUSED);
+  return { hash, memberId: Number(row.member_id) };
+}
+
+/**
+ * `POST /api/password-reset/confirm`: in one transaction the new password, every reset link of the
+ * member spent, every session ended, everything minted before refused (valid-from) and the notice
+ * written. Returns the member and a new session for this browser.
+ */
+export async function confirmPasswordReset(deps: AccountDeps, input: PasswordResetConfirmBody, address: string): Promise<{ member: MemberRow; session: string }> {
+  const { knex, settings } = deps;
+  const reset = await liveReset(knex, input.token, deps.now());
+  const member = await memberById(knex, reset.memberId);
+  if (!member || member.disabled_at !== null) throw new BadRequestError(RESET_REFUSED);
+  const hash = await hashPassword(input.newPassword, { owner: address });
+  const now = deps.now();
+  await knex.transaction(async (trx) => {
+    // Conditional: of two tabs confirming the same link, one wins.
+    const spent = await trx('password_resets').where({ token_hash: reset.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
+    if (spent !== 1) throw new BadRequestError(RESET_REFUSED);
+    await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    await trx('members').where({ id: member.id }).update({ password_hash: hash });
+    await trx('member_sessions').where({ member_id: member.id }).delete();
+    await bumpAccessValidFrom(trx, member.id, now);
+    await passwordChangedNotice(trx, settings.site, member, now);
+  });
+  const session = await createSession(knex, member.id, now, settings.sessionTtlHours * 3_600_000);
+  return { member: (await memberById(knex, member.id)) ?? member, session };
+}
