@@ -10,6 +10,7 @@ import type { KeyRing } from '@media-site/contracts/token';
 import { AppError, notFound } from './errors';
 import { asciiFallback, attachmentDisposition } from './files/disposition';
 import { parseMediaPath, resolveMediaFile } from '@media-site/storage/paths';
+import { parseRenditionDownloadName } from '@media-site/contracts/download-name';
 import type { Family, MediaPath, ResolvedFile } from '@media-site/storage/paths';
 import { answer, fileRepresentation } from './files/send';
 import { CrcCache, isSetZip, setZip } from './files/set-zip';
@@ -167,6 +168,12 @@ function edgeAccess(secret: string, path: MediaPath, query: Context['query'], re
   return { kind: 'public' };
 }
 
+/** The played file a rendition download stands for: `videorenditions/{path}/{label}.mp4`. */
+function renditionBehind(path: MediaPath, file: string): MediaPath {
+  const rest = [path.rest[0]!, file];
+  return { family: path.family, rest, relative: [path.family, ...rest].join('/') };
+}
+
 /** GET/HEAD /members/<family>/<path> (or /edge/members/..., an edge URL): access, then a variant, an X-Accel-Redirect or the file itself. */
 export function membersHandler(deps: MembersDeps) {
   const now = deps.now ?? (() => Date.now() / 1000);
@@ -231,7 +238,10 @@ export function membersHandler(deps: MembersDeps) {
       await fromObjectStorage(ctx, deps, remote, path, access, width);
       return;
     }
-    const file = await resolveMediaFile(deps.realRoot, path);
+    // A rendition's download name (`{base}_{label}.mp4`) is that rendition's `{label}.mp4` in the
+    // same folder, sent as an attachment under the asked name; access was checked on the asked path.
+    const download = PLAYED_FAMILIES.has(path.family) && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
+    const file = await resolveMediaFile(deps.realRoot, download ? renditionBehind(path, download.file) : path);
     let cacheControl = edge ? EDGE_CACHE : access.kind === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE;
 
     if (width !== null) {
@@ -257,15 +267,11 @@ export function membersHandler(deps: MembersDeps) {
       if (access.kind === 'public') cacheControl = STAND_IN_CACHE;
     }
 
-    const disposition = DOWNLOAD_FAMILIES.has(path.family)
-      ? attachmentDisposition(basename(file.absolute))
-      : PLAYED_FAMILIES.has(path.family)
-        ? `inline; filename="${asciiFallback(`${path.rest[0]}-${basename(file.absolute)}`)}"`
-        : undefined;
+    const disposition = download ? attachmentDisposition(path.rest[1]!) : dispositionFor(path, basename(file.absolute));
     if (deps.offload && !(access.kind === 'public' && !edge && ctx.get(FRONT_CACHE_HEADER) === 'store')) {
       // nginx serves the bytes (sendfile, ranges, validators); it keeps only a few upstream headers,
       // among them Content-Type, Content-Disposition and Cache-Control.
-      ctx.set('X-Accel-Redirect', deps.offload.prefix + path.relative.split('/').map(encodeURIComponent).join('/'));
+      ctx.set('X-Accel-Redirect', deps.offload.prefix + file.relative.split('/').map(encodeURIComponent).join('/'));
       ctx.set('Cache-Control', cacheControl);
       if (disposition) ctx.set('Content-Disposition', disposition);
       ctx.type = contentType(file);
