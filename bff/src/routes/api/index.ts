@@ -3,6 +3,7 @@ import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
+import { passwordResetRoutes } from './password-reset/routes';
 import { paymentRoutes } from './payments/routes';
 import { playbackRoutes } from './playback/routes';
 import { positionRoutes } from './positions/routes';
@@ -25,7 +26,7 @@ export function apiRouter(deps: ApiDeps): Router {
     resource(api, deps);
   }
   if (deps.account) {
-    for (const resource of [authRoutes, accountRoutes, paymentRoutes, webhookRoutes, reportRoutes, playbackRoutes, positionRoutes]) resource(api, deps.account);
+    for (const resource of [authRoutes, accountRoutes, passwordResetRoutes, paymentRoutes, webhookRoutes, reportRoutes, playbackRoutes, positionRoutes]) resource(api, deps.account);
   }
   return api;
 }

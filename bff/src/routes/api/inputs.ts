@@ -1,8 +1,10 @@
 import type { z } from 'zod';
+import { emailChangeBody, emailConfirmBody } from './account/email';
 import { changePasswordBody } from './account/schema';
 import { downloadLinkQuery, loginBody } from './auth/schema';
 import { letterParam, modelNameParam } from './models/schema';
 import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './payments/schema';
+import { passwordResetBody, passwordResetConfirmBody } from './password-reset/schema';
 import { playableTypeParam } from './playback/schema';
 import { positionBody } from './positions/schema';
 import { appealBody, referenceParam, reportBody } from './reports/schema';
@@ -31,6 +33,10 @@ export const ROUTE_INPUTS: readonly RouteInput[] = [
   { name: 'loginBody', schema: loginBody, from: 'body', routes: ['POST /api/login'] },
   { name: 'downloadLinkQuery', schema: downloadLinkQuery, from: 'query', routes: ['GET /api/download-link'] },
   { name: 'changePasswordBody', schema: changePasswordBody, from: 'body', routes: ['POST /api/account/password'] },
+  { name: 'emailChangeBody', schema: emailChangeBody, from: 'body', routes: ['POST /api/account/email'] },
+  { name: 'emailConfirmBody', schema: emailConfirmBody, from: 'body', routes: ['POST /api/account/email/confirm'] },
+  { name: 'passwordResetBody', schema: passwordResetBody, from: 'body', routes: ['POST /api/password-reset'] },
+  { name: 'passwordResetConfirmBody', schema: passwordResetConfirmBody, from: 'body', routes: ['POST /api/password-reset/confirm'] },
   { name: 'frontendTokenBody', schema: frontendTokenBody, from: 'body', routes: ['POST /api/get_ccbill_token'] },
   { name: 'backendHandleBody', schema: backendHandleBody, from: 'body', routes: ['POST /api/get_ccbill_back_token'] },
   { name: 'processPaymentBody', schema: processPaymentBody, from: 'body', routes: ['POST /api/process_payment'] },

@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { EMAIL, EMAIL_MAX, PASSWORD_MAX } from '@media-site/contracts/member-rules';
+import { enqueueMail } from '@media-site/db/mail';
+import { emailChangedMail, emailChangeRequestedMail, emailConfirmMail } from '@media-site/db/mail/templates';
+import { verifyPassword } from '@media-site/db/members/password';
+import { BadRequestError, ForbiddenError } from '../../../errors';
+import { enforceRateLimit } from '../../../security/rate-limit';
+import type { AccountDeps } from '../members/deps';
+import { memberById, type MemberRow } from '../members/repository';
+import { linkToken } from '../password-reset/schema';
+import { LINK_TOKEN, linkTokenHash, newLinkToken } from '../password-reset/tokens';
+import { stop } from '../shared/params';
+
+// A member's e-mail address changes only when a link sent to the new address is opened; the old
+// address hears of the request and of the change.
+
+export const EMAIL_CHANGE_TTL_MS = 24 * 3_600_000;
+/** Change requests per member per hour (each costs a password check and two mails). */
+export const EMAIL_CHANGES_PER_HOUR = 3;
+export const EMAIL_CHANGE_REFUSED = 'This confirmation link has expired or was already used. Ask for a new one from your account page.';
+
+export const emailChangeBody = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, stop('required'))
+    .max(EMAIL_MAX, stop(`at most ${EMAIL_MAX} characters`))
+    .regex(EMAIL, 'not an e-mail address'),
+  currentPassword: z.string().min(1, stop('required')).max(PASSWORD_MAX, stop()),
+});
+export type EmailChangeBody = z.infer<typeof emailChangeBody>;
+
+export const emailConfirmBody = z.object({ token: linkToken });
+export type EmailConfirmBody = z.infer<typeof emailConfirmBody>;
+
+/**
+ * `POST /api/account/email`: the current password, then a link (24 hours) to the new address and a
+ * notice to the old one, in one transaction. A newer request makes older links unusable.
+ */
+export async function requestEmailChange(deps: AccountDeps, member: MemberRow, input: EmailChangeBody, address: string): Promise<void> {
+  const { limiter, settings } = deps;
+  await enforceRateLimit(limiter, `emailchange:member:${member.id}`, EMAIL_CHANGES_PER_HOUR, 3600, 'too many e-mail changes, try again in an hour');
+  if (!(await verifyPassword(input.currentPassword, member.password_hash, { owner: address }))) throw new ForbiddenError('the current password is wrong');
+  if (input.email.toLowerCase() === member.email.toLowerCase()) throw new BadRequestError('email: this is already your address');
+  const { token, hash } = newLinkToken();
+  const now = deps.now();
+  await deps.knex.transaction(async (trx) => {
+    await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    await trx('email_changes').insert({ token_hash: hash, member_id: member.id, new_email: input.email, created_at: now, expires_at: now + EMAIL_CHANGE_TTL_MS, used_at: null });
+    const key = hash.slice(0, 32);
+    const facts = { username: member.username, newEmail: input.email };
+    await enqueueMail(trx, { key: `email-confirm:${key}`, to: input.email, template: 'email-confirm', ...emailConfirmMail(settings.site, { ...facts, token }) }, now);
+    await enqueueMail(trx, { key: `email-requested:${key}`, to: member.email, template: 'email-change-requested', ...emailChangeRequestedMail(settings.site, facts) }, now);
+  });
+}
+
+async function liveChange(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number; newEmail: string }> {
+  if (!LINK_TOKEN.test(token)) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
+  const hash = linkTokenHash(token);
+  const row = await db('email_changes').where({ token_hash: hash }).whereNull('used_at').where('expires_at', '>', now).first('member_id', 'new_email');
+  if (!row) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
+  return { hash, memberId: Number(row.member_id), newEmail: String(row.new_email) };
+}
+
+/** `POST /api/account/email/confirm` (signed in or not: the link is the proof): the new address, and a notice to the old one. */
+export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmBody): Promise<string> {
+  const now = deps.now();
+  const change = await liveChange(deps.knex, input.token, now);
+  const member = await memberById(deps.knex, change.memberId);
+  if (!member || member.disabled_at !== null) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
+  await deps.knex.transaction(async (trx) => {
+    const spent = await trx('email_changes').where({ token_hash: change.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
+    if (spent !== 1) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
+    await trx('members').where({ id: member.id }).update({ email: change.newEmail });
+    const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });
+    await enqueueMail(trx, { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail }, now);
+  });
+  return change.newEmail;
+}
