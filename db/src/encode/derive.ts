@@ -212,7 +212,7 @@ export async function deriveItem(input: DeriveInput): Promise<Manifest> {
     return {
       version: 1,
       duration,
-      source: { sig: input.sourceSig, width: source.width, height: source.height, hasAudio: source.hasAudio },
+      source: { sig: input.sourceSig, width: source.width, height: source.height, hasAudio: source.hasAudio, bytes: (await stat(input.original)).size },
       renditions,
       poster: { file: PREVIEW_FILES.poster, ...posterSize },
       sprite: { file: PREVIEW_FILES.sprite, ...spriteSize, frames: frames.length, interval },

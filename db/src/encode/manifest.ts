@@ -22,7 +22,8 @@ export const manifestSchema = z.object({
   version: z.literal(1),
   /** Seconds, of the renditions (what a player's seek bar spans). */
   duration: z.number().positive(),
-  source: z.object({ sig: z.string(), ...size, hasAudio: z.boolean() }),
+  /** `bytes`: the original's size when it was encoded (the "Original" download's size); absent in manifests written before it was recorded. */
+  source: z.object({ sig: z.string(), ...size, hasAudio: z.boolean(), bytes: z.number().int().nonnegative().optional() }),
   renditions: z.array(renditionSchema).min(1),
   poster: z.object({ file: z.string(), ...size }),
   sprite: z.object({ file: z.string(), ...size, frames: z.number().int().positive(), interval: z.number().positive() }),
