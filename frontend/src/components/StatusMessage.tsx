@@ -1,10 +1,41 @@
+import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { HttpError } from '../features/api/fetchJson';
+import { HttpError, isSlow, retryDelayMs, SLOW_TEXT, TimeoutError } from '../features/api/fetchJson';
 import type { Resource } from '../hooks/useResource';
 
+/** Spec §8's Loading..., or, while the site is not answering in time, the plain words for it. */
 export function Loading() {
-  return <p className="status" role="status">Loading...</p>;
+  return (
+    <p className="status" role="status">
+      {isSlow() ? SLOW_TEXT : 'Loading...'}
+    </p>
+  );
+}
+
+/**
+ * A read that timed out (a hung backend): plain words instead of an error code, and another try on
+ * its own after a growing pause (1 s, 2 s, 4 s ... 30 s), so the page comes back by itself when the
+ * site does. "Try now" skips the wait.
+ */
+function SlowNotice({ onRetry }: { onRetry?: () => void }) {
+  useEffect(() => {
+    if (!onRetry) return undefined;
+    const timer = setTimeout(onRetry, retryDelayMs());
+    return () => clearTimeout(timer);
+  }, [onRetry]);
+  return (
+    <div className="error-state">
+      <p className="status" role="status">
+        {SLOW_TEXT}
+      </p>
+      {onRetry && (
+        <button type="button" className="button" onClick={onRetry}>
+          Try now
+        </button>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -24,6 +55,7 @@ export function isUnavailable(error: Error): boolean {
 
 /** Spec §8's "Error: {message}", with a Retry button where asking again can help (see isRetryable). */
 export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+  if (error instanceof TimeoutError) return <SlowNotice onRetry={onRetry} />;
   const message = <p className="status status-error" role="alert">Error: {error.message}</p>;
   if (!onRetry || !isRetryable(error)) return message;
   return (

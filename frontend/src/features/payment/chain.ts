@@ -17,6 +17,10 @@ export const PAYMENT_MESSAGES = {
     'Transaction status unknown: the card processor did not confirm in time. Do not pay again; if the charge went through, your access is activated within a few minutes.',
 } as const;
 
+// Under "Transaction failed." (spec text): what happened and what to do, in plain words (issue 23).
+export const DECLINED_DETAIL = 'Your card was declined, and nothing was charged. Try another card, or check the card details with your bank.';
+export const FAILED_DETAIL = 'Nothing was charged. Try again in a moment, or try another card.';
+
 // Step 1's answer also says where the provider is (server configuration, not a build-time host).
 interface FirstToken {
   access_token?: string;
@@ -28,6 +32,19 @@ interface FirstToken {
 interface ProcessAnswer {
   approved?: boolean;
   status?: string;
+  message?: string;
+  /** The card processor's own words for a decline, when the server passes them on. */
+  declineText?: string;
+}
+
+// The most text a decline reason may add to the page: the provider's words, not an essay.
+const REASON_MAX = 200;
+
+/** The plain-words lines under "Transaction failed.": declined (with the processor's reason if we have it) or not charged. */
+export function failureDetail(answer: ProcessAnswer | null): string[] {
+  if (answer?.status !== 'declined') return answer?.status === 'failed' ? [FAILED_DETAIL] : [];
+  const reason = answer.declineText?.trim().slice(0, REASON_MAX);
+  return reason ? [DECLINED_DETAIL, `The card processor said: ${reason}`] : [DECLINED_DETAIL];
 }
 
 /** /ccbill?vod={path}: a signed-in member buying one VOD instead of a membership. */
@@ -36,7 +53,8 @@ function vodFromLocation(): string | undefined {
 }
 
 export interface ChainOptions {
-  onStatus: (message: string) => void;
+  /** `detail`: plain-words lines shown under the message (what happened, what to try). */
+  onStatus: (message: string, detail?: string[]) => void;
   /** A refusal that belongs to one field (a taken username), shown there instead of a step message. */
   onFieldError?: (field: 'username', message: string) => void;
 }
@@ -183,7 +201,7 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
     return false;
   }
   if (answer?.approved !== true) {
-    onStatus(PAYMENT_MESSAGES.failed);
+    onStatus(PAYMENT_MESSAGES.failed, failureDetail(answer));
     return false;
   }
   onStatus(PAYMENT_MESSAGES.success);

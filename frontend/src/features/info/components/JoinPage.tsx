@@ -24,6 +24,13 @@ function PaymentFrame() {
   return <iframe ref={frame} className="join-frame" src="/ccbill" title="Membership payment form" height={height} style={{ height }} />;
 }
 
+// What a membership gives, read before the form (issue 23: open with what members get, not with a workaround).
+const MEMBER_GETS = [
+  'Every photo set in full size, with a ZIP of the whole set',
+  'Every video played right in the page, in the quality your connection allows',
+  'Downloads that resume where they stopped',
+];
+
 export function JoinPage() {
   const access = useAccess();
   const mail = <a href={`mailto:${SITE_EMAIL}?subject=Membership`}>{SITE_EMAIL}</a>;
@@ -35,20 +42,28 @@ export function JoinPage() {
           You are signed in as {access.member.username} with an active membership. See <Link to="/account">your account</Link>.
         </p>
       )}
-      <p>
-        While card payments are being set up, you can join temporarily: e-mail {mail} with the username and password you
-        would like, then pay the {JOIN_FEE} membership fee through a money-transfer service. We will reply with the
-        payment details and activate your account once the transfer arrives.
+      <p className="join-lead">
+        <strong>{JOIN_FEE} for 30 days</strong>, renewed every 30 days until you cancel. Members get:
       </p>
-      <p>
-        To buy a VOD, name the VOD you want in your e-mail. VOD purchases are sold separately and are not part of the
-        membership.
-      </p>
+      <ul className="join-benefits">
+        {MEMBER_GETS.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
       <h2>Join by card</h2>
       <p className="muted">
-        The form below is also on <Link to="/ccbill">a page of its own</Link>.
+        Your access starts as soon as the card is approved. The form below is also on <Link to="/ccbill">a page of its own</Link>.
       </p>
       <PaymentFrame />
+      <p>
+        VODs are sold separately and are not part of the membership: each one is a one-time purchase from its own page.
+      </p>
+      <h2>Can&apos;t pay by card?</h2>
+      <p>
+        You can join by e-mail instead: write to {mail} with the username and password you would like, then pay the{' '}
+        {JOIN_FEE} membership fee through a money-transfer service. We will reply with the payment details and activate
+        your account once the transfer arrives. To buy a VOD this way, name the VOD you want in your e-mail.
+      </p>
       <h2>Cancelling</h2>
       <p>
         To cancel rebilling, e-mail {mail} or contact the card billing provider&apos;s consumer support; either stops the

@@ -26,6 +26,7 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
   const [fields, setFields] = useState<PaymentFields>(emptyFields);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
+  const [detail, setDetail] = useState<string[]>([]);
   const [phase, setPhase] = useState<'idle' | 'busy' | 'approved'>('idle');
   // A ref, not state: two clicks in one frame both see the first one's claim.
   const inFlight = useRef(false);
@@ -88,9 +89,13 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
       setErrors((current) => ({ ...current, [field]: message }));
       document.getElementById(`pay-${field}`)?.focus();
     };
-    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus: setStatus, onFieldError }).catch((error: unknown) => {
+    const onStatus = (message: string, lines: string[] = []) => {
+      setStatus(message);
+      setDetail(lines);
+    };
+    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus, onFieldError }).catch((error: unknown) => {
       console.warn('payment chain failed', error);
-      setStatus(PAYMENT_MESSAGES.failed);
+      onStatus(PAYMENT_MESSAGES.failed);
       return false;
     });
     inFlight.current = false;
@@ -154,6 +159,11 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
       </button>
       <div role="status" aria-live="polite" className="payment-status">
         {status && <p>{status}</p>}
+        {detail.map((line) => (
+          <p key={line} className="payment-detail" style={{ fontWeight: 400 }}>
+            {line}
+          </p>
+        ))}
         {phase === 'approved' && <p>{approvedText}</p>}
       </div>
     </form>
