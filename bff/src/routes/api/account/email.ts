@@ -51,7 +51,7 @@ export async function requestEmailChange(deps: AccountDeps, member: MemberRow, i
     const key = hash.slice(0, 32);
     const facts = { username: member.username, newEmail: input.email };
     await enqueueMail(trx, { key: `email-confirm:${key}`, to: input.email, template: 'email-confirm', ...emailConfirmMail(settings.site, { ...facts, token }) }, now);
-    await enqueueMail(trx, { key: `email-requested:${key}`, to: member.email, template: 'email-change-requested', ...emailChangeRequestedMail(settings.site, facts) }, now);
+    if (member.email !== '') await enqueueMail(trx, { key: `email-requested:${key}`, to: member.email, template: 'email-change-requested', ...emailChangeRequestedMail(settings.site, facts) }, now);
   });
 }
 
@@ -74,7 +74,7 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
     if (spent !== 1) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
     await trx('members').where({ id: member.id }).update({ email: change.newEmail });
     const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });
-    await enqueueMail(trx, { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail }, now);
+    if (member.email !== '') await enqueueMail(trx, { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail }, now);
   });
   return change.newEmail;
 }

@@ -23,8 +23,12 @@ export const RESET_ANSWER_FLOOR_MS = 250;
 export const RESET_ANSWER = { message: 'If an account matches, we have sent a link to its e-mail address. It works for one hour.' } as const;
 export const RESET_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
 
-/** The "your password was changed" notice, in the transaction of the change (signed in or by a reset link). */
+/**
+ * The "your password was changed" notice, in the transaction of the change (signed in or by a reset
+ * link). Members the operator added without an address (`member add` without --email) get none.
+ */
 export async function passwordChangedNotice(trx: Knex, site: MailSite, member: Pick<MemberRow, 'id' | 'username' | 'email'>, now: number): Promise<void> {
+  if (member.email === '') return;
   await enqueueMail(trx, { key: `pwchanged:${member.id}:${now}`, to: member.email, template: 'password-changed', ...passwordChangedMail(site, member) }, now);
 }
 
@@ -59,7 +63,8 @@ export async function requestPasswordReset(deps: AccountDeps, input: PasswordRes
   const now = deps.now();
   try {
     for (const member of await accountsNamed(deps.knex, input.login)) {
-      if (member.disabled_at !== null || member.revoked_at !== null) continue;
+      // No link for an account that may not sign in, or that has no address to send it to.
+      if (member.disabled_at !== null || member.revoked_at !== null || member.email === '') continue;
       if (!(await deps.limiter.hit(`pwreset:member:${member.id}`, RESETS_PER_ACCOUNT_PER_HOUR, 3600))) {
         deps.logger.warn({ member: member.id }, 'password reset refused: the account asked for too many this hour');
         continue;
