@@ -5,6 +5,7 @@ import { parseHolidays } from '@media-site/db/reports/business-days';
 import { placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
+import { mailConfigShape, mailSettings, refuseMailProblemsInProduction } from './mail/config';
 
 // DATA_DIR / DATABASE_URL: the embedded defaults every process shares (contracts/embedded-defaults).
 
@@ -91,6 +92,7 @@ export const configSchema = z
       .default('http://localhost:8080')
       .refine((v) => /^https?:\/\/[^\s/?#]+$/.test(v.replace(/\/$/, '')), { message: 'must be the site\'s origin, such as https://example.com (no path)' })
       .transform((v) => v.replace(/\/$/, '')),
+    ...mailConfigShape,
     ...providerConfigShape,
     ...securityConfigShape,
   })
@@ -101,6 +103,7 @@ export const configSchema = z
     if (config.NODE_ENV !== 'production') return;
     refuseLocalSecurityInProduction(config, ctx);
     refuseSimulatorInProduction(config, ctx);
+    refuseMailProblemsInProduction(config, ctx);
     if (!config.SITE_URL.startsWith('https://') || /\/\/(?:localhost|127\.|\[::1\])/.test(config.SITE_URL)) {
       ctx.addIssue({ code: 'custom', path: ['SITE_URL'], message: 'set the https:// address members use (links in mail start with it)' });
     }
@@ -111,10 +114,10 @@ export const configSchema = z
     const reason = password ? placeholderReason(password) : undefined;
     if (reason) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `the password ${reason}; set MYSQL_PASSWORD (compose) or the URL's password to your own` });
   })
-  .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => ({
-    ...rest,
-    DATABASE_URL: embeddedDefaults({ DATA_DIR, DATABASE_URL }).databaseUrl,
-  }));
+  .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => {
+    const defaults = embeddedDefaults({ DATA_DIR, DATABASE_URL });
+    return { ...rest, DATABASE_URL: defaults.databaseUrl, mail: mailSettings(rest, defaults.dataDir) };
+  });
 
 export type BffConfig = z.infer<typeof configSchema>;
 

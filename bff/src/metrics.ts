@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CacheStats } from './cache/catalog-cache';
 
 // One /metrics listener for both services.
@@ -23,6 +23,27 @@ export function recordPaymentOutcome(step: string, outcome: string): void {
   paymentOutcomes.inc({ step, outcome });
 }
 
+/** Mail the outbox worker sent or could not send (bff/src/mail/worker.ts); module-level like the payment outcomes. */
+export const mailRegistry = new Registry();
+const mailSent = new Counter({
+  name: 'mail_sent_total',
+  help: 'Mails the relay accepted (or written as files), by template',
+  labelNames: ['template'] as const,
+  registers: [mailRegistry],
+});
+const mailFailures = new Counter({
+  name: 'mail_send_failures_total',
+  help: 'Failed sends: relay_down (unreachable; the mail waits), temporary (4xx; retried with backoff), permanent (5xx; not sent)',
+  labelNames: ['kind'] as const,
+  registers: [mailRegistry],
+});
+for (const kind of ['relay_down', 'temporary', 'permanent']) mailFailures.inc({ kind }, 0);
+
+export const mailMetrics = {
+  sent: (template: string) => mailSent.inc({ template }),
+  failure: (kind: 'relay_down' | 'temporary' | 'permanent') => mailFailures.inc({ kind }),
+};
+
 const PAYMENT_STEPS: Record<string, string> = {
   '/api/get_ccbill_token': 'frontend_token',
   '/api/get_ccbill_back_token': 'backend_token',
@@ -42,9 +63,30 @@ export interface BffMetrics {
   labelFrom(routes: Router): void;
 }
 
-export function createBffMetrics(cacheStats: CacheStats): BffMetrics {
+export interface BffMetricsSources {
+  /** Milliseconds the oldest mail not yet sent has waited, read on each scrape (0: none waiting). */
+  mailBacklogMs?: () => Promise<number>;
+}
+
+export function createBffMetrics(cacheStats: CacheStats, sources: BffMetricsSources = {}): BffMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'bff_' });
+  const { mailBacklogMs } = sources;
+  if (mailBacklogMs) {
+    new Gauge({
+      name: 'mail_outbox_oldest_unsent_seconds',
+      help: 'Age of the oldest mail waiting in the outbox (0: none); grows while the relay is down or no worker runs',
+      registers: [registry],
+      async collect() {
+        // The database unreachable: the last value stands (the scrape still answers).
+        try {
+          this.set((await mailBacklogMs()) / 1000);
+        } catch {
+          // keep the last value
+        }
+      },
+    });
+  }
   const duration = new Histogram({
     name: 'bff_http_request_duration_seconds',
     help: 'Request duration by route pattern',
@@ -110,7 +152,7 @@ export function createBffMetrics(cacheStats: CacheStats): BffMetrics {
   };
 
   return {
-    registry: Registry.merge([registry, paymentRegistry]),
+    registry: Registry.merge([registry, paymentRegistry, mailRegistry]),
     labelFrom(routes) {
       layers = routes.stack.flatMap((layer) =>
         layer.methods.length > 0 && typeof layer.path === 'string' ? [{ pattern: layer.path, match: (p: string) => layer.match(p) }] : [],

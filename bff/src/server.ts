@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex, createReadPool, parseReadUrls, type ReadPool } from '@media-site/db';
+import { oldestUnsentAgeMs } from '@media-site/db/mail';
 import { answerClientErrors } from '@media-site/contracts/client-error';
 import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';
@@ -15,7 +16,8 @@ import { cachedFastPath } from './cache/fast-path';
 import { followFrontGeneration } from './cache/front-generation';
 import type { BffConfig } from './config';
 import { createLogOutput, knexLog } from './logger';
-import { createBffMetrics, startMetricsServer } from './metrics';
+import { startMailSender } from './mail/start';
+import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
 import { startAccount } from './routes/api/members/deps';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
 
@@ -117,7 +119,9 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const readKnex = readPool?.knex ?? knex;
   followFrontGeneration(cache, config.FRONT_GENERATION_DIR, logger);
   const account = startAccount(config, knex, logger);
-  const metrics = config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats);
+  const metrics =
+    config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats, { mailBacklogMs: () => oldestUnsentAgeMs(knex, Date.now()) });
+  const mail = startMailSender(config, knex, logger, mailMetrics);
   const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
   const accessLog = createAccessLog(logger, { destination });
   const anchors = warmedAnchors(readKnex, cache, config.PAGE_ANCHOR_EVERY);
@@ -160,6 +164,8 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
     close() {
       closing ??= (async () => {
         await drain(server, config.SHUTDOWN_TIMEOUT_MS);
+        // A send in flight finishes and is marked before the pool closes.
+        await mail?.stop();
         accessLog.flush();
         await metricsServer?.close();
         await closeCache();
