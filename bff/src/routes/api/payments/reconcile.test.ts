@@ -9,6 +9,7 @@ describe.each(testBackends())('reconciliation of unknown charges (%s)', (backend
     kit = await startAccountKit(backend);
   });
   afterAll(() => kit?.close());
+  const settle = { membershipDays: 30, site: { name: 'Media Site', url: 'http://localhost:8080' } };
 
   it('lists unknown attempts and settles them approved or declined, once', async () => {
     await pay(kit, { username: 'recon_yes', cardEnding: '0005' });
@@ -16,8 +17,8 @@ describe.each(testBackends())('reconciliation of unknown charges (%s)', (backend
     const open = await listOpen(kit.db.knex, 0, Date.now() + 1000);
     const [yes, no] = ['recon_yes', 'recon_no'].map((u) => open.find((a) => a.username === u));
     expect(yes?.status).toBe('unknown');
-    expect(await approve(kit.db.knex, yes?.id ?? 0, '123456789012345678', 30)).toMatch(/approved/);
-    expect(await approve(kit.db.knex, yes?.id ?? 0, '123456789012345678', 30)).toMatch(/already approved/);
+    expect(await approve(kit.db.knex, yes?.id ?? 0, '123456789012345678', settle)).toMatch(/approved/);
+    expect(await approve(kit.db.knex, yes?.id ?? 0, '123456789012345678', settle)).toMatch(/already approved/);
     expect((await signIn(kit, 'recon_yes')).res.status).toBe(200);
     expect(await decline(kit.db.knex, no?.id ?? 0)).toMatch(/declined/);
     expect((await signIn(kit, 'recon_no')).res.status).toBe(401);

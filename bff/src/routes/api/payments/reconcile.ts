@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { attemptById, closeAttempt, openAttempts, type AttemptRow } from './attempts';
-import { settleApproved, settleDeclined } from './settle';
+import { settleApproved, settleDeclined, type SettleOptions } from './settle';
 
 /**
  * Settling charges in doubt (timeouts, provider errors) when no webhook did: the operator checks
@@ -10,10 +10,10 @@ export async function listOpen(knex: Knex, olderThanMs: number, now = Date.now()
   return openAttempts(knex, now - olderThanMs);
 }
 
-export async function approve(knex: Knex, id: number, subscriptionId: string | null, membershipDays: number, now = Date.now()): Promise<string> {
+export async function approve(knex: Knex, id: number, subscriptionId: string | null, options: SettleOptions, now = Date.now()): Promise<string> {
   const attempt = await attemptById(knex, id);
   if (!attempt) return `attempt ${id} does not exist`;
-  return (await settleApproved(knex, id, subscriptionId, now, membershipDays)) ? `attempt ${id} approved: access granted to ${attempt.username}` : `attempt ${id} was already ${attempt.status}`;
+  return (await settleApproved(knex, id, subscriptionId, now, options)) ? `attempt ${id} approved: access granted to ${attempt.username}` : `attempt ${id} was already ${attempt.status}`;
 }
 
 export async function decline(knex: Knex, id: number, now = Date.now()): Promise<string> {

@@ -1,39 +1,62 @@
 import type { Knex } from 'knex';
+import { enqueueMail, type MailSite } from '@media-site/db/mail';
+import { vodReceiptMail, welcomeReceiptMail } from '@media-site/db/mail/templates';
 import { recordPaymentOutcome } from '../../../metrics';
 import { insertMember, insertSubscription } from '../members/repository';
 import { attemptById, closeAttempt, type AttemptRow, type AttemptStatus } from './attempts';
 
 const DAY_MS = 86_400_000;
 
+export interface SettleOptions {
+  membershipDays: number;
+  /** What the receipt calls the site and where its links point. */
+  site: MailSite;
+}
+
 /**
- * An approved charge: the attempt, the member (for a membership) and the subscription in one
- * transaction. Idempotent: a second settlement (webhook after the direct answer, a replay) does nothing.
+ * An approved charge: the attempt, the member (for a membership), the subscription and the receipt
+ * mail in one transaction. Idempotent: a second settlement (webhook after the direct answer, a
+ * replay) does nothing, and the receipt's key names the attempt.
  */
-export async function settleApproved(
-  knex: Knex,
-  attemptId: number,
-  providerSubscriptionId: string | null,
-  now: number,
-  membershipDays: number,
-): Promise<boolean> {
+export async function settleApproved(knex: Knex, attemptId: number, providerSubscriptionId: string | null, now: number, options: SettleOptions): Promise<boolean> {
+  const { membershipDays } = options;
   const settled = await knex.transaction(async (trx) => {
     const attempt = await attemptById(trx, attemptId);
     if (!attempt || !(await closeAttempt(trx, attemptId, 'approved', { now, providerSubscriptionId }))) return false;
     const memberId = attempt.kind === 'membership' ? await createMember(trx, attempt, now) : attempt.member_id;
     if (memberId === null) throw new Error(`attempt ${attemptId} has no member`);
     await trx('payment_attempts').where({ id: attemptId }).update({ member_id: memberId });
-    await insertSubscription(trx, {
-      memberId,
-      kind: attempt.kind,
-      vodId: attempt.vod_id,
-      providerSubscriptionId,
-      paidUntil: attempt.kind === 'membership' ? now + membershipDays * DAY_MS : null,
-      now,
-    });
+    const paidUntil = attempt.kind === 'membership' ? now + membershipDays * DAY_MS : null;
+    await insertSubscription(trx, { memberId, kind: attempt.kind, vodId: attempt.vod_id, providerSubscriptionId, paidUntil, now });
+    await enqueueReceipt(trx, options, { ...attempt, member_id: memberId, provider_subscription_id: providerSubscriptionId }, paidUntil, now);
     return true;
   });
   if (settled) recordPaymentOutcome('settle', 'approved');
   return settled;
+}
+
+/** The welcome with the first receipt, or a VOD's receipt, to the member's current address. */
+async function enqueueReceipt(trx: Knex, options: SettleOptions, attempt: AttemptRow, paidUntil: number | null, now: number): Promise<void> {
+  const member = await trx('members').where({ id: attempt.member_id }).first('username', 'email');
+  const to = String(member?.email ?? '').trim();
+  // Members added by an operator may have no address; the charge still settles.
+  if (!member || to === '') return;
+  const facts = {
+    username: String(member.username),
+    amount: attempt.amount,
+    currencyCode: attempt.currency_code,
+    paidAt: now,
+    attemptId: attempt.id,
+    subscriptionId: attempt.provider_subscription_id,
+  };
+  if (attempt.kind === 'membership') {
+    const mail = welcomeReceiptMail(options.site, { ...facts, periodDays: options.membershipDays, paidUntil: paidUntil ?? now });
+    await enqueueMail(trx, { key: `welcome:attempt:${attempt.id}`, to, template: 'welcome-receipt', ...mail }, now);
+    return;
+  }
+  const vod = await trx('vods').where({ id: attempt.vod_id }).first('updatename');
+  const mail = vodReceiptMail(options.site, { ...facts, title: String(vod?.updatename ?? 'VOD') });
+  await enqueueMail(trx, { key: `receipt:attempt:${attempt.id}`, to, template: 'vod-receipt', ...mail }, now);
 }
 
 async function createMember(trx: Knex, attempt: AttemptRow, now: number): Promise<number> {

@@ -3,6 +3,8 @@ import { ReportRuleError } from '@media-site/db/reports/errors';
 import { newReference } from '@media-site/db/reports/reference';
 import { insertReport, recordAppeal, reportByReference, type ReportRow } from '@media-site/db/reports/repository';
 import type { HolidayList } from '@media-site/db/reports/business-days';
+import { enqueueMail, type MailSite } from '@media-site/db/mail';
+import { appealReceivedMail, reportReceivedMail } from '@media-site/db/mail/templates';
 import type { Knex } from 'knex';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';
 import type { AppealBody, ReportBody } from './schema';
@@ -10,7 +12,8 @@ import type { AppealBody, ReportBody } from './schema';
 export interface ReportDeps {
   knex: Knex;
   now: () => number;
-  settings: { reportHolidays: HolidayList };
+  /** `site`: what the acknowledgement calls the site and where its status link points. */
+  settings: { reportHolidays: HolidayList; site: MailSite };
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -40,15 +43,32 @@ export function publicView(r: ReportRow, holidays: HolidayList) {
   };
 }
 
+/** The acknowledgement with the reference and the promised dates, in the report's transaction. */
+async function acknowledge(deps: ReportDeps, trx: Knex, r: ReportRow, to: string): Promise<void> {
+  const d = deadlinesOf(r, deps.settings.reportHolidays);
+  const mail = reportReceivedMail(deps.settings.site, {
+    reference: r.reference,
+    receivedAt: r.created_at,
+    acknowledgeBy: d.acknowledgeBy,
+    resolveBy: d.resolveBy,
+    appealBusinessDays: APPEAL_BUSINESS_DAYS,
+  });
+  await enqueueMail(trx, { key: `report:${r.reference}:received`, to, template: 'report-received', ...mail }, r.created_at);
+}
+
 export async function submitReport(deps: ReportDeps, body: ReportBody) {
   const now = deps.now();
   // 50 random bits: a collision is practically impossible, but a unique index would turn one into a 500.
   for (let attempt = 0; ; attempt++) {
     const reference = newReference();
     try {
-      await insertReport(deps.knex, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
-      const report = await reportByReference(deps.knex, reference);
-      if (!report) throw new AppError('internal', 'report not stored');
+      const report = await deps.knex.transaction(async (trx) => {
+        await insertReport(trx, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
+        const stored = await reportByReference(trx, reference);
+        if (!stored) throw new AppError('internal', 'report not stored');
+        if (stored.reporter_email) await acknowledge(deps, trx, stored, stored.reporter_email);
+        return stored;
+      });
       return publicView(report, deps.settings.reportHolidays);
     } catch (err) {
       if (attempt < 2 && /DUP_ENTRY|CONSTRAINT_UNIQUE/.test(String((err as { code?: unknown }).code ?? ''))) continue;
@@ -64,8 +84,18 @@ export async function reportStatus(deps: ReportDeps, reference: string) {
 }
 
 export async function submitAppeal(deps: ReportDeps, reference: string, body: AppealBody) {
+  const now = deps.now();
   try {
-    return publicView(await recordAppeal(deps.knex, reference, { text: body.text, email: body.email ?? null, now: deps.now() }), deps.settings.reportHolidays);
+    const report = await deps.knex.transaction(async (trx) => {
+      const appealed = await recordAppeal(trx, reference, { text: body.text, email: body.email ?? null, now });
+      const d = deadlinesOf(appealed, deps.settings.reportHolidays);
+      if (appealed.appeal_email && d.appealDecideBy !== null) {
+        const mail = appealReceivedMail(deps.settings.site, { reference, appealedAt: now, decideBy: d.appealDecideBy });
+        await enqueueMail(trx, { key: `report:${reference}:appeal-received`, to: appealed.appeal_email, template: 'appeal-received', ...mail }, now);
+      }
+      return appealed;
+    });
+    return publicView(report, deps.settings.reportHolidays);
   } catch (err) {
     throw toAppError(err);
   }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ForbiddenError } from '../../../errors';
+import { enqueueMail, type RenderedMail } from '@media-site/db/mail';
+import { accessWithdrawnMail, cancellationMail, renewalFailedMail, renewalReceiptMail } from '@media-site/db/mail/templates';
 import type { AccountDeps } from '../members/deps';
 import { revokeMember, subscriptionsByProviderId, updateSubscription, type SubscriptionRow } from '../members/repository';
 import { attemptById, type AttemptRow } from '../payments/attempts';
@@ -24,7 +26,7 @@ async function settle(deps: AccountDeps, trx: Knex, eventType: string, event: We
   const attempt = await attemptOf(trx, event);
   if (!attempt) return 'no matching attempt';
   const settled = eventType.endsWith('Success')
-    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, deps.settings.membership.periodDays)
+    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, { membershipDays: deps.settings.membership.periodDays, site: deps.settings.site })
     : await settleDeclined(trx, attempt.id, event.failureReason ?? 'declined (webhook)', now);
   return settled ? `attempt ${attempt.id} settled` : `attempt ${attempt.id} already settled`;
 }
@@ -53,12 +55,63 @@ async function applyTo(deps: AccountDeps, trx: Knex, eventType: string, event: W
   return true;
 }
 
-async function apply(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, now: number): Promise<string> {
+const AMOUNT = /^\d{1,9}(?:\.\d{1,2})?$/;
+const dateOf = (value: string | undefined): number | null => {
+  const ms = Date.parse(value?.slice(0, 10) ?? '');
+  return Number.isFinite(ms) ? ms : null;
+};
+
+/** The member's notice for this event, from the subscription as it was before (`before`) and is now (`after`). */
+async function noticeFor(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, before: SubscriptionRow, after: SubscriptionRow, username: string, now: number): Promise<{ template: string; mail: RenderedMail } | undefined> {
+  const site = deps.settings.site;
+  // A purchase already withdrawn hears nothing more of it (a refund after a chargeback, a late renewal).
+  if (before.status === 'revoked') return undefined;
+  if (REVOKING.has(eventType)) return { template: 'access-withdrawn', mail: accessWithdrawnMail(site, { username, eventType }) };
+  if (before.kind !== 'membership') return undefined;
+  if (eventType === 'RenewalSuccess') {
+    const attempt = await trx('payment_attempts').where({ provider_subscription_id: before.provider_subscription_id }).first('currency_code');
+    const billed = event.billedAmount ?? event.amount;
+    const mail = renewalReceiptMail(site, {
+      username,
+      amount: billed !== undefined && AMOUNT.test(billed) ? billed : null,
+      currencyCode: attempt ? Number(attempt.currency_code) : deps.settings.currencyCode,
+      renewedAt: now,
+      paidUntil: after.paid_until,
+      nextRenewal: dateOf(event.nextRenewalDate),
+      subscriptionId: String(before.provider_subscription_id),
+    });
+    return { template: 'renewal-receipt', mail };
+  }
+  // Nothing changes on our side: access lasts to the paid-through date unless a renewal succeeds.
+  if (eventType === 'RenewalFailure') return { template: 'renewal-failed', mail: renewalFailedMail(site, { username, paidUntil: after.paid_until }) };
+  if (eventType === 'Cancellation' && before.status === 'active') return { template: 'cancellation', mail: cancellationMail(site, { username, paidUntil: after.paid_until }) };
+  return undefined;
+}
+
+/**
+ * One notice per stored event (its key names the event, so nothing is sent twice), to the
+ * member's current address, in the event's transaction.
+ */
+async function enqueueNotice(deps: AccountDeps, trx: Knex, webhookId: number, eventType: string, event: WebhookRecord, before: SubscriptionRow[], now: number): Promise<void> {
+  const after = await subscriptionsByProviderId(trx, String(event.subscriptionId));
+  for (const s of before) {
+    const member = await trx('members').where({ id: s.member_id }).first('username', 'email');
+    const to = String(member?.email ?? '').trim();
+    const current = after.find((a) => a.id === s.id) ?? s;
+    const notice = member && to !== '' ? await noticeFor(deps, trx, eventType, event, s, current, String(member.username), now) : undefined;
+    if (!notice) continue;
+    await enqueueMail(trx, { key: `webhook:${webhookId}`, to, template: notice.template, ...notice.mail }, now);
+    return;
+  }
+}
+
+async function apply(deps: AccountDeps, trx: Knex, webhookId: number, eventType: string, event: WebhookRecord, now: number): Promise<string> {
   if (/^(?:NewSale|UpSale)(?:Success|Failure)$/.test(eventType)) return settle(deps, trx, eventType, event, now);
   const subscriptions = event.subscriptionId ? await subscriptionsByProviderId(trx, event.subscriptionId) : [];
   if (subscriptions.length === 0) return 'no matching subscription';
   let changed = 0;
   for (const s of subscriptions) if (await applyTo(deps, trx, eventType, event, s, now)) changed += 1;
+  await enqueueNotice(deps, trx, webhookId, eventType, event, subscriptions, now);
   return changed === 0 ? 'ignored' : `${eventType} applied to ${changed} subscription(s)`;
 }
 
@@ -79,7 +132,7 @@ export async function receiveWebhook(deps: AccountDeps, query: { clientAccnum: n
   return deps.knex.transaction(async (trx) => {
     const id = await storeEvent(trx, { transactionId, eventType: query.eventType, subscriptionId: event.subscriptionId?.slice(0, 32) ?? null, payload, now });
     if (id === undefined) return 'duplicate';
-    const outcome = await apply(deps, trx, query.eventType, event, now);
+    const outcome = await apply(deps, trx, id, query.eventType, event, now);
     await recordOutcome(trx, id, outcome.slice(0, 40));
     deps.logger.info({ eventType: query.eventType, webhook: id, outcome }, 'webhook stored');
     return 'stored';
