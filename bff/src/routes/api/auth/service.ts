@@ -1,5 +1,6 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/contracts/token';
 import { signEdgeUrl } from '@media-site/contracts/edge-url';
+import { parseRenditionDownloadUrl } from '@media-site/contracts/download-name';
 import { AppError, ForbiddenError, BadRequestError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members/password';
 import { createSession, deleteSession } from '../../../security/sessions';
@@ -89,7 +90,11 @@ export async function downloadLink(
   } catch {
     throw new BadRequestError('path must be a /members/ file path');
   }
-  const [family, folder] = mediaPath.split('/');
+  const [asked, folder] = mediaPath.split('/');
+  // A rendition's download (`videorenditions/{path}/{base}_{label}.mp4`) asks what its original asks.
+  const rendition = asked === 'videorenditions' || asked === 'vodrenditions' ? parseRenditionDownloadUrl(mediaPath) : undefined;
+  if (rendition === null) throw new BadRequestError('path: a rendition is downloaded as {name}_{label}.mp4 (the downloads list of /api/playback gives it)');
+  const family = rendition ? rendition.type : asked;
   if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account');
   if (folder && (await isTakenDown(deps.knex, family, folder))) throw new NotFoundError('this item has been removed');
   const e = await entitlementsOf(deps.knex, member);

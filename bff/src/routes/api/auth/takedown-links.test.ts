@@ -12,6 +12,7 @@ import { VOD, signIn, startAccountKit, type AccountKit } from '../payments/test-
 // mint time, the edge URL living EDGE_URL_TTL_SECONDS (5 minutes by default).
 const SECRET = 'takedown-edge-secret-0123456789';
 const VOD_FILE = `/members/vod/${VOD.path}/vod one.mp4`;
+const VOD_ITEM = { path: VOD.path, updatename: 'VOD one', download: VOD_FILE, downloads: [{ label: 'Original', bytes: null, path: VOD_FILE }] };
 
 describe.each(testBackends())('links and the account after a takedown (%s)', (backend) => {
   let kit: AccountKit;
@@ -48,7 +49,7 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
   it('refuses to sign a link or edge URL for a taken-down VOD, and the account shows it removed', async () => {
     expect((await link(VOD_FILE)).status).toBe(200);
     const before = await kit.request.get('/api/account').set('Cookie', cookie);
-    expect(before.body.vodItems).toEqual([{ path: VOD.path, updatename: 'VOD one', download: VOD_FILE }]);
+    expect(before.body.vodItems).toEqual([VOD_ITEM]);
 
     await takeDown(kit.db.knex, change);
     const refused = await link(VOD_FILE);
@@ -65,6 +66,6 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
 
     await restore(kit.db.knex, { ...change, now: Date.now() });
     expect((await link(VOD_FILE)).status).toBe(200);
-    expect((await kit.request.get('/api/account').set('Cookie', cookie)).body.vodItems).toEqual([{ path: VOD.path, updatename: 'VOD one', download: VOD_FILE }]);
+    expect((await kit.request.get('/api/account').set('Cookie', cookie)).body.vodItems).toEqual([VOD_ITEM]);
   });
 });

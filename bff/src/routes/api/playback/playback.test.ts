@@ -35,6 +35,7 @@ describe.each(testBackends())('GET /api/playback/{type}/{folder} (%s)', (backend
       trailer: '/members/videopreviews/clip-ready/trailer.mp4',
       renditions: [],
       download: null,
+      downloads: [],
       position: null,
     });
   });

@@ -1,5 +1,4 @@
 import { parseManifest, type Manifest } from '@media-site/db/encode/manifest';
-import { videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
 import { previewUrl, renditionUrl, type PlayableType } from '@media-site/contracts/playback-layout';
 import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../members/deps';
@@ -7,6 +6,7 @@ import { entitlementsOf, hasActiveMembership } from '../members/entitlements';
 import type { MemberRow } from '../members/repository';
 import { positionOf } from '../positions/repository';
 import { positionView } from '../positions/view';
+import { downloadChoices, originalPath } from './downloads';
 import { encodeState, playableItem, type PlayableRow } from './repository';
 
 /** What the session may do with the item: play it, or what stands in the way. */
@@ -42,12 +42,6 @@ export async function loadPlayable(deps: AccountDeps, type: PlayableType, path: 
   return { item, manifest, state, progress: state === 'preparing' && job ? job.progress : null };
 }
 
-function downloadPath(type: PlayableType, item: PlayableRow): string {
-  return type === 'video'
-    ? `/members/video/${item.path}/${videoDownloadName(item.prename)}`
-    : `/members/vod/${item.path}/${vodDownloadName({ prename: item.prename, path: item.path, format: item.format ?? 0, datetoupload: item.datetoupload })}`;
-}
-
 /** GET /api/playback/{type}/{folder}: everything the player page needs, for this session. */
 export async function playbackView(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string) {
   const { item, manifest, state, progress } = await loadPlayable(deps, type, path);
@@ -69,7 +63,9 @@ export async function playbackView(deps: AccountDeps, member: MemberRow | undefi
       manifest && granted
         ? manifest.renditions.map((r) => ({ label: r.label, url: renditionUrl(type, item.path, r.label), width: r.width, height: r.height, bitrate: r.bitrate, type: r.mime }))
         : [],
-    download: granted ? downloadPath(type, item) : null,
+    download: granted ? originalPath(type, item) : null,
+    // Every size to download: the original, then each rendition, largest first (none unless granted).
+    downloads: granted ? downloadChoices(type, item, manifest) : [],
     position: member && granted ? positionView(await positionOf(deps.knex, member.id, type, item.id), manifest ? Math.round(manifest.duration * 1000) : null) : null,
   };
 }
