@@ -159,12 +159,13 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
       </button>
       <div role="status" aria-live="polite" className="payment-status">
         {status && <p>{status}</p>}
-        {detail.map((line) => (
-          <p key={line} className="payment-detail" style={{ fontWeight: 400 }}>
-            {line}
-          </p>
-        ))}
         {phase === 'approved' && <p>{approvedText}</p>}
+      </div>
+      {/* Beside the status line, not in it: the status stays the spec's exact text. */}
+      <div aria-live="polite" className="payment-detail" data-testid="payment-detail">
+        {detail.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
       </div>
     </form>
   );
