@@ -2,13 +2,15 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command, CommandContext } from '../ingest/cli';
 import { publishGeneration } from '../ingest/publish';
+import { mailSiteFromEnv } from '../mail/site';
 import { parseHolidays, type HolidayList } from './business-days';
 import { deadlinesOf, nextDeadline, overdue } from './deadlines';
 import { ReportRuleError } from './errors';
 import { monthlyExport } from './export';
+import { appealDecisionNotices, appealReceivedNotice, outcomeNotice } from './notices';
 import { acknowledgeReport, decideAppeal, openReports, recordAppeal, reportByReference, resolveReport, type ReportRow } from './repository';
 import { activeTakedowns, contentRefOf, restore, takeDown, takedownLog, type ContentRef } from './takedowns';
-import { ACTOR_MAX, APPEAL_DECISIONS, DETAILS_MAX, NOTE_MAX, OUTCOMES, type AppealDecision, type Outcome } from '@media-site/contracts/report-vocabulary';
+import { ACTOR_MAX, APPEAL_DECISIONS, DETAILS_MAX, EMAIL_MAX, NOTE_MAX, OUTCOMES, type AppealDecision, type Outcome } from '@media-site/contracts/report-vocabulary';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 const now = (ctx: CommandContext) => (ctx.io.now ?? Date.now)();
@@ -18,6 +20,14 @@ function text(flags: Record<string, unknown>, name: string, max: number): string
   const value = typeof flags[name] === 'string' ? (flags[name] as string).trim() : '';
   if (value === '') throw new ReportRuleError('bad_input', `--${name} is required`);
   if (value.length > max) throw new ReportRuleError('bad_input', `--${name} is longer than ${max} characters`);
+  return value;
+}
+
+/** The appellant's address, when the appeal came with one: it gets the acknowledgement and the decision. */
+function appealEmail(flags: Record<string, unknown>): string | null {
+  const value = typeof flags.email === 'string' ? flags.email.trim() : '';
+  if (value === '') return null;
+  if (value.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(value)) throw new ReportRuleError('bad_input', `--email must be an e-mail address of at most ${EMAIL_MAX} characters`);
   return value;
 }
 
@@ -126,17 +136,37 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
     case 'ack':
       changed = await acknowledgeReport(ctx.knex, needRef(), by(), at);
       break;
-    case 'resolve':
-      changed = await resolveReport(ctx.knex, needRef(), { outcome: oneOf<Outcome>(flags, 'outcome', OUTCOMES), note: text(flags, 'note', NOTE_MAX), by: by(), now: at });
-      break;
-    case 'appeal': {
-      const email = typeof flags.email === 'string' && flags.email.trim() ? flags.email.trim() : null;
-      changed = await recordAppeal(ctx.knex, needRef(), { text: text(flags, 'text', DETAILS_MAX), email, now: at });
+    // Each decision and its mail commit together: no outcome without its mail, no mail for an outcome rolled back.
+    case 'resolve': {
+      const ref = needRef();
+      const resolution = { outcome: oneOf<Outcome>(flags, 'outcome', OUTCOMES), note: text(flags, 'note', NOTE_MAX), by: by(), now: at };
+      changed = await ctx.knex.transaction(async (trx) => {
+        const r = await resolveReport(trx, ref, resolution);
+        await outcomeNotice(trx, mailSiteFromEnv(ctx.io.env), r);
+        return r;
+      });
       break;
     }
-    case 'decide':
-      changed = await decideAppeal(ctx.knex, needRef(), { decision: oneOf<AppealDecision>(flags, 'decision', APPEAL_DECISIONS), note: text(flags, 'note', NOTE_MAX), by: by(), now: at });
+    case 'appeal': {
+      const ref = needRef();
+      const appeal = { text: text(flags, 'text', DETAILS_MAX), email: appealEmail(flags), now: at };
+      changed = await ctx.knex.transaction(async (trx) => {
+        const r = await recordAppeal(trx, ref, appeal);
+        await appealReceivedNotice(trx, mailSiteFromEnv(ctx.io.env), r, holidays);
+        return r;
+      });
       break;
+    }
+    case 'decide': {
+      const ref = needRef();
+      const decision = { decision: oneOf<AppealDecision>(flags, 'decision', APPEAL_DECISIONS), note: text(flags, 'note', NOTE_MAX), by: by(), now: at };
+      changed = await ctx.knex.transaction(async (trx) => {
+        const r = await decideAppeal(trx, ref, decision);
+        await appealDecisionNotices(trx, mailSiteFromEnv(ctx.io.env), r);
+        return r;
+      });
+      break;
+    }
     default:
       throw new ReportRuleError('bad_input', `unknown reports subcommand: ${String(sub)}`);
   }

@@ -3,8 +3,8 @@ import { ReportRuleError } from '@media-site/db/reports/errors';
 import { newReference } from '@media-site/db/reports/reference';
 import { insertReport, recordAppeal, reportByReference, type ReportRow } from '@media-site/db/reports/repository';
 import type { HolidayList } from '@media-site/db/reports/business-days';
-import { enqueueMail, type MailSite } from '@media-site/db/mail';
-import { appealReceivedMail, reportReceivedMail } from '@media-site/db/mail/templates';
+import type { MailSite } from '@media-site/db/mail';
+import { appealReceivedNotice, reportReceivedNotice } from '@media-site/db/reports/notices';
 import type { Knex } from 'knex';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';
 import type { AppealBody, ReportBody } from './schema';
@@ -43,19 +43,6 @@ export function publicView(r: ReportRow, holidays: HolidayList) {
   };
 }
 
-/** The acknowledgement with the reference and the promised dates, in the report's transaction. */
-async function acknowledge(deps: ReportDeps, trx: Knex, r: ReportRow, to: string): Promise<void> {
-  const d = deadlinesOf(r, deps.settings.reportHolidays);
-  const mail = reportReceivedMail(deps.settings.site, {
-    reference: r.reference,
-    receivedAt: r.created_at,
-    acknowledgeBy: d.acknowledgeBy,
-    resolveBy: d.resolveBy,
-    appealBusinessDays: APPEAL_BUSINESS_DAYS,
-  });
-  await enqueueMail(trx, { key: `report:${r.reference}:received`, to, template: 'report-received', ...mail }, r.created_at);
-}
-
 export async function submitReport(deps: ReportDeps, body: ReportBody) {
   const now = deps.now();
   // 50 random bits: a collision is practically impossible, but a unique index would turn one into a 500.
@@ -66,7 +53,7 @@ export async function submitReport(deps: ReportDeps, body: ReportBody) {
         await insertReport(trx, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
         const stored = await reportByReference(trx, reference);
         if (!stored) throw new AppError('internal', 'report not stored');
-        if (stored.reporter_email) await acknowledge(deps, trx, stored, stored.reporter_email);
+        await reportReceivedNotice(trx, deps.settings.site, stored, deps.settings.reportHolidays);
         return stored;
       });
       return publicView(report, deps.settings.reportHolidays);
@@ -88,11 +75,7 @@ export async function submitAppeal(deps: ReportDeps, reference: string, body: Ap
   try {
     const report = await deps.knex.transaction(async (trx) => {
       const appealed = await recordAppeal(trx, reference, { text: body.text, email: body.email ?? null, now });
-      const d = deadlinesOf(appealed, deps.settings.reportHolidays);
-      if (appealed.appeal_email && d.appealDecideBy !== null) {
-        const mail = appealReceivedMail(deps.settings.site, { reference, appealedAt: now, decideBy: d.appealDecideBy });
-        await enqueueMail(trx, { key: `report:${reference}:appeal-received`, to: appealed.appeal_email, template: 'appeal-received', ...mail }, now);
-      }
+      await appealReceivedNotice(trx, deps.settings.site, appealed, deps.settings.reportHolidays);
       return appealed;
     });
     return publicView(report, deps.settings.reportHolidays);
