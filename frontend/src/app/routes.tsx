@@ -29,6 +29,9 @@ const PaymentPage = lazyRoute(() => import('../features/payment/components/Payme
 const AccountPage = lazyRoute(() => import('../features/account/components/AccountPage'), 'AccountPage');
 const WelcomePage = lazyRoute(() => import('../features/account/components/WelcomePage'), 'WelcomePage');
 const LoginPage = lazyRoute(() => import('../features/auth/components/LoginPage'), 'LoginPage');
+const ForgotPasswordPage = lazyRoute(() => import('../features/auth/components/ForgotPasswordPage'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyRoute(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage');
+const ConfirmEmailPage = lazyRoute(() => import('../features/account/components/ConfirmEmailPage'), 'ConfirmEmailPage');
 
 export function AppRoutes() {
   return (
@@ -62,7 +65,10 @@ export function AppRoutes() {
         <Route path="affiliates" element={<AffiliatesPage />} />
         <Route path="ccbill" element={<PaymentPage />} />
         <Route path="login" element={<LoginPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="account" element={<AccountPage />} />
+        <Route path="confirm-email" element={<ConfirmEmailPage />} />
         <Route path="welcome" element={<WelcomePage />} />
         <Route path="test" element={<TestRoutePage />} />
         <Route path="*" element={<NotFoundPage />} />

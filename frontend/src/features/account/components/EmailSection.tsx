@@ -1,9 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { AnswerError } from '../../auth/api/passwordReset';
+import { requestEmailChange } from '../api/email';
+
+function problem(error: unknown): string {
+  if (error instanceof AnswerError && error.status === 403) return 'The current password is wrong.';
+  if (error instanceof AnswerError && error.status === 429) return 'Too many attempts. Try again later.';
+  if (error instanceof AnswerError && error.status === 401) return 'Your session has ended. Sign in again.';
+  if (error instanceof AnswerError && error.text === 'email: this is already your address') return 'This is already your address.';
+  if (error instanceof AnswerError && error.status === 400) return 'Enter a valid e-mail address (at most 254 characters) and your current password.';
+  return 'The change could not be requested. Try again.';
+}
+
 /** /account's e-mail address: shown, and changed by a link sent to the new address (issue 22). */
 export function EmailSection({ email }: { email: string }) {
+  const [next, setNext] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    try {
+      const wanted = next.trim();
+      await requestEmailChange(wanted, password);
+      setNext('');
+      setPassword('');
+      setMessage({ ok: true, text: `We sent a confirmation link to ${wanted}. Your address changes when you open it.` });
+    } catch (error) {
+      setMessage({ ok: false, text: problem(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <section className="account-section" aria-labelledby="account-email">
       <h2 id="account-email">E-mail</h2>
-      <p data-testid="account-email">{email}</p>
+      <p data-testid="account-email" className="account-email">
+        {email || <span className="muted">No address yet.</span>}
+      </p>
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <div className="field">
+          <label htmlFor="email-new">New e-mail address</label>
+          <input id="email-new" type="email" autoComplete="email" required maxLength={254} value={next} onChange={(e) => setNext(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="email-password">Current password (to confirm)</label>
+          <input id="email-password" type="password" autoComplete="current-password" required maxLength={64} value={password} onChange={(e) => setPassword(e.target.value)} />
+        </div>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Sending...' : 'Change e-mail'}
+        </button>
+        <div role="status" aria-live="polite">
+          {message && <p className={message.ok ? 'status status-ok' : 'status status-error'}>{message.text}</p>}
+        </div>
+      </form>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { HttpError } from '../../api/fetchJson';
 import { setSession } from '../../../hooks/useSession';
 import { ChallengeRequiredError, signIn } from '../api/signIn';
@@ -93,6 +93,9 @@ export function LoginPage() {
           {error && <p className="status status-error">{error}</p>}
         </div>
       </form>
+      <p>
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
     </section>
   );
 }

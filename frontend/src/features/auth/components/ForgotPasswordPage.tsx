@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { HttpError } from '../../api/fetchJson';
+import { requestPasswordReset } from '../api/passwordReset';
+
+/** What the server answers every request with, whether or not an account matches. */
+export const RESET_SENT = 'If an account matches, we have sent a link to its e-mail address. It works for one hour.';
+
+function problem(error: unknown): string {
+  if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Wait a minute and try again.';
+  if (error instanceof HttpError && error.status === 400) return 'Enter your username or your e-mail address.';
+  return 'The link could not be sent. Try again in a moment.';
+}
+
+/** /forgot-password: one field, and the same answer for every account, known or not. */
+export function ForgotPasswordPage() {
+  const [login, setLogin] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    try {
+      setMessage({ ok: true, text: (await requestPasswordReset(login.trim())) || RESET_SENT });
+    } catch (error) {
+      setMessage({ ok: false, text: problem(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section>
+      <h1>Forgot your password?</h1>
+      <p className="muted">Enter your username or the e-mail address you joined with. We will send a link to choose a new password.</p>
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <div className="field">
+          <label htmlFor="forgot-login">Username or e-mail</label>
+          <input id="forgot-login" name="login" autoComplete="username" required maxLength={254} value={login} onChange={(e) => setLogin(e.target.value)} />
+        </div>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Sending...' : 'Send the link'}
+        </button>
+        <div role="status" aria-live="polite">
+          {message && <p className={message.ok ? 'status status-ok' : 'status status-error'}>{message.text}</p>}
+        </div>
+      </form>
+      <p>
+        <Link to="/login">Back to sign in</Link>
+      </p>
+    </section>
+  );
+}
