@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { LockedNotice } from '../access/LockedNotice';
 import { mayViewMembersArea, ownsVod, useAccess, type Access } from '../access/useAccess';
 import { getPlayback, type PlayableType, type Playback } from './api/playback';
+import { DownloadChoices } from './DownloadChoices';
 import { VideoPlayer } from './VideoPlayer';
 
 /** While the encoder works on this item, ask again this often (the player appears when it is done). */
@@ -103,7 +104,7 @@ function Locked({ playback, access, type }: { playback: Playback; access: Access
 /**
  * The player area of /video/{folder} and /vod/{folder}: the player for whoever may play the item,
  * the trailer and the locked notice for everyone else, "being prepared" while the encoder works.
- * The page keeps its own Download button.
+ * The page keeps its own Download button (the original); below the player, every size to download.
  */
 export function PlayerSection({ type, folder }: { type: PlayableType; folder: string }) {
   const access = useAccess();
@@ -130,6 +131,7 @@ export function PlayerSection({ type, folder }: { type: PlayableType; folder: st
   return (
     <section className="player-section" aria-label="Player">
       {playback.state === 'ready' && playback.renditions.length ? <VideoPlayer key={playback.path} playback={playback} /> : <Preparing playback={playback} noun={noun} />}
+      <DownloadChoices downloads={playback.downloads} />
     </section>
   );
 }

@@ -1,12 +1,13 @@
 import { fetchJson, postJson } from '../../api/fetchJson';
 import type { Member } from '../../../hooks/useSession';
+import type { DownloadChoice } from '../../player/api/playback';
 
 export interface AccountView extends Member {
   /** Where the site's mail goes (receipts, password reset); changed by a link sent to the new address. */
   email: string;
   membership: Member['membership'] & { /** false once rebilling is cancelled (the paid time still runs) */ renews: boolean };
   /** A bought VOD that was taken down stays listed as removed: no title, no download. */
-  vodItems: ({ path: string; updatename: string; download: string; removed?: undefined } | { path: string; removed: true })[];
+  vodItems: ({ path: string; updatename: string; download: string; downloads?: DownloadChoice[]; removed?: undefined } | { path: string; removed: true })[];
 }
 
 export function getAccount(signal: AbortSignal): Promise<AccountView> {

@@ -9,6 +9,7 @@ import { signInHref } from '../../access/LockedNotice';
 import { useAccess } from '../../access/useAccess';
 import { HttpError } from '../../api/fetchJson';
 import { DownloadButton } from '../../auth/components/DownloadButton';
+import { DownloadChoices } from '../../player/DownloadChoices';
 import { changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
 import { EmailSection } from './EmailSection';
 
@@ -66,6 +67,7 @@ function Vods({ account }: { account: AccountView }) {
               <li key={vod.path}>
                 <Link to={`/vod/${encodeURIComponent(vod.path)}`}>{vod.updatename}</Link>
                 <DownloadButton path={vod.download} label={`Download ${vod.updatename}`} className="button" />
+                <DownloadChoices downloads={vod.downloads} />
               </li>
             ),
           )}

@@ -16,6 +16,15 @@ export interface Rendition {
   type: string;
 }
 
+/** One size to download: `Original`, then each rendition (`1080p`…), largest first. */
+export interface DownloadChoice {
+  label: string;
+  /** null: not known (an item encoded before its original's size was recorded, or not encoded yet). */
+  bytes: number | null;
+  /** The site path /api/download-link signs. */
+  path: string;
+}
+
 export interface PositionView {
   seconds: number;
   duration: number | null;
@@ -40,6 +49,8 @@ export interface Playback {
   /** Largest first; empty unless `granted` and `ready`. */
   renditions: Rendition[];
   download: string | null;
+  /** Every size to download; empty unless `granted`. */
+  downloads?: DownloadChoice[];
   position: PositionView | null;
 }
 
