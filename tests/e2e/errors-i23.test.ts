@@ -15,6 +15,11 @@ let site: Site;
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 const OUTAGE = "We can't reach the site right now. Your session is still there; try again in a moment.";
+const SLOW = 'The site is taking too long to answer. Trying again…';
+// The SPA gives up on a read after 8 s; the page says so at once, with some margin for a busy machine.
+const SLOW_SHOWN_WITHIN_MS = 10_000;
+// Then it asks again on its own after 1 s (the first backoff step): back well within this.
+const RECOVERED_WITHIN_MS = 15_000;
 
 beforeAll(async () => {
   site = await startSite();
@@ -85,4 +90,34 @@ describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewpor
     expect(errors.filter((line) => !line.includes('502'))).toEqual([]);
     await page.context().close();
   });
+
+  it('says a hung backend is taking too long within ~8 s, then recovers by itself without a click', async () => {
+    const { page } = await site.open(viewport);
+    // A hung bff: the listing's request is accepted and never answered, until `hung` is cleared.
+    let hung = true;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/photos/1', async (route) => {
+      if (hung) await released;
+      // The browser gave up on the hung ones (aborted): nothing to continue.
+      await route.continue().catch(() => {});
+    });
+    const since = Date.now();
+    await page.goto('/photos');
+    await page.getByText(SLOW).waitFor({ timeout: SLOW_SHOWN_WITHIN_MS + 2000 });
+    const shownAfter = Date.now() - since;
+    expect(shownAfter).toBeLessThan(SLOW_SHOWN_WITHIN_MS);
+    expect(await page.locator('main').innerText()).not.toMatch(/HTTP error|50[34]/);
+    await shot(page, 'hung-backend', viewport.width);
+
+    // The backend answers again: the page fills by itself (no click, no reload).
+    hung = false;
+    release();
+    const back = Date.now();
+    await page.locator('main .card, main li a').first().waitFor({ timeout: RECOVERED_WITHIN_MS });
+    expect(Date.now() - back).toBeLessThan(RECOVERED_WITHIN_MS);
+    expect(await page.getByText(SLOW).count()).toBe(0);
+    console.log(`hung backend (${viewport.width}): plain message after ${shownAfter} ms, recovered ${Date.now() - back} ms after the backend answered`);
+    await page.context().close();
+  }, 60_000);
 });
