@@ -39,7 +39,8 @@ export function messageIdFor(key: string, from: string): string {
  */
 export function classifySendError(err: unknown): SendFailure {
   const { code, responseCode } = (err ?? {}) as { code?: string; responseCode?: number };
-  if ((code === 'EENVELOPE' || code === 'EMESSAGE') && typeof responseCode === 'number') {
+  // 421 is the relay closing the channel (shutting down, overloaded), whatever command it answered.
+  if ((code === 'EENVELOPE' || code === 'EMESSAGE') && typeof responseCode === 'number' && responseCode !== 421) {
     if (responseCode >= 500) return 'permanent';
     if (responseCode >= 400) return 'temporary';
   }
