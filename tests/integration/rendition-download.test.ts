@@ -1,0 +1,162 @@
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renditionDownloadUrl } from '@media-site/contracts/download-name';
+import { signDownloadUrl } from '@media-site/contracts/token';
+import { deriveItem } from '@media-site/db/encode/derive';
+import type { Manifest } from '@media-site/db/encode/manifest';
+import { startNginx } from '../src/nginx';
+import type { RunningNginx } from '../src/nginx';
+import { keys, raw, startMediaFixture } from './media-fixture';
+import type { MediaFixture } from './media-fixture';
+
+// Issue 22: a rendition downloads under `{original's name without extension}_{label}.mp4` through
+// the front door with MEDIA_OFFLOAD=nginx (X-Accel-Redirect to the real `{label}.mp4`), resumes
+// after a cut like the original does, and arrives byte for byte; a clip encoded here gives the
+// sizes the download choices show.
+const MiB = 1024 * 1024;
+const SIZE = 64 * MiB;
+const ORIGINAL = 'Movie HD001.mp4';
+const run = promisify(execFile);
+
+/** Random MiB blocks, each stamped with its index, so a splice at a wrong offset changes the hash. */
+function writeBlocks(path: string, size: number): void {
+  const block = Buffer.alloc(MiB);
+  for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+  const fd = openSync(path, 'w');
+  for (let i = 0; i < size / MiB; i += 1) {
+    block.writeUInt32LE(i, 0);
+    writeSync(fd, block);
+  }
+  closeSync(fd);
+}
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: MiB })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function exec(cmd: string, args: string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((r) => child.once('exit', (status) => r({ status, stderr })));
+}
+
+/** Starts a rate-limited download and kills it once part of the file has arrived. */
+async function interrupted(cmd: string, args: string[], file: string): Promise<number> {
+  const child = spawn(cmd, args, { stdio: 'ignore' });
+  const done = new Promise<void>((r) => child.once('exit', () => r()));
+  for (;;) {
+    const size = await stat(file).then((s) => s.size, () => 0);
+    if (size >= 8 * MiB || child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  child.kill('SIGKILL');
+  await done;
+  return statSync(file).size;
+}
+
+describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
+  let fx: MediaFixture;
+  let nginx: RunningNginx;
+  let work: string;
+  let expected: string;
+
+  beforeAll(async () => {
+    fx = await startMediaFixture({ MEDIA_OFFLOAD: 'nginx' });
+    work = await mkdtemp(join(tmpdir(), 'rendition-dl-'));
+    mkdirSync(join(fx.root, 'videorenditions/movie-1'), { recursive: true });
+    writeBlocks(join(fx.root, 'videorenditions/movie-1/720p.mp4'), SIZE);
+    expected = await sha256(join(fx.root, 'videorenditions/movie-1/720p.mp4'));
+    nginx = await startNginx({ bffUrl: 'http://127.0.0.1:9', mediaUrl: fx.media.url, spaDir: work, mediaRoot: fx.root });
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await fx?.stop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const path = renditionDownloadUrl('video', 'movie-1', ORIGINAL, '720p');
+  const signed = () => signDownloadUrl(keys, { path, memberId: 3, expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
+  const link = () => nginx.url + signed();
+
+  it('answers with the download name as an attachment, the real file\'s bytes, and ranges from nginx', async () => {
+    expect(path).toBe('/members/videorenditions/movie-1/Movie HD001_720p.mp4');
+    const head = await raw(nginx.url, signed(), {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-disposition']).toBe(`attachment; filename="Movie HD001_720p.mp4"; filename*=UTF-8''Movie%20HD001_720p.mp4`);
+    expect(head.headers['content-length']).toBe(String(SIZE));
+    expect(head.headers['x-accel-redirect']).toBeUndefined();
+    const part = await raw(nginx.url, signed(), { Range: 'bytes=1048576-1048579', 'If-Range': String(head.headers.etag) });
+    expect(part.status).toBe(206);
+    expect(part.body.readUInt32LE(0)).toBe(1);
+    expect((await raw(nginx.url, '/members/videorenditions/movie-1/Movie%20HD001_720p.mp4')).status).toBe(401);
+  });
+
+  it('curl -C - finishes a cut-off download with an identical file', async () => {
+    const target = join(work, 'curl.mp4');
+    const got = await interrupted('curl', ['-sS', '--limit-rate', '16M', '-o', target, link()], target);
+    expect(got).toBeGreaterThan(0);
+    expect(got).toBeLessThan(SIZE);
+    const resumed = await exec('curl', ['-sS', '-f', '-C', '-', '-o', target, link()]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(statSync(target).size).toBe(SIZE);
+    expect(await sha256(target)).toBe(expected);
+  });
+
+  it('aria2c with 4 segments, stopped and resumed with -c, finishes it with an identical file', async () => {
+    const dir = join(work, 'aria2');
+    mkdirSync(dir, { recursive: true });
+    const name = 'movie_720p.mp4';
+    const source = link();
+    const common = ['-q', '-d', dir, '-o', name, '-x', '4', '-s', '4', '-k', '1M', '--file-allocation=none', '--allow-overwrite=false'];
+    const first = spawn('aria2c', [...common, '--max-overall-download-limit=16M', source], { stdio: 'ignore' });
+    const stopped = new Promise<void>((r) => first.once('exit', () => r()));
+    const started = Date.now();
+    while (Date.now() - started < 10_000 && !(await stat(join(dir, `${name}.aria2`)).then(() => true, () => false))) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 800));
+    first.kill('SIGINT');
+    await stopped;
+    expect(await stat(join(dir, `${name}.aria2`)).then(() => true, () => false), 'aria2 left a control file: the download was cut off before the end').toBe(true);
+    const resumed = await exec('aria2c', ['-c', ...common, source]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(statSync(join(dir, name)).size).toBe(SIZE);
+    expect(await sha256(join(dir, name))).toBe(expected);
+  });
+
+  // The figure: a 10 s 1280x720 clip with grain at ~8 Mb/s, as a camera original might be, through the encoder.
+  it('encodes a clip whose manifest has the original\'s bytes next to each rendition\'s, each downloadable', { timeout: 240_000 }, async () => {
+    const source = join(fx.root, 'video/clip-9', ORIGINAL);
+    mkdirSync(join(fx.root, 'video/clip-9'), { recursive: true });
+    await run('ffmpeg', [
+      '-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=10',
+      '-vf', 'noise=alls=12:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '8M', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', source,
+    ], { timeout: 120_000 });
+    const s = statSync(source);
+    const manifest: Manifest = await deriveItem({
+      jobId: 9, attempt: 'a', type: 'video', path: 'clip-9', original: source, sourceSig: `${s.size}-${Math.round(s.mtimeMs)}`, mediaRoot: fx.root,
+      settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 2, nice: 10 },
+    });
+    expect(manifest.source.bytes).toBe(s.size);
+    const sizes = manifest.renditions.map((r) => `${r.label} ${(r.bytes / 1e6).toFixed(2)} MB`);
+    console.log(`figure: original ${(s.size / 1e6).toFixed(2)} MB; ${sizes.join(', ')}`);
+    for (const r of manifest.renditions) {
+      expect(r.bytes).toBe(statSync(join(fx.root, 'videorenditions/clip-9', r.file)).size);
+      const url = signDownloadUrl(keys, { path: renditionDownloadUrl('video', 'clip-9', ORIGINAL, r.label), memberId: 3, expiresAt: Math.floor(Date.now() / 1000) + 600 });
+      const res = await raw(nginx.url, url);
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBe(r.bytes);
+      expect(createHash('sha256').update(res.body).digest('hex')).toBe(await sha256(join(fx.root, 'videorenditions/clip-9', r.file)));
+      expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="Movie HD001_${r.label}\\.mp4"`));
+    }
+  });
+});
