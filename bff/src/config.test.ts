@@ -14,6 +14,8 @@ const PRODUCTION = {
   WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,
   TRUSTED_PROXIES: '172.30.0.10',
   SITE_URL: 'https://media.example.com',
+  SMTP_URL: `smtps://relay-user:${randomBytes(18).toString('hex')}@smtp.relay.test:465`,
+  MAIL_FROM: '"Media Site" <no-reply@mail.media-site.test>',
   ...OPERATOR_PROVIDER,
 };
 
@@ -200,6 +202,39 @@ describe('production configuration', () => {
 
     it('is optional outside production (the source address alone)', () => {
       expect(loadConfig({}).WEBHOOK_PROXY_SECRET).toBeUndefined();
+    });
+  });
+
+  describe('mail (SMTP_URL, MAIL_DIR, MAIL_FROM)', () => {
+    it('refuses to start without SMTP_URL, unless MAIL_DIR says where someone collects the files', () => {
+      expect(refusal({ ...PRODUCTION, SMTP_URL: undefined })).toMatch(/SMTP_URL: set the relay mail goes through/);
+      expect(refusal({ ...PRODUCTION, SMTP_URL: '' })).toContain('SMTP_URL');
+      const files = loadConfig({ ...PRODUCTION, SMTP_URL: undefined, MAIL_DIR: '/var/spool/media-site' });
+      expect(files.mail.smtpUrl).toBeUndefined();
+      expect(files.mail.dir).toBe('/var/spool/media-site');
+    });
+
+    it('refuses the localhost From address and example domains, and a placeholder relay password', () => {
+      expect(refusal({ ...PRODUCTION, MAIL_FROM: undefined })).toMatch(/MAIL_FROM: set the From address on your own sending domain/);
+      expect(refusal({ ...PRODUCTION, MAIL_FROM: 'no-reply@localhost' })).toContain('MAIL_FROM');
+      expect(refusal({ ...PRODUCTION, MAIL_FROM: 'Media <no-reply@example.com>' })).toContain('MAIL_FROM');
+      expect(refusal({ ...PRODUCTION, SMTP_URL: 'smtps://user:change-me@smtp.relay.test:465' })).toMatch(/SMTP_URL: the password contains/);
+    });
+
+    it('takes smtp:// and smtps:// URLs only, and a From that is an address', () => {
+      expect(loadConfig({ ...PRODUCTION, SMTP_URL: 'smtp://user:pw%40x@smtp.relay.test:587' }).mail.smtpUrl).toBe('smtp://user:pw%40x@smtp.relay.test:587');
+      for (const url of ['http://smtp.relay.test', 'smtp.relay.test:587', 'smtp://', 'smtps:// x']) expect(refusal({ SMTP_URL: url })).toContain('SMTP_URL: must be an smtp://');
+      for (const from of ['Media Site', 'a@b@c', '<no-reply@x.test', 'x'.repeat(190) + '@mail.test.example']) expect(refusal({ MAIL_FROM: from })).toContain('MAIL_FROM');
+      expect(loadConfig({ MAIL_FROM: 'Media <no-reply@mail.test>' }).mail.from).toBe('Media <no-reply@mail.test>');
+    });
+
+    it('outside production: .eml files under DATA_DIR/outbox, From the site name at localhost, the worker on', () => {
+      const config = loadConfig({ DATA_DIR: '/tmp/site-data', SITE_NAME: 'Clips "R" Us' });
+      expect(config.mail).toEqual({ worker: true, pollMs: 1000, from: '"Clips R Us" <no-reply@localhost>', smtpUrl: undefined, dir: '/tmp/site-data/outbox' });
+      expect(loadConfig({ MAIL_WORKER: 'off', MAIL_POLL_MS: '250' }).mail).toMatchObject({ worker: false, pollMs: 250 });
+      expect(refusal({ MAIL_WORKER: 'no' })).toContain('MAIL_WORKER');
+      expect(refusal({ MAIL_POLL_MS: '10' })).toContain('MAIL_POLL_MS');
+      expect(refusal({ MAIL_POLL_MS: '60001' })).toContain('MAIL_POLL_MS');
     });
   });
 
