@@ -67,6 +67,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     DATABASE_URL: databaseUrl,
     MEDIA_ROOT: mediaRoot,
     VARIANT_CACHE_DIR: options.variantCacheDir ?? resolve(dataDir, 'variants'),
+    // Without SMTP_URL the bff writes mail as .eml files under DATA_DIR/outbox (and logs reset links).
+    DATA_DIR: dataDir,
     BFF_PORT: String(bffPort),
     MEDIA_PORT: String(mediaPort),
     MEDIA_OFFLOAD: useNginx ? 'nginx' : 'none',
@@ -113,6 +115,9 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       env.WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE ??= 'true';
     }
     env.MEDIA_REVOCATION_URL ??= `${bffUrl}/internal/media-revocations`;
+    // Links in mail (password reset, e-mail confirmation) point at the site as started here.
+    const siteHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    env.SITE_URL ||= `http://${siteHost}:${port}`;
     // One METRICS_PORT for the whole site: the bff takes it, the media service the port after it.
     const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
     const metricsEnv = (offset: number): NodeJS.ProcessEnv => (metricsPort ? { METRICS_PORT: String(metricsPort + offset) } : {});
