@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import { repoRoot } from '../../scripts/lib/site';
 
 const KEYS = `k1:${OPERATOR_KEYS.a}`;
 const COMPOSE_EXAMPLE_KEYS = 'k1:change-me-media-token-key-0123456789';
+// A relay where nothing listens: the bff starts anyway, and mail waits in the outbox.
+const OPERATOR_MAIL = { SMTP_URL: `smtp://relay:${randomBytes(18).toString('hex')}@127.0.0.1:9`, MAIL_FROM: '"Media Site" <no-reply@mail.media-site.test>' };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'production-start-'));
 const databaseUrl = `sqlite:${join(dataDir, 'catalog.sqlite')}`;
@@ -58,14 +61,14 @@ describe('services started with NODE_ENV=production', () => {
     });
     expect(await child.exited).toBe(1);
     const text = lines.join('\n');
-    for (const name of ['MEDIA_TOKEN_KEYS', 'SIGNIN_KEYS', 'WEBHOOK_PROXY_SECRET', 'TRUSTED_PROXIES', 'CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET', 'SITE_URL']) {
+    for (const name of ['MEDIA_TOKEN_KEYS', 'SIGNIN_KEYS', 'WEBHOOK_PROXY_SECRET', 'TRUSTED_PROXIES', 'CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET', 'SITE_URL', 'SMTP_URL', 'MAIL_FROM']) {
       expect(text).toContain(`  ${name}: `);
     }
   });
 
   it('the bff starts with an operator-set environment', async () => {
     const port = await freePort();
-    const { child } = run('bff', { NODE_ENV: ' PRODUCTION', MEDIA_TOKEN_KEYS: KEYS, SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`, WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy, TRUSTED_PROXIES: '172.30.0.10', SITE_URL: 'https://media.example.com', BFF_PORT: String(port), DATABASE_URL: databaseUrl, ...OPERATOR_PROVIDER });
+    const { child } = run('bff', { NODE_ENV: ' PRODUCTION', MEDIA_TOKEN_KEYS: KEYS, SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`, WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy, TRUSTED_PROXIES: '172.30.0.10', SITE_URL: 'https://media.example.com', BFF_PORT: String(port), DATABASE_URL: databaseUrl, ...OPERATOR_MAIL, ...OPERATOR_PROVIDER });
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, child);
   });
 });
