@@ -28,6 +28,8 @@ const CLIP = { path: 'clip-one', file: 'V001_ModelC1_ComposeClip001.mpg' };
 
 let project: ComposeProject;
 let values: Record<string, string>;
+/** Required settings whose refusal points at the docs' Mail section rather than at openssl. */
+const MAIL_SETTINGS: readonly string[] = ['SITE_URL', 'SMTP_URL', 'MAIL_FROM'];
 let ingestDir: string;
 /** Set once `up` worked: later checks fail at once instead of waiting out their timeouts. */
 let started = false;
@@ -179,6 +181,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
         expect(r.code).not.toBe(0);
         expect(r.stderr).toContain(`set ${name} in .env`);
         if (name.startsWith('CCBILL_')) expect(r.stderr).toContain('demo shape in docs/operations.md');
+        else if (MAIL_SETTINGS.includes(name)) expect(r.stderr).toContain('docs/operations.md, Mail');
         else expect(r.stderr).toContain('openssl rand');
       } finally {
         await rm(dirname(p.envFile), { recursive: true, force: true });

@@ -16,6 +16,9 @@ export const REQUIRED = [
   'MEDIA_TOKEN_KEYS',
   'SIGNIN_KEYS',
   'WEBHOOK_PROXY_SECRET',
+  'SITE_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
   'CCBILL_CLIENT_ACCNUM',
   'CCBILL_CLIENT_SUBACC',
   'CCBILL_FRONTEND_APP_ID',
@@ -149,6 +152,10 @@ export function generatedSecrets(): Record<string, string> {
     MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`,
     SIGNIN_KEYS: `s1:${randomBytes(48).toString('base64')}`,
     WEBHOOK_PROXY_SECRET: randomBytes(32).toString('hex'),
+    SITE_URL: 'https://media.compose.test',
+    // A relay where nothing listens: the stack starts and mail waits in the outbox.
+    SMTP_URL: `smtp://relay:${randomBytes(18).toString('hex')}@127.0.0.1:9`,
+    MAIL_FROM: 'Media Site <no-reply@mail.media-site.test>',
   };
 }
 
