@@ -101,8 +101,9 @@ export function PaymentPage() {
   if (vod) return <VodPurchase folder={vod} approved={approved} onApproved={() => setApproved(true)} />;
   return (
     <section>
-      <h1>Join: $14.99 for 30 days</h1>
-      <p className="muted">Membership renews every 30 days until you cancel. All fields are required unless marked optional.</p>
+      {/* In /join's frame the page around it already says the price and renewal: not twice (issue 23). */}
+      <h1 className={framed ? 'visually-hidden' : undefined}>Join: $14.99 for 30 days</h1>
+      <p className="muted">{framed ? '' : 'Membership renews every 30 days until you cancel. '}All fields are required unless marked optional.</p>
       <PaymentForm runChain={runPaymentChain} onApproved={() => setApproved(true)} />
     </section>
   );
