@@ -14,7 +14,7 @@ describe.each(testBackends())('receipts through the outbox (%s)', (backend) => {
 
   const outbox = async (username?: string) => {
     const rows: Array<Record<string, string>> = await kit.db.knex('mail_outbox').orderBy('id');
-    return username === undefined ? rows : rows.filter((r) => r.text_body.includes(`Hello ${username},`));
+    return username === undefined ? rows : rows.filter((r) => r.text_body?.includes(`Hello ${username},`));
   };
   const attemptOf = (username: string, kind: string) => kit.db.knex('payment_attempts').where({ username, kind }).first();
 

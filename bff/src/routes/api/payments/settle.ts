@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { vodReceiptMail, welcomeReceiptMail } from '@media-site/db/mail/templates';
+import { nudgeMail } from '../../../mail/worker';
 import { recordPaymentOutcome } from '../../../metrics';
 import { insertMember, insertSubscription } from '../members/repository';
 import { attemptById, closeAttempt, type AttemptRow, type AttemptStatus } from './attempts';
@@ -31,7 +32,11 @@ export async function settleApproved(knex: Knex, attemptId: number, providerSubs
     await enqueueReceipt(trx, options, { ...attempt, member_id: memberId, provider_subscription_id: providerSubscriptionId }, paidUntil, now);
     return true;
   });
-  if (settled) recordPaymentOutcome('settle', 'approved');
+  if (settled) {
+    recordPaymentOutcome('settle', 'approved');
+    // Inside a webhook's transaction this comes before the commit: the worker's next poll sends it.
+    nudgeMail();
+  }
   return settled;
 }
 

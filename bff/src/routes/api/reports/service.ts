@@ -7,6 +7,7 @@ import type { MailSite } from '@media-site/db/mail';
 import { appealReceivedNotice, reportReceivedNotice } from '@media-site/db/reports/notices';
 import type { Knex } from 'knex';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';
+import { nudgeMail } from '../../../mail/worker';
 import type { AppealBody, ReportBody } from './schema';
 
 export interface ReportDeps {
@@ -56,6 +57,7 @@ export async function submitReport(deps: ReportDeps, body: ReportBody) {
         await reportReceivedNotice(trx, deps.settings.site, stored, deps.settings.reportHolidays);
         return stored;
       });
+      nudgeMail();
       return publicView(report, deps.settings.reportHolidays);
     } catch (err) {
       if (attempt < 2 && /DUP_ENTRY|CONSTRAINT_UNIQUE/.test(String((err as { code?: unknown }).code ?? ''))) continue;
@@ -78,6 +80,7 @@ export async function submitAppeal(deps: ReportDeps, reference: string, body: Ap
       await appealReceivedNotice(trx, deps.settings.site, appealed, deps.settings.reportHolidays);
       return appealed;
     });
+    nudgeMail();
     return publicView(report, deps.settings.reportHolidays);
   } catch (err) {
     throw toAppError(err);

@@ -7,6 +7,7 @@ import type { AccountDeps } from '../members/deps';
 import { revokeMember, subscriptionsByProviderId, updateSubscription, type SubscriptionRow } from '../members/repository';
 import { attemptById, type AttemptRow } from '../payments/attempts';
 import { settleApproved, settleDeclined } from '../payments/settle';
+import { nudgeMail } from '../../../mail/worker';
 import { recordOutcome, storeEvent } from './repository';
 import type { WebhookRecord } from './schema';
 
@@ -129,12 +130,14 @@ export async function receiveWebhook(deps: AccountDeps, query: { clientAccnum: n
   const given = event.transactionId;
   const transactionId = given !== undefined && given.length <= 80 ? given : `sha256:${createHash('sha256').update(`${query.eventType}\n${payload}`).digest('hex')}`;
   const now = deps.now();
-  return deps.knex.transaction(async (trx) => {
+  const stored = await deps.knex.transaction(async (trx) => {
     const id = await storeEvent(trx, { transactionId, eventType: query.eventType, subscriptionId: event.subscriptionId?.slice(0, 32) ?? null, payload, now });
     if (id === undefined) return 'duplicate';
     const outcome = await apply(deps, trx, id, query.eventType, event, now);
     await recordOutcome(trx, id, outcome.slice(0, 40));
     deps.logger.info({ eventType: query.eventType, webhook: id, outcome }, 'webhook stored');
-    return 'stored';
+    return 'stored' as const;
   });
+  if (stored === 'stored') nudgeMail();
+  return stored;
 }
