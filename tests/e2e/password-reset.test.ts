@@ -51,13 +51,14 @@ async function signInAs(page: Page, username: string, password: string): Promise
   await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** The reset link of the newest mail to `to`, read from the outbox row the bff wrote. */
-async function mailedLink(to: string): Promise<string> {
+/** The link of the newest mail of `template` to `to`, read from the outbox row the bff wrote. */
+async function mailedLink(to: string, template = 'password-reset', page = 'reset-password'): Promise<string> {
   const knex = createKnex(stack.databaseUrl);
+  const pattern = new RegExp(`(https?://\\S+/${page}#token=[\\w-]{43})\n`);
   try {
     for (let i = 0; i < 50; i += 1) {
-      const row = await knex('mail_outbox').where({ to_address: to, template: 'password-reset' }).orderBy('id', 'desc').first('text_body');
-      const link = /(https?:\/\/\S+\/reset-password#token=[\w-]{43})\n/.exec(String(row?.text_body ?? ''))?.[1];
+      const row = await knex('mail_outbox').where({ to_address: to, template }).orderBy('id', 'desc').first('text_body');
+      const link = pattern.exec(String(row?.text_body ?? ''))?.[1];
       if (link) return link;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -144,7 +145,8 @@ describe('issue 22: a forgotten password, reset by mail', () => {
     // The old password no longer signs in; the new one does.
     await signInAs(first.page, username, OLD_PASSWORD);
     await first.page.getByText('Wrong username or password.').waitFor();
-    await signInAs(first.page, username, NEW_PASSWORD);
+    await first.page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+    await first.page.locator('main').getByRole('button', { name: 'Sign in' }).click();
     await first.page.waitForURL((url) => !url.pathname.startsWith('/login'));
     await first.page.goto('/account');
     await first.page.getByText(`Signed in as ${username}.`).waitFor();
@@ -157,6 +159,22 @@ describe('issue 22: a forgotten password, reset by mail', () => {
     } finally {
       await knex.destroy();
     }
+
+    // The e-mail address on /account: changed by the link mailed to the new address, opened on the other browser.
+    const newEmail = `${username}.new@example.com`;
+    await first.page.getByLabel('New e-mail address', { exact: true }).fill(newEmail);
+    await first.page.getByLabel('Current password (to confirm)', { exact: true }).fill(NEW_PASSWORD);
+    await first.page.getByRole('button', { name: 'Change e-mail' }).click();
+    await first.page.getByText(`We sent a confirmation link to ${newEmail}. Your address changes when you open it.`).waitFor();
+    await first.page.getByRole('heading', { name: 'E-mail' }).scrollIntoViewIfNeeded();
+    expect(await overflows(first.page)).toBe(false);
+    await shot(first.page, '6-email-asked', viewport);
+    const confirmLink = new URL(await mailedLink(newEmail, 'email-confirm', 'confirm-email'));
+    await second.page.goto(`${confirmLink.pathname}${confirmLink.hash}`);
+    await second.page.getByText(`Your e-mail address is now ${newEmail}.`).waitFor();
+    await shot(second.page, '7-email-confirmed', viewport);
+    await first.page.reload();
+    await first.page.getByTestId('account-email').getByText(newEmail).waitFor();
     expect([...first.errors, ...second.errors]).toEqual([]);
     await first.page.context().close();
     await second.page.context().close();
