@@ -54,6 +54,7 @@ describe('mail templates', () => {
       amount: '14.99',
       currencyCode: 840,
       periodDays: 30,
+      renews: true,
       paidAt: t('2026-11-26T10:00:00Z'),
       paidUntil: t('2026-12-26T10:00:00Z'),
       attemptId: 12,
@@ -71,6 +72,9 @@ describe('mail templates', () => {
       "card billing provider's consumer support",
       'https://example.test/account',
     ]);
+    const once = welcomeReceiptMail(site, { username: 'ann', amount: '14.99', currencyCode: 840, periodDays: 30, renews: false, paidAt: 0, paidUntil: 0, attemptId: 1, subscriptionId: null });
+    expect(once.text).toContain('Membership, 30 days, does not renew');
+    expect(once.text).not.toContain('stop the renewals');
     // The site's name is escaped in the HTML, never markup.
     expect(mail.html).toContain('Media &lt;Site&gt; &amp; Co');
     expect(mail.html).not.toContain('<Site>');

@@ -35,7 +35,7 @@ async function main(args: string[]): Promise<number> {
     }
     const id = Number(target);
     if (command === 'approve' && Number.isInteger(id)) {
-      console.log(await approve(knex, id, option(args, '--subscription-id') ?? null, { membershipDays: config.MEMBERSHIP_PERIOD_DAYS, site: { name: config.SITE_NAME, url: config.SITE_URL } }));
+      console.log(await approve(knex, id, option(args, '--subscription-id') ?? null, { membership: { periodDays: config.MEMBERSHIP_PERIOD_DAYS, rebills: config.MEMBERSHIP_REBILLS }, site: { name: config.SITE_NAME, url: config.SITE_URL } }));
       return 0;
     }
     if (command === 'decline' && Number.isInteger(id)) {

@@ -35,6 +35,8 @@ export interface MembershipReceipt {
   amount: string;
   currencyCode: number;
   periodDays: number;
+  /** False when the membership was sold with no rebills. */
+  renews: boolean;
   /** When the charge was approved (Unix ms). */
   paidAt: number;
   /** Access lasts until (Unix ms). */
@@ -50,7 +52,7 @@ export function welcomeReceiptMail(site: MailSite, m: MembershipReceipt): Render
     { link: siteLink(site, '/login'), label: 'Sign in' },
     {
       rows: [
-        ['Product', `Membership, ${m.periodDays} days, renews automatically`],
+        ['Product', `Membership, ${m.periodDays} days${m.renews ? ', renews automatically' : ', does not renew'}`],
         ['Amount', formatAmount(m.amount, m.currencyCode)],
         ['Date', mailDate(m.paidAt)],
         ['Access until', mailDate(m.paidUntil)],
@@ -58,7 +60,7 @@ export function welcomeReceiptMail(site: MailSite, m: MembershipReceipt): Render
       ],
     },
     STATEMENT,
-    ...cancelling(site),
+    ...(m.renews ? cancelling(site) : []),
   ]);
 }
 

@@ -9,7 +9,7 @@ describe.each(testBackends())('reconciliation of unknown charges (%s)', (backend
     kit = await startAccountKit(backend);
   });
   afterAll(() => kit?.close());
-  const settle = { membershipDays: 30, site: { name: 'Media Site', url: 'http://localhost:8080' } };
+  const settle = { membership: { periodDays: 30, rebills: 99 }, site: { name: 'Media Site', url: 'http://localhost:8080' } };
 
   it('lists unknown attempts and settles them approved or declined, once', async () => {
     await pay(kit, { username: 'recon_yes', cardEnding: '0005' });

@@ -223,7 +223,7 @@ async function charge(deps: AccountDeps, id: number, paymentToken: string, terms
   const now = deps.now();
   switch (result.kind) {
     case 'approved':
-      await settleApproved(knex, id, result.subscriptionId, now, { membershipDays: settings.membership.periodDays, site: settings.site });
+      await settleApproved(knex, id, result.subscriptionId, now, { membership: settings.membership, site: settings.site });
       logger.info({ attempt: id }, 'payment approved');
       return;
     case 'declined':

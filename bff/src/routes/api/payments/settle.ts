@@ -9,7 +9,8 @@ import { attemptById, closeAttempt, type AttemptRow, type AttemptStatus } from '
 const DAY_MS = 86_400_000;
 
 export interface SettleOptions {
-  membershipDays: number;
+  /** The membership's terms: its period, and rebills (0: it does not renew). */
+  membership: { periodDays: number; rebills: number };
   /** What the receipt calls the site and where its links point. */
   site: MailSite;
 }
@@ -20,14 +21,13 @@ export interface SettleOptions {
  * replay) does nothing, and the receipt's key names the attempt.
  */
 export async function settleApproved(knex: Knex, attemptId: number, providerSubscriptionId: string | null, now: number, options: SettleOptions): Promise<boolean> {
-  const { membershipDays } = options;
   const settled = await knex.transaction(async (trx) => {
     const attempt = await attemptById(trx, attemptId);
     if (!attempt || !(await closeAttempt(trx, attemptId, 'approved', { now, providerSubscriptionId }))) return false;
     const memberId = attempt.kind === 'membership' ? await createMember(trx, attempt, now) : attempt.member_id;
     if (memberId === null) throw new Error(`attempt ${attemptId} has no member`);
     await trx('payment_attempts').where({ id: attemptId }).update({ member_id: memberId });
-    const paidUntil = attempt.kind === 'membership' ? now + membershipDays * DAY_MS : null;
+    const paidUntil = attempt.kind === 'membership' ? now + options.membership.periodDays * DAY_MS : null;
     await insertSubscription(trx, { memberId, kind: attempt.kind, vodId: attempt.vod_id, providerSubscriptionId, paidUntil, now });
     await enqueueReceipt(trx, options, { ...attempt, member_id: memberId, provider_subscription_id: providerSubscriptionId }, paidUntil, now);
     return true;
@@ -55,7 +55,7 @@ async function enqueueReceipt(trx: Knex, options: SettleOptions, attempt: Attemp
     subscriptionId: attempt.provider_subscription_id,
   };
   if (attempt.kind === 'membership') {
-    const mail = welcomeReceiptMail(options.site, { ...facts, periodDays: options.membershipDays, paidUntil: paidUntil ?? now });
+    const mail = welcomeReceiptMail(options.site, { ...facts, periodDays: options.membership.periodDays, renews: options.membership.rebills > 0, paidUntil: paidUntil ?? now });
     await enqueueMail(trx, { key: `welcome:attempt:${attempt.id}`, to, template: 'welcome-receipt', ...mail }, now);
     return;
   }

@@ -27,7 +27,7 @@ async function settle(deps: AccountDeps, trx: Knex, eventType: string, event: We
   const attempt = await attemptOf(trx, event);
   if (!attempt) return 'no matching attempt';
   const settled = eventType.endsWith('Success')
-    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, { membershipDays: deps.settings.membership.periodDays, site: deps.settings.site })
+    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, { membership: deps.settings.membership, site: deps.settings.site })
     : await settleDeclined(trx, attempt.id, event.failureReason ?? 'declined (webhook)', now);
   return settled ? `attempt ${attempt.id} settled` : `attempt ${attempt.id} already settled`;
 }
