@@ -3,6 +3,7 @@ import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
+import { freePhotoRoutes } from './freephotos/routes';
 import { passwordResetRoutes } from './password-reset/routes';
 import { paymentRoutes } from './payments/routes';
 import { playbackRoutes } from './playback/routes';
@@ -22,7 +23,7 @@ export function apiRouter(deps: ApiDeps): Router {
   const api = exactRouter({ prefix: '/api' });
   // The hot catalog routes register on this router directly (a nested router costs a dispatch per
   // request); other resources may still be nested with api.use(router.routes()).
-  for (const resource of [updateRoutes, photoRoutes, videoRoutes, vodRoutes, modelRoutes, thumbnailRoutes, searchRoutes]) {
+  for (const resource of [updateRoutes, photoRoutes, videoRoutes, vodRoutes, modelRoutes, thumbnailRoutes, freePhotoRoutes, searchRoutes]) {
     resource(api, deps);
   }
   if (deps.account) {
