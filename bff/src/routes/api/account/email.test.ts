@@ -48,12 +48,17 @@ describe.each(testBackends())('changing the e-mail address: POST /api/account/em
     expect(Number(row.expires_at) - Number(row.created_at)).toBe(24 * 3_600_000);
     expect(await mails(kit, 'old@example.com', 'email-change-requested')).toHaveLength(1);
 
+    // A reset link mailed to the old address before the change stops working with it.
+    await kit.request.post('/api/password-reset').set('Origin', ORIGIN).send({ login: 'em_a' });
+    const resetMail = await kit.db.knex('mail_outbox').where({ to_address: 'old@example.com', template: 'password-reset' }).first('text_body');
+    const resetToken = /#token=([\w-]{43})\n/.exec(String(resetMail?.text_body))?.[1];
     const done = await confirm(kit, token);
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ email: 'new@example.com' });
     expect((await kit.request.get('/api/account').set('Cookie', cookie)).body.email).toBe('new@example.com');
     const [notice] = await mails(kit, 'old@example.com', 'email-changed');
     expect(notice.text_body).toContain('is now new@example.com');
+    expect((await kit.request.post('/api/password-reset/confirm').set('Origin', ORIGIN).send({ token: resetToken, newPassword: 'taken over horse' })).status).toBe(400);
     // Once only.
     const again = await confirm(kit, token);
     expect(again.status).toBe(400);

@@ -73,6 +73,8 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
     const spent = await trx('email_changes').where({ token_hash: change.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
     if (spent !== 1) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
     await trx('members').where({ id: member.id }).update({ email: change.newEmail });
+    // Reset links mailed to the old address stop working with it.
+    await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });
     if (member.email !== '') await enqueueMail(trx, { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail }, now);
   });

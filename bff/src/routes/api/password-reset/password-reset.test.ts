@@ -91,7 +91,7 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
     }
   });
 
-  it('sets the new password: every session ends, old download links are refused (valid-from moved), the notice is written, this browser is signed in', async () => {
+  it('sets the new password: every session ends, old download links are refused (valid-from moved), pending e-mail changes lapse, the notice is written, this browser is signed in', async () => {
     const id = await addMember(kit, 'pr_reset', 'reset@example.com');
     const { cookie: before } = await signIn(kit, 'pr_reset');
     const oldLink = await kit.request.get('/api/download-link').query({ path: '/members/video/some-video/a.mp4' }).set('Cookie', before);
@@ -99,6 +99,11 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
     const oldIat = Number(new URL(oldLink.body.url, SITE).searchParams.get('iat'));
     await ask(kit, 'pr_reset');
     const [mail] = await resetMails(kit, 'reset@example.com');
+
+    // An e-mail change asked for before the reset lapses with it.
+    await kit.request.post('/api/account/email').set({ Origin: ORIGIN, Cookie: before }).send({ email: 'thief@example.com', currentPassword: 'correct horse' });
+    const pending = /#token=([\w-]{43})\n/.exec(String((await kit.db.knex('mail_outbox').where({ to_address: 'thief@example.com' }).first('text_body'))?.text_body))?.[1];
+    expect(pending).toMatch(/^[\w-]{43}$/);
 
     for (const newPassword of ['short', 'x'.repeat(65)]) {
       const res = await confirm(kit, { token: mail?.token, newPassword });
@@ -122,6 +127,7 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
     const newLink = await kit.request.get('/api/download-link').query({ path: '/members/video/some-video/a.mp4' }).set('Cookie', fresh);
     expect(Number(new URL(newLink.body.url, SITE).searchParams.get('iat'))).toBeGreaterThanOrEqual(list.validFrom[String(id)]);
 
+    expect((await kit.request.post('/api/account/email/confirm').set('Origin', ORIGIN).send({ token: pending })).status).toBe(400);
     expect((await signIn(kit, 'pr_reset')).res.status).toBe(401);
     expect((await signIn(kit, 'pr_reset', 'brand new horse')).res.status).toBe(200);
     const notice = await kit.db.knex('mail_outbox').where({ to_address: 'reset@example.com', template: 'password-changed' });

@@ -103,6 +103,8 @@ export async function confirmPasswordReset(deps: AccountDeps, input: PasswordRes
     const spent = await trx('password_resets').where({ token_hash: reset.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
     if (spent !== 1) throw new BadRequestError(RESET_REFUSED);
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.
+    await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     await trx('members').where({ id: member.id }).update({ password_hash: hash });
     await trx('member_sessions').where({ member_id: member.id }).delete();
     await bumpAccessValidFrom(trx, member.id, now);

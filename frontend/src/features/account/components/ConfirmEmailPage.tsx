@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { AnswerError, tokenFromHash } from '../../auth/api/passwordReset';
 import { confirmEmailChange } from '../api/email';
+import { BREAK_ANYWHERE } from './EmailSection';
 
 export const EMAIL_LINK_REFUSED = 'This confirmation link has expired or was already used. Ask for a new one from your account page.';
 
@@ -38,7 +39,7 @@ export function ConfirmEmailPage() {
       <h1>Confirm your e-mail address</h1>
       {state.step === 'working' && <p role="status">Confirming...</p>}
       {state.step === 'done' && (
-        <p className="status status-ok" role="status">
+        <p className="status status-ok" role="status" style={BREAK_ANYWHERE}>
           Your e-mail address is now {state.email}.
         </p>
       )}

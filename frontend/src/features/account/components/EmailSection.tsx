@@ -2,6 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { AnswerError } from '../../auth/api/passwordReset';
 import { requestEmailChange } from '../api/email';
 
+/** An address has no spaces: up to 254 characters must wrap anywhere at 390 px rather than widen the page. */
+export const BREAK_ANYWHERE = { overflowWrap: 'anywhere' } as const;
+
 function problem(error: unknown): string {
   if (error instanceof AnswerError && error.status === 403) return 'The current password is wrong.';
   if (error instanceof AnswerError && error.status === 429) return 'Too many attempts. Try again later.';
@@ -38,7 +41,7 @@ export function EmailSection({ email }: { email: string }) {
   return (
     <section className="account-section" aria-labelledby="account-email">
       <h2 id="account-email">E-mail</h2>
-      <p data-testid="account-email" className="account-email">
+      <p data-testid="account-email" className="account-email" style={BREAK_ANYWHERE}>
         {email || <span className="muted">No address yet.</span>}
       </p>
       <form className="form" onSubmit={(event) => void submit(event)}>
@@ -54,7 +57,11 @@ export function EmailSection({ email }: { email: string }) {
           {busy ? 'Sending...' : 'Change e-mail'}
         </button>
         <div role="status" aria-live="polite">
-          {message && <p className={message.ok ? 'status status-ok' : 'status status-error'}>{message.text}</p>}
+          {message && (
+            <p className={message.ok ? 'status status-ok' : 'status status-error'} style={BREAK_ANYWHERE}>
+              {message.text}
+            </p>
+          )}
         </div>
       </form>
     </section>
