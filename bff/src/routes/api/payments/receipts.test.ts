@@ -56,6 +56,18 @@ describe.each(testBackends())('receipts through the outbox (%s)', (backend) => {
     expect(mails[1]?.text_body).toContain('Product: VOD: VOD one\nAmount: $24.50');
   });
 
+  it('a charge in doubt settled by the provider\'s webhook: the welcome is written in the webhook\'s transaction, once', async () => {
+    await pay(kit, { username: 'rcpt_doubt', cardEnding: '0005' });
+    const attempt = await attemptOf('rcpt_doubt', 'membership');
+    expect(attempt.status).toBe('unknown');
+    expect(await outbox('rcpt_doubt')).toEqual([]);
+    const sale = { transactionId: 'sale-doubt', subscriptionId: '0126000000000777', 'X-attempt': String(attempt.id) };
+    for (let i = 0; i < 2; i++) await kit.request.post(`${HOOK}NewSaleSuccess`).set('X-Forwarded-For', PROVIDER_ADDRESS).send(sale);
+    const mails = await outbox('rcpt_doubt');
+    expect(mails.map((m) => [m.mail_key, m.template])).toEqual([[`welcome:attempt:${attempt.id}`, 'welcome-receipt']]);
+    expect(mails[0]?.text_body).toContain(`payment ${attempt.id}, subscription 0126000000000777`);
+  });
+
   it('a declined card sends nothing', async () => {
     const before = (await outbox()).length;
     const { result } = await pay(kit, { username: 'rcpt_declined', cardEnding: '0000' });
