@@ -48,7 +48,7 @@ export const ROUTE_INPUTS: readonly RouteInput[] = [
   { name: 'referenceParam', schema: referenceParam, from: 'param', segment: 'reference', routes: ['GET /api/reports/:reference', 'POST /api/reports/:reference/appeal'] },
   { name: 'positionBody', schema: positionBody, from: 'body', routes: ['PUT /api/positions/:type/:folder'] },
   { name: 'playableTypeParam', schema: playableTypeParam, from: 'param', segment: 'type', routes: ['GET /api/playback/:type/:folder', 'GET /api/positions/:type/:folder', 'PUT /api/positions/:type/:folder', 'DELETE /api/positions/:type/:folder'] },
-  { name: 'pageParam', schema: pageParam, from: 'param', segment: 'page', routes: ['GET /api/updates/:page', 'GET /api/photos/:page', 'GET /api/photos-by-date/:page', 'GET /api/videos/:page', 'GET /api/videos-by-date/:page', 'GET /api/vod/:page'] },
+  { name: 'pageParam', schema: pageParam, from: 'param', segment: 'page', routes: ['GET /api/updates/:page', 'GET /api/photos/:page', 'GET /api/photos-by-date/:page', 'GET /api/videos/:page', 'GET /api/videos-by-date/:page', 'GET /api/vod/:page', 'GET /api/freephotos/:page'] },
   {
     name: 'folderParam',
     schema: folderParam,
