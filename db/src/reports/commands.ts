@@ -193,6 +193,8 @@ export const reportCommands: Record<string, Command> = {
     usage: `reports list|show|ack|resolve|appeal|decide|export [<reference>] [options]
     Content reports (docs/compliance.md). Deadlines: acknowledge 48 h, resolve 7 business days,
     appeal 14 business days (UTC; weekends and REPORT_HOLIDAYS=YYYY-MM-DD,... skipped).
+    resolve, appeal and decide queue a mail to the reporter or appellant who gave an address
+    (sent by the bff's mail worker; its links start with SITE_URL).
     list [--json]                                  open reports, overdue first
     show <ref> [--json]
     ack <ref> --by <name>
