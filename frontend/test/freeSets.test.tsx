@@ -1,8 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { FreeSets } from '../src/features/home/components/FreeSets';
-import { calledUrls, json, stubFetch } from './render';
+import { calledUrls, json, renderAt, stubFetch } from './render';
 
 const renderFreeSets = () =>
   render(
@@ -39,5 +39,41 @@ describe('free photo sets on home (issue 23)', () => {
       expect(container.textContent).toBe('');
       unmount();
     }
+  });
+});
+
+describe('free photo sets reached from every page (issue 23)', () => {
+  const sets = [{ path: 'free-preview-studio', updatename: 'Free Preview Studio', thumbnail: '/members/freephotos/free-preview-studio/1.jpg?w=640' }];
+  const answer = (url: string) => json(url === '/api/freephotos/1' ? sets : []);
+
+  it('home shows the strip above the latest updates', async () => {
+    stubFetch(answer);
+    renderAt('/');
+    const heading = await screen.findByRole('heading', { name: 'Free photo sets' });
+    const section = heading.closest('section')!;
+    expect(section.id).toBe('free-sets');
+    expect(section.compareDocumentPosition(document.querySelector('.home-columns')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Free Preview Studio' }).getAttribute('href')).toBe('/freephotos/free-preview-studio');
+  });
+
+  it('the footer links to the strip; following it from another page scrolls home to it, and again from further down', async () => {
+    // jsdom has no scrollIntoView: record the calls instead.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function record(this: Element) {
+      scrolled.push(this);
+    };
+    onTestFinished(() => {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    });
+    stubFetch(answer);
+    renderAt('/links');
+    const link = screen.getByRole('link', { name: 'Free photo sets' });
+    expect(link.getAttribute('href')).toBe('/#free-sets');
+    expect(link.closest('footer')).not.toBeNull();
+    fireEvent.click(link);
+    await screen.findByRole('heading', { name: 'Free photo sets' });
+    await waitFor(() => expect(scrolled.map((element) => element.id)).toEqual(['free-sets']));
+    fireEvent.click(screen.getByRole('link', { name: 'Free photo sets' }));
+    await waitFor(() => expect(scrolled).toHaveLength(2));
   });
 });

@@ -13,7 +13,8 @@ describe('home', () => {
   it('splits one feed into three columns and loads the next page at the bottom', async () => {
     const types = ['photo', 'video', 'vod'] as const;
     const page = (start: number, count: number) => range(start, count).map((id) => update(types[id % 3] ?? 'photo', id));
-    const fetchMock = stubFetch((url) => json(url.endsWith('/1') ? page(1, 30) : page(31, 3)));
+    // No free sets here (their strip has tests of its own, freeSets.test.tsx).
+    const fetchMock = stubFetch((url) => json(url === '/api/freephotos/1' ? [] : url.endsWith('/1') ? page(1, 30) : page(31, 3)));
     renderAt('/');
     await screen.findByText('photo update 3');
 
@@ -26,7 +27,7 @@ describe('home', () => {
 
     FakeIntersectionObserver.show('.sentinel');
     await screen.findByText('vod update 32');
-    expect(calledUrls(fetchMock)).toEqual(['/api/updates/1', '/api/updates/2']);
+    expect(calledUrls(fetchMock).filter((url) => url !== '/api/freephotos/1')).toEqual(['/api/updates/1', '/api/updates/2']);
     // A short page is the end: the sentinel goes away.
     expect(document.querySelector('.sentinel')).toBeNull();
   });

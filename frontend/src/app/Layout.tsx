@@ -5,6 +5,7 @@ import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { routeTitle } from './routeTitles';
 import { Loading } from '../components/StatusMessage';
 import { AgeGate } from '../features/age-gate/components/AgeGate';
+import { FREE_SETS_ID } from '../features/home/freeSets';
 import { SITE_NAME } from '../config/site';
 import { useHeadingFocus } from '../hooks/useHeadingFocus';
 import { pageTitle } from '../hooks/usePageTitle';
@@ -44,7 +45,7 @@ export function Layout() {
           <Link to="/2257">18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement</Link>
         </p>
         <p>
-          <Link to="/contact">Contact and content reports</Link> · © {SITE_NAME}
+          <Link to="/contact">Contact and content reports</Link> · <Link to={`/#${FREE_SETS_ID}`}>Free photo sets</Link> · © {SITE_NAME}
         </p>
       </footer>
     </>

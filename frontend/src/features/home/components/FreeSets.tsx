@@ -13,13 +13,15 @@ import { FREE_SETS_ID } from '../freeSets';
 export function FreeSets() {
   const sets = useResource('free-sets', getFreeSets);
   const section = useRef<HTMLElement>(null);
-  const { hash } = useLocation();
+  const { hash, key } = useLocation();
   const shown = sets.status === 'success' && sets.data.length > 0;
 
-  // Arriving from the footer link (/#free-sets): scroll here once the cards are in.
+  // Arriving from the footer link (/#free-sets): scroll here once the cards are in. A passive effect,
+  // so it runs after the layout's scroll to the top of a new page; on the key too, so the link followed
+  // again from further down home (same hash, a new history entry) comes back here.
   useEffect(() => {
     if (shown && hash === `#${FREE_SETS_ID}`) section.current?.scrollIntoView({ block: 'start' });
-  }, [shown, hash]);
+  }, [shown, hash, key]);
 
   if (sets.status !== 'success' || !shown) return null;
   return (

@@ -7,6 +7,7 @@ import { usePageTitle } from '../../../hooks/usePageTitle';
 import type { ContentType, UpdateItem } from '../../api/types';
 import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
 import { ContinueWatching } from '../../player/ContinueWatching';
+import { FreeSets } from './FreeSets';
 
 const COLUMNS: { type: ContentType; title: string; route: string }[] = [
   { type: 'photo', title: 'Latest Photos', route: '/photos/' },
@@ -42,6 +43,7 @@ export function HomePage() {
       </p>
       <h1 className="visually-hidden">Latest updates</h1>
       <ContinueWatching />
+      <FreeSets />
       <div className="home-columns">
         {COLUMNS.map((column) => (
           <Column key={column.type} title={column.title} route={column.route} items={feed.items.filter((item) => item.type === column.type)} />
