@@ -5,6 +5,7 @@ import { enqueueMail } from '@media-site/db/mail';
 import { emailChangedMail, emailChangeRequestedMail, emailConfirmMail } from '@media-site/db/mail/templates';
 import { verifyPassword } from '@media-site/db/members/password';
 import { BadRequestError, ForbiddenError } from '../../../errors';
+import { nudgeMail } from '../../../mail/worker';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../members/deps';
 import { memberById, type MemberRow } from '../members/repository';
@@ -53,6 +54,7 @@ export async function requestEmailChange(deps: AccountDeps, member: MemberRow, i
     await enqueueMail(trx, { key: `email-confirm:${key}`, to: input.email, template: 'email-confirm', ...emailConfirmMail(settings.site, { ...facts, token }) }, now);
     if (member.email !== '') await enqueueMail(trx, { key: `email-requested:${key}`, to: member.email, template: 'email-change-requested', ...emailChangeRequestedMail(settings.site, facts) }, now);
   });
+  nudgeMail();
 }
 
 async function liveChange(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number; newEmail: string }> {
@@ -78,5 +80,6 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
     const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });
     if (member.email !== '') await enqueueMail(trx, { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail }, now);
   });
+  nudgeMail();
   return change.newEmail;
 }

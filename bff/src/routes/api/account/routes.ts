@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { UnauthenticatedError } from '../../../errors';
+import { nudgeMail } from '../../../mail/worker';
 import { limitPerAddress } from '../../../security/address-limit';
 import { addressBlock } from '../../../security/client-address';
 import { readBody } from '../../../security/body';
@@ -32,6 +33,8 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       ctx.set('Cache-Control', 'no-store');
       const member = await signedIn(ctx, deps);
       const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), addressBlock(ctx.ip));
+      // The "password changed" notice committed with it: sent now rather than at the worker's next poll.
+      nudgeMail();
       // Read again: the media token must carry the valid-from time the change just set.
       await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
       ctx.status = 204;

@@ -3,6 +3,7 @@ import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { passwordChangedMail, passwordResetMail } from '@media-site/db/mail/templates';
 import { hashPassword } from '@media-site/db/members/password';
 import { BadRequestError } from '../../../errors';
+import { nudgeMail } from '../../../mail/worker';
 import { createSession } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
 import { bumpAccessValidFrom, memberById, memberByUsername, type MemberRow } from '../members/repository';
@@ -52,6 +53,8 @@ async function issueReset(deps: AccountDeps, member: MemberRow, now: number): Pr
     const mail = passwordResetMail(deps.settings.site, { username: member.username, token });
     await enqueueMail(trx, { key: `reset:${hash.slice(0, 32)}`, to: member.email, template: 'password-reset', ...mail }, now);
   });
+  // Committed: the worker sends it now rather than at its next poll.
+  nudgeMail();
 }
 
 /**
@@ -110,6 +113,7 @@ export async function confirmPasswordReset(deps: AccountDeps, input: PasswordRes
     await bumpAccessValidFrom(trx, member.id, now);
     await passwordChangedNotice(trx, settings.site, member, now);
   });
+  nudgeMail();
   const session = await createSession(knex, member.id, now, settings.sessionTtlHours * 3_600_000);
   return { member: (await memberById(knex, member.id)) ?? member, session };
 }
