@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createTransport, type Transporter } from 'nodemailer';
 import nodemailerShared from 'nodemailer/lib/shared/index.js';
@@ -53,12 +54,16 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 
 /** SMTP_URL, nodemailer's URL form (its query options too), over a small pool of connections. */
 export function smtpTransport(url: string, maxConnections = 5): MailTransport {
+  const options = nodemailerShared.parseConnectionUrl(url);
   const transporter: Transporter = createTransport({
-    ...nodemailerShared.parseConnectionUrl(url),
+    ...options,
     pool: true,
     maxConnections,
     maxMessages: 500,
     ...TIMEOUTS,
+    // Without TCP_NODELAY the end of each message waits for a delayed ACK (~40 ms): a quarter of the
+    // throughput over one connection.
+    getSocket: noDelaySocket(options.host ?? 'localhost', options.port ?? (options.secure ? 465 : 587)),
   });
   return {
     kind: 'smtp',
@@ -67,6 +72,28 @@ export function smtpTransport(url: string, maxConnections = 5): MailTransport {
       return {};
     },
     close: () => transporter.close(),
+  };
+}
+
+type SocketCallback = (err: null, socketOptions?: { connection: Socket }) => void;
+
+/** The pool's connections, opened here (nodemailer's own never set TCP_NODELAY); TLS is still nodemailer's. */
+function noDelaySocket(host: string, port: number) {
+  return (_options: unknown, callback: SocketCallback): void => {
+    const socket = connect({ host, port, noDelay: true });
+    // Failed here: nodemailer's pool would not free the slot of a connection failed this early, so it
+    // is left to connect by itself, fail the same way and clean up as it should.
+    const fail = () => {
+      clearTimeout(timer);
+      callback(null);
+    };
+    const timer = setTimeout(() => socket.destroy(new Error('timed out')), TIMEOUTS.connectionTimeout);
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.off('error', fail);
+      callback(null, { connection: socket });
+    });
   };
 }
 

@@ -1,8 +1,10 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueMails, composeMail, enqueueMail, outboxCounts, type MailSite } from '@media-site/db/mail';
 import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
@@ -220,6 +222,40 @@ describe('mail as files (no SMTP_URL)', () => {
     expect(written).toHaveLength(2);
     expect(written.find((l) => l.link)?.link).toBe(link);
     expect(written.filter((l) => l.link)).toHaveLength(1);
+  });
+});
+
+describe('smtps (TLS from the first byte, port 465 style)', () => {
+  it('sends through an implicit-TLS relay, the query options (tls.*) honoured', async () => {
+    const got: string[] = [];
+    const server = new SMTPServer({
+      secure: true, // smtp-server's built-in self-signed certificate
+      authOptional: true,
+      logger: false,
+      onData(stream, _session, callback) {
+        let raw = '';
+        stream.on('data', (c: Buffer) => (raw += c.toString()));
+        stream.on('end', () => {
+          got.push(header(raw, 'Subject'));
+          callback();
+        });
+      },
+    });
+    server.on('error', () => {}); // the strict client's refused handshake
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as AddressInfo).port;
+    const transport = smtpTransport(`smtps://127.0.0.1:${port}/?tls.rejectUnauthorized=false`);
+    try {
+      await transport.send({ from: FROM, to: 'tls@example.org', subject: 'Over TLS', text: 'hello', html: '<p>hello</p>', messageId: '<tls@mail.example.com>' });
+      expect(got).toEqual(['Over TLS']);
+      // The certificate is checked unless the URL says otherwise.
+      const strict = smtpTransport(`smtps://127.0.0.1:${port}`);
+      await expect(strict.send({ from: FROM, to: 'tls@example.org', subject: 'x', text: 'x', html: 'x', messageId: '<x@mail.example.com>' })).rejects.toThrow();
+      strict.close();
+    } finally {
+      transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

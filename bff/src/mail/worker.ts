@@ -53,6 +53,19 @@ const URLS = /https?:\/\/\S+/g;
 /** The link a reset or confirmation mail is for: the first one with a path (the signature links the site's root). */
 const linkIn = (text: string): string | undefined => [...text.matchAll(URLS)].map((m) => m[0]).find((u) => new URL(u).pathname.length > 1);
 
+/** Every transport timeout is shorter; past this a send is taken as stuck (a bug, not the relay). */
+const SEND_GUARD_MS = 3 * 60_000;
+
+class SendHung extends Error {}
+
+function guarded<T>(send: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SendHung(`mail send still unanswered after ${SEND_GUARD_MS / 1000} s`)), SEND_GUARD_MS);
+  });
+  return Promise.race([send, hung]).finally(() => clearTimeout(timer));
+}
+
 const running = new Set<MailWorker>();
 
 /** Wakes this process's mail workers: call after committing a transaction that enqueued mail. */
@@ -70,7 +83,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const batch = options.batch ?? 50;
   const concurrency = options.concurrency ?? 5;
   const relayProbeMs = options.relayProbeMs ?? 3000;
-  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  // Longer than a batch can take: 50 mails over 5 connections, each at most 30 s of socket time.
+  const leaseMs = options.leaseMs ?? 10 * 60_000;
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
   const now = options.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
@@ -87,16 +101,21 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     timer.unref();
   };
 
-  /** Sends one claimed mail; says whether the relay turned out to be unreachable. */
-  async function sendOne(mail: QueuedMail): Promise<boolean> {
+  /** Sends one claimed mail (adding it to `sent` once accepted); says whether the relay turned out to be unreachable. */
+  async function sendOne(mail: QueuedMail, sent: number[]): Promise<boolean> {
     const messageId = messageIdFor(mail.key, from);
     let file: string | undefined;
     try {
-      ({ file } = await transport.send({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId }));
+      ({ file } = await guarded(transport.send({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId })));
     } catch (err) {
       const kind = classifySendError(err);
       options.metrics?.failure(kind);
       const error = describe(err);
+      if (err instanceof SendHung) {
+        // It may still go through: the row keeps its lease (a resend, if any, only after it lapses).
+        logger.error({ mail: mail.key, template: mail.template }, error);
+        return true;
+      }
       if (kind === 'relay_down') {
         await releaseClaim(knex, mail.id, error);
         return true;
@@ -110,7 +129,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       }
       return false;
     }
-    await markSent(knex, mail.id, now());
+    sent.push(mail.id);
     options.metrics?.sent(mail.template);
     if (file && options.logFiles) {
       const link = LINK_TEMPLATES.has(mail.template) ? linkIn(mail.text) : undefined;
@@ -122,6 +141,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   /** One batch; says whether to go again at once (a full batch: more may be due). */
   async function sendBatch(): Promise<boolean> {
     const mails = await claimDueMails(knex, now(), batch, leaseMs);
+    // Marked together after the batch: a crash before that resends them after the lease, under the
+    // same Message-ID (a duplicate a mail client shows once), never loses them.
+    const sent: number[] = [];
     let down = false;
     const next = mails[Symbol.iterator]();
     const lane = async () => {
@@ -129,10 +151,14 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         const mail = step.value;
         // The relay is down: what is left of the batch waits, untried and unclaimed.
         if (down) await releaseClaim(knex, mail.id, 'not tried: the relay was unreachable');
-        else if (await sendOne(mail)) down = true;
+        else if (await sendOne(mail, sent)) down = true;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, mails.length) }, lane));
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, mails.length) }, lane));
+    } finally {
+      await markSent(knex, sent, now());
+    }
     if (down) {
       if (relayDownUntil === 0) logger.warn({ transport: transport.kind }, 'mail relay unreachable: mail waits in the outbox');
       relayDownUntil = Date.now() + relayProbeMs;

@@ -79,9 +79,14 @@ const due = (db: Knex, now: number) =>
 /**
  * Claims up to `limit` due mails, oldest first, each until `now + leaseMs`. Each claim is its own
  * conditional UPDATE whose affected-row count says whether this sender won it, so two senders on
- * the same database never both send a row (on MariaDB/MySQL and SQLite alike).
+ * the same database never both send a row (on MariaDB/MySQL and SQLite alike). One transaction for
+ * the batch: one commit (one log flush) per batch, not per mail.
  */
 export async function claimDueMails(db: Knex, now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {
+  return db.transaction((trx) => claimIn(trx, now, limit, leaseMs));
+}
+
+async function claimIn(db: Knex, now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {
   const candidates = await due(db, now)
     .orderBy('id')
     .limit(limit)
@@ -107,8 +112,13 @@ export async function claimDueMails(db: Knex, now: number, limit: number, leaseM
 
 const pendingRow = (db: Knex, id: number) => db('mail_outbox').where({ id, status: 'pending' });
 
-export async function markSent(db: Knex, id: number, now: number): Promise<void> {
-  await pendingRow(db, id).update({ status: 'sent', sent_at: now, claimed_until: null, attempts: db.raw('attempts + 1'), last_error: null });
+/** The relay accepted these: one statement for a batch's worth. */
+export async function markSent(db: Knex, ids: readonly number[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db('mail_outbox')
+    .whereIn('id', ids)
+    .andWhere('status', 'pending')
+    .update({ status: 'sent', sent_at: now, claimed_until: null, attempts: db.raw('attempts + 1'), last_error: null });
 }
 
 /** A temporary refusal of this mail: counts an attempt and tries again at `nextAttemptAt`. */
