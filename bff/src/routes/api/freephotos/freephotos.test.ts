@@ -21,7 +21,7 @@ describeCatalog('free photo set listing', (ctx) => {
       const path = `free-${String(k).padStart(2, '0')}`;
       await knex('freephotosets').insert({ path, updatename: `Free ${k}`, datetoupload: k % 3 ? `2024-0${(k % 9) + 1}-15` : '2024-01-01' });
     }
-    const rows = (await knex('freephotosets').select('id', 'path', 'updatename', 'datetoupload')) as Array<Omit<FreeSet, 'files'> & { datetoupload: unknown }>;
+    const rows = (await knex('freephotosets').select('id', 'path', 'updatename', 'datetoupload')) as Array<Omit<FreeSet, 'datetoupload' | 'files'> & { datetoupload: unknown }>;
     for (const row of rows) {
       const files = row.path === 'free-01' ? ['x.jpg', 'y.jpg'] : row.path === 'free-05' ? [] : row.path === 'free-07' ? ['b 2.jpg', 'a#1.jpg'] : [`${row.path}.jpg`];
       if (row.path !== 'free-01') {

@@ -3,9 +3,18 @@ import type { AttemptRow } from './attempts';
 export const UNKNOWN_MESSAGE =
   'We could not confirm the payment with the card processor. Do not pay again: if the charge went through, your access is activated automatically within a few minutes.';
 
+/** The most of the processor's decline text an answer carries (the column's width; SQLite does not enforce it). */
+export const DECLINE_TEXT_MAX = 200;
+
 export interface PaymentOutcome {
   httpStatus: 200 | 202;
-  body: { approved: boolean; status: 'approved' | 'declined' | 'failed' | 'unknown'; message?: string };
+  body: {
+    approved: boolean;
+    status: 'approved' | 'declined' | 'failed' | 'unknown';
+    message?: string;
+    /** A decline only: the card processor's own words (code and text), which /ccbill shows under "Transaction failed.". */
+    declineText?: string;
+  };
 }
 
 /** The same answer for the first call and every repeat of it. */
@@ -14,7 +23,10 @@ export function outcomeOf(attempt: AttemptRow): PaymentOutcome {
     case 'approved':
       return { httpStatus: 200, body: { approved: true, status: 'approved' } };
     case 'declined':
-      return { httpStatus: 200, body: { approved: false, status: 'declined', message: 'The card was declined.' } };
+      return {
+        httpStatus: 200,
+        body: { approved: false, status: 'declined', message: 'The card was declined.', declineText: attempt.decline_text?.slice(0, DECLINE_TEXT_MAX) || undefined },
+      };
     case 'failed':
       return { httpStatus: 200, body: { approved: false, status: 'failed', message: 'The payment could not be processed; nothing was charged.' } };
     default:

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { paymentOutcomes } from '../../../metrics';
 import { takeDown } from '@media-site/db/reports/takedowns';
+import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
+import type { AttemptRow } from './attempts';
 import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies, type AccountKit } from './test-kit';
 
 const HIDDEN_VOD = { path: 'vod-hidden', price: '5.00' };
@@ -54,7 +56,8 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
   it('reports a decline (HTTP 200, approved false) and creates no member', async () => {
     const { result } = await pay(kit, { username: 'declined1', cardEnding: '0000' });
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ approved: false, status: 'declined' });
+    // The processor's own words (its code and text), which /ccbill shows under "Transaction failed.".
+    expect(result.body).toMatchObject({ approved: false, status: 'declined', declineText: '27 System Error, Please Try Again' });
     expect(await kit.db.knex('members').where({ username: 'declined1' }).first()).toBeUndefined();
     // The username is free again for a second try.
     const retry = await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'declined1', password: 'correct horse' });
@@ -186,5 +189,19 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
     const again = await kit.request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, Cookie: cookie }).send({ vod: HIDDEN_VOD.path });
     expect(again.status).toBe(404);
+  });
+});
+
+describe('the declined answer', () => {
+  const attempt = (decline_text: string | null) => ({ status: 'declined', decline_text }) as AttemptRow;
+
+  it(`carries the processor's text, at most ${DECLINE_TEXT_MAX} characters, and none when there is none`, () => {
+    expect(DECLINE_TEXT_MAX).toBe(200);
+    const long = `27 ${'x'.repeat(300)}`;
+    expect(outcomeOf(attempt(long)).body.declineText).toBe(long.slice(0, 200));
+    expect(outcomeOf(attempt('x'.repeat(200))).body.declineText).toHaveLength(200);
+    expect(outcomeOf(attempt(null)).body).toEqual({ approved: false, status: 'declined', message: 'The card was declined.' });
+    expect(outcomeOf(attempt('')).body.declineText).toBeUndefined();
+    expect(outcomeOf({ ...attempt('27 no'), status: 'failed' }).body.declineText).toBeUndefined();
   });
 });
