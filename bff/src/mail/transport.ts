@@ -52,18 +52,24 @@ export function classifySendError(err: unknown): SendFailure {
 // defaults are 2 and 10 minutes). The worker's lease (LEASE_MS in worker.ts) outlasts the worst case.
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
+const LOOPBACK = /^(?:localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/;
+
 /** SMTP_URL, nodemailer's URL form (its query options too), over a small pool of connections. */
 export function smtpTransport(url: string, maxConnections = 5): MailTransport {
   const options = nodemailerShared.parseConnectionUrl(url);
+  const host = options.host ?? 'localhost';
   const transporter: Transporter = createTransport({
     ...options,
+    // smtp:// to another machine: STARTTLS or nothing, so a relay (or someone in between) that does
+    // not offer it gets no password and no mail in clear. `?requireTLS=false` for a relay without TLS.
+    requireTLS: options.requireTLS ?? (!options.secure && !LOOPBACK.test(host)),
     pool: true,
     maxConnections,
     maxMessages: 500,
     ...TIMEOUTS,
     // Without TCP_NODELAY the end of each message waits for a delayed ACK (~40 ms): a quarter of the
     // throughput over one connection.
-    getSocket: noDelaySocket(options.host ?? 'localhost', options.port ?? (options.secure ? 465 : 587)),
+    getSocket: noDelaySocket(host, options.port ?? (options.secure ? 465 : 587)),
   });
   return {
     kind: 'smtp',

@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -254,6 +254,45 @@ describe('smtps (TLS from the first byte, port 465 style)', () => {
       strict.close();
     } finally {
       transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('smtp:// to another machine', () => {
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+  it.runIf(address)('requires STARTTLS: a relay that does not offer it gets nothing in clear, unless the URL says requireTLS=false', async () => {
+    const got: string[] = [];
+    const server = new SMTPServer({
+      disabledCommands: ['STARTTLS'],
+      authOptional: true,
+      logger: false,
+      onData(stream, _session, callback) {
+        stream.on('data', () => {});
+        stream.on('end', () => {
+          got.push('mail');
+          callback();
+        });
+      },
+    });
+    server.on('error', () => {});
+    await new Promise<void>((resolve) => server.listen(0, address, resolve));
+    const port = (server.server.address() as AddressInfo).port;
+    const message = { from: FROM, to: 'clear@example.org', subject: 'x', text: 'x', html: 'x', messageId: '<clear@mail.example.com>' };
+    const strict = smtpTransport(`smtp://user:secret@${address}:${port}`);
+    const plain = smtpTransport(`smtp://${address}:${port}/?requireTLS=false`);
+    try {
+      const err = await strict.send(message).catch((e: unknown) => e);
+      expect(classifySendError(err)).toBe('relay_down');
+      expect(got).toEqual([]);
+      await plain.send(message);
+      expect(got).toEqual(['mail']);
+    } finally {
+      strict.close();
+      plain.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
