@@ -25,6 +25,12 @@ const listeners = new Set<() => void>();
 const LAST_MEMBER_KEY = 'session:lastMember';
 /** How often the session check is repeated while the bff cannot be reached. */
 export const OUTAGE_RETRY_MS = 10_000;
+/**
+ * How long one session check may take, answer read included. Without a limit a bff that accepts the
+ * connection and never answers left the session unknown (pages waiting) for the browser's own ~30 s
+ * or more; after this long it is an outage like any other: the notice, and the retries above.
+ */
+export const SESSION_CHECK_TIMEOUT_MS = 8_000;
 
 function rememberMember(next: SessionState): void {
   try {
@@ -81,7 +87,11 @@ export async function refreshSession(): Promise<SessionState> {
     return state;
   }
   try {
-    const response = await fetch('/api/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    const response = await fetch('/api/me', {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(SESSION_CHECK_TIMEOUT_MS),
+    });
     // Only the bff's own 401 means signed out; a 5xx or a gateway error is an outage.
     if (response.status === 401) {
       setSession({ status: 'signedOut' });
@@ -91,7 +101,7 @@ export async function refreshSession(): Promise<SessionState> {
     if (isMember(body)) setSession({ status: 'signedIn', member: body });
     else markUnreachable();
   } catch {
-    // Offline, the bff is away or its answer was not the member (an error page).
+    // Offline, the bff is away or too slow (the time limit), or its answer was not the member (an error page).
     markUnreachable();
   }
   return state;
