@@ -22,13 +22,14 @@ describe('infinite scroll', () => {
     const { page, errors } = await site.open();
     await page.goto('/');
     await page.getByText('Latest Photos').waitFor();
-    await page.locator('main li.card').first().waitFor();
-    const before = await cardCount(page);
+    // The update columns' cards (the free photo sets above them are cards too).
+    await page.locator('main .home-columns li.card').first().waitFor();
+    const before = await page.locator('main .home-columns li.card').count();
     expect(before).toBe(30);
     const next = page.waitForResponse((response) => response.url().endsWith('/api/updates/2'));
     await scrollToBottom(page);
     await next;
-    await page.waitForFunction((count) => document.querySelectorAll('main li.card').length > count, before);
+    await page.waitForFunction((count) => document.querySelectorAll('main .home-columns li.card').length > count, before);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -64,6 +65,29 @@ describe('infinite scroll', () => {
     await page.waitForURL(/\/vod$/);
     await page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, saved, { timeout: 15_000 });
     expect(await cardCount(page)).toBeGreaterThan(20);
+    await page.context().close();
+  });
+});
+
+describe('free photo sets', () => {
+  it('the footer link leads from any page to the strip on home, scrolled to, pictures loaded', async () => {
+    const { page, errors } = await site.open({ width: 1366, height: 700 });
+    await page.goto('/links');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Free photo sets' }).click();
+    await page.waitForURL(/\/#free-sets$/);
+    const strip = page.locator('#free-sets');
+    await strip.getByRole('heading', { name: 'Free photo sets' }).waitFor();
+    await page.waitForFunction(() => Math.abs(document.getElementById('free-sets')!.getBoundingClientRect().top) <= 2);
+    const cards = strip.locator('li.card');
+    expect(await cards.count()).toBeGreaterThan(0);
+    expect(await cards.first().locator('a').getAttribute('href')).toMatch(/^\/freephotos\/[^/]+$/);
+    // Each card's picture is its set's first free photo, rendered card-sized by the media service.
+    await page.waitForFunction(() => {
+      const images = [...document.querySelectorAll<HTMLImageElement>('#free-sets img')];
+      return images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0);
+    });
+    expect(await strip.locator('img').first().getAttribute('src')).toMatch(/^\/members\/freephotos\/[^/]+\/[^/]+\?w=640$/);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 });
