@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { FreeSets } from '../src/features/home/components/FreeSets';
-import { calledUrls, json, renderAt, stubFetch } from './render';
+import { FreeSets, forgetFreeSets } from '../src/features/home/components/FreeSets';
+import { calledUrls, json, never, renderAt, stubFetch } from './render';
 
 const renderFreeSets = () =>
   render(
@@ -13,7 +13,10 @@ const renderFreeSets = () =>
     </MemoryRouter>,
   );
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  forgetFreeSets();
+});
 
 describe('free photo sets on home (issue 23)', () => {
   it('lists the free sets, each linking to its /freephotos page', async () => {
@@ -54,6 +57,18 @@ describe('free photo sets reached from every page (issue 23)', () => {
     expect(section.id).toBe('free-sets');
     expect(section.compareDocumentPosition(document.querySelector('.home-columns')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Free Preview Studio' }).getAttribute('href')).toBe('/freephotos/free-preview-studio');
+  });
+
+  it('coming back to home draws the strip at once, before the list is asked again (nothing above a restored place moves)', async () => {
+    stubFetch(answer);
+    const first = renderAt('/');
+    await screen.findByRole('heading', { name: 'Free photo sets' });
+    first.unmount();
+    const fetchMock = stubFetch((url) => (url === '/api/freephotos/1' ? never() : json([])));
+    renderAt('/');
+    expect(screen.getByRole('heading', { name: 'Free photo sets' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Free Preview Studio' })).toBeTruthy();
+    await waitFor(() => expect(calledUrls(fetchMock)).toContain('/api/freephotos/1'));
   });
 
   it('the footer links to the strip; following it from another page scrolls home to it, and again from further down', async () => {

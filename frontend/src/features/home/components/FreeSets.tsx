@@ -1,20 +1,48 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { MediaCard } from '../../../components/MediaCard';
-import { useResource } from '../../../hooks/useResource';
-import { getFreeSets } from '../api/getFreeSets';
+import { getFreeSets, type FreeSetItem } from '../api/getFreeSets';
 import { FREE_SETS_ID } from '../freeSets';
+
+// The list last shown in this tab. Back to home restores its loaded columns and scroll position at
+// once (useInfinitePages, useScrollRestoration): a strip that arrived a moment later, above them, would
+// push the visitor's place down by its height. So it is drawn at once from here, then asked for again.
+let remembered: FreeSetItem[] = [];
+
+/** For tests: a fresh tab. */
+export function forgetFreeSets(): void {
+  remembered = [];
+}
+
+function useFreeSets(): FreeSetItem[] {
+  const [sets, setSets] = useState(remembered);
+  useEffect(() => {
+    const controller = new AbortController();
+    getFreeSets(controller.signal).then(
+      (list) => {
+        if (controller.signal.aborted) return;
+        remembered = list;
+        setSets(list);
+      },
+      () => {
+        // Not to be had now: the strip stays as it was (home's own columns matter more).
+      },
+    );
+    return () => controller.abort();
+  }, []);
+  return sets;
+}
 
 /**
  * The free photo sets, which no link used to lead to (issue 23; /free stays the spec's Coming Soon).
  * A strip above the latest updates: below them it could never be reached, the columns scroll on
- * forever. Nothing is shown while loading or when the list can't be had: home's own columns matter more.
+ * forever. Nothing is shown while the first list loads or when none can be had: home's own columns matter more.
  */
 export function FreeSets() {
-  const sets = useResource('free-sets', getFreeSets);
+  const sets = useFreeSets();
   const section = useRef<HTMLElement>(null);
   const { hash, key } = useLocation();
-  const shown = sets.status === 'success' && sets.data.length > 0;
+  const shown = sets.length > 0;
 
   // Arriving from the footer link (/#free-sets): scroll here once the cards are in. A passive effect,
   // so it runs after the layout's scroll to the top of a new page; on the key too, so the link followed
@@ -23,13 +51,13 @@ export function FreeSets() {
     if (shown && hash === `#${FREE_SETS_ID}`) section.current?.scrollIntoView({ block: 'start' });
   }, [shown, hash, key]);
 
-  if (sets.status !== 'success' || !shown) return null;
+  if (!shown) return null;
   return (
     <section className="home-free-sets" id={FREE_SETS_ID} ref={section} aria-labelledby={`${FREE_SETS_ID}-title`}>
       <h2 id={`${FREE_SETS_ID}-title`}>Free photo sets</h2>
       <p className="muted">Free to view, no membership needed.</p>
       <ul className="grid grid-thumbs">
-        {sets.data.map((set) => (
+        {sets.map((set) => (
           <MediaCard key={set.path} to={`/freephotos/${encodeURIComponent(set.path)}`} title={set.updatename} thumbnail={set.thumbnail} />
         ))}
       </ul>
