@@ -180,10 +180,11 @@ describe.each(VIEWPORTS)('focus and titles on navigation ($name)', ({ width, hei
   it('moves focus to the new page heading and names the page in the title', async () => {
     const { page } = await site.open({ width, height });
     await page.goto('/');
-    await page.locator('main li.card').first().waitFor();
+    await page.locator('main .home-columns li.card').first().waitFor();
     expect(await page.title()).toBe(`Home – ${SITE_NAME}`);
 
-    await page.locator('main li.card a').first().click();
+    // A photo set of the latest updates (the free photo sets above them are cards too).
+    await page.locator('main .home-columns li.card a').first().click();
     await page.waitForURL((url) => url.pathname.startsWith('/photos/'));
     await waitForFocusedHeading(page, /.+/);
     const setTitle = await page.title();
@@ -393,10 +394,11 @@ describe.each(VIEWPORTS)('Retry after a failed request ($name)', ({ width, heigh
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     await scrollToBottom(page);
     await page.getByText(/^Error: .+/).waitFor();
-    expect(await cardCount(page)).toBe(30);
+    // The update columns' cards (the free photo sets above them are cards too).
+    expect(await page.locator('main .home-columns li.card').count()).toBe(30);
     failing = false;
     await page.getByRole('button', { name: 'Retry' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('main li.card').length > 30);
+    await page.waitForFunction(() => document.querySelectorAll('main .home-columns li.card').length > 30);
     expect(await page.getByText(/^Error:/).count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     await page.context().close();
