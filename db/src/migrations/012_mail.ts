@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isSqlite } from '../knex';
 
 // Issue 22: mail goes through an outbox. A row is written in the same transaction as what caused
 // it (a payment settled, a webhook applied, a reset asked for) under a unique key per event, so a
@@ -41,8 +42,14 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('used_at').nullable();
     t.index(['member_id']);
   });
+  // "Forgot password?" by e-mail address, in any letter case: MySQL/MariaDB compare through the
+  // column's _ci collation, SQLite through a NOCASE index.
+  if (isSqlite(knex)) await knex.raw('CREATE INDEX members_email_nocase ON members (email COLLATE NOCASE)');
+  else await knex.schema.alterTable('members', (t) => t.index(['email'], 'members_email_index'));
 }
 
 export async function down(knex: Knex): Promise<void> {
+  if (isSqlite(knex)) await knex.raw('DROP INDEX IF EXISTS members_email_nocase');
+  else await knex.schema.alterTable('members', (t) => t.dropIndex(['email'], 'members_email_index'));
   for (const table of ['email_changes', 'password_resets', 'mail_outbox']) await knex.schema.dropTableIfExists(table);
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isSqlite } from '@media-site/db';
 import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { passwordChangedMail, passwordResetMail } from '@media-site/db/mail/templates';
 import { hashPassword } from '@media-site/db/members/password';
@@ -39,7 +40,9 @@ async function accountsNamed(db: Knex, login: string): Promise<MemberRow[]> {
     const member = await memberByUsername(db, login);
     return member ? [member] : [];
   }
-  const rows: { id: unknown }[] = await db('members').whereRaw('lower(email) = ?', [login.toLowerCase()]).orderBy('id').limit(ACCOUNTS_PER_ADDRESS_MAX).select('id');
+  // Index-backed in any letter case (migration 012): MySQL/MariaDB's _ci collation, SQLite's NOCASE index.
+  const byEmail = isSqlite(db) ? db('members').whereRaw('email = ? COLLATE NOCASE', [login]) : db('members').where('email', login);
+  const rows: { id: unknown }[] = await byEmail.orderBy('id').limit(ACCOUNTS_PER_ADDRESS_MAX).select('id');
   const members = await Promise.all(rows.map((r) => memberById(db, Number(r.id))));
   return members.filter((m): m is MemberRow => m !== undefined);
 }
