@@ -1,58 +1,16 @@
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDownloadUrl } from '@media-site/contracts/token';
+import { aria2Stopped, interrupted, MiB, runTool, sha256, writeBlocks } from '../src/download-kit';
 import { startNginx } from '../src/nginx';
 import type { RunningNginx } from '../src/nginx';
 import { keys, startMediaFixture } from './media-fixture';
 import type { MediaFixture } from './media-fixture';
 
-const MiB = 1024 * 1024;
 const SIZE = 256 * MiB;
-
-/** 256 random MiB blocks, each stamped with its index, so a splice at a wrong offset changes the hash. */
-function writeMovie(path: string): void {
-  const block = Buffer.alloc(MiB);
-  for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
-  const fd = openSync(path, 'w');
-  for (let i = 0; i < SIZE / MiB; i += 1) {
-    block.writeUInt32LE(i, 0);
-    writeSync(fd, block);
-  }
-  closeSync(fd);
-}
-
-async function sha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: MiB })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** Async on purpose: the media service answering runs in this process. */
-function run(cmd: string, args: string[]): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((r) => child.once('exit', (status) => r({ status, stderr })));
-}
-
-/** Starts a rate-limited download and kills it once part of the file has arrived. */
-async function interrupted(cmd: string, args: string[], file: string): Promise<number> {
-  const child = spawn(cmd, args, { stdio: 'ignore' });
-  const done = new Promise<void>((r) => child.once('exit', () => r()));
-  for (;;) {
-    const size = await stat(file).then((s) => s.size, () => 0);
-    if (size >= 32 * MiB || child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  child.kill('SIGKILL');
-  await done;
-  return statSync(file).size;
-}
 
 describe('resuming a 256 MB download cut off midway', () => {
   let offloading: MediaFixture;
@@ -66,7 +24,7 @@ describe('resuming a 256 MB download cut off midway', () => {
     plain = await startMediaFixture({ MEDIA_ROOT: offloading.root });
     work = await mkdtemp(join(tmpdir(), 'resume-'));
     mkdirSync(join(offloading.root, 'video/movie-1'), { recursive: true });
-    writeMovie(join(offloading.root, 'video/movie-1/Movie HD001.mp4'));
+    writeBlocks(join(offloading.root, 'video/movie-1/Movie HD001.mp4'), SIZE);
     expected = await sha256(join(offloading.root, 'video/movie-1/Movie HD001.mp4'));
     nginx = await startNginx({ bffUrl: 'http://127.0.0.1:9', mediaUrl: offloading.media.url, spaDir: work, mediaRoot: offloading.root });
   });
@@ -85,10 +43,10 @@ describe('resuming a 256 MB download cut off midway', () => {
     it('curl -C - finishes it with an identical file', async () => {
       const target = join(work, `curl-${via}.mp4`);
       const source = base(via) + link();
-      const got = await interrupted('curl', ['-sS', '--limit-rate', '64M', '-o', target, source], target);
+      const got = await interrupted('curl', ['-sS', '--limit-rate', '64M', '-o', target, source], target, 32 * MiB);
       expect(got).toBeGreaterThan(0);
       expect(got).toBeLessThan(SIZE);
-      const resumed = await run('curl', ['-sS', '-f', '-C', '-', '-o', target, source]);
+      const resumed = await runTool('curl', ['-sS', '-f', '-C', '-', '-o', target, source]);
       expect(resumed.status, resumed.stderr).toBe(0);
       expect(statSync(target).size).toBe(SIZE);
       expect(await sha256(target)).toBe(expected);
@@ -97,10 +55,10 @@ describe('resuming a 256 MB download cut off midway', () => {
     it('wget -c finishes it with an identical file', async () => {
       const target = join(work, `wget-${via}.mp4`);
       const source = base(via) + link();
-      const got = await interrupted('wget', ['-q', '--limit-rate=64m', '-O', target, source], target);
+      const got = await interrupted('wget', ['-q', '--limit-rate=64m', '-O', target, source], target, 32 * MiB);
       expect(got).toBeGreaterThan(0);
       expect(got).toBeLessThan(SIZE);
-      const resumed = await run('wget', ['-q', '-c', '-O', target, source]);
+      const resumed = await runTool('wget', ['-q', '-c', '-O', target, source]);
       expect(resumed.status, resumed.stderr).toBe(0);
       expect(statSync(target).size).toBe(SIZE);
       expect(await sha256(target)).toBe(expected);
@@ -114,19 +72,9 @@ describe('resuming a 256 MB download cut off midway', () => {
       const name = 'movie.mp4';
       const source = base(via) + link();
       const common = ['-q', '-d', dir, '-o', name, '-x', '4', '-s', '4', '-k', '1M', '--file-allocation=none', '--allow-overwrite=false'];
-      const first = spawn('aria2c', [...common, '--max-overall-download-limit=64M', source], { stdio: 'ignore' });
-      const stopped = new Promise<void>((r) => first.once('exit', () => r()));
-      // Let part of it arrive, then stop it the way a user does (aria2 saves its control file on SIGINT).
-      const started = Date.now();
-      while (Date.now() - started < 10_000 && !(await stat(join(dir, `${name}.aria2`)).then(() => true, () => false))) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await new Promise((r) => setTimeout(r, 800));
-      first.kill('SIGINT');
-      await stopped;
-      const control = await stat(join(dir, `${name}.aria2`)).then(() => true, () => false);
+      const control = await aria2Stopped(common, source, '64M', join(dir, `${name}.aria2`));
       expect(control, 'aria2 left a control file: the download was cut off before the end').toBe(true);
-      const resumed = await run('aria2c', ['-c', ...common, source]);
+      const resumed = await runTool('aria2c', ['-c', ...common, source]);
       expect(resumed.status, resumed.stderr).toBe(0);
       expect(statSync(join(dir, name)).size).toBe(SIZE);
       expect(await sha256(join(dir, name))).toBe(expected);

@@ -1,7 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { renditionDownloadUrl } from '@media-site/contracts/download-name';
 import { signDownloadUrl } from '@media-site/contracts/token';
 import { deriveItem } from '@media-site/db/encode/derive';
 import type { Manifest } from '@media-site/db/encode/manifest';
+import { aria2Stopped, interrupted, MiB, runTool, sha256, writeBlocks } from '../src/download-kit';
 import { startNginx } from '../src/nginx';
 import type { RunningNginx } from '../src/nginx';
 import { keys, raw, startMediaFixture } from './media-fixture';
@@ -19,49 +20,9 @@ import type { MediaFixture } from './media-fixture';
 // the front door with MEDIA_OFFLOAD=nginx (X-Accel-Redirect to the real `{label}.mp4`), resumes
 // after a cut like the original does, and arrives byte for byte; a clip encoded here gives the
 // sizes the download choices show.
-const MiB = 1024 * 1024;
 const SIZE = 64 * MiB;
 const ORIGINAL = 'Movie HD001.mp4';
 const run = promisify(execFile);
-
-/** Random MiB blocks, each stamped with its index, so a splice at a wrong offset changes the hash. */
-function writeBlocks(path: string, size: number): void {
-  const block = Buffer.alloc(MiB);
-  for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
-  const fd = openSync(path, 'w');
-  for (let i = 0; i < size / MiB; i += 1) {
-    block.writeUInt32LE(i, 0);
-    writeSync(fd, block);
-  }
-  closeSync(fd);
-}
-
-async function sha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: MiB })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-function exec(cmd: string, args: string[]): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((r) => child.once('exit', (status) => r({ status, stderr })));
-}
-
-/** Starts a rate-limited download and kills it once part of the file has arrived. */
-async function interrupted(cmd: string, args: string[], file: string): Promise<number> {
-  const child = spawn(cmd, args, { stdio: 'ignore' });
-  const done = new Promise<void>((r) => child.once('exit', () => r()));
-  for (;;) {
-    const size = await stat(file).then((s) => s.size, () => 0);
-    if (size >= 8 * MiB || child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  child.kill('SIGKILL');
-  await done;
-  return statSync(file).size;
-}
 
 describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
   let fx: MediaFixture;
@@ -102,10 +63,10 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
 
   it('curl -C - finishes a cut-off download with an identical file', async () => {
     const target = join(work, 'curl.mp4');
-    const got = await interrupted('curl', ['-sS', '--limit-rate', '16M', '-o', target, link()], target);
+    const got = await interrupted('curl', ['-sS', '--limit-rate', '16M', '-o', target, link()], target, 8 * MiB);
     expect(got).toBeGreaterThan(0);
     expect(got).toBeLessThan(SIZE);
-    const resumed = await exec('curl', ['-sS', '-f', '-C', '-', '-o', target, link()]);
+    const resumed = await runTool('curl', ['-sS', '-f', '-C', '-', '-o', target, link()]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(statSync(target).size).toBe(SIZE);
     expect(await sha256(target)).toBe(expected);
@@ -117,17 +78,9 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
     const name = 'movie_720p.mp4';
     const source = link();
     const common = ['-q', '-d', dir, '-o', name, '-x', '4', '-s', '4', '-k', '1M', '--file-allocation=none', '--allow-overwrite=false'];
-    const first = spawn('aria2c', [...common, '--max-overall-download-limit=16M', source], { stdio: 'ignore' });
-    const stopped = new Promise<void>((r) => first.once('exit', () => r()));
-    const started = Date.now();
-    while (Date.now() - started < 10_000 && !(await stat(join(dir, `${name}.aria2`)).then(() => true, () => false))) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 800));
-    first.kill('SIGINT');
-    await stopped;
-    expect(await stat(join(dir, `${name}.aria2`)).then(() => true, () => false), 'aria2 left a control file: the download was cut off before the end').toBe(true);
-    const resumed = await exec('aria2c', ['-c', ...common, source]);
+    const control = await aria2Stopped(common, source, '16M', join(dir, `${name}.aria2`));
+    expect(control, 'aria2 left a control file: the download was cut off before the end').toBe(true);
+    const resumed = await runTool('aria2c', ['-c', ...common, source]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(statSync(join(dir, name)).size).toBe(SIZE);
     expect(await sha256(join(dir, name))).toBe(expected);
