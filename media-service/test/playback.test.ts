@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
-import { TakedownList } from '../src/access/takedowns';
-import { RANGE_DATA, jpeg, keys, put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { expect, it } from 'vitest';
+import { signDownloadUrl } from '@media-site/contracts/token';
+import { RANGE_DATA, jpeg, keys, put, raw } from './helpers';
+import { cookie, describeDeliveries, member, now } from './deliveries';
 
-const now = () => Math.floor(Date.now() / 1000);
-const member = (over: Partial<Parameters<typeof signSessionToken>[1]> = {}) =>
-  signSessionToken(keys, { memberId: 42, expiresAt: now() + 600, membershipActiveUntil: now() + 86_400, vodPaths: ['show-1'], ...over });
-const cookie = (token: string) => ({ Cookie: `media_token=${token}` });
 
 const RENDITION = '/members/videorenditions/clip-1/720p.mp4';
 const VOD_RENDITION = (path: string) => `/members/vodrenditions/${path}/480p.mp4`;
@@ -25,21 +20,11 @@ async function populate(root: string): Promise<void> {
   await put(root, '.partial/job-1-abc/720p.mp4', RANGE_DATA);
 }
 
-describe.each([
-  ['streamed by the service', {}],
-  ['offloaded to nginx', { MEDIA_OFFLOAD: 'nginx' }],
-] as const)('renditions and previews, %s', (_name, env) => {
-  let fx: Fixture;
-  const takedowns = new TakedownList();
-  const offload = 'MEDIA_OFFLOAD' in env;
-  beforeAll(async () => {
-    fx = await startFixture(env, { takedowns });
-    await populate(fx.root);
-  });
-  afterAll(() => fx.stop());
+describeDeliveries('renditions and previews', populate, (at) => {
+  const { takedowns, offload } = at;
 
   it('plays a rendition inline for a member, with Range', async () => {
-    const res = await raw(fx.media.url, RENDITION, { ...cookie(member()), Range: 'bytes=100-199' });
+    const res = await raw(at.fx.media.url, RENDITION, { ...cookie(member()), Range: 'bytes=100-199' });
     expect(res.headers['content-disposition']).toBe('inline; filename="clip-1-720p.mp4"');
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(res.headers['cache-control']).toBe('private, no-cache');
@@ -54,13 +39,13 @@ describe.each([
   });
 
   it('asks of a rendition what its original asks: a session (401), a membership or the purchase (403)', async () => {
-    expect((await raw(fx.media.url, RENDITION)).status).toBe(401);
-    expect((await raw(fx.media.url, RENDITION, cookie(member({ membershipActiveUntil: null })))).status).toBe(403);
-    expect((await raw(fx.media.url, VOD_RENDITION('show-1'), cookie(member({ membershipActiveUntil: null })))).status).toBe(200);
-    expect((await raw(fx.media.url, VOD_RENDITION('show-2'), cookie(member()))).status).toBe(403);
+    expect((await raw(at.fx.media.url, RENDITION)).status).toBe(401);
+    expect((await raw(at.fx.media.url, RENDITION, cookie(member({ membershipActiveUntil: null })))).status).toBe(403);
+    expect((await raw(at.fx.media.url, VOD_RENDITION('show-1'), cookie(member({ membershipActiveUntil: null })))).status).toBe(200);
+    expect((await raw(at.fx.media.url, VOD_RENDITION('show-2'), cookie(member()))).status).toBe(403);
     // Signed download links are for originals: the bff signs none for renditions, and another path's signature fails.
     const link = signDownloadUrl(keys, { path: '/members/video/clip-1/clip-1001.mp4', memberId: 42, expiresAt: now() + 3600 });
-    expect((await raw(fx.media.url, `${RENDITION}${link.slice(link.indexOf('?'))}`)).status).toBe(403);
+    expect((await raw(at.fx.media.url, `${RENDITION}${link.slice(link.indexOf('?'))}`)).status).toBe(403);
   });
 
   it('serves poster, sprite, thumbnails track and trailer to anyone, cacheable', async () => {
@@ -70,27 +55,27 @@ describe.each([
       ['thumbs.vtt', 'text/vtt'],
       ['trailer.mp4', 'video/mp4'],
     ]) {
-      const res = await raw(fx.media.url, `${PREVIEWS}/${file}`);
+      const res = await raw(at.fx.media.url, `${PREVIEWS}/${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers['content-type']).toMatch(new RegExp(`^${type}`));
       expect(res.headers['cache-control']).toMatch(/^public, max-age=300, s-maxage=5$/);
       expect(res.headers['content-disposition']).toBeUndefined();
     }
-    const vodTrailer = await raw(fx.media.url, '/members/vodpreviews/show-2/trailer.mp4', { Range: 'bytes=0-9' });
+    const vodTrailer = await raw(at.fx.media.url, '/members/vodpreviews/show-2/trailer.mp4', { Range: 'bytes=0-9' });
     expect(vodTrailer.status).toBe(offload ? 200 : 206);
   });
 
   it('never serves work in progress (the .partial folder) and 404s a missing rendition', async () => {
-    expect((await raw(fx.media.url, '/members/.partial/job-1-abc/720p.mp4', cookie(member()))).status).toBe(404);
-    expect((await raw(fx.media.url, '/members/videorenditions/.partial/720p.mp4', cookie(member()))).status).toBe(404);
-    expect((await raw(fx.media.url, '/members/videorenditions/clip-1/1080p.mp4', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, '/members/.partial/job-1-abc/720p.mp4', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, '/members/videorenditions/.partial/720p.mp4', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/1080p.mp4', cookie(member()))).status).toBe(404);
   });
 
   it('answers 410 for renditions and previews of a taken-down item, members included', async () => {
     takedowns.replace(['videorenditions/clip-1/', 'videopreviews/clip-1/']);
     try {
-      expect((await raw(fx.media.url, RENDITION, cookie(member()))).status).toBe(410);
-      expect((await raw(fx.media.url, `${PREVIEWS}/trailer.mp4`)).status).toBe(410);
+      expect((await raw(at.fx.media.url, RENDITION, cookie(member()))).status).toBe(410);
+      expect((await raw(at.fx.media.url, `${PREVIEWS}/trailer.mp4`)).status).toBe(410);
     } finally {
       takedowns.replace([]);
     }

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
-import { TakedownList } from '../src/access/takedowns';
-import { RANGE_DATA, keys, put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { expect, it } from 'vitest';
+import { signDownloadUrl } from '@media-site/contracts/token';
+import { RANGE_DATA, keys, put, raw } from './helpers';
+import { cookie, describeDeliveries, member, now } from './deliveries';
 
-const now = () => Math.floor(Date.now() / 1000);
-const member = (over: Partial<Parameters<typeof signSessionToken>[1]> = {}) =>
-  signSessionToken(keys, { memberId: 42, expiresAt: now() + 600, membershipActiveUntil: now() + 86_400, vodPaths: ['show-1'], ...over });
-const cookie = (token: string) => ({ Cookie: `media_token=${token}` });
 const link = (path: string, over: { memberId?: number; expiresAt?: number; issuedAt?: number } = {}) =>
   signDownloadUrl(keys, { path, memberId: over.memberId ?? 42, expiresAt: over.expiresAt ?? now() + 3600, issuedAt: over.issuedAt });
 
@@ -24,21 +19,11 @@ async function populate(root: string): Promise<void> {
   await put(root, 'vodrenditions/show-2/480p.mp4', RANGE_DATA);
 }
 
-describe.each([
-  ['streamed by the service', {}],
-  ['offloaded to nginx', { MEDIA_OFFLOAD: 'nginx' }],
-] as const)('rendition downloads, %s', (_name, env) => {
-  let fx: Fixture;
-  const takedowns = new TakedownList();
-  const offload = 'MEDIA_OFFLOAD' in env;
-  beforeAll(async () => {
-    fx = await startFixture(env, { takedowns });
-    await populate(fx.root);
-  });
-  afterAll(() => fx.stop());
+describeDeliveries('rendition downloads', populate, (at) => {
+  const { takedowns, offload } = at;
 
   it('sends the rendition as an attachment under its download name, from a signed link', async () => {
-    const res = await raw(fx.media.url, link(DOWNLOAD));
+    const res = await raw(at.fx.media.url, link(DOWNLOAD));
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toBe(ATTACHMENT);
     expect(res.headers['content-type']).toBe('video/mp4');
@@ -53,7 +38,7 @@ describe.each([
 
   it('answers Range with 206 and honours If-Range', async () => {
     const url = link(DOWNLOAD);
-    const part = await raw(fx.media.url, url, { Range: 'bytes=100-199' });
+    const part = await raw(at.fx.media.url, url, { Range: 'bytes=100-199' });
     if (offload) {
       expect(part.headers['x-accel-redirect']).toBe('/_protected/videorenditions/clip-1/720p.mp4');
       return;
@@ -63,66 +48,66 @@ describe.each([
     expect(part.body.equals(RANGE_DATA.subarray(100, 200))).toBe(true);
     expect(part.headers['content-disposition']).toBe(ATTACHMENT);
     const etag = part.headers.etag as string;
-    const same = await raw(fx.media.url, url, { Range: 'bytes=900-', 'If-Range': etag });
+    const same = await raw(at.fx.media.url, url, { Range: 'bytes=900-', 'If-Range': etag });
     expect([same.status, same.body.length]).toEqual([206, 100]);
-    const changed = await raw(fx.media.url, url, { Range: 'bytes=900-', 'If-Range': '"another"' });
+    const changed = await raw(at.fx.media.url, url, { Range: 'bytes=900-', 'If-Range': '"another"' });
     expect([changed.status, changed.body.length]).toEqual([200, 1000]);
   });
 
   it('works with the session too; the playback name stays inline', async () => {
-    const res = await raw(fx.media.url, DOWNLOAD, cookie(member()));
+    const res = await raw(at.fx.media.url, DOWNLOAD, cookie(member()));
     expect([res.status, res.headers['content-disposition']]).toEqual([200, ATTACHMENT]);
-    const played = await raw(fx.media.url, '/members/videorenditions/clip-1/720p.mp4', cookie(member()));
+    const played = await raw(at.fx.media.url, '/members/videorenditions/clip-1/720p.mp4', cookie(member()));
     expect(played.headers['content-disposition']).toBe('inline; filename="clip-1-720p.mp4"');
   });
 
   it('refuses a visitor, a lapsed member, and a VOD not bought; a bought VOD downloads with a UTF-8 name', async () => {
-    expect((await raw(fx.media.url, DOWNLOAD)).status).toBe(401);
-    expect((await raw(fx.media.url, DOWNLOAD, cookie(member({ membershipActiveUntil: null })))).status).toBe(403);
-    expect((await raw(fx.media.url, VOD_DOWNLOAD('show-2'), cookie(member()))).status).toBe(403);
-    const bought = await raw(fx.media.url, VOD_DOWNLOAD('show-1'), cookie(member({ membershipActiveUntil: null })));
+    expect((await raw(at.fx.media.url, DOWNLOAD)).status).toBe(401);
+    expect((await raw(at.fx.media.url, DOWNLOAD, cookie(member({ membershipActiveUntil: null })))).status).toBe(403);
+    expect((await raw(at.fx.media.url, VOD_DOWNLOAD('show-2'), cookie(member()))).status).toBe(403);
+    const bought = await raw(at.fx.media.url, VOD_DOWNLOAD('show-1'), cookie(member({ membershipActiveUntil: null })));
     expect(bought.status).toBe(200);
     expect(bought.headers['content-disposition']).toBe(`attachment; filename="Show ete_480p.mp4"; filename*=UTF-8''Show%20%C3%A9t%C3%A9_480p.mp4`);
   });
 
   it('treats an expired link as the original does, and a link for another path or size as invalid', async () => {
     const past = { expiresAt: now() - 10, issuedAt: now() - 100 };
-    const expired = await raw(fx.media.url, link(DOWNLOAD, past));
-    const expiredOriginal = await raw(fx.media.url, link(ORIGINAL, past));
+    const expired = await raw(at.fx.media.url, link(DOWNLOAD, past));
+    const expiredOriginal = await raw(at.fx.media.url, link(ORIGINAL, past));
     expect(expired.status).toBe(expiredOriginal.status);
     expect(JSON.parse(expired.body.toString()).error.code).toBe('token_expired');
     const other = link('/members/videorenditions/clip-1/Clip_A1_HD001_480p.mp4');
-    expect((await raw(fx.media.url, DOWNLOAD + other.slice(other.indexOf('?')))).status).toBe(403);
+    expect((await raw(at.fx.media.url, DOWNLOAD + other.slice(other.indexOf('?')))).status).toBe(403);
     const original = link(ORIGINAL);
-    expect((await raw(fx.media.url, DOWNLOAD + original.slice(original.indexOf('?')))).status).toBe(403);
+    expect((await raw(at.fx.media.url, DOWNLOAD + original.slice(original.indexOf('?')))).status).toBe(403);
   });
 
   it('refuses a revoked member and a link minted before the valid-from time', async () => {
-    fx.media.revocations.replace(['42']);
+    at.fx.media.revocations.replace(['42']);
     try {
-      expect((await raw(fx.media.url, link(DOWNLOAD))).status).toBe(403);
-      expect((await raw(fx.media.url, DOWNLOAD, cookie(member()))).status).toBe(403);
+      expect((await raw(at.fx.media.url, link(DOWNLOAD))).status).toBe(403);
+      expect((await raw(at.fx.media.url, DOWNLOAD, cookie(member()))).status).toBe(403);
     } finally {
-      fx.media.revocations.replace([]);
+      at.fx.media.revocations.replace([]);
     }
-    fx.media.revocations.replace([], [['42', now()]]);
+    at.fx.media.revocations.replace([], [['42', now()]]);
     try {
-      expect((await raw(fx.media.url, link(DOWNLOAD, { issuedAt: now() - 60 }))).status).toBe(403);
+      expect((await raw(at.fx.media.url, link(DOWNLOAD, { issuedAt: now() - 60 }))).status).toBe(403);
     } finally {
-      fx.media.revocations.replace([]);
+      at.fx.media.revocations.replace([]);
     }
   });
 
   it('answers 410 for a taken-down item, and 404 for a size that was not made or a bad name', async () => {
     takedowns.replace(['videorenditions/clip-1/']);
     try {
-      expect((await raw(fx.media.url, link(DOWNLOAD))).status).toBe(410);
+      expect((await raw(at.fx.media.url, link(DOWNLOAD))).status).toBe(410);
     } finally {
       takedowns.replace([]);
     }
-    expect((await raw(fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_1080p.mp4', cookie(member()))).status).toBe(404);
-    expect((await raw(fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_720p.mkv', cookie(member()))).status).toBe(404);
-    expect((await raw(fx.media.url, '/members/videorenditions/clip-1/..%2f720p.mp4', cookie(member()))).status).toBe(400);
-    expect((await raw(fx.media.url, '/members/videorenditions/clip-1/x/a_720p.mp4', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_1080p.mp4', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_720p.mkv', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/..%2f720p.mp4', cookie(member()))).status).toBe(400);
+    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/x/a_720p.mp4', cookie(member()))).status).toBe(404);
   });
 });
