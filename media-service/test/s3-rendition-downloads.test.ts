@@ -1,40 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl } from '@media-site/contracts/token';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { S3Originals } from '@media-site/storage/s3';
-import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
-import { keys, put, RANGE_DATA, raw, TEST_KEYS, type Fixture } from './helpers';
-import { startTempMedia } from '../src/testing';
+import type { TestS3 } from '@media-site/storage/testing-s3';
+import { put, RANGE_DATA, raw, type Fixture } from './helpers';
+import { signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
 
 // STORAGE=s3 keeps originals in the bucket; renditions stay on the local tree (the encoder writes
 // them there), so a rendition download is answered here, as without S3: the same checks, the
 // attachment name, Range. The original's download is still the bucket's presigned 302.
+let media: S3Media | undefined;
 let s3: TestS3;
 let fx: Fixture;
-let store: S3Originals;
-let source: string;
-const now = () => Math.floor(Date.now() / 1000);
-const signed = (path: string) => signDownloadUrl(keys, { path, memberId: 7, expiresAt: now() + 3600 });
 
 beforeAll(async () => {
-  s3 = await startTestS3(0);
-  store = new S3Originals(s3.settings);
-  source = await mkdtemp(join(tmpdir(), 's3-rendition-src-'));
-  await writeFile(join(source, 'original.mp4'), RANGE_DATA);
-  expect(await store.put('video/clip-1/Clip_A1_HD001.mp4', join(source, 'original.mp4'))).toBe('placed');
-  fx = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env }, {}, async (root) => {
+  media = await startS3Media(0, { 'video/clip-1/Clip_A1_HD001.mp4': RANGE_DATA }, async (root) => {
     await put(root, 'videorenditions/clip-1/720p.mp4', RANGE_DATA);
   });
+  ({ s3, fx } = media);
 }, 60_000);
 
-afterAll(async () => {
-  await fx?.stop();
-  store?.close();
-  await s3?.stop();
-  if (source) await rm(source, { recursive: true, force: true });
-});
+afterAll(() => stopS3Media(media ?? {}));
 
 describe('rendition downloads with STORAGE=s3', () => {
   it('are served from the local tree under their download name, with Range', async () => {

@@ -1,27 +1,24 @@
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDownloadUrl } from '@media-site/contracts/token';
 import { LocalOriginals, type Originals } from '@media-site/storage/originals';
-import { S3Originals } from '@media-site/storage/s3';
-import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
-import { jpeg, keys, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from './helpers';
+import type { S3Originals } from '@media-site/storage/s3';
+import type { TestS3 } from '@media-site/storage/testing-s3';
+import { jpeg, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from './helpers';
 import { startTempMedia } from '../src/testing';
+import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
 
 // Ports from this helper's range (brief i16-s3); the db ingest test uses the next one.
 const S3_PORT = 49100;
-const MTIME = new Date('2026-01-02T03:04:05Z');
 const BIG = Buffer.from(Array.from({ length: 8 * 1024 * 1024 }, (_, i) => (i * 13 + 5) % 251));
 
+let media: S3Media | undefined;
 let s3: TestS3;
 let store: S3Originals;
 let fx: Fixture;
 let source: string;
-
-const now = () => Math.floor(Date.now() / 1000);
-const signed = (path: string) => signDownloadUrl(keys, { path, memberId: 7, expiresAt: now() + 3600 });
 
 /** Follows a redirect by hand: the Location must be an absolute URL on the bucket's endpoint. */
 function follow(location: string, headers: Record<string, string> = {}, method = 'GET') {
@@ -29,35 +26,23 @@ function follow(location: string, headers: Record<string, string> = {}, method =
   return raw(url.origin, url.pathname + url.search, headers, method);
 }
 
-async function upload(relative: string, data: Buffer): Promise<void> {
-  const file = join(source, relative.replaceAll('/', '_'));
-  await writeFile(file, data);
-  await utimes(file, MTIME, MTIME);
-  expect(await store.put(relative, file)).toBe('placed');
-}
-
 beforeAll(async () => {
-  s3 = await startTestS3(S3_PORT);
-  store = new S3Originals(s3.settings);
-  source = await mkdtemp(join(tmpdir(), 's3-src-'));
   const image = await jpeg(800, 600);
-  await upload('freephotos/range/data.bin', RANGE_DATA);
-  await upload('freephotos/set-1/free.jpg', image);
-  await upload('photos/set-1/full.jpg', image);
-  await upload('video/clip-1/clip-1001.mp4', RANGE_DATA);
-  await upload('photos/set-2/big.bin', BIG);
+  const originals = {
+    'freephotos/range/data.bin': RANGE_DATA,
+    'freephotos/set-1/free.jpg': image,
+    'photos/set-1/full.jpg': image,
+    'video/clip-1/clip-1001.mp4': RANGE_DATA,
+    'photos/set-2/big.bin': BIG,
+  };
   // Thumbnails and the rest stay on the local tree; the originals are only in the bucket.
-  fx = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env }, {}, async (root) => {
+  media = await startS3Media(S3_PORT, originals, async (root) => {
     await put(root, 'photosthumbs/set-1/large.jpg', image);
   });
+  ({ s3, store, fx, source } = media);
 }, 60_000);
 
-afterAll(async () => {
-  await fx?.stop();
-  store?.close();
-  await s3?.stop();
-  if (source) await rm(source, { recursive: true, force: true });
-});
+afterAll(() => stopS3Media(media ?? {}));
 
 describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
   it('uploads keep size and mtime; a second put of the same file is a no-op', async () => {
