@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { EMAIL, EMAIL_MAX, PASSWORD_MAX } from '@media-site/contracts/member-rules';
+import { EMAIL, PASSWORD_MAX } from '@media-site/contracts/member-rules';
 import { enqueueMail } from '@media-site/db/mail';
 import { emailChangedMail, emailChangeRequestedMail, emailConfirmMail } from '@media-site/db/mail/templates';
 import { verifyPassword } from '@media-site/db/members/password';
@@ -9,7 +9,7 @@ import { nudgeMail } from '../../../mail/worker';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../members/deps';
 import { memberById, type MemberRow } from '../members/repository';
-import { linkToken } from '../password-reset/schema';
+import { emailSized, linkToken } from '../password-reset/schema';
 import { LINK_TOKEN, linkTokenHash, newLinkToken } from '../password-reset/tokens';
 import { stop } from '../shared/params';
 
@@ -22,12 +22,7 @@ export const EMAIL_CHANGES_PER_HOUR = 3;
 export const EMAIL_CHANGE_REFUSED = 'This confirmation link has expired or was already used. Ask for a new one from your account page.';
 
 export const emailChangeBody = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, stop('required'))
-    .max(EMAIL_MAX, stop(`at most ${EMAIL_MAX} characters`))
-    .regex(EMAIL, 'not an e-mail address'),
+  email: emailSized('required').regex(EMAIL, 'not an e-mail address'),
   currentPassword: z.string().min(1, stop('required')).max(PASSWORD_MAX, stop()),
 });
 export type EmailChangeBody = z.infer<typeof emailChangeBody>;
