@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
@@ -74,4 +75,52 @@ export async function startSite(): Promise<Site> {
 
 export async function scrollToBottom(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}
+
+/** The journeys' two sizes: a laptop and a phone. */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+export type Viewport = keyof typeof VIEWPORTS;
+
+/** A page at `viewport` with the age notice already answered; `errors` collects uncaught exceptions. */
+export async function openPage(browser: Browser, baseURL: string, viewport: Viewport): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORTS[viewport] });
+  await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+/** A journey's screenshots, named `{journey}-{name}-{width}.png` in screenshotDir. */
+export const screenshotsOf = (journey: string) => (page: Page, name: string, viewport: Viewport) =>
+  page.screenshot({ path: join(screenshotDir, `${journey}-${name}-${VIEWPORTS[viewport].width}.png`), fullPage: false });
+
+/**
+ * A stack started with `env` and a Chromium for it, for the suite this is called in (beforeAll /
+ * afterAll); both are read once the suite has started.
+ */
+export function stackWithBrowser(env: NodeJS.ProcessEnv): { readonly stack: Stack; readonly browser: Browser } {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    stack = await startStack({ env });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    mkdirSync(screenshotDir, { recursive: true });
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the stack and browser start in beforeAll');
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { screenshotDir } from './browser';
+import { openPage, screenshotDir, screenshotsOf, type Viewport } from './browser';
 import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
 
 /**
@@ -15,8 +14,6 @@ import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite
 let site: PaymentSite;
 let vod: { path: string; updatename: string };
 
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-type Viewport = keyof typeof VIEWPORTS;
 
 beforeAll(async () => {
   site = await startPaymentSite({ RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000' });
@@ -33,16 +30,8 @@ afterAll(async () => {
   await site?.stop();
 });
 
-async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] }> {
-  const context = await site.browser.newContext({ baseURL: site.stack.baseUrl, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { page, errors };
-}
-
-const shot = (page: Page, name: string, viewport: Viewport) => page.screenshot({ path: join(screenshotDir, `journey-${name}-${VIEWPORTS[viewport].width}.png`), fullPage: false });
+const open = (viewport: Viewport) => openPage(site.browser, site.stack.baseUrl, viewport);
+const shot = screenshotsOf('journey');
 
 /** The card and address part of the form (a VOD purchase has no username or password). */
 const fillCard = (form: Page | FrameLocator, email: string) => fillCardFields(site, form, email);

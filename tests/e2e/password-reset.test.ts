@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { catalogCli } from '../src/catalog-cli';
-import { startStack, type Stack } from '../src/stack';
-import { screenshotDir } from './browser';
+import { openPage, screenshotsOf, stackWithBrowser, type Viewport } from './browser';
 
 /**
  * Issue 22's reset journey through nginx, the bff and the media service in Chromium: a member is
@@ -14,35 +11,12 @@ import { screenshotDir } from './browser';
  * mailbox asks for a reset, opens the mailed link and sets a new password, ending signed in. The
  * first browser's session and the old link are refused, and the new password signs in.
  */
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-type Viewport = keyof typeof VIEWPORTS;
 const OLD_PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new horse';
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMIT_LOGIN_PER_MINUTE: '1000', MEDIA_REVOCATION_INTERVAL_S: '5' } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  mkdirSync(screenshotDir, { recursive: true });
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: stack.baseUrl, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { page, errors };
-}
-
-const shot = (page: Page, name: string, viewport: Viewport) => page.screenshot({ path: join(screenshotDir, `reset-${name}-${VIEWPORTS[viewport].width}.png`), fullPage: false });
+const site = stackWithBrowser({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', MEDIA_REVOCATION_INTERVAL_S: '5' });
+const open = (viewport: Viewport) => openPage(site.browser, site.stack.baseUrl, viewport);
+const shot = screenshotsOf('reset');
 
 async function signInAs(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');
@@ -53,7 +27,7 @@ async function signInAs(page: Page, username: string, password: string): Promise
 
 /** The link of the newest mail of `template` to `to`, read from the outbox row the bff wrote. */
 async function mailedLink(to: string, template = 'password-reset', page = 'reset-password'): Promise<string> {
-  const knex = createKnex(stack.databaseUrl);
+  const knex = createKnex(site.stack.databaseUrl);
   const pattern = new RegExp(`(https?://\\S+/${page}#token=[\\w-]{43})\n`);
   try {
     for (let i = 0; i < 50; i += 1) {
@@ -75,7 +49,7 @@ describe('issue 22: a forgotten password, reset by mail', () => {
   it.each(['desktop', 'phone'] as const)('ends signed in with the new password; old sessions and links are refused (%s)', async (viewport) => {
     const username = `reset_${viewport}`;
     const email = `${username}@example.com`;
-    const added = await catalogCli(stack, 'member', 'add', username, '--password', OLD_PASSWORD, '--email', email, '--days', '30');
+    const added = await catalogCli(site.stack, 'member', 'add', username, '--password', OLD_PASSWORD, '--email', email, '--days', '30');
     expect(added.code).toBe(0);
 
     // Browser 1: signed in, holding a download link for a members' video.
@@ -90,7 +64,7 @@ describe('issue 22: a forgotten password, reset by mail', () => {
       const res = await fetch(`/api/download-link?path=${encodeURIComponent(decodeURIComponent(download))}`);
       return ((await res.json()) as { url: string }).url;
     });
-    const linkStatus = async () => (await fetch(`${stack.baseUrl}${link}`, { headers: { Range: 'bytes=0-0' } })).status;
+    const linkStatus = async () => (await fetch(`${site.stack.baseUrl}${link}`, { headers: { Range: 'bytes=0-0' } })).status;
     expect(await linkStatus()).toBe(206);
 
     // Browser 2: "Forgot password?" under the sign-in form.
@@ -153,7 +127,7 @@ describe('issue 22: a forgotten password, reset by mail', () => {
     await shot(first.page, '5-account', viewport);
 
     // The "your password was changed" notice went into the outbox with the change.
-    const knex = createKnex(stack.databaseUrl);
+    const knex = createKnex(site.stack.databaseUrl);
     try {
       expect(await knex('mail_outbox').where({ to_address: email, template: 'password-changed' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
     } finally {

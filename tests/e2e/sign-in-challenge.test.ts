@@ -1,33 +1,18 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_MEMBER } from '@media-site/db/members/demo';
-import { screenshotDir } from './browser';
-import { startStack, type Stack } from '../src/stack';
+import { screenshotDir, stackWithBrowser } from './browser';
 
 /**
  * Issue 19: an account whose sign-in budget is spent is not locked out. Through nginx (its CSP
  * included), the bff and a real Chromium at phone width: the form asks for a proof of work, the
  * ALTCHA widget solves it in its worker, and the member is signed in without pressing anything else.
  */
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMIT_LOGIN_PER_ACCOUNT: '2', RATE_LIMIT_LOGIN_PER_MINUTE: '1000' } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  mkdirSync(screenshotDir, { recursive: true });
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const site = stackWithBrowser({ RATE_LIMIT_LOGIN_PER_ACCOUNT: '2', RATE_LIMIT_LOGIN_PER_MINUTE: '1000' });
 
 describe('sign-in past the account budget', () => {
   it('shows the widget, solves it in about a second and signs in, at phone width, within the CSP', async () => {
-    const context = await browser.newContext({ baseURL: stack.baseUrl, viewport: { width: 390, height: 844 } });
+    const context = await site.browser.newContext({ baseURL: site.stack.baseUrl, viewport: { width: 390, height: 844 } });
     await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
     const page = await context.newPage();
     const problems: string[] = [];
@@ -39,10 +24,10 @@ describe('sign-in past the account budget', () => {
 
     // Someone else spends the budget with wrong guesses.
     for (let i = 0; i < 2; i += 1) {
-      const res = await page.request.post('/api/login', { data: { username: DEMO_MEMBER.username, password: 'wrong guess 1' }, headers: { Origin: stack.baseUrl } });
+      const res = await page.request.post('/api/login', { data: { username: DEMO_MEMBER.username, password: 'wrong guess 1' }, headers: { Origin: site.stack.baseUrl } });
       expect(res.status()).toBe(401);
     }
-    const refused = await page.request.post('/api/login', { data: DEMO_MEMBER, headers: { Origin: stack.baseUrl } });
+    const refused = await page.request.post('/api/login', { data: DEMO_MEMBER, headers: { Origin: site.stack.baseUrl } });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error.code).toBe('challenge_required');
 
