@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { SITE_EMAIL } from '../../../config/site';
+import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { OutageNotice } from '../../../components/OutageNotice';
 import { ErrorMessage, isRetryable, Loading } from '../../../components/StatusMessage';
 import { useResource } from '../../../hooks/useResource';
@@ -81,33 +82,28 @@ function Vods({ account }: { account: AccountView }) {
 function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, message, setMessage, submit } = useFormSubmit();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  function onSubmit(event: FormEvent) {
     if (next.length < 8 || next.length > 64) {
+      event.preventDefault();
       setMessage({ ok: false, text: 'The new password must be 8 to 64 characters.' });
       return;
     }
-    setBusy(true);
-    setMessage(null);
-    try {
-      await changePassword(current, next);
-      setCurrent('');
-      setNext('');
-      setMessage({ ok: true, text: 'Password changed. Other browsers are signed out.' });
-    } catch (error) {
-      setMessage({ ok: false, text: passwordProblem(error) });
-    } finally {
-      setBusy(false);
-    }
+    void submit(event, change, passwordProblem);
+  }
+
+  async function change(): Promise<string> {
+    await changePassword(current, next);
+    setCurrent('');
+    setNext('');
+    return 'Password changed. Other browsers are signed out.';
   }
 
   return (
     <section className="account-section" aria-labelledby="account-password">
       <h2 id="account-password">Change password</h2>
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={onSubmit}>
         <div className="field">
           <label htmlFor="account-current">Current password</label>
           <input id="account-current" type="password" autoComplete="current-password" required maxLength={64} value={current} onChange={(e) => setCurrent(e.target.value)} />
@@ -116,12 +112,7 @@ function PasswordForm() {
           <label htmlFor="account-new">New password (8 to 64 characters)</label>
           <input id="account-new" type="password" autoComplete="new-password" required minLength={8} maxLength={64} value={next} onChange={(e) => setNext(e.target.value)} />
         </div>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Changing...' : 'Change password'}
-        </button>
-        <div role="status" aria-live="polite">
-          {message && <p className={message.ok ? 'status status-ok' : 'status status-error'}>{message.text}</p>}
-        </div>
+        <SubmitWithStatus busy={busy} label="Change password" busyLabel="Changing..." message={message} />
       </form>
     </section>
   );

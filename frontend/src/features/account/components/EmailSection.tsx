@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { AnswerError } from '../../auth/api/passwordReset';
 import { requestEmailChange } from '../api/email';
 
@@ -18,24 +19,14 @@ function problem(error: unknown): string {
 export function EmailSection({ email }: { email: string }) {
   const [next, setNext] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, message, submit } = useFormSubmit();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setMessage(null);
-    try {
-      const wanted = next.trim();
-      await requestEmailChange(wanted, password);
-      setNext('');
-      setPassword('');
-      setMessage({ ok: true, text: `We sent a confirmation link to ${wanted}. Your address changes when you open it.` });
-    } catch (error) {
-      setMessage({ ok: false, text: problem(error) });
-    } finally {
-      setBusy(false);
-    }
+  async function change(): Promise<string> {
+    const wanted = next.trim();
+    await requestEmailChange(wanted, password);
+    setNext('');
+    setPassword('');
+    return `We sent a confirmation link to ${wanted}. Your address changes when you open it.`;
   }
 
   return (
@@ -44,7 +35,7 @@ export function EmailSection({ email }: { email: string }) {
       <p data-testid="account-email" className="account-email" style={BREAK_ANYWHERE}>
         {email || <span className="muted">No address yet.</span>}
       </p>
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={(event) => void submit(event, change, problem)}>
         <div className="field">
           <label htmlFor="email-new">New e-mail address</label>
           <input id="email-new" type="email" autoComplete="email" required maxLength={254} value={next} onChange={(e) => setNext(e.target.value)} />
@@ -53,16 +44,7 @@ export function EmailSection({ email }: { email: string }) {
           <label htmlFor="email-password">Current password (to confirm)</label>
           <input id="email-password" type="password" autoComplete="current-password" required maxLength={64} value={password} onChange={(e) => setPassword(e.target.value)} />
         </div>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Sending...' : 'Change e-mail'}
-        </button>
-        <div role="status" aria-live="polite">
-          {message && (
-            <p className={message.ok ? 'status status-ok' : 'status status-error'} style={BREAK_ANYWHERE}>
-              {message.text}
-            </p>
-          )}
-        </div>
+        <SubmitWithStatus busy={busy} label="Change e-mail" busyLabel="Sending..." message={message} style={BREAK_ANYWHERE} />
       </form>
     </section>
   );

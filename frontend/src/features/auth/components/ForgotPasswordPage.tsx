@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { HttpError } from '../../api/fetchJson';
 import { requestPasswordReset } from '../api/passwordReset';
 
@@ -15,37 +16,18 @@ function problem(error: unknown): string {
 /** /forgot-password: one field, and the same answer for every account, known or not. */
 export function ForgotPasswordPage() {
   const [login, setLogin] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setMessage(null);
-    try {
-      setMessage({ ok: true, text: (await requestPasswordReset(login.trim())) || RESET_SENT });
-    } catch (error) {
-      setMessage({ ok: false, text: problem(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, message, submit } = useFormSubmit();
 
   return (
     <section>
       <h1>Forgot your password?</h1>
       <p className="muted">Enter your username or the e-mail address you joined with. We will send a link to choose a new password.</p>
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" onSubmit={(event) => void submit(event, async () => (await requestPasswordReset(login.trim())) || RESET_SENT, problem)}>
         <div className="field">
           <label htmlFor="forgot-login">Username or e-mail</label>
           <input id="forgot-login" name="login" autoComplete="username" required maxLength={254} value={login} onChange={(e) => setLogin(e.target.value)} />
         </div>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Sending...' : 'Send the link'}
-        </button>
-        <div role="status" aria-live="polite">
-          {message && <p className={message.ok ? 'status status-ok' : 'status status-error'}>{message.text}</p>}
-        </div>
+        <SubmitWithStatus busy={busy} label="Send the link" busyLabel="Sending..." message={message} />
       </form>
       <p>
         <Link to="/login">Back to sign in</Link>
