@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Cross-service tests start real processes (nginx, services, Chromium); one file at a time.
     fileParallelism: false,
+    // expect.poll waits for state, not time: 1 s (vitest's default) was too short for a render on a
+    // loaded CI machine (the phone photo viewer's counter once missed it after a key press).
+    expect: { poll: { timeout: 10_000, interval: 50 } },
   },
 });
