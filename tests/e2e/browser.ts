@@ -74,6 +74,16 @@ export async function startSite(): Promise<Site> {
 }
 
 export async function scrollToBottom(page: Page): Promise<void> {
+  // Home's free photo sets strip comes from its own request and is drawn above the update columns:
+  // scrolling before it is in leaves the infinite-scroll sentinel below the screen once the strip
+  // pushes the columns down (a CI failure on the phone size). Wait for state, not time.
+  if (new URL(page.url()).pathname === '/') {
+    await page
+      .locator('#free-sets li')
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+  }
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
