@@ -9,6 +9,11 @@ import { FREE_SETS_ID } from '../freeSets';
 // push the visitor's place down by its height. So it is drawn at once from here, then asked for again.
 let remembered: FreeSetItem[] = [];
 
+/** How long the strip is kept at the top while the page above and around it loads. */
+const PIN_MS = 4000;
+/** What the visitor does to scroll on their own, which ends the pin at once. */
+const USER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+
 /** For tests: a fresh tab. */
 export function forgetFreeSets(): void {
   remembered = [];
@@ -47,8 +52,25 @@ export function FreeSets() {
   // Arriving from the footer link (/#free-sets): scroll here once the cards are in. A passive effect,
   // so it runs after the layout's scroll to the top of a new page; on the key too, so the link followed
   // again from further down home (same hash, a new history entry) comes back here.
+  // Home's columns may arrive after the strip: until then the page can be too short to bring the strip
+  // to the top, and when they come in the strip is left part-way down. So, as a browser does for an
+  // anchor while a page loads, it is brought back each time the page grows, for a few seconds and only
+  // until the visitor scrolls, touches or types.
   useEffect(() => {
-    if (shown && hash === `#${FREE_SETS_ID}`) section.current?.scrollIntoView({ block: 'start' });
+    if (!shown || hash !== `#${FREE_SETS_ID}`) return;
+    const bring = () => section.current?.scrollIntoView({ block: 'start' });
+    bring();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(bring);
+    observer.observe(document.body);
+    const stop = () => {
+      observer.disconnect();
+      window.clearTimeout(timer);
+      for (const type of USER_SCROLLS) window.removeEventListener(type, stop);
+    };
+    const timer = window.setTimeout(stop, PIN_MS);
+    for (const type of USER_SCROLLS) window.addEventListener(type, stop, { passive: true });
+    return stop;
   }, [shown, hash, key]);
 
   if (!shown) return null;
