@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     name: 'tests',
     include: ['src/**/*.test.ts', 'e2e/**/*.test.ts', 'integration/**/*.test.ts', 'reliability/**/*.test.ts', 'compose/**/*.test.ts'],
+    // New password hashes at 2^12 (PASSWORD_HASH_LOG_N; the services started here inherit it, and
+    // refuse it under NODE_ENV=production): hundreds of sign-ins, each a 0.4 s scrypt at the real cost.
+    env: { PASSWORD_HASH_LOG_N: '12' },
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // Cross-service tests start real processes (nginx, services, Chromium); one file at a time.

@@ -1,3 +1,4 @@
+import { hashLogNFromEnv } from '@media-site/db/members/password';
 import { ConfigError, loadConfig } from './config';
 import { createLogOutput } from './logger';
 import { startBff } from './server';
@@ -5,8 +6,10 @@ import { startBff } from './server';
 let config;
 try {
   config = loadConfig();
+  // PASSWORD_HASH_LOG_N is read where passwords are hashed; a bad or test-only value stops the start here.
+  hashLogNFromEnv();
 } catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError || err instanceof Error ? err.message : err);
   process.exit(1);
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCatalogCommand } from '../src/ingest/cli';
+import { hashLogNFromEnv } from '../src/members/password';
 import { createTestDb, testBackends, type TestDb } from '../src/testing';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -24,7 +25,7 @@ describe.each(testBackends())('member commands of the catalog CLI (%s)', (backen
     const res = await cli('member', 'add', 'alice_1', '--password-stdin', '--email', 'alice@example.com', '--days', '7');
     expect(res).toMatchObject({ code: 0, out: 'added: alice_1, membership paid until 2026-03-08T12:00:00Z' });
     const row = await db.knex('members').where({ username: 'alice_1' }).first();
-    expect(row.password_hash).toMatch(/^scrypt\$17\$8\$1\$/);
+    expect(row.password_hash).toMatch(new RegExp(`^scrypt\\$${hashLogNFromEnv()}\\$8\\$1\\$`));
     expect(row.email).toBe('alice@example.com');
     const sub = await db.knex('subscriptions').where({ member_id: row.id }).first();
     expect(sub).toMatchObject({ kind: 'membership', status: 'active' });

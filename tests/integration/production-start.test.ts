@@ -32,7 +32,8 @@ afterAll(async () => {
 
 function run(service: 'bff' | 'media-service', env: NodeJS.ProcessEnv) {
   const lines: string[] = [];
-  const { NODE_ENV: _vitest, ...inherited } = process.env;
+  // Not vitest's NODE_ENV, nor its cheap password hashes (production refuses PASSWORD_HASH_LOG_N < 17).
+  const { NODE_ENV: _vitest, PASSWORD_HASH_LOG_N: _cheap, ...inherited } = process.env;
   const child = spawnTs(service, join(repoRoot, service, 'src/main.ts'), { ...inherited, LOG_LEVEL: 'warn', REDIS_URL: '', ...env }, (_, line) => lines.push(line));
   children.push(child);
   return { child, lines };
@@ -64,6 +65,12 @@ describe('services started with NODE_ENV=production', () => {
     for (const name of ['MEDIA_TOKEN_KEYS', 'SIGNIN_KEYS', 'WEBHOOK_PROXY_SECRET', 'TRUSTED_PROXIES', 'CCBILL_BASE_URL', 'CCBILL_CLIENT_ACCNUM', 'CCBILL_FRONTEND_SECRET', 'CCBILL_BACKEND_SECRET', 'SITE_URL', 'SMTP_URL', 'MAIL_FROM']) {
       expect(text).toContain(`  ${name}: `);
     }
+  });
+
+  it('the bff exits on the tests\' cheap password hashing (PASSWORD_HASH_LOG_N below 17)', async () => {
+    const { child, lines } = run('bff', { NODE_ENV: ' Production', PASSWORD_HASH_LOG_N: '12', MEDIA_TOKEN_KEYS: KEYS, SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`, WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy, TRUSTED_PROXIES: '172.30.0.10', SITE_URL: 'https://media.example.com', BFF_PORT: String(await freePort()), DATABASE_URL: databaseUrl, ...OPERATOR_MAIL, ...OPERATOR_PROVIDER });
+    expect(await child.exited).toBe(1);
+    expect(lines.join('\n')).toMatch(/PASSWORD_HASH_LOG_N=12 is for tests only/);
   });
 
   it('the bff starts with an operator-set environment', async () => {

@@ -2,7 +2,39 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import { AppError } from '@media-site/contracts/errors';
 
 // OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1 (128 MiB of memory per hash).
-const PARAMS = { logN: 17, r: 8, p: 1 };
+export const PRODUCTION_LOG_N = 17;
+const PARAMS = { r: 8, p: 1 };
+const LOG_N_RANGE = { min: 10, max: 20 };
+
+/**
+ * PASSWORD_HASH_LOG_N: the cost of new hashes (verifying always uses the cost stored with the hash).
+ * Tests set a low one (12: 4 MiB, ~10 ms) so that hundreds of sign-ins do not each take 0.4 s of a
+ * core; production refuses anything below 17, so a value copied from a test setup fails loudly.
+ */
+export function hashLogNFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PASSWORD_HASH_LOG_N;
+  if (raw === undefined || raw === '') return PRODUCTION_LOG_N;
+  const logN = /^\d{1,2}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(logN >= LOG_N_RANGE.min && logN <= LOG_N_RANGE.max)) {
+    throw new Error(`PASSWORD_HASH_LOG_N must be a whole number from ${LOG_N_RANGE.min} to ${LOG_N_RANGE.max} (got "${raw.slice(0, 20)}")`);
+  }
+  // NODE_ENV without case or surrounding spaces, as the services read it (contracts/secret-policy.ts).
+  if (logN < PRODUCTION_LOG_N && env.NODE_ENV?.trim().toLowerCase() === 'production') {
+    throw new Error(`PASSWORD_HASH_LOG_N=${logN} is for tests only: production hashes passwords at ${PRODUCTION_LOG_N} or more (unset it)`);
+  }
+  return logN;
+}
+
+let configuredLogN: number | undefined;
+function currentLogN(): number {
+  configuredLogN ??= hashLogNFromEnv();
+  return configuredLogN;
+}
+
+/** For tests that need a hash to stay in flight (the queue's limits): the cost of new hashes from now on. */
+export function setHashLogN(logN: number): void {
+  configuredLogN = hashLogNFromEnv({ PASSWORD_HASH_LOG_N: String(logN), NODE_ENV: process.env.NODE_ENV });
+}
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
@@ -67,8 +99,9 @@ export function hashPassword(password: string, options: HashOptions = {}): Promi
 
 async function hashUnqueued(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS.logN, PARAMS.r, PARAMS.p);
-  return `scrypt$${PARAMS.logN}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const logN = currentLogN();
+  const key = await derive(password, salt, logN, PARAMS.r, PARAMS.p);
+  return `scrypt$${logN}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, stored: string, options: HashOptions = {}): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { paymentOutcomes } from '../../../metrics';
+import { hashLogNFromEnv } from '@media-site/db/members/password';
 import { takeDown } from '@media-site/db/reports/takedowns';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
 import type { AttemptRow } from './attempts';
@@ -40,7 +41,7 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     expect(cookies.find((c) => c.startsWith('sid='))).toMatch(/; samesite=lax/i);
     expect(cookies.find((c) => c.startsWith('media_token='))).toMatch(/; path=\/members(;|$)/i);
     const row = await kit.db.knex('members').where({ username: 'new_member1' }).first();
-    expect(row.password_hash).toMatch(/^scrypt\$17\$8\$1\$/);
+    expect(row.password_hash).toMatch(new RegExp(`^scrypt\\$${hashLogNFromEnv()}\\$8\\$1\\$`));
   });
 
   it('charges the configured price whatever the request says', async () => {
