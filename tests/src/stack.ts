@@ -1,9 +1,54 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildFrontendIfNeeded, prepareData } from '../../scripts/lib/prepare';
 import type { LogLine } from '../../scripts/lib/process';
 import { startSite, type Site } from '../../scripts/lib/site';
+
+const CATALOG_FILE = 'catalog.sqlite';
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+/** Where the demo data comes from: the seed, the migrations, the first-run setup. */
+const SEED_SOURCES = ['db/src', 'ops/src', 'scripts/lib'];
+
+/** Every file under the seed sources, hashed: a change to any of them makes a new template. */
+function seedSourcesHash(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (!entry.name.includes('.test.')) hash.update(relative(repoRoot, path)).update(readFileSync(path));
+    }
+  };
+  for (const dir of SEED_SOURCES) walk(join(repoRoot, dir));
+  return hash.digest('hex').slice(0, 16);
+}
+
+let template: Promise<string> | undefined;
+/**
+ * The demo catalog and media tree (1,400 files drawn by sharp, the sample clips by ffmpeg: seconds
+ * of CPU), made once per machine and seed version and copied into each stack's fresh folder.
+ */
+function seededTemplate(log: (line: string) => void): Promise<string> {
+  template ??= (async () => {
+    const dir = join(tmpdir(), `media-site-demo-${seedSourcesHash()}`);
+    if (existsSync(join(dir, '.complete'))) return dir;
+    const build = mkdtempSync(join(tmpdir(), 'media-site-demo-build-'));
+    await prepareData(`sqlite:${join(build, CATALOG_FILE)}`, join(build, 'media'), log);
+    writeFileSync(join(build, '.complete'), '');
+    try {
+      renameSync(build, dir);
+    } catch {
+      // Another process finished the same template first.
+      rmSync(build, { recursive: true, force: true });
+    }
+    return dir;
+  })();
+  return template;
+}
 
 export interface Stack extends Site {
   baseUrl: string;
@@ -34,11 +79,18 @@ export async function startStack(
   } = {},
 ): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
-  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dataDir, 'catalog.sqlite')}`;
+  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dataDir, CATALOG_FILE)}`;
   const mediaRoot = join(dataDir, 'media');
   const quiet = process.env.STACK_LOG !== '1';
   const log = quiet ? () => {} : console.log;
   buildFrontendIfNeeded(log);
+  // A copy of the seeded template (the SQLite catalog too, unless another database is given); then
+  // the same first-run setup as `npm start`, which finds everything in place and only checks it.
+  const template = await seededTemplate(log);
+  for (const entry of readdirSync(template)) {
+    if (entry === '.complete' || (options.databaseUrl && entry.startsWith(CATALOG_FILE))) continue;
+    cpSync(join(template, entry), join(dataDir, entry), { recursive: true, preserveTimestamps: true });
+  }
   await prepareData(databaseUrl, mediaRoot, log);
   const site = await startSite({
     port: 0,
