@@ -8,7 +8,7 @@ const empty = (v: unknown) => (v === '' ? undefined : v);
 /** `Name <address>` or a bare address: what a From header holds. */
 const MAIL_FROM_FORM = /^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
-/** Mail: the outbox worker and how it sends (docs/operations.md "Mail"). */
+/** Mail: the outbox worker and how it sends (docs/deploy.md "Mail"). */
 export const mailConfigShape = {
   /**
    * The relay, nodemailer's URL form: smtp://user:pass@smtp.example.com:587 (STARTTLS) or

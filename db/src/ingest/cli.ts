@@ -100,7 +100,7 @@ export interface Command {
 const commands: Record<string, Command> = {
   ingest: {
     usage: `ingest <folder> [--link] [--dry-run] [--wait] [--json] [--quiet]
-    Adds or updates catalog rows and media from a folder laid out as docs/operations.md describes,
+    Adds or updates catalog rows and media from a folder laid out as docs/operate.md describes,
     and queues the encoding of its videos and VODs (see encode).
     --link     hard-link files into MEDIA_ROOT instead of copying (same filesystem only)
     --dry-run  validate and report what would change; write nothing
