@@ -26,6 +26,11 @@ export const nodeEnvSchema = z
     if (known) return known;
     ctx.addIssue({ code: 'custom', message: `"${raw}" is not one of ${NODE_ENVS.join(', ')} (case and spaces are ignored; unset means development)` });
     return z.NEVER;
+  })
+  .meta({
+    description:
+      '`production`, `development` or `test`, in any case and spacing (`Production` is production); anything else stops the process; production refuses local secrets and the simulator\'s settings',
+    defaultText: 'development',
   });
 
 export const GENERATE_SECRET = 'generate one with `openssl rand -base64 48`';
