@@ -4,8 +4,8 @@ import { DEV_TOKEN_KEYS, parseKeyRing } from './token';
 
 /**
  * What production accepts as a secret. One implementation for both services (the bff imports it
- * beside parseKeyRing), so their rules cannot drift; the README's "Secrets in production" section
- * states the same rules in words.
+ * beside parseKeyRing), so their rules cannot drift; docs/deploy.md, "Secrets and trust in
+ * production", states the same rules in words.
  */
 
 export const NODE_ENVS = ['production', 'development', 'test'] as const;
