@@ -113,7 +113,7 @@ COPY --from=db-deps /app /app
 COPY --from=build /app/db/dist db/dist
 # The seed's sample clip (no ffmpeg here to encode one).
 COPY db/fixtures db/fixtures
-# Operator commands on PATH: migrate, seed, seed-scale, catalog (docs/operations.md).
+# Operator commands on PATH: migrate, seed, seed-scale, catalog (docs/operate.md).
 RUN for c in migrate seed seed-scale catalog; do \
       printf '#!/bin/sh\nexec node --enable-source-maps /app/db/dist/cli/%s.js "$@"\n' "$c" > "/usr/local/bin/$c"; \
       chmod 755 "/usr/local/bin/$c"; \

@@ -4,8 +4,8 @@ import { DEV_TOKEN_KEYS, parseKeyRing } from './token';
 
 /**
  * What production accepts as a secret. One implementation for both services (the bff imports it
- * beside parseKeyRing), so their rules cannot drift; the README's "Secrets in production" section
- * states the same rules in words.
+ * beside parseKeyRing), so their rules cannot drift; docs/deploy.md, "Secrets and trust in
+ * production", states the same rules in words.
  */
 
 export const NODE_ENVS = ['production', 'development', 'test'] as const;
@@ -26,6 +26,11 @@ export const nodeEnvSchema = z
     if (known) return known;
     ctx.addIssue({ code: 'custom', message: `"${raw}" is not one of ${NODE_ENVS.join(', ')} (case and spaces are ignored; unset means development)` });
     return z.NEVER;
+  })
+  .meta({
+    description:
+      '`production`, `development` or `test`, in any case and spacing (`Production` is production); anything else stops the process; production refuses local secrets and the simulator\'s settings',
+    defaultText: 'development',
   });
 
 export const GENERATE_SECRET = 'generate one with `openssl rand -base64 48`';

@@ -10,42 +10,80 @@ import type { KeyRing } from '@media-site/contracts/token';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-const schema = z.object({
+/** The media service's environment (scripts/config-docs.ts documents it). */
+export const configSchema = z.object({
   NODE_ENV: nodeEnvSchema,
-  MEDIA_HOST: z.string().min(1).default('127.0.0.1'),
-  MEDIA_PORT: int(0, 65535).default(3002),
-  MEDIA_ROOT: z.string().min(1),
-  VARIANT_CACHE_DIR: z.string().min(1),
-  MEDIA_TOKEN_KEYS: z.string().default(DEV_TOKEN_KEYS),
-  MEDIA_OFFLOAD: z.enum(['none', 'nginx']).default('none'),
-  MEDIA_OFFLOAD_PREFIX: z.string().regex(/^\/[\w/-]*\/$/).default('/_protected/'),
-  MEDIA_REVOCATION_URL: z.url().optional(),
-  MEDIA_REVOCATION_INTERVAL_S: int(5, 3600).default(60),
-  /** Defaults to /internal/media-takedowns beside MEDIA_REVOCATION_URL (both are the bff's). */
-  MEDIA_TAKEDOWN_URL: z.url().optional(),
+  MEDIA_HOST: z.string().min(1).default('127.0.0.1').describe('the media service\'s listen address'),
+  MEDIA_PORT: int(0, 65535).default(3002).describe('the media service\'s listen port'),
+  MEDIA_ROOT: z.string().min(1).meta({
+    description: 'the media tree: originals (read only for the service; with `STORAGE=s3` only what is derived from them) and everything ingest and the encoder make; also read by the operator commands',
+    defaultText: '`$DATA_DIR/media`',
+  }),
+  VARIANT_CACHE_DIR: z.string().min(1).meta({ description: 'resized thumbnails', defaultText: '`$DATA_DIR/variants`' }),
+  MEDIA_TOKEN_KEYS: z.string().default(DEV_TOKEN_KEYS).meta({
+    description: 'the bff\'s media token keys, `kid:secret,kid2:secret2`, all of them verify; production: every secret 32 random bytes (`openssl rand -base64 48`)',
+    defaultText: 'a dev key (local only)',
+    production: 'required',
+  }),
+  MEDIA_OFFLOAD: z.enum(['none', 'nginx']).default('none').describe('`nginx`: answer `X-Accel-Redirect` and let nginx send the bytes'),
+  MEDIA_OFFLOAD_PREFIX: z
+    .string()
+    .regex(/^\/[\w/-]*\/$/)
+    .default('/_protected/')
+    .describe('the internal nginx location `X-Accel-Redirect` names'),
+  MEDIA_REVOCATION_URL: z.url().optional().meta({
+    description:
+      'the bff\'s revocation list (`/internal/media-revocations`); without it nothing revoked would be refused; `npm start` sets it',
+    production: 'required',
+  }),
+  MEDIA_REVOCATION_INTERVAL_S: int(5, 3600)
+    .default(60)
+    .describe('how often the revocation list is polled: a revoked or disabled member keeps media access at most this long'),
+  MEDIA_TAKEDOWN_URL: z.url().optional().meta({
+    description: 'the bff\'s takedown list',
+    defaultText: '`/internal/media-takedowns` beside MEDIA_REVOCATION_URL',
+  }),
   // At most 10: with the front door's 5 s thumbnail freshness a takedown must reach visitors within 15 s.
-  MEDIA_TAKEDOWN_INTERVAL_S: int(1, 10).default(5),
-  VARIANT_CONCURRENCY: int(1, 64).default(Math.max(1, availableParallelism())),
-  VARIANT_QUEUE_MAX: int(0, 10_000).default(64),
-  VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000),
-  VARIANT_MIN_FREE_BYTES: int(0, Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
-  VARIANT_MEMORY_CACHE_BYTES: int(0, 4 * 1024 ** 3).default(64 * 1024 * 1024),
-  /** Called when a takedown or restore takes effect here (src/access/purge.ts). */
-  PURGE_WEBHOOK_URL: z.url().optional(),
-  PURGE_COMMAND: z.string().min(1).optional(),
-  PURGE_ATTEMPTS: int(1, 20).default(5),
-  /** Secret of the edge (CDN) URLs: nginx secure_link md5 (src/access/edge-url.ts); unset = no edge URLs. */
-  EDGE_URL_SECRET: z.string().min(16).optional(),
-  MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Prometheus /metrics on its own port; unset = off, 0 = any free port. */
-  METRICS_PORT: int(0, 65535).optional(),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  MEDIA_TAKEDOWN_INTERVAL_S: int(1, 10).default(5).describe('how often the takedown list is polled (ETag/304), at most 10 s'),
+  VARIANT_CONCURRENCY: int(1, 64)
+    .default(Math.max(1, availableParallelism()))
+    .meta({ description: 'sharp jobs at once', defaultText: 'the number of cores' }),
+  VARIANT_QUEUE_MAX: int(0, 10_000).default(64).describe('sharp jobs waiting beyond `VARIANT_CONCURRENCY`; more answer 503 + `Retry-After`'),
+  VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000).describe('input pixel limit'),
+  VARIANT_MIN_FREE_BYTES: int(0, Number.MAX_SAFE_INTEGER)
+    .default(256 * 1024 * 1024)
+    .meta({ description: 'below this free space on the variant disk, serve originals', defaultText: '256 MiB' }),
+  VARIANT_MEMORY_CACHE_BYTES: int(0, 4 * 1024 ** 3)
+    .default(64 * 1024 * 1024)
+    .meta({ description: 'hot variants kept in memory', defaultText: '64 MiB' }),
+  PURGE_WEBHOOK_URL: z
+    .url()
+    .optional()
+    .describe(
+      'called when a takedown or restore takes effect on this media service (`src/access/purge.ts`): POST `{ event, prefixes, urls }`; retried after 1, 2, 4, ... s; one log line per outcome; empty is off',
+    ),
+  PURGE_COMMAND: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('the same as `PURGE_WEBHOOK_URL` as a shell command, with the URLs as `$@` and `PURGE_EVENT`; empty is off'),
+  PURGE_ATTEMPTS: int(1, 20).default(5).describe('tries of each purge call'),
+  EDGE_URL_SECRET: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'the secret of edge (CDN) URLs, nginx `secure_link` md5 (`contracts/src/edge-url.ts`), the same value as the bff\'s; production refuses placeholders and under 32 random bytes; unset or empty: `/edge/` answers 404',
+    ),
+  MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000).describe('how long SIGTERM waits for in-flight requests'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
+  METRICS_PORT: int(0, 65535).optional().describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1').describe('the metrics port\'s address'),
   ...storageEnv,
 });
 
 /** The settings the service runs on: the schema's values, typed from it (z.infer), renamed for the code. */
-function toMediaConfig(c: z.infer<typeof schema>, keys: KeyRing, s3: S3Settings | null) {
+function toMediaConfig(c: z.infer<typeof configSchema>, keys: KeyRing, s3: S3Settings | null) {
   return {
     host: c.MEDIA_HOST,
     port: c.MEDIA_PORT,
@@ -82,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   const withDefaults: NodeJS.ProcessEnv = { ...env, MEDIA_ROOT: embedded.mediaRoot, VARIANT_CACHE_DIR: embedded.variantCacheDir };
   // Compose passes these empty when unset: empty is off.
   for (const name of ['PURGE_WEBHOOK_URL', 'PURGE_COMMAND', 'EDGE_URL_SECRET']) if (withDefaults[name] === '') delete withDefaults[name];
-  const parsed = schema.safeParse(withDefaults);
+  const parsed = configSchema.safeParse(withDefaults);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   let keys: KeyRing | undefined;
   let s3: S3Settings | null = null;

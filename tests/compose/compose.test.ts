@@ -180,8 +180,8 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
         const r = await p.compose(['config', '-q']);
         expect(r.code).not.toBe(0);
         expect(r.stderr).toContain(`set ${name} in .env`);
-        if (name.startsWith('CCBILL_')) expect(r.stderr).toContain('demo shape in docs/operations.md');
-        else if (MAIL_SETTINGS.includes(name)) expect(r.stderr).toContain('docs/operations.md, Mail');
+        if (name.startsWith('CCBILL_')) expect(r.stderr).toContain('demo shape in docs/deploy.md');
+        else if (MAIL_SETTINGS.includes(name)) expect(r.stderr).toContain('docs/deploy.md, Mail');
         else expect(r.stderr).toContain('openssl rand');
       } finally {
         await rm(dirname(p.envFile), { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { startNginx, type RunningNginx } from '../src/nginx';
 // Two bff replicas behind the front door's site_bff upstream: nginx spreads requests over both and,
 // with the template's keepalive, reuses its upstream connections instead of closing and reopening
 // them (with `keepalive 16` shared by the replicas, 32 busy client connections made nginx open
-// hundreds; docs/operations.md "Scaling" has the throughput figures: npm run bench:replicas).
+// hundreds; docs/deploy.md "Scaling" has the throughput figures: npm run bench:replicas).
 interface Replica {
   server: Server;
   url: string;

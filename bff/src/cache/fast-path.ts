@@ -49,7 +49,7 @@ export function writeCachedAnswer(req: IncomingMessage, res: ServerResponse, ans
  * method, an odd request target) returns false and goes to Koa.
  *
  * Why: a cached listing through Koa cost ~1.8x a bare Koa app's CPU per request (request id,
- * log line, compose, context objects); the goal is >= 0.8x bare Koa's requests/s (DESIGN.md).
+ * log line, compose, context objects); the goal is >= 0.8x bare Koa's requests/s (the design document, kept outside this repository).
  */
 export function cachedFastPath(deps: { cache: CatalogCache; accessLog: AccessLog; metrics?: BffMetrics | undefined }) {
   const { cache, accessLog, metrics } = deps;

@@ -8,38 +8,48 @@ const empty = (v: unknown) => (v === '' ? undefined : v);
 /** `Name <address>` or a bare address: what a From header holds. */
 const MAIL_FROM_FORM = /^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
-/** Mail: the outbox worker and how it sends (docs/operations.md "Mail"). */
+/** Mail: the outbox worker and how it sends (docs/deploy.md "Mail"). */
 export const mailConfigShape = {
-  /**
-   * The relay, nodemailer's URL form: smtp://user:pass@smtp.example.com:587 (STARTTLS) or
-   * smtps://user:pass@smtp.example.com:465. Unset: each mail is written as an .eml file under MAIL_DIR.
-   */
-  SMTP_URL: z.preprocess(
-    empty,
-    z
-      .string()
-      .trim()
-      .optional()
-      .refine((v) => v === undefined || (/^smtps?:\/\/[^\s/]/.test(v) && URL.canParse(v)), {
-        message: 'must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465',
-      }),
-  ),
-  /** Where mail goes as .eml files without SMTP_URL; default DATA_DIR/outbox. */
-  MAIL_DIR: z.preprocess(empty, z.string().optional()),
-  /** The From header; default `"<SITE_NAME>" <no-reply@localhost>` (refused in production). */
-  MAIL_FROM: z.preprocess(
-    empty,
-    z
-      .string()
-      .trim()
-      .max(200)
-      .optional()
-      .refine((v) => v === undefined || MAIL_FROM_FORM.test(v), { message: 'must be an address or "Name <address>", such as "Media Site" <no-reply@example.com>' }),
-  ),
-  /** How often the worker looks for due mail (it is also woken when a mail is written). */
-  MAIL_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-  /** off: this bff does not send (another replica does); mail is still written to the outbox. */
-  MAIL_WORKER: z.enum(['on', 'off']).default('on'),
+  SMTP_URL: z
+    .preprocess(
+      empty,
+      z
+        .string()
+        .trim()
+        .optional()
+        .refine((v) => v === undefined || (/^smtps?:\/\/[^\s/]/.test(v) && URL.canParse(v)), {
+          message: 'must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465',
+        }),
+    )
+    .meta({
+      description:
+        'the mail relay, nodemailer\'s URL form: `smtps://user:pass@host:465` or `smtp://...:587` (STARTTLS) (docs/deploy.md, "Mail"); unset: each mail is an `.eml` file under `MAIL_DIR`',
+      production: 'required unless `MAIL_DIR` is set',
+    }),
+  MAIL_DIR: z.preprocess(empty, z.string().optional()).meta({
+    description: 'without `SMTP_URL`: each mail an RFC 822 `.eml` file here; outside production the bff logs each file and a reset or confirmation link',
+    defaultText: '`$DATA_DIR/outbox`',
+  }),
+  MAIL_FROM: z
+    .preprocess(
+      empty,
+      z
+        .string()
+        .trim()
+        .max(200)
+        .optional()
+        .refine((v) => v === undefined || MAIL_FROM_FORM.test(v), { message: 'must be an address or "Name <address>", such as "Media Site" <no-reply@example.com>' }),
+    )
+    .meta({
+      description: 'the From header; production requires one on your own sending domain (SPF, DKIM)',
+      defaultText: '`"<SITE_NAME>" <no-reply@localhost>`',
+      production: 'required',
+    }),
+  MAIL_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000).describe('how often the outbox worker looks for due mail (it is also woken when a mail is written)'),
+  MAIL_WORKER: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe('whether this bff sends the outbox (off on replicas that should not; mail is still written to the outbox)'),
 };
 
 interface MailProductionView {

@@ -29,26 +29,50 @@ const SIMULATOR_ACCNUM = 900000;
 
 /** Card provider (CCBill RESTful API) and what a membership costs. Prices never come from requests. */
 export const providerConfigShape = {
-  CCBILL_BASE_URL: z.url().default(SIMULATOR_BASE_URL),
-  /** The base the browser calls for payment tokens, when it differs from the server's view. */
-  CCBILL_PUBLIC_BASE_URL: z.url().optional(),
-  CCBILL_CLIENT_ACCNUM: accountNumber(SIMULATOR_ACCNUM, 999_999),
-  CCBILL_CLIENT_SUBACC: accountNumber(0, 9999),
-  CCBILL_FRONTEND_APP_ID: credential(SIMULATOR_CREDENTIALS.frontend.appId),
-  CCBILL_FRONTEND_SECRET: credential(SIMULATOR_CREDENTIALS.frontend.secret),
-  CCBILL_BACKEND_APP_ID: credential(SIMULATOR_CREDENTIALS.backend.appId),
-  CCBILL_BACKEND_SECRET: credential(SIMULATOR_CREDENTIALS.backend.secret),
-  CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000),
-  CCBILL_CHARGE_TIMEOUT_MS: int(20_000, 100, 120_000),
+  CCBILL_BASE_URL: z.url().default(SIMULATOR_BASE_URL).meta({
+    description: 'the card provider API: the simulator locally, `https://api.ccbill.com` in production; production: https and not this machine',
+    production: 'required',
+  }),
+  CCBILL_PUBLIC_BASE_URL: z.url().optional().meta({
+    description: 'the base the browser calls for payment tokens, when it differs from the server\'s view; production: https and not this machine',
+    defaultText: 'CCBILL_BASE_URL',
+  }),
+  CCBILL_CLIENT_ACCNUM: accountNumber(SIMULATOR_ACCNUM, 999_999).meta({
+    description: 'the merchant account number (production refuses the simulator\'s 900000)',
+    production: 'required',
+  }),
+  CCBILL_CLIENT_SUBACC: accountNumber(0, 9999).describe('the merchant subaccount'),
+  CCBILL_FRONTEND_APP_ID: credential(SIMULATOR_CREDENTIALS.frontend.appId).meta({
+    description: 'the frontend OAuth application id; production refuses the simulator\'s and `change-me`',
+    defaultText: 'the simulator\'s',
+    production: 'required',
+  }),
+  CCBILL_FRONTEND_SECRET: credential(SIMULATOR_CREDENTIALS.frontend.secret).meta({
+    description: 'the frontend OAuth secret; production refuses the simulator\'s, `change-me` and secrets under 16 characters',
+    defaultText: 'the simulator\'s',
+    production: 'required',
+  }),
+  CCBILL_BACKEND_APP_ID: credential(SIMULATOR_CREDENTIALS.backend.appId).meta({
+    description: 'the backend OAuth application id; production refuses the simulator\'s and `change-me`',
+    defaultText: 'the simulator\'s',
+    production: 'required',
+  }),
+  CCBILL_BACKEND_SECRET: credential(SIMULATOR_CREDENTIALS.backend.secret).meta({
+    description: 'the backend OAuth secret; production refuses the simulator\'s, `change-me` and secrets under 16 characters',
+    defaultText: 'the simulator\'s',
+    production: 'required',
+  }),
+  CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000).describe('timeout of the provider\'s OAuth call'),
+  CCBILL_CHARGE_TIMEOUT_MS: int(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
   MEMBERSHIP_PRICE: z
     .string()
     .regex(/^\d{1,5}\.\d{2}$/, 'a decimal like 14.99')
-    .default('14.99'),
-  MEMBERSHIP_PERIOD_DAYS: int(30, 1, 365),
-  MEMBERSHIP_REBILLS: int(99, 0, 99),
-  PAYMENT_CURRENCY_CODE: int(840, 1, 999),
-  /** A bought VOD is a one-time charge; the provider still wants an initial period. */
-  VOD_PURCHASE_PERIOD_DAYS: int(2, 1, 365),
+    .default('14.99')
+    .describe('what a membership costs (spec §9); never taken from a request'),
+  MEMBERSHIP_PERIOD_DAYS: int(30, 1, 365).describe('a membership\'s period in days'),
+  MEMBERSHIP_REBILLS: int(99, 0, 99).describe('how many times a membership rebills'),
+  PAYMENT_CURRENCY_CODE: int(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
+  VOD_PURCHASE_PERIOD_DAYS: int(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
 };
 
 interface ProviderProductionView {

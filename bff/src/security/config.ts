@@ -36,48 +36,69 @@ const keyRing = (def: string) =>
 /** Sessions, media tokens, request guards. Defaults are for local use; see bff/README.md. */
 export const securityConfigShape = {
   NODE_ENV: nodeEnvSchema,
-  MEDIA_TOKEN_KEYS: keyRing(DEV_TOKEN_KEYS),
-  /**
-   * Sign-in secrets (device cookies, each under a key derived per purpose), a ring of their own: the
-   * media keys are shared with the media service, these stay in the bff.
-   */
-  SIGNIN_KEYS: keyRing(DEV_SIGNIN_KEYS),
-  /** The media session cookie's life; revocation reaches sessions within this time. */
-  MEDIA_TOKEN_TTL_SECONDS: int(300, 30, 3600),
-  DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14),
-  /** Edge URLs a CDN verifies (media-service EDGE_URL_SECRET, nginx secure_link); unset or empty: none issued. */
-  EDGE_URL_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
-  /**
-   * An edge URL is checked at a CDN's edge, which cannot know a member was revoked or signed out
-   * everywhere, and a CDN's cached copy answers it without asking the origin: so it is short (the
-   * origin refuses it after the member's valid-from time, docs/security.md).
-   */
-  EDGE_URL_TTL_SECONDS: int(300, 60, 48 * 3600),
-  /** Where edge URLs point (the CDN's origin, e.g. https://cdn.example.com); empty: site-relative. */
-  EDGE_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
-  SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365),
-  /** Peers whose X-Forwarded-For / X-Forwarded-Proto are believed (the front door). */
-  TRUSTED_PROXIES: addressList('127.0.0.1,::1'),
-  /** Production refuses TRUSTED_PROXIES entries wider than one /24 (/64) unless this is true. */
-  TRUSTED_PROXIES_ALLOW_WIDE: z.enum(['true', 'false']).default('false'),
-  WEBHOOK_ALLOWED_IPS: addressList(CCBILL_WEBHOOK_RANGES),
-  /** Production refuses private and loopback WEBHOOK_ALLOWED_IPS entries unless this is true (the demo's simulator). */
-  WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
-  /**
-   * What nginx's webhook location (and only it) adds as X-Webhook-Proxy-Secret: proof a delivery
-   * passed the front door's allow-list, which X-Forwarded-For from any host beside nginx is not.
-   * Unset (development, tests): the source address alone. Production requires it.
-   */
-  WEBHOOK_PROXY_SECRET: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .min(16)
-      // nginx's config quotes it: no quote, space or "$" (a variable there).
-      .regex(/^[\w+/=.-]+$/, 'letters, digits and + / = . _ - only (nginx writes it into its config); e.g. openssl rand -hex 32')
-      .optional(),
+  MEDIA_TOKEN_KEYS: keyRing(DEV_TOKEN_KEYS).meta({
+    description:
+      'media token keys, `kid:secret,kid2:secret2`: the first signs, all verify; the same ring as the media service\'s; production: every secret 32 random bytes (`openssl rand -base64 48`)',
+    defaultText: 'a dev key (local only)',
+    production: 'required',
+  }),
+  // A ring of its own: the media keys are shared with the media service, these stay in the bff.
+  SIGNIN_KEYS: keyRing(DEV_SIGNIN_KEYS).meta({
+    description:
+      'sign-in secrets (device cookies; one key derived per purpose), same `kid:secret` ring format; production: every secret 32 random bytes (`openssl rand -base64 48`) and none equal to a `MEDIA_TOKEN_KEYS` secret',
+    defaultText: 'a dev key (local only)',
+    production: 'required',
+  }),
+  MEDIA_TOKEN_TTL_SECONDS: int(300, 30, 3600).describe(
+    'the media token\'s life (its cookie lasts the browser session); revocation reaches sessions within this time',
   ),
-  /** Extra origins allowed to POST (the site's own origin always is): scheme, host and port. */
+  DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14).describe('a signed download link\'s life'),
+  EDGE_URL_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()).describe(
+    'edge URLs a CDN verifies at its edge (nginx `secure_link` md5 format, media-service/README.md "Edge URLs for a CDN"); the same value for the bff, the media service and nginx; production refuses placeholders and under 32 random bytes (`openssl rand -hex 32`); unset or empty: none issued and `/edge/` answers 404',
+  ),
+  // An edge URL is checked at a CDN's edge, which cannot know a member was revoked or signed out
+  // everywhere, and a CDN's cached copy answers it without asking the origin: so it is short (the
+  // origin refuses it after the member's valid-from time, docs/security.md).
+  EDGE_URL_TTL_SECONDS: int(300, 60, 48 * 3600).describe(
+    'an edge URL\'s life (60 s to 48 h; a CDN\'s cached copy answers it without asking the origin, so a revoked or signed-out member\'s URL works there this long, at the origin only until the next revocation poll)',
+  ),
+  EDGE_BASE_URL: z
+    .preprocess((v) => (v === '' ? undefined : v), z.url().optional())
+    .describe('the CDN\'s origin edge URLs point at (e.g. https://cdn.example.com); unset or empty: site-relative'),
+  SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365).describe('a session\'s life'),
+  TRUSTED_PROXIES: addressList('127.0.0.1,::1').describe(
+    'peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door\'s address (compose: nginx\'s `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)',
+  ),
+  TRUSTED_PROXIES_ALLOW_WIDE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('`true` lets production trust a `TRUSTED_PROXIES` range wider than one /24 (/64), when every host in it is a proxy you run'),
+  WEBHOOK_ALLOWED_IPS: addressList(CCBILL_WEBHOOK_RANGES).meta({
+    description:
+      'webhook source allow-list, checked by nginx (addresses and CIDRs only) and by the bff (also ranges `a-b`); `npm start` adds loopback for the simulator; production refuses entries wider than one /24, and private and loopback entries unless `WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE=true`',
+    defaultText: 'the provider\'s four /24 ranges',
+  }),
+  WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('`true` lets production allow private or loopback webhook sources (the demo shape\'s simulator)'),
+  // Proof a delivery passed the front door's allow-list, which X-Forwarded-For from any host beside
+  // nginx is not.
+  WEBHOOK_PROXY_SECRET: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .min(16)
+        // nginx's config quotes it: no quote, space or "$" (a variable there).
+        .regex(/^[\w+/=.-]+$/, 'letters, digits and + / = . _ - only (nginx writes it into its config); e.g. openssl rand -hex 32')
+        .optional(),
+    )
+    .meta({
+      description:
+        'nginx\'s webhook location (and only it) adds it as `X-Webhook-Proxy-Secret`; the bff refuses webhooks without it (403), so only deliveries through nginx\'s allow-list count; the same value for nginx and the bff, 32 random bytes (`openssl rand -hex 32`); `npm start` generates one; unset outside production: the source address alone',
+      production: 'required',
+    }),
   ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -92,9 +113,10 @@ export const securityConfigShape = {
           ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
           return z.NEVER;
         }),
-    ),
-  RATE_LIMIT_LOGIN_PER_MINUTE: int(10, 1, 100_000),
-  RATE_LIMIT_PAYMENT_PER_MINUTE: int(20, 1, 100_000),
+    )
+    .describe('extra origins (scheme, host and port) allowed to send state-changing requests; the site\'s own origin always is'),
+  RATE_LIMIT_LOGIN_PER_MINUTE: int(10, 1, 100_000).describe('sign-in requests per address and minute (Redis, or in-process)'),
+  RATE_LIMIT_PAYMENT_PER_MINUTE: int(20, 1, 100_000).describe('payment requests per address and minute (Redis, or in-process)'),
 };
 
 interface ProductionView {

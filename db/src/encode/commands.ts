@@ -70,7 +70,7 @@ export const encodeCommands: Record<string, Command> = {
   encode: {
     usage: `encode [--watch] [--scan] [--retry-failed] [--concurrency N] [--quiet]
     Works the encode queue: browser renditions (H.264/AAC MP4), poster, seek-bar sprite and
-    thumbnails track, trailer for each video and VOD (docs/operations.md). Returns when the queue
+    thumbnails track, trailer for each video and VOD (docs/operate.md). Returns when the queue
     is empty; SIGINT/SIGTERM hands running jobs back.
     --watch          keep waiting for new jobs (a long-running worker)
     --scan           first queue every video and VOD whose files are missing or out of date

@@ -34,17 +34,19 @@ export interface CliIo {
   stdin?: () => Promise<string>;
 }
 
-const envSchema = z.object({
+/** The operator commands' environment (scripts/config-docs.ts documents it). */
+export const envSchema = z.object({
   REDIS_URL: z
     .string()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://'),
-  REDIS_SENTINELS: z.string().optional(),
-  REDIS_SENTINEL_NAME: z.string().optional(),
-  CACHE_KEY_PREFIX: z.string().max(50).default('media:'),
-  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
-  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+    .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://')
+    .describe('`redis://host:6379`: where a catalog change is announced to every bff; unset = the bffs see it at their next database poll'),
+  REDIS_SENTINELS: z.string().optional().describe('Redis behind Sentinel: `host:port,host:port` of the sentinels (as for the bff)'),
+  REDIS_SENTINEL_NAME: z.string().optional().describe('the master\'s name behind Sentinel'),
+  CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe('Redis key and channel prefix (the same as the bff\'s)'),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg').describe('the ffmpeg ingest and the encoder run'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe').describe('the ffprobe ingest and the encoder run'),
   ...encodeEnv,
 });
 
@@ -100,7 +102,7 @@ export interface Command {
 const commands: Record<string, Command> = {
   ingest: {
     usage: `ingest <folder> [--link] [--dry-run] [--wait] [--json] [--quiet]
-    Adds or updates catalog rows and media from a folder laid out as docs/operations.md describes,
+    Adds or updates catalog rows and media from a folder laid out as docs/operate.md describes,
     and queues the encoding of its videos and VODs (see encode).
     --link     hard-link files into MEDIA_ROOT instead of copying (same filesystem only)
     --dry-run  validate and report what would change; write nothing

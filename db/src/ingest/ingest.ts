@@ -62,7 +62,7 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message.split('\n')[0] ?? err.name : String(err);
 }
 
-/** Adds or updates catalog rows and media for every valid item in `folder`; see docs/operations.md. */
+/** Adds or updates catalog rows and media for every valid item in `folder`; see docs/operate.md. */
 export async function ingestFolder(options: IngestOptions): Promise<IngestReport> {
   const { knex, folder, dryRun = false } = options;
   const isDir = await stat(folder).then(

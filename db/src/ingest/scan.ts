@@ -72,7 +72,7 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-/** Reads an ingest folder (layout in docs/operations.md) without touching the catalog or MEDIA_ROOT. */
+/** Reads an ingest folder (layout in docs/operate.md) without touching the catalog or MEDIA_ROOT. */
 export async function scanFolder(root: string): Promise<ScanResult> {
   const result: ScanResult = { items: [], skipped: [] };
   const top = await listDir(root);

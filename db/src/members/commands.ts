@@ -97,7 +97,7 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
 export const memberCommands: Record<string, Command> = {
   member: {
     usage: `member add|disable|enable|list [<username>] [options]
-    Site members (docs/operations.md, "Members").
+    Site members (docs/operate.md, "Members").
     add <username> [--password-stdin | --password <p>] [--email <address>] [--days N]
         --password-stdin reads the first line of stdin (--password shows in ps and shell history);
         with neither, a password is generated and printed once. --days: membership length

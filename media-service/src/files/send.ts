@@ -9,7 +9,7 @@ import type { Validators } from './conditional';
 import { decideRange } from './range';
 import type { ByteRange } from './range';
 
-/** 1 MiB reads: ~2x the throughput of the 64 KiB default on loopback (DESIGN.md figures). */
+/** 1 MiB reads: ~2x the throughput of the 64 KiB default on loopback (figures in the design document, kept outside this repository). */
 const READ_CHUNK = 1024 * 1024;
 
 /** Something with bytes and validators: a file on disk or a variant held in memory. */
