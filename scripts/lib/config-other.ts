@@ -11,6 +11,12 @@ export interface OtherVariable {
 }
 
 export const OTHER_VARIABLES: OtherVariable[] = [
+  {
+    name: 'PASSWORD_HASH_LOG_N',
+    default: '17',
+    readBy: 'bff, operator CLI (db/src/members/password.ts)',
+    meaning: 'scrypt cost (2^N, r=8, p=1) of new password hashes, 10–20; the test suite sets 12, and the bff refuses anything below 17 under `NODE_ENV=production`',
+  },
   { name: 'PORT', default: '8080', readBy: '`npm start`, compose', meaning: 'the front door\'s port (compose: where nginx is published)' },
   { name: 'HOST', default: '127.0.0.1', readBy: '`npm start`', meaning: 'the front door\'s address' },
   { name: 'FRONT_DOOR', default: 'auto', readBy: '`npm start`', meaning: '`nginx` (the repo\'s config), `node` (dev proxy) or `auto` (nginx when installed)' },
