@@ -123,7 +123,9 @@ describe.skipIf(Boolean(missing))('Redis behind Sentinel: failover under load', 
     // The three refused sign-ins survived in the promoted replica: the fourth needs a proof of work.
     const counted = await promoted.keys(`${PREFIX}rl:3/900:login:user:failover_user`);
     expect(counted.length).toBe(1);
-    expect((await login('failover_user')).status).toBe(403);
+    // Polled: on a loaded machine one command can pass its timeout, and the limiter then fails open
+    // (an answer beats a stall); the count itself is what must have survived.
+    await expect.poll(async () => (await login('failover_user')).status, { timeout: 10_000, interval: 200 }).toBe(403);
 
     const answered = [...statuses.values()].reduce((a, b) => a + b, 0);
     console.log(
