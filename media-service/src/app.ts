@@ -4,7 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
 import { requestIdFrom } from '@media-site/contracts/request-id';
 import { errorMiddleware } from './errors';
-import { membersHandler, type MembersDeps } from './members';
+import { membersHandler, type MembersDeps } from './members/handler';
 
 export interface AppDeps extends MembersDeps {
   logger: Logger;
