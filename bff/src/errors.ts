@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { AppError, UnavailableError, type ErrorCode } from '@media-site/contracts/errors';
+import { UnavailableError, asAppError, errorBody, writeError, type AppError, type ErrorCode } from '@media-site/contracts/errors';
 
 export {
   AppError,
@@ -38,20 +38,13 @@ export function isDatabaseDown(err: unknown): boolean {
 }
 
 function toAppError(err: unknown): AppError | undefined {
-  if (err instanceof AppError) return err;
   if (isDatabaseDown(err)) return new UnavailableError('the catalog database is unavailable, try again shortly');
-  // Errors koa itself raises (malformed request, body too large) carry an exposable 4xx status.
-  const e = err as { status?: unknown; expose?: unknown; message?: unknown };
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
-    const code: ErrorCode = e.status === 404 ? 'not_found' : e.status === 405 ? 'method_not_allowed' : e.status === 413 ? 'too_large' : e.status === 415 ? 'unsupported_media_type' : 'bad_request';
-    return new AppError(code, String(e.message));
-  }
-  return undefined;
+  return asAppError(err);
 }
 
 export function sendError(ctx: Context, status: number, code: ErrorCode, message: string): void {
   ctx.status = status;
-  ctx.body = { error: { code, message } };
+  ctx.body = errorBody(code, message);
 }
 
 /** First in the chain: typed errors become the JSON error body; anything else a plain 500, logged. */
@@ -62,15 +55,10 @@ export function errorMiddleware(logger: Logger) {
     } catch (err) {
       const known = toAppError(err);
       const reqId = ctx.state.requestId as string | undefined;
-      if (known) {
-        if (known.status >= 500) logger.warn({ reqId, err }, known.message);
-        sendError(ctx, known.status, known.code, known.message);
-        // Retry-After on a 503 (a full hashing queue), and whatever else the error says it needs.
-        for (const [name, value] of Object.entries(known.headers)) ctx.set(name, value);
-      } else {
-        logger.error({ reqId, err }, 'unhandled error');
-        sendError(ctx, 500, 'internal', 'internal error');
-      }
+      if (!known) logger.error({ reqId, err }, 'unhandled error');
+      else if (known.status >= 500) logger.warn({ reqId, err }, known.message);
+      // With Retry-After on a 503 (a full hashing queue), and whatever else the error says it needs.
+      writeError(ctx, known);
     }
   };
 }

@@ -1,11 +1,12 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { AppError, errorBody } from './errors';
 
-const ANSWERS: Record<string, { status: number; code: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'request line or headers too large' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'request took too long to arrive' },
+const ANSWERS: Record<string, AppError> = {
+  HPE_HEADER_OVERFLOW: new AppError('headers_too_large', 'request line or headers too large'),
+  ERR_HTTP_REQUEST_TIMEOUT: new AppError('request_timeout', 'request took too long to arrive'),
 };
-const BAD_REQUEST = { status: 400, code: 'bad_request', message: 'malformed HTTP request' };
+const BAD_REQUEST = new AppError('bad_request', 'malformed HTTP request');
 
 /**
  * Answers a request Node cannot parse (headers or URL past the 16 KiB limit, malformed syntax, too
@@ -22,7 +23,7 @@ export function answerClientErrors(server: Server, lingerMs = 2000): void {
       return;
     }
     const answer = (err.code && ANSWERS[err.code]) || BAD_REQUEST;
-    const body = JSON.stringify({ error: { code: answer.code, message: answer.message } });
+    const body = JSON.stringify(errorBody(answer.code, answer.message));
     socket.end(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -101,3 +101,58 @@ export class UnavailableError extends AppError {
 export const notFound = (): AppError => new AppError('not_found', 'No such file');
 
 export const errorBody = (code: ErrorCode, message: string): ErrorBody => ({ error: { code, message } });
+
+// An exposable 4xx raised by a framework, by status; any other is a bad_request.
+const THROWN_CODES: Partial<Record<number, ErrorCode>> = {
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  413: 'too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * The AppError an error is answered as; undefined for one that is not ours to explain (a logged
+ * 500). Besides AppErrors, the errors koa and http-errors raise with an exposable 4xx status (a
+ * malformed or oversized body, `ctx.throw(401, message, { headers })`), keeping their headers
+ * (WWW-Authenticate, Allow, Retry-After).
+ */
+export function asAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const e = err as { status?: unknown; expose?: unknown; message?: unknown; headers?: unknown } | null;
+  if (typeof e?.status !== 'number' || e.status < 400 || e.status >= 500 || e.expose !== true) return undefined;
+  const headers = typeof e.headers === 'object' && e.headers !== null ? Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, String(v)])) : {};
+  return new AppError(THROWN_CODES[e.status] ?? 'bad_request', String(e.message), headers);
+}
+
+/** What an error answer is written to: a koa Context is one (contracts names no server framework). */
+export interface ErrorTarget {
+  readonly headerSent: boolean;
+  readonly writable: boolean;
+  status: number;
+  body: unknown;
+  respond?: boolean;
+  res: { destroy(): unknown };
+  set(fields: Record<string, string>): void;
+}
+
+/**
+ * The one error answer of every service: the status, the headers the error carries, and
+ * `{ "error": { "code", "message" } }`; `undefined` is the plain 500. Once the head is sent (an
+ * answer that failed mid-send) no status or body can follow: the connection is cut, so the client
+ * sees a truncated answer rather than one that looks complete. Returns whether it wrote.
+ */
+export function writeError(ctx: ErrorTarget, err: AppError | undefined): boolean {
+  if (ctx.headerSent || !ctx.writable) {
+    ctx.respond = false;
+    ctx.res.destroy();
+    return false;
+  }
+  ctx.status = err ? err.status : 500;
+  if (err) ctx.set({ ...err.headers });
+  ctx.body = err ? errorBody(err.code, err.message) : errorBody('internal', 'Internal error');
+  return true;
+}

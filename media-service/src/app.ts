@@ -3,8 +3,8 @@ import Koa from 'koa';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
 import { requestIdFrom } from '@media-site/contracts/request-id';
-import { errorMiddleware } from './errors';
-import { membersHandler, type MembersDeps } from './members';
+import { AppError, errorMiddleware } from './errors';
+import { membersHandler, type MembersDeps } from './members/handler';
 
 export interface AppDeps extends MembersDeps {
   logger: Logger;
@@ -74,8 +74,7 @@ export function createApp(deps: AppDeps): Koa {
     } else if (ctx.path.startsWith('/members/') || ctx.path.startsWith('/edge/members/')) {
       await members(ctx);
     } else {
-      ctx.status = 404;
-      ctx.body = { error: { code: 'not_found', message: 'Not found' } };
+      throw new AppError('not_found', 'Not found');
     }
   });
   return app;

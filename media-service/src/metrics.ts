@@ -1,14 +1,13 @@
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FAMILIES } from '@media-site/storage/paths';
 import type { VariantService } from './variants/service';
-
-const FAMILIES = new Set(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos', 'video', 'vod']);
 
 /** A bounded route label: the media family and whether a variant was asked for, never the raw path. */
 export function routeLabel(path: string, variant: boolean): string {
   if (path === '/healthz' || path === '/readyz') return path;
   const family = /^\/members\/([a-z]+)\//.exec(path)?.[1];
-  if (!family || !FAMILIES.has(family)) return 'other';
+  if (!family || !(FAMILIES as readonly string[]).includes(family)) return 'other';
   return `/members/${family}/*${variant ? '?w' : ''}`;
 }
 

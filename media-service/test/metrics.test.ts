@@ -7,6 +7,8 @@ describe('routeLabel', () => {
   it.each([
     ['/members/photosthumbs/set-1/large.jpg', true, '/members/photosthumbs/*?w'],
     ['/members/video/clip-1/clip-1001.mp4', false, '/members/video/*'],
+    // Every family has its own label (renditions and previews were counted under `other`).
+    ['/members/videorenditions/clip-1/720p.mp4', false, '/members/videorenditions/*'],
     ['/members/../etc/passwd', false, 'other'],
     ['/members/unknown/x', false, 'other'],
     ['/healthz', false, '/healthz'],

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { FAMILY_RULES } from '../families';
 import type { MediaPath } from '@media-site/storage/paths';
 import type { RevocationList } from './revocation';
 import { hasDownloadSignature, verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
@@ -10,11 +11,6 @@ export interface Credentials {
 }
 
 export type Access = { kind: 'public' } | { kind: 'member'; memberId: string };
-
-// Previews (poster, seek-bar sprite and track, trailer) are public like thumbnails (playback-layout.ts).
-const PUBLIC = new Set(['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'videopreviews', 'vodpreviews']);
-// A rendition needs what its original needs.
-const BOUGHT = new Set(['vod', 'vodrenditions']);
 
 function refused(reason: TokenFailure, what: 'link' | 'session'): AppError {
   if (reason === 'expired') {
@@ -39,7 +35,8 @@ export function notRevoked(memberId: string, issuedAt: number, revocations: Revo
  * entitled to). No database: only signatures.
  */
 export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRing, revocations: RevocationList, now: number): Access {
-  if (PUBLIC.has(path.family)) return { kind: 'public' };
+  const { readers } = FAMILY_RULES[path.family];
+  if (readers === 'public') return { kind: 'public' };
 
   if (hasDownloadSignature(credentials.query)) {
     const link = verifyDownloadUrl(keys, path.relative, credentials.query, now);
@@ -54,7 +51,7 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
   const claims = session.value;
   notRevoked(claims.memberId, claims.issuedAt, revocations);
 
-  if (BOUGHT.has(path.family)) {
+  if (readers === 'buyers') {
     if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new AppError('forbidden', 'This VOD has not been purchased');
   } else if (claims.membershipActiveUntil <= now) {
     throw new AppError('forbidden', 'An active membership is required');

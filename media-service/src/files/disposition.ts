@@ -3,7 +3,7 @@
  * `filename*` (RFC 8187). Written here rather than with the content-disposition package so the
  * ASCII fallback is ours (the package turns non-Latin-1 into `?`) and `filename*` is always present.
  */
-export function asciiFallback(name: string): string {
+function asciiFallback(name: string): string {
   const ascii = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -18,4 +18,9 @@ function rfc8187(value: string): string {
 
 export function attachmentDisposition(name: string): string {
   return `attachment; filename="${asciiFallback(name)}"; filename*=UTF-8''${rfc8187(name)}`;
+}
+
+/** `inline`, shown in the page, with a name for "save as" (ASCII only, as browsers read it). */
+export function inlineDisposition(name: string): string {
+  return `inline; filename="${asciiFallback(name)}"`;
 }

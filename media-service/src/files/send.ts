@@ -135,9 +135,9 @@ export function answer(ctx: Context, rep: Representation, options: AnswerOptions
   }
 
   ctx.status = status;
+  // Before the body: koa types a body only when no Content-Type is set yet.
   ctx.type = type;
   // HEAD: same headers, and no stream is ever opened.
   ctx.body = ctx.method === 'HEAD' ? '' : body();
-  ctx.type = type;
   ctx.length = length;
 }

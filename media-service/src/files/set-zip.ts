@@ -29,9 +29,9 @@ interface Entry {
 
 type Segment = { start: number; buffer: Buffer } | { start: number; absolute: string; size: number };
 
-/** `photos/{folder}/{folder}.zip`: the whole set as one ZIP (see README "Set ZIP"). */
-export function isSetZip(family: string, rest: readonly string[]): boolean {
-  return family === 'photos' && rest.length === 2 && rest[1] === `${rest[0]}.zip`;
+/** `{folder}/{folder}.zip` in a family with set ZIPs (photos): the whole set as one ZIP (see README "Set ZIP"). */
+export function isSetZip(rest: readonly string[]): boolean {
+  return rest.length === 2 && rest[1] === `${rest[0]}.zip`;
 }
 
 /**

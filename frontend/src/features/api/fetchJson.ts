@@ -1,11 +1,30 @@
+import type { ErrorBody, ErrorCode } from '@media-site/contracts/errors';
+
+/**
+ * A non-2xx answer. `message` is spec §8's "HTTP error! status: {status}" whatever the server said;
+ * the server's own `{ "error": { "code", "message" } }`, when it sent one, is in `code` and
+ * `serverMessage` for the places that tell refusals apart or show the server's sentence.
+ */
 export class HttpError extends Error {
   readonly status: number;
+  readonly code: ErrorCode | undefined;
+  readonly serverMessage: string | undefined;
 
-  constructor(status: number) {
+  constructor(status: number, answer?: ErrorBody['error']) {
     super(`HTTP error! status: ${status}`);
     this.name = 'HttpError';
     this.status = status;
+    this.code = answer?.code;
+    this.serverMessage = answer?.message;
   }
+}
+
+/** The HttpError for a non-2xx answer, with the server's code and message when its body is the error JSON. */
+export async function httpError(response: Response): Promise<HttpError> {
+  const body = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined;
+  const answer = body?.error;
+  const wellFormed = typeof answer?.code === 'string' && typeof answer.message === 'string';
+  return new HttpError(response.status, wellFormed ? answer : undefined);
 }
 
 /** Issue 23: a hung backend used to give 31 s of "Loading..." and then a raw 503. */
@@ -54,7 +73,7 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   try {
     const response = await fetch(url, { ...init, signal, headers: { Accept: 'application/json', ...init?.headers } });
     timeoutsInARow = 0;
-    if (!response.ok) throw new HttpError(response.status);
+    if (!response.ok) throw await httpError(response);
     return (await response.json()) as T;
   } catch (error) {
     // The caller's own abort stays an abort; only our limit (headers or body too slow) is a time-out.

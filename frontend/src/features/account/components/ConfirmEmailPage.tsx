@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { AnswerError, tokenFromHash } from '../../auth/api/passwordReset';
+import { HttpError } from '../../api/fetchJson';
+import { tokenFromHash } from '../../auth/api/passwordReset';
 import { confirmEmailChange } from '../api/email';
 import { BREAK_ANYWHERE } from './EmailSection';
 
@@ -9,8 +10,8 @@ export const EMAIL_LINK_REFUSED = 'This confirmation link has expired or was alr
 type State = { step: 'working' } | { step: 'done'; email: string } | { step: 'failed'; text: string };
 
 function problem(error: unknown): string {
-  if (error instanceof AnswerError && error.status === 400) return EMAIL_LINK_REFUSED;
-  if (error instanceof AnswerError && error.status === 429) return 'Too many attempts. Wait a minute and open the link again.';
+  if (error instanceof HttpError && error.status === 400) return EMAIL_LINK_REFUSED;
+  if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Wait a minute and open the link again.';
   return 'The address could not be confirmed. Open the link again in a moment.';
 }
 

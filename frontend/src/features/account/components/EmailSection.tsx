@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
-import { AnswerError } from '../../auth/api/passwordReset';
+import { HttpError } from '../../api/fetchJson';
 import { requestEmailChange } from '../api/email';
 
 /** An address has no spaces: up to 254 characters must wrap anywhere at 390 px rather than widen the page. */
 export const BREAK_ANYWHERE = { overflowWrap: 'anywhere' } as const;
 
 function problem(error: unknown): string {
-  if (error instanceof AnswerError && error.status === 403) return 'The current password is wrong.';
-  if (error instanceof AnswerError && error.status === 429) return 'Too many attempts. Try again later.';
-  if (error instanceof AnswerError && error.status === 401) return 'Your session has ended. Sign in again.';
-  if (error instanceof AnswerError && error.text === 'email: this is already your address') return 'This is already your address.';
-  if (error instanceof AnswerError && error.status === 400) return 'Enter a valid e-mail address (at most 254 characters) and your current password.';
+  if (error instanceof HttpError && error.status === 403) return 'The current password is wrong.';
+  if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Try again later.';
+  if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';
+  if (error instanceof HttpError && error.serverMessage === 'email: this is already your address') return 'This is already your address.';
+  if (error instanceof HttpError && error.status === 400) return 'Enter a valid e-mail address (at most 254 characters) and your current password.';
   return 'The change could not be requested. Try again.';
 }
 

@@ -1,27 +1,12 @@
-import { HttpError } from '../../api/fetchJson';
+import { postJson } from '../../api/fetchJson';
 import type { Member } from '../../../hooks/useSession';
 
-/** A refusal with the server's own sentence (a reset link that expired or was used: one message for both). */
-export class AnswerError extends HttpError {
-  readonly text: string;
-
-  constructor(status: number, text: string) {
-    super(status);
-    this.text = text;
-  }
-}
-
-/** POSTs JSON; a non-2xx answer throws AnswerError carrying the server's message when it gave one. */
-export async function postForAnswer<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-    credentials: 'same-origin',
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
-  if (!response.ok) throw new AnswerError(response.status, answer?.error?.message ?? '');
-  return answer as T;
+/**
+ * POSTs JSON; a refusal is an HttpError with the server's own sentence (a reset link that expired
+ * or was used: one message for both) in `serverMessage`.
+ */
+export function postForAnswer<T>(url: string, body: unknown): Promise<T> {
+  return postJson<T>(url, body, { credentials: 'same-origin' });
 }
 
 /** The same answer whether or not an account matches (the server never says). */

@@ -1,4 +1,4 @@
-import { HttpError } from '../../api/fetchJson';
+import { httpError } from '../../api/fetchJson';
 import type { Member } from '../../../hooks/useSession';
 
 /**
@@ -21,10 +21,8 @@ export async function signIn(username: string, password: string, altcha?: string
     body: JSON.stringify({ username, password, ...(altcha === undefined ? {} : { altcha }) }),
   });
   if (response.ok) return (await response.json()) as Member;
-  if (response.status === 403) {
-    // 403 is also a disabled account: only the code tells them apart.
-    const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    if (body?.error?.code === 'challenge_required') throw new ChallengeRequiredError(body.error.message ?? '');
-  }
-  throw new HttpError(response.status);
+  const error = await httpError(response);
+  // 403 is also a disabled account: only the code tells them apart.
+  if (error.code === 'challenge_required') throw new ChallengeRequiredError(error.serverMessage ?? '');
+  throw error;
 }

@@ -1,15 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { setSession } from '../../../hooks/useSession';
-import { AnswerError, confirmPasswordReset, tokenFromHash } from '../api/passwordReset';
+import { HttpError } from '../../api/fetchJson';
+import { confirmPasswordReset, tokenFromHash } from '../api/passwordReset';
 
 export const RESET_LINK_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
 
 function problem(error: unknown): { text: string; askAgain: boolean } {
-  if (error instanceof AnswerError && error.status === 400 && !error.text.startsWith('newPassword:')) return { text: RESET_LINK_REFUSED, askAgain: true };
-  if (error instanceof AnswerError && error.status === 400) return { text: 'The new password must be 8 to 64 characters.', askAgain: false };
-  if (error instanceof AnswerError && error.status === 429) return { text: 'Too many attempts. Wait a minute and try again.', askAgain: false };
-  if (error instanceof AnswerError && error.status === 503) return { text: 'The server is busy. Try again in a moment.', askAgain: false };
+  if (error instanceof HttpError && error.status === 400 && !error.serverMessage?.startsWith('newPassword:')) return { text: RESET_LINK_REFUSED, askAgain: true };
+  if (error instanceof HttpError && error.status === 400) return { text: 'The new password must be 8 to 64 characters.', askAgain: false };
+  if (error instanceof HttpError && error.status === 429) return { text: 'Too many attempts. Wait a minute and try again.', askAgain: false };
+  if (error instanceof HttpError && error.status === 503) return { text: 'The server is busy. Try again in a moment.', askAgain: false };
   return { text: 'The password could not be changed. Try again.', askAgain: false };
 }
 

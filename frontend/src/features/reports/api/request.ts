@@ -1,3 +1,5 @@
+import { httpError } from '../../api/fetchJson';
+
 /** An API refusal with the server's message (validation errors name the field). */
 export class ReportApiError extends Error {
   constructor(
@@ -31,6 +33,6 @@ export async function reportRequest<T>(url: string, body?: unknown): Promise<T> 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.ok) return (await response.json()) as T;
-  const error = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
-  throw new ReportApiError(response.status, error?.error?.message ?? `HTTP error! status: ${response.status}`);
+  const error = await httpError(response);
+  throw new ReportApiError(response.status, error.serverMessage ?? error.message);
 }

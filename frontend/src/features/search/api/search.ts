@@ -1,4 +1,4 @@
-import { HttpError } from '../../api/fetchJson';
+import { httpError } from '../../api/fetchJson';
 import type { SearchResult } from '../../api/types';
 
 /** The bff's reason for refusing a search term (too long, too many words), shown as it is. */
@@ -8,10 +8,10 @@ export class SearchTermError extends Error {
 
 export async function search(term: string, signal: AbortSignal): Promise<SearchResult> {
   const response = await fetch(`/api/search/${encodeURIComponent(term)}`, { signal, headers: { Accept: 'application/json' } });
-  if (response.status === 400) {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new SearchTermError(body?.error?.message ?? 'This search term cannot be searched');
+  if (!response.ok) {
+    const error = await httpError(response);
+    if (error.status === 400) throw new SearchTermError(error.serverMessage ?? 'This search term cannot be searched');
+    throw error;
   }
-  if (!response.ok) throw new HttpError(response.status);
   return (await response.json()) as SearchResult;
 }

@@ -1,0 +1,96 @@
+import type { Context } from 'koa';
+import { EDGE_PREFIX, verifyEdgeUrl } from '@media-site/contracts/edge-url';
+import { SESSION_COOKIE, type KeyRing } from '@media-site/contracts/token';
+import { parseMediaPath, type MediaPath } from '@media-site/storage/paths';
+import { authorize, notRevoked, type Access } from '../access/policy';
+import type { RevocationList } from '../access/revocation';
+import type { TakedownList } from '../access/takedowns';
+import { AppError } from '../errors';
+import { FAMILY_RULES } from '../families';
+
+/** "May this request have this file": the path, takedowns, then a credential. No file is read here. */
+export interface AccessDeps {
+  keys: KeyRing;
+  revocations: RevocationList;
+  /** Taken-down folders (410). */
+  takedowns: TakedownList;
+  /** EDGE_URL_SECRET: `/edge/members/...` answers only when set (@media-site/contracts/edge-url). */
+  edgeSecret?: string | undefined;
+}
+
+/** The file a request names, and whether it came as an edge URL (`/edge/members/...`). */
+export interface AskedFile {
+  path: MediaPath;
+  edge: boolean;
+}
+
+const REFUSALS = new Set(['unauthenticated', 'forbidden', 'token_expired']);
+
+export function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The media path asked for; a taken-down item is gone (410) for everyone, members included, before any credential is looked at. */
+export function askedFile(ctx: Context, deps: AccessDeps): AskedFile {
+  const edge = ctx.path.startsWith(`${EDGE_PREFIX}/members/`);
+  if (edge && !deps.edgeSecret) throw new AppError('not_found', 'No such file');
+  const path = parseMediaPath(edge ? ctx.path.slice(EDGE_PREFIX.length) : ctx.path);
+  if (deps.takedowns.isTakenDown(path)) throw new AppError('gone', 'This content has been removed');
+  return { path, edge };
+}
+
+/**
+ * An edge URL grants its one path until it expires, unless its member has been revoked or its mint
+ * time is before the member's "valid from" time (nginx or a CDN cannot know that; this can).
+ */
+function edgeAccess(secret: string, path: MediaPath, query: Context['query'], revocations: RevocationList, now: number): Access {
+  const check = verifyEdgeUrl(secret, path.relative, { md5: one(query.md5), expires: one(query.expires), mid: one(query.mid), iat: one(query.iat) }, now);
+  if (!check.ok) {
+    if (check.reason === 'expired') throw new AppError('token_expired', 'This download link has expired; get a new one from the site');
+    throw new AppError('forbidden', 'Invalid download link');
+  }
+  notRevoked(check.memberId, check.issuedAt, revocations);
+  return { kind: 'public' };
+}
+
+/**
+ * Where a browser that navigated to a file it may not read goes instead of a raw JSON error: a 303
+ * to the item's page, which shows the lock (Join / Sign in / Buy). Only for a top-level HTML
+ * navigation (Accept names text/html; Sec-Fetch-Mode, when sent, is `navigate`) without Range:
+ * images, players, download managers and scripts keep the JSON 401/403.
+ */
+function lockedPageFor(ctx: Context, path: MediaPath, err: unknown): string | undefined {
+  if (!(err instanceof AppError) || !REFUSALS.has(err.code)) return undefined;
+  if (ctx.method !== 'GET' || ctx.get('Range')) return undefined;
+  if (!/(?:^|[\s,])text\/html(?:[\s;,]|$)/i.test(ctx.get('Accept'))) return undefined;
+  const mode = ctx.get('Sec-Fetch-Mode');
+  if (mode && mode !== 'navigate') return undefined;
+  const base = FAMILY_RULES[path.family].lockedPage;
+  const folder = path.rest[0];
+  if (!base || !folder || path.rest.length < 2) return undefined;
+  return base + encodeURIComponent(folder);
+}
+
+/**
+ * Whether this request may have the file: an edge URL, or the policy's session token or signed
+ * download URL. null: refused, and the refusal was answered as a 303 to the item's page.
+ */
+export function mayHave(ctx: Context, { path, edge }: AskedFile, deps: AccessDeps, now: number): Access | null {
+  const { query } = ctx;
+  try {
+    if (edge) return edgeAccess(deps.edgeSecret!, path, query, deps.revocations, now);
+    const credentials = {
+      sessionToken: ctx.cookies.get(SESSION_COOKIE),
+      query: { mid: one(query.mid), iat: one(query.iat), exp: one(query.exp), kid: one(query.kid), sig: one(query.sig) },
+    };
+    return authorize(path, credentials, deps.keys, deps.revocations, now);
+  } catch (err) {
+    const page = lockedPageFor(ctx, path, err);
+    if (!page) throw err;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Vary', 'Accept, Sec-Fetch-Mode');
+    ctx.status = 303;
+    ctx.redirect(page);
+    return null;
+  }
+}

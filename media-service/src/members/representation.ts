@@ -1,0 +1,182 @@
+import { basename, extname } from 'node:path';
+import type { Context } from 'koa';
+import mime from 'mime-types';
+import { parseRenditionDownloadName } from '@media-site/contracts/download-name';
+import { ORIGINAL_FAMILIES, type PresigningOriginals } from '@media-site/storage/originals';
+import { resolveMediaFile, type MediaPath } from '@media-site/storage/paths';
+import { StorageUnavailable } from '@media-site/storage/s3';
+import type { Access } from '../access/policy';
+import { AppError, notFound } from '../errors';
+import { FAMILY_RULES } from '../families';
+import { attachmentDisposition, inlineDisposition } from '../files/disposition';
+import { answer, fileRepresentation } from '../files/send';
+import { CrcCache, isSetZip, setZip } from '../files/set-zip';
+import { VARIANT_TYPES, negotiateFormat, parseWidth } from '../variants/format';
+import type { VariantService, VariantSource } from '../variants/service';
+import { one, type AskedFile } from './access';
+
+/** "Which representation, sent how": original, rendition, variant or set ZIP; bytes, X-Accel-Redirect or a presigned redirect. */
+export interface RepresentationDeps {
+  /** MEDIA_ROOT after realpath, so symlink checks compare like with like. */
+  realRoot: string;
+  variants: VariantService;
+  offload: { prefix: string } | null;
+  /** STORAGE=s3: originals come from the bucket (presigned redirects, variants read through it); null: the local tree. */
+  originals?: PresigningOriginals | null;
+}
+
+// Browsers keep a public thumbnail 5 minutes, then revalidate (ETag, a 304 from the front door's
+// cache): that bounds how long a taken-down thumbnail lingers in a browser that already has it.
+// Shared caches (a CDN an operator puts in front) keep it 5 s, as nginx does, for the takedown bound.
+const PUBLIC_CACHE = 'public, max-age=300, s-maxage=5';
+// The original standing in for a variant (cache disk full): cached briefly, by nginx and browsers
+// alike, so the resized variant takes over soon after there is room again.
+const STAND_IN_CACHE = 'public, max-age=60';
+// Members' files revalidate each time, so a revoked token stops them (a 304 is cheap).
+const PRIVATE_CACHE = 'private, no-cache';
+// An edge URL's file: a CDN keeps it (keyed by path, token checked at the edge) up to an hour; a
+// takedown reaches it sooner through the purge hook (src/access/purge.ts), at the latest after that hour.
+const EDGE_CACHE = 'public, max-age=300, s-maxage=3600';
+/**
+ * Set by nginx's public-families location, which caches what it receives: nginx never stores an
+ * X-Accel-Redirect answer (it follows it first), so a public file asked for with this header is sent
+ * as bytes even with MEDIA_OFFLOAD=nginx, and nginx serves it from its cache afterwards. Only public
+ * files: a member file never takes this path, whoever sends the header.
+ */
+const FRONT_CACHE_HEADER = 'X-Front-Cache';
+
+const badWidth = () => new AppError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
+
+/** `?w=`: a variant width, for a family that has variants; null when not asked. */
+export function askedWidth(ctx: Context, path: MediaPath): number | null {
+  const w = one(ctx.query.w);
+  if (w === undefined) return null;
+  const width = parseWidth(w);
+  if (width === null || !FAMILY_RULES[path.family].variants) throw badWidth();
+  return width;
+}
+
+function contentType(relative: string): string {
+  return mime.lookup(extname(relative)) || 'application/octet-stream';
+}
+
+function cacheControlFor(access: Access, edge: boolean, standIn: boolean): string {
+  if (access.kind !== 'public') return PRIVATE_CACHE;
+  if (standIn) return STAND_IN_CACHE;
+  return edge ? EDGE_CACHE : PUBLIC_CACHE;
+}
+
+/** Content-Disposition of a file sent under its own name (FamilyRules.naming). */
+function dispositionFor(path: MediaPath, name: string): string | undefined {
+  const { naming } = FAMILY_RULES[path.family];
+  if (naming === 'download') return attachmentDisposition(name);
+  if (naming === 'played') return inlineDisposition(`${path.rest[0]}-${name}`);
+  return undefined;
+}
+
+/**
+ * `?w=`: answers with the resized variant (true), or returns false when there is none to send (the
+ * cache disk is full) and the original stands in for it.
+ */
+async function sendVariant(ctx: Context, variants: VariantService, source: VariantSource, width: number, cacheControl: string): Promise<boolean> {
+  const format = negotiateFormat(ctx.get('Accept') || undefined);
+  const variant = await variants.get(source, width, format);
+  if (!variant) return false;
+  const { data, key } = variant;
+  answer(
+    ctx,
+    {
+      size: data.length,
+      etag: `"v-${key.slice(0, 40)}"`,
+      lastModified: new Date(source.stat.mtimeMs),
+      type: VARIANT_TYPES[format],
+      read: ({ start, end }) => data.subarray(start, end + 1),
+    },
+    { cacheControl, vary: 'Accept' },
+  );
+  return true;
+}
+
+async function headOrUnavailable(remote: PresigningOriginals, relative: string) {
+  try {
+    return await remote.head(relative);
+  } catch (err) {
+    if (err instanceof StorageUnavailable) throw new AppError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
+    throw err;
+  }
+}
+
+/**
+ * STORAGE=s3, after the access and takedown checks: a variant is made here from the original read
+ * through storage; the original itself is a `302` to a presigned URL of that one object, valid
+ * S3_PRESIGN_SECONDS, and the client sends its Range (and If-Range, If-None-Match) to the bucket
+ * (media-service/README.md, "Originals in object storage", says why not proxy the bytes).
+ */
+async function fromObjectStorage(ctx: Context, deps: RepresentationDeps, remote: PresigningOriginals, path: MediaPath, access: Access, width: number | null): Promise<void> {
+  const object = await headOrUnavailable(remote, path.relative);
+  if (!object) throw notFound();
+  // Object storage answers have never used the edge lifetime (EDGE_CACHE); kept as they were.
+  const source = { relative: path.relative, stat: object, load: () => remote.readAll(path.relative) };
+  if (width !== null && (await sendVariant(ctx, deps.variants, source, width, cacheControlFor(access, false, false)))) return;
+  const url = await remote.presign(path.relative, {
+    method: ctx.method === 'HEAD' ? 'HEAD' : 'GET',
+    type: contentType(path.relative),
+    disposition: dispositionFor(path, basename(path.relative)),
+    cacheControl: cacheControlFor(access, false, width !== null),
+  });
+  // The redirect is this member's and expires: no cache may keep it.
+  ctx.set('Cache-Control', 'private, no-store');
+  ctx.redirect(url);
+  ctx.status = 302;
+  ctx.body = '';
+}
+
+/** The played file a rendition download stands for: `videorenditions/{path}/{label}.mp4`. */
+function renditionBehind(path: MediaPath, file: string): MediaPath {
+  const rest = [path.rest[0]!, file];
+  return { family: path.family, rest, relative: [path.family, ...rest].join('/') };
+}
+
+/** MEDIA_ROOT: a variant, an X-Accel-Redirect (nginx sends the bytes) or the file itself. */
+async function fromMediaRoot(ctx: Context, deps: RepresentationDeps, { path, edge }: AskedFile, access: Access, width: number | null): Promise<void> {
+  // A rendition's download name (`{base}_{label}.mp4`) is that rendition's `{label}.mp4` in the
+  // same folder, sent as an attachment under the asked name; access was checked on the asked path.
+  const download = FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
+  const file = await resolveMediaFile(deps.realRoot, download ? renditionBehind(path, download.file) : path);
+  if (width !== null && (await sendVariant(ctx, deps.variants, file, width, cacheControlFor(access, edge, false)))) return;
+
+  const cacheControl = cacheControlFor(access, edge, width !== null);
+  const disposition = download ? attachmentDisposition(path.rest[1]!) : dispositionFor(path, basename(file.absolute));
+  const type = contentType(file.absolute);
+  if (deps.offload && !(access.kind === 'public' && !edge && ctx.get(FRONT_CACHE_HEADER) === 'store')) {
+    // nginx serves the bytes (sendfile, ranges, validators); it keeps only a few upstream headers,
+    // among them Content-Type, Content-Disposition and Cache-Control.
+    ctx.set('X-Accel-Redirect', deps.offload.prefix + file.relative.split('/').map(encodeURIComponent).join('/'));
+    ctx.set('Cache-Control', cacheControl);
+    if (disposition) ctx.set('Content-Disposition', disposition);
+    // Before the body: koa types a body only when no Content-Type is set yet.
+    ctx.type = type;
+    ctx.body = '';
+    return;
+  }
+  answer(ctx, fileRepresentation(file.absolute, file.stat, type), { cacheControl, disposition });
+}
+
+/** Sends the representation a permitted request asked for; holds the set ZIPs' CRC cache. */
+export function representationSender(deps: RepresentationDeps) {
+  const crcs = new CrcCache();
+  return async (ctx: Context, asked: AskedFile, access: Access, width: number | null): Promise<void> => {
+    const { path } = asked;
+    const remote = deps.originals && ORIGINAL_FAMILIES.has(path.family) ? deps.originals : null;
+    if (FAMILY_RULES[path.family].setZip && isSetZip(path.rest)) {
+      if (width !== null) throw badWidth();
+      if (remote) throw new AppError('not_found', 'Set ZIPs are not available while originals are in object storage (STORAGE=s3)');
+      // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
+      const zip = await setZip(deps.realRoot, path.rest[0]!, crcs);
+      answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });
+      return;
+    }
+    if (remote) await fromObjectStorage(ctx, deps, remote, path, access, width);
+    else await fromMediaRoot(ctx, deps, asked, access, width);
+  };
+}
