@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-// media-service/README.md is being rewritten on another branch (issue 20); check it again once merged.
-const SKIP = new Set(['media-service/README.md']);
+const SKIP = new Set();
 
 /** Tracked and new (not ignored) Markdown files: node_modules, build output and test artifacts are ignored. */
 function markdownFiles() {
