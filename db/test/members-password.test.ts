@@ -80,6 +80,7 @@ describe('the hashing queue (issue 19)', () => {
       expect(await verifyPassword('correct horse', stored, { owner: 'a' })).toBe(true);
     } finally {
       setHashQueueLimits({ max: 8, perOwner: 2 });
+      setHashLogN(configured);
     }
   });
 });
