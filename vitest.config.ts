@@ -5,6 +5,8 @@ export default defineConfig({
     projects: [
       'contracts',
       'db',
+      'encoder',
+      'ops',
       'bff',
       'media-service',
       'frontend',

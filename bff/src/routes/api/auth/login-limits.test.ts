@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { runCatalogCommand } from '@media-site/db/cli';
-import { hashesInFlight, setHashQueueLimits } from '@media-site/db/members/password';
+import { runOpsCommand } from '@media-site/ops/cli';
+import { hashesInFlight, setHashQueueLimits } from '@media-site/db/members';
 import { createLoginChallenge } from '../../../security/altcha';
 import { testLimiters } from '../../../test/limiters';
 import { ORIGIN, startAccountKit, type AccountKit } from '../payments/test-kit';
@@ -24,7 +24,7 @@ describe.each(limiters)('sign-in limits (%s)', (_name, makeLimiter) => {
   beforeAll(async () => {
     kit = await startAccountKit('sqlite', { RATE_LIMIT_LOGIN_PER_MINUTE: String(PER_ADDRESS_MINUTE), RATE_LIMIT_LOGIN_PER_ACCOUNT: String(PER_ACCOUNT) }, {}, { limiter: makeLimiter() });
     for (const username of ['owner', 'owner_b', 'owner_c', 'owner_d', 'owner_e', 'owner_f', 'owner_g', 'someone']) {
-      const code = await runCatalogCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+      const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
       expect(code).toBe(0);
     }
   });

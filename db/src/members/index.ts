@@ -1,0 +1,5 @@
+// Member accounts and passwords: written by the bff (sign-up, payments) and the operator commands.
+export { addMember, bumpAccessValidFrom, disableMember, enableMember, listMembers, type MemberSummary } from './accounts';
+export { MemberRuleError } from './errors';
+export { decoyHash, hashesInFlight, hashPassword, setHashQueueLimits, verifyPassword } from './password';
+export { memberNamed } from './username';
