@@ -4,7 +4,7 @@ import { parseFlags, runCli, UsageError } from '../seed/args';
 import { seedScale } from '../seed/scale';
 
 const MAX_ROWS = 5_000_000;
-const usage = `usage: npm run seed:scale -w db -- --rows N
+const usage = `usage: npm run seed:scale -- --rows N
 
 Replaces the catalog with N photo sets, N videos, N VODs and N/10 models (rows only, no media
 files), for benchmarks. Deterministic: the same N gives the same rows.

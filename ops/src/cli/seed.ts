@@ -4,7 +4,7 @@ import { parseFlags, runCli } from '../seed/args';
 import { seedDemoCatalog } from '../seed/demo-rows';
 import { writeMediaTree } from '../seed/media';
 
-const usage = `usage: npm run seed -w db [-- --reset]
+const usage = `usage: npm run seed [-- --reset]
 
 Seeds the demo catalog (when the catalog is empty) and writes its media tree under MEDIA_ROOT.
   --reset   empty the catalog tables first and seed the demo rows again
