@@ -26,7 +26,7 @@ export const catalogCommands: Record<string, Command> = {
       const originals = config.s3 && !flags['dry-run'] ? new S3Originals(config.s3) : null;
       const report = await ingestFolder({
         knex,
-        // npm runs workspace scripts from db/; INIT_CWD is where the operator typed the command.
+        // npm runs workspace scripts from ops/; INIT_CWD is where the operator typed the command.
         folder: resolve(io.env.INIT_CWD ?? process.cwd(), folder as string),
         mediaRoot: config.mediaRoot,
         mode: flags.link ? 'link' : 'copy',
