@@ -30,9 +30,10 @@ export default tseslint.config(
     },
   },
   {
-    // Workspace arrows (contracts ← db ← services; the SPA on contracts only): tools/boundaries/graph.mjs.
+    // Workspace arrows (contracts ← db ← services; the SPA on contracts only): tools/boundaries/graph.mjs;
+    // and no import cycle between any two files: tools/boundaries/cycles.mjs.
     plugins: { boundaries },
-    rules: { 'boundaries/workspace-imports': 'error' },
+    rules: { 'boundaries/workspace-imports': 'error', 'boundaries/no-cycle': 'error' },
   },
   {
     files: ['frontend/src/**/*.{ts,tsx}', 'frontend/test/**/*.{ts,tsx}'],

@@ -10,6 +10,8 @@ export default defineConfig({
     projects: [
       'contracts',
       'db',
+      'encoder',
+      'ops',
       'bff',
       'media-service',
       'frontend',

@@ -11,6 +11,8 @@ COPY package.json package-lock.json .npmrc ./
 COPY contracts/package.json contracts/
 COPY storage/package.json storage/
 COPY db/package.json db/
+COPY encoder/package.json encoder/
+COPY ops/package.json ops/
 COPY bff/package.json bff/
 COPY media-service/package.json media-service/
 COPY frontend/package.json frontend/

@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
-# One recipe for the Node images; the compose file picks a target. (The classic builder builds
-# every stage before the target: the big operator stage stays last.)
-#   bff, media-service, migrate (migrations, demo seed and the operator CLI), operator (migrate
-#   plus ffmpeg for ingesting videos), simulator (the card-provider simulator, demo shape only).
+# One recipe for the Node images; the compose file picks a target, one per workspace. (The classic
+# builder builds every stage before the target: the big ffmpeg stages stay last.)
+#   bff, media-service, migrate (db: the migrations), encoder (encoder: the encode worker, with
+#   ffmpeg), operator (ops: the operator command line, ingest and the demo seed, with ffmpeg for
+#   the video thumbnails), simulator (the card-provider simulator, demo shape only).
 # Each runs production JavaScript built here (scripts/build-dist.ts: one bundle per entry point,
 # npm packages external) with only its own workspace's production packages. Development runs the
 # TypeScript sources through tsx instead.
@@ -15,6 +16,8 @@ COPY package.json package-lock.json .npmrc ./
 COPY contracts/package.json contracts/
 COPY storage/package.json storage/
 COPY db/package.json db/
+COPY encoder/package.json encoder/
+COPY ops/package.json ops/
 COPY bff/package.json bff/
 COPY media-service/package.json media-service/
 COPY frontend/package.json frontend/
@@ -30,15 +33,17 @@ COPY scripts/build-dist.ts scripts/
 COPY contracts contracts
 COPY storage storage
 COPY db db
+COPY encoder encoder
+COPY ops ops
 COPY media-service media-service
 COPY bff bff
 COPY tools/simulator tools/simulator
-RUN npm run build -w db -w media-service -w bff -w tools/simulator
+RUN npm run build -w db -w encoder -w ops -w media-service -w bff -w tools/simulator
 
 # Production packages per workspace (`-w` installs that workspace's and its workspace
 # dependencies' packages, nothing of the frontend or the tests). better-sqlite3 (the embedded
 # SQLite default) has no prebuilt binary reachable here, so it is compiled once, for db, and the
-# bff's install reuses the addon (same locked version).
+# other installs reuse the addon (same locked version). sharp (encoder, ops) ships prebuilt.
 FROM manifests AS db-deps
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -52,6 +57,18 @@ RUN npm ci --omit=dev --no-audit --no-fund -w db \
 
 FROM manifests AS bff-deps
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts -w bff \
+ && npm cache clean --force \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
+COPY --from=db-deps /app/node_modules/better-sqlite3/build node_modules/better-sqlite3/build
+
+FROM manifests AS encoder-deps
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts -w encoder \
+ && npm cache clean --force \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
+COPY --from=db-deps /app/node_modules/better-sqlite3/build node_modules/better-sqlite3/build
+
+FROM manifests AS ops-deps
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts -w ops \
  && npm cache clean --force \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
 COPY --from=db-deps /app/node_modules/better-sqlite3/build node_modules/better-sqlite3/build
@@ -85,9 +102,6 @@ CMD ["node", "--enable-source-maps", "simulator.mjs"]
 FROM runtime AS bff
 COPY --from=bff-deps /app /app
 COPY --from=build /app/bff/dist bff/dist
-# Operator command: docker compose run --rm bff reconcile [...]
-RUN printf '#!/bin/sh\nexec node --enable-source-maps /app/bff/dist/reconcile.js "$@"\n' > /usr/local/bin/reconcile \
- && chmod 755 /usr/local/bin/reconcile
 ENV BFF_HOST=0.0.0.0 \
     BFF_PORT=3001
 USER node
@@ -111,22 +125,37 @@ CMD ["node", "--enable-source-maps", "media-service/dist/main.js"]
 FROM runtime AS migrate
 COPY --from=db-deps /app /app
 COPY --from=build /app/db/dist db/dist
-# The seed's sample clip (no ffmpeg here to encode one).
-COPY db/fixtures db/fixtures
-# Operator commands on PATH: migrate, seed, seed-scale, catalog (docs/operate.md).
-RUN for c in migrate seed seed-scale catalog; do \
-      printf '#!/bin/sh\nexec node --enable-source-maps /app/db/dist/cli/%s.js "$@"\n' "$c" > "/usr/local/bin/$c"; \
-      chmod 755 "/usr/local/bin/$c"; \
-    done
+RUN printf '#!/bin/sh\nexec node --enable-source-maps /app/db/dist/cli/migrate.js "$@"\n' > /usr/local/bin/migrate \
+ && chmod 755 /usr/local/bin/migrate
 USER node
 CMD ["migrate"]
 
-# The migrate image plus ffmpeg, which extracts the four video thumbnails during `catalog ingest`
-# (two thirds of this image's size, so the migrate job that runs at every start goes without).
-FROM migrate AS operator
-USER root
+# ffmpeg for the encoder and the operator (ingest extracts the four video thumbnails): two thirds
+# of those images' size, so the migrate job that runs at every start goes without.
+FROM runtime AS ffmpeg
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg \
  && rm -rf /var/lib/apt/lists/*
+
+FROM ffmpeg AS encoder
+COPY --from=encoder-deps /app /app
+COPY --from=build /app/encoder/dist encoder/dist
+RUN printf '#!/bin/sh\nexec node --enable-source-maps /app/encoder/dist/main.js "$@"\n' > /usr/local/bin/encoder \
+ && chmod 755 /usr/local/bin/encoder
 USER node
-CMD ["catalog", "--help"]
+# node directly (not npm) so SIGTERM reaches the worker, which hands running jobs back to the queue.
+CMD ["node", "--enable-source-maps", "encoder/dist/main.js", "--watch", "--quiet"]
+
+FROM ffmpeg AS operator
+COPY --from=ops-deps /app /app
+COPY --from=build /app/ops/dist ops/dist
+# The seed's sample clip.
+COPY ops/fixtures ops/fixtures
+# Operator commands on PATH: ops (and its old name catalog), seed, seed-scale (docs/operate.md).
+RUN for c in ops seed seed-scale; do \
+      printf '#!/bin/sh\nexec node --enable-source-maps /app/ops/dist/cli/%s.js "$@"\n' "$c" > "/usr/local/bin/$c"; \
+      chmod 755 "/usr/local/bin/$c"; \
+    done \
+ && ln -s ops /usr/local/bin/catalog
+USER node
+CMD ["ops", "--help"]

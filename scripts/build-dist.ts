@@ -9,20 +9,21 @@ import { build, type Plugin } from 'esbuild';
 // running the sources through tsx.
 //
 // Bundles sit at the same depth under the workspace as the sources that use `import.meta.url`
-// (bff/src/config.ts -> bff/dist/*.js, db/src/cli/env.ts and db/src/seed/sample-video.ts ->
-// db/dist/cli/*.js), so their relative paths (repo root, db/fixtures) still resolve.
+// (bff/src/config.ts -> bff/dist/*.js, ops/src/seed/sample-video.ts -> ops/dist/cli/*.js), so
+// their relative paths (repo root, ops/fixtures) still resolve.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const targets: Record<string, { dir: string; entries: Record<string, string>; ext?: string }> = {
-  bff: { dir: 'bff', entries: { main: 'src/main.ts', reconcile: 'src/cli/reconcile.ts' } },
+  bff: { dir: 'bff', entries: { main: 'src/main.ts' } },
   'media-service': { dir: 'media-service', entries: { main: 'src/main.ts' } },
-  db: {
-    dir: 'db',
+  db: { dir: 'db', entries: { 'cli/migrate': 'src/cli/migrate.ts' } },
+  encoder: { dir: 'encoder', entries: { main: 'src/main.ts' } },
+  ops: {
+    dir: 'ops',
     entries: {
-      'cli/migrate': 'src/cli/migrate.ts',
+      'cli/ops': 'src/cli/ops.ts',
       'cli/seed': 'src/cli/seed.ts',
       'cli/seed-scale': 'src/cli/seed-scale.ts',
-      'cli/catalog': 'src/cli/catalog.ts',
     },
   },
   // The card-provider simulator for compose's demo shape: no packages, runs from a bare folder

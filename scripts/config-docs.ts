@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { globalRegistry, type z } from 'zod';
 import { configSchema as bffSchema } from '@media-site/bff/config';
 import { repoRoot } from '@media-site/contracts/embedded-defaults';
-import { envSchema as operatorSchema } from '@media-site/db/cli';
+import { envSchema as operatorSchema } from '@media-site/ops/config';
 import { configSchema as mediaSchema } from '@media-site/media-service/config';
 import { storageEnv } from '@media-site/storage/config';
 import { OTHER_VARIABLES } from './lib/config-other';
@@ -94,7 +94,7 @@ export function configurationPage(): { text: string; missing: string[] } {
     '',
     ...table(shapeOf(mediaSchema), missing, storageEnv),
     '',
-    '## Operator commands and the encoder (`db/src/ingest/cli.ts`, `db/src/encode/config.ts`)',
+    '## Operator commands and the encoder (`ops/src/commands/config.ts`, `encoder/src/config.ts`)',
     '',
     'They also read `DATA_DIR`, `DATABASE_URL` and `MEDIA_ROOT` as the services do, `SITE_NAME` and',
     '`SITE_URL` for the links in the mail they write, `REPORT_HOLIDAYS` for report deadlines, and the',

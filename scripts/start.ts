@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
-import { DEMO_MEMBER } from '@media-site/db/members/demo';
+import { DEMO_MEMBER } from '@media-site/ops';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
 import { startSite } from './lib/site';
 

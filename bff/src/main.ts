@@ -1,4 +1,4 @@
-import { hashLogNFromEnv } from '@media-site/db/members/password';
+import { hashLogNFromEnv } from '@media-site/db/members';
 import { ConfigError, loadConfig } from './config';
 import { createLogOutput } from './logger';
 import { startBff } from './server';

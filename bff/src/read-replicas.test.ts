@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { createKnex, migrateLatest } from '@media-site/db';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { loadConfig } from './config';
 import { startBff, type RunningBff } from './server';
 import { silentLogger } from './test/harness';
@@ -95,7 +95,7 @@ describe.skipIf(Boolean(missing))('catalog reads from a read replica (real Maria
 
       // A member added now exists only on the primary: signing in and the session it starts still work.
       const out: string[] = [];
-      const code = await runCatalogCommand(['member', 'add', 'lag_member', '--password', 'correct horse'], {
+      const code = await runOpsCommand(['member', 'add', 'lag_member', '--password', 'correct horse'], {
         env: {},
         knex: primary,
         stdin: async () => '',

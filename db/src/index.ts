@@ -1,13 +1,9 @@
 export { createKnex, clientOf, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
 export { createReadPool, parseReadUrls, isUnreachable, type ReadPool, type ReadPoolOptions, type ReplicaState } from './read-pool';
-export { publishGeneration } from './ingest/publish';
+export { publishGeneration } from './publish';
 export { parseSentinels, redisHaProblem, sentinelOptions, type RedisHaSettings, type SentinelAddress } from './redis-ha';
-export { migrateLatest, migrateRollbackAll } from './migrate';
+export { migrateLatest, migrateRollbackAll, migrateUpTo } from './migrate';
 export { foldForSearch, modelInitial, searchText, SEARCH_TEXT_MAX } from './initial';
 export { readGeneration, bumpGeneration } from './generation';
-export { ensureDemo, type EnsureDemoOptions, type EnsureDemoResult } from './demo';
-export { buildDemoCatalog, type DemoCatalog } from './seed/catalog';
-export { seedDemoCatalog, type SeedSummary } from './seed/demo-rows';
-export { writeMediaTree, type MediaTreeOptions, type MediaTreeSummary } from './seed/media';
-export { seedScale, type ScaleSummary } from './seed/scale';
-export { wipeCatalog } from './seed/tables';
+export { RuleError } from './rule-error';
+export { databaseUrlFromEnv, defaultDataDir, mediaRootFromEnv, repoRoot } from './cli/env';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createKnex, ensureDemo } from '@media-site/db';
-import { DEMO_MEMBER, ensureDemoMember } from '@media-site/db/members/demo';
+import { createKnex } from '@media-site/db';
+import { DEMO_MEMBER, ensureDemo, ensureDemoMember } from '@media-site/ops';
 import { repoRoot } from './site';
 
 function newestMtime(dir: string): number {

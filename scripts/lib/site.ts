@@ -27,7 +27,7 @@ export interface SiteOptions {
   variantCacheDir?: string;
   /** 'auto' uses nginx when installed, else the Node dev proxy. */
   frontDoor?: 'auto' | 'nginx' | 'node';
-  /** Run an encode worker (`catalog encode --watch`) beside the services: npm start does, test stacks opt in. */
+  /** Run an encode worker (`ops encode --watch`) beside the services: npm start does, test stacks opt in. */
   encoder?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Variables for one service only (e.g. a diagnostic NODE_OPTIONS). */
@@ -131,7 +131,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     let encoder: Child | undefined;
     if (options.encoder) {
       // Renditions are made in the background (niced); the player says "being prepared" meanwhile.
-      encoder = spawnCommand('encoder', process.execPath, ['--import', 'tsx', resolve(repoRoot, 'db/src/cli/catalog.ts'), 'encode', '--watch', '--quiet'], env, onLine);
+      encoder = spawnCommand('encoder', process.execPath, ['--import', 'tsx', resolve(repoRoot, 'encoder/src/main.ts'), '--watch', '--quiet'], env, onLine);
       children.push(encoder);
     }
 

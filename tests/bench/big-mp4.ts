@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { isFastStart } from '@media-site/db/encode/mp4-boxes';
+import { isFastStart } from '@media-site/encoder';
 
 const run = promisify(execFile);
 

@@ -2,7 +2,7 @@
 // BENCH_CONNECTIONS (16), BENCH_SKIP_LOAD, BENCH_NICE_LEVELS ("10,0"), BENCH_THREADS (0 = ffmpeg decides)).
 // 1. Throughput (nice 0): seconds of video per second of wall time for a 1080p source of BENCH_SOURCE_SECONDS
 //    (generated once with ffmpeg's test sources, kept in the temp folder, never committed): the whole
-//    job the worker runs (1080p/720p/480p ladder + sprite + poster + trailer, `catalog encode` in its
+//    job the worker runs (1080p/720p/480p ladder + sprite + poster + trailer, `ops encode` in its
 //    own process) beside its anchor, one plain ffmpeg 1080p H.264 encode with the same preset.
 // 2. The site keeps answering: the demo site through nginx under autocannon over a mix of catalog
 //    URLs, idle and then while the worker encodes, at each nice level; p50 / p99 / max. Goal p99 < 50 ms.
@@ -14,8 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createKnex, migrateLatest, searchText } from '@media-site/db';
-import { enqueue } from '@media-site/db/encode/queue';
-import { sourceSig } from '@media-site/db/encode/originals';
+import { enqueue, sourceSig } from '@media-site/db/encode';
 import { repoRoot } from '../../scripts/lib/site';
 import { startStack } from '../src/stack';
 
@@ -88,9 +87,9 @@ async function encodeSetup(dir: string, src: string): Promise<EncodeSetup> {
   };
 }
 
-/** `catalog encode` in its own process, as an operator runs it; resolves with the job's own wall time. */
+/** `ops encode` in its own process, as an operator runs it; resolves with the job's own wall time. */
 function workerEncode(setup: EncodeSetup, nice: number): { started: Promise<void>; done: Promise<number> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'db/src/cli/catalog.ts'), 'encode'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'ops/src/cli/ops.ts'), 'encode'], {
     env: { ...process.env, DATABASE_URL: setup.databaseUrl, MEDIA_ROOT: setup.mediaRoot, ENCODE_NICE: String(nice), ENCODE_THREADS: THREADS, ENCODE_PRESET: PRESET },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

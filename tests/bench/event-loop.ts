@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { createKnex, migrateLatest } from '@media-site/db';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { startBff } from '@media-site/bff/server';
 import { loadConfig } from '@media-site/bff/config';
 import { createLogOutput } from '@media-site/bff/logger';
@@ -46,7 +46,7 @@ async function serveBff(dir: string): Promise<void> {
   const databaseUrl = `sqlite:${join(dir, 'bench.sqlite')}`;
   const knex = createKnex(databaseUrl);
   await migrateLatest(knex);
-  const code = await runCatalogCommand(['member', 'add', 'bench_member', '--password', 'correct horse'], { env: {}, knex, out: () => {}, err: () => {} });
+  const code = await runOpsCommand(['member', 'add', 'bench_member', '--password', 'correct horse'], { env: {}, knex, out: () => {}, err: () => {} });
   await knex.destroy();
   if (code !== 0) throw new Error('member add failed');
   const config = loadConfig({

@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { raw } from '@media-site/media-service/testing/http';
-import { runCatalogCommand } from '../../db/src/ingest/cli';
+import { runOpsCommand } from '../../ops/src/commands/registry';
 import { repoRoot } from '../../scripts/lib/site';
 import { startStack } from '../src/stack';
 
@@ -105,7 +105,7 @@ try {
   const env = { DATABASE_URL: stack.databaseUrl, MEDIA_ROOT: stack.mediaRoot, ...(REDIS_URL ? { REDIS_URL } : {}) };
   async function catalog(...argv: string[]): Promise<void> {
     const err: string[] = [];
-    const code = await runCatalogCommand(argv, { env, out: () => {}, err: (s) => err.push(s) });
+    const code = await runOpsCommand(argv, { env, out: () => {}, err: (s) => err.push(s) });
     if (code !== 0) throw new Error(`catalog ${argv.join(' ')}: ${err.join('\n')}`);
   }
   async function until(listed: boolean, path: string): Promise<number> {

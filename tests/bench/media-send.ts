@@ -142,7 +142,7 @@ try {
     sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
       .jpeg({ quality: 80 })
       .toBuffer();
-  // The seed's sizes (db/src/seed/media.ts): a 640x427 cover, a 1600x1067 free photo.
+  // The seed's sizes (ops/src/seed/media.ts): a 640x427 cover, a 1600x1067 free photo.
   const thumb = await photo(640, 427);
   const free = await photo(1600, 1067);
   writeFileSync(join(root, 'photosthumbs/bench/large.jpg'), thumb);

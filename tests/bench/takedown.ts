@@ -1,8 +1,8 @@
 /**
  * npm run bench:takedown — how long a takedown takes to reach visitors through the front door, with
  * the default intervals (MEDIA_TAKEDOWN_INTERVAL_S, nginx's 5 s thumbnail freshness, no Redis):
- * from `catalog takedown` returning to the first 410 for a thumbnail variant nginx holds (HIT), and
- * from `catalog restore` to the first 200. Polls every 100 ms. BENCH_RUNS rounds (default 5), each
+ * from `ops takedown` returning to the first 410 for a thumbnail variant nginx holds (HIT), and
+ * from `ops restore` to the first 200. Polls every 100 ms. BENCH_RUNS rounds (default 5), each
  * on another video. The bound is 15 s; the construction gives at most ~10 s.
  */
 import { createKnex } from '@media-site/db';

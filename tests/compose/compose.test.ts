@@ -52,7 +52,7 @@ async function buildIngestFolder(): Promise<string> {
     join(root, 'video', CLIP.path, 'meta.json'),
     JSON.stringify({ updatename: 'Compose Clip', modelname: 'Model C1', datetoupload: '2025-01-03', prename: 'V001_ModelC1_ComposeClip' }),
   );
-  await copyFile(join(repoRoot, 'db/fixtures/sample.mp4'), join(root, 'video', CLIP.path, 'clip.mp4'));
+  await copyFile(join(repoRoot, 'ops/fixtures/sample.mp4'), join(root, 'video', CLIP.path, 'clip.mp4'));
   // The containers run as uid 1000: everything readable by all.
   const open = async (dir: string): Promise<void> => {
     await chmod(dir, 0o755);
@@ -206,9 +206,10 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       'builds the images',
       async () => {
         expect((await docker(['info', '--format', '{{.ServerVersion}}'])).code, 'Docker must answer (dockerd running)').toBe(0);
-        await must(project.compose(['build'], { timeoutMs: 1_500_000 }), 'compose build');
+        // The tools profile too: the operator image (ops) runs the seed, ingest and member commands below.
+        await must(project.compose(['--profile', 'tools', 'build'], { timeoutMs: 1_500_000 }), 'compose build');
         const sizes: string[] = [];
-        for (const s of ['nginx', 'bff', 'media-service', 'migrate']) {
+        for (const s of ['nginx', 'bff', 'media-service', 'migrate', 'encoder', 'operator']) {
           const image = `${values.IMAGE_PREFIX}-${s}:latest`;
           const bytes = Number((await must(docker(['image', 'inspect', '-f', '{{.Size}}', image]), `inspect ${image}`)).trim());
           sizes.push(`${s} ${(bytes / 1e6).toFixed(0)} MB`);
@@ -231,7 +232,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
 
     it('refuses the demo seed in the production images', async () => {
       requireStarted();
-      const r = await project.compose(['run', '--rm', '-T', 'migrate', 'seed'], { timeoutMs: 120_000 });
+      const r = await project.compose(['run', '--rm', '-T', 'operator', 'seed'], { timeoutMs: 120_000 });
       expect(r.code).not.toBe(0);
       expect(r.stderr + r.stdout).toContain('refused with NODE_ENV=production');
       expect(await mysql('select count(*) from photosets')).toBe('0');
@@ -240,8 +241,8 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
     it('ingests through the operator CLI and serves the catalog through nginx', async () => {
       requireStarted();
       const out = await must(
-        project.compose(['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'migrate', 'catalog', 'ingest', '/srv/incoming'], { timeoutMs: 180_000 }),
-        'catalog ingest',
+        project.compose(['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'], { timeoutMs: 180_000 }),
+        'ops catalog ingest',
       );
       expect(out).toMatch(/2 added/);
       const res = await fetch(project.url('/api/videos/1'));
@@ -266,7 +267,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
     it("serves a signed-in member's Range request (206) from nginx's /_protected/ (X-Accel)", async () => {
       requireStarted();
       await must(
-        project.compose(['run', '--rm', '-T', 'migrate', 'catalog', 'member', 'add', MEMBER.username, '--password-stdin', '--days', '30'], {
+        project.compose(['run', '--rm', '-T', 'operator', 'ops', 'members', 'add', MEMBER.username, '--password-stdin', '--days', '30'], {
           input: `${MEMBER.password}\n`,
           timeoutMs: 120_000,
         }),

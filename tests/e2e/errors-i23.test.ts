@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { DEMO_MEMBER, ensureDemoMember } from '@media-site/db/members/demo';
+import { DEMO_MEMBER, ensureDemoMember } from '@media-site/ops';
 import { screenshotDir, startSite } from './browser';
 import type { Site } from './browser';
 

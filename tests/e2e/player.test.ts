@@ -6,13 +6,13 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MEMBER } from '@media-site/db/members/demo';
+import { DEMO_MEMBER } from '@media-site/ops';
 import { catalogCli } from '../src/catalog-cli';
 import { screenshotDir, startSite, type Site } from './browser';
 
 // The player through the real nginx, bff and media service. The demo clips are 2 s long, too short
 // to seek by keyboard, so this ingests its own: a 24 s `.mpg` video (browsers cannot play the
-// original; it plays through its rendition) and a 10 s `.wmv` VOD, encoded by `catalog ingest
+// original; it plays through its rendition) and a 10 s `.wmv` VOD, encoded by `ops ingest
 // --wait` like an operator would. The demo videos stay queued (no encoder runs): "being prepared".
 const run = promisify(execFile);
 const CLIP = 'player-e2e-clip';

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
 
 // Issue 12, item 8 (search folds diacritics, any word order, thumbnails and model links), item 1 for
@@ -29,7 +29,7 @@ beforeAll(async () => {
     const count = await knex('photoset_files').where({ photoset_id: row.id }).count({ n: '*' }).first();
     set = { path: row.path, updatename: row.updatename, modelname: row.modelname, datetoupload: String(row.datetoupload), count: Number(count?.n) };
     video = await knex('videos').where({ updatename: 'Iron Flex' }).first('path', 'updatename');
-    const code = await runCatalogCommand(['member', 'add', MEMBER, '--password', PASSWORD, '--days', '30'], { env: {}, knex, out: () => {}, err: () => {} });
+    const code = await runOpsCommand(['member', 'add', MEMBER, '--password', PASSWORD, '--days', '30'], { env: {}, knex, out: () => {}, err: () => {} });
     expect(code).toBe(0);
   } finally {
     await knex.destroy();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_MEMBER } from '@media-site/db/members/demo';
+import { DEMO_MEMBER } from '@media-site/ops';
 import { screenshotDir, stackWithBrowser } from './browser';
 
 /**

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { DEMO_MEMBER } from '@media-site/db/members/demo';
+import { DEMO_MEMBER } from '@media-site/ops';
 import { addressListVars } from '../../scripts/lib/nginx';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';

@@ -8,10 +8,10 @@ import { S3Originals } from '@media-site/storage';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 import { raw } from '@media-site/media-service/testing';
 import { parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
-import { ingestFolder, type IngestReport } from '../../db/src/ingest/ingest';
-import { loadCliConfig } from '@media-site/db/cli';
+import { ingestFolder, type IngestReport } from '../../ops/src/ingest/ingest';
+import { loadCliConfig } from '@media-site/ops/cli';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
-import { buildIngestFolder } from '../../db/test/fixtures-ingest/build';
+import { buildIngestFolder } from '../../ops/test/fixtures-ingest/build';
 
 // This helper's port range (brief i16-s3); the media-service S3 test uses 49100.
 const S3_PORT = 49101;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { DEMO_MEMBER } from '@media-site/db/members/demo';
+import { DEMO_MEMBER } from '@media-site/ops';
 import { raw } from '@media-site/media-service/testing/http';
 import { startStack, type Stack } from '../src/stack';
 

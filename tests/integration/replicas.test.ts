@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MEMBER } from '@media-site/db/members/demo';
+import { DEMO_MEMBER } from '@media-site/ops';
 import { createTestDb, testBackends, testRedisUrl, type TestDb } from '@media-site/db/testing';
-import { runCatalogCommand } from '../../db/src/ingest/cli';
+import { runOpsCommand } from '../../ops/src/commands/registry';
 import { buildFrontendIfNeeded, prepareData } from '../../scripts/lib/prepare';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 import { repoRoot, simulatorEntry } from '../../scripts/lib/site';
@@ -149,10 +149,10 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     expect(errors, errors.join('\n')).toEqual([]);
   });
 
-  /** `npm run catalog -- ...` as an operator runs it: it announces the change on Redis. */
+  /** `npm run ops -- ...` as an operator runs it: it announces the change on Redis. */
   const catalog = async (...argv: string[]) => {
     const out: string[] = [];
-    const code = await runCatalogCommand(argv, {
+    const code = await runOpsCommand(argv, {
       env: { DATABASE_URL: db.url, MEDIA_ROOT: mediaRoot, REDIS_URL: redisUrl, CACHE_KEY_PREFIX: prefix },
       out: (s) => out.push(s),
       err: (s) => out.push(s),

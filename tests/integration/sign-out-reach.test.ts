@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { put, raw, startTempMedia, type TempMedia } from '@media-site/media-service/testing';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../bff/src/routes/api/payments/test-kit';
@@ -40,7 +40,7 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
     await kit?.close();
   });
 
-  const run = (...argv: string[]) => runCatalogCommand(argv, { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+  const run = (...argv: string[]) => runOpsCommand(argv, { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
   /** A member with a membership (added as an operator does: no payment needed here). */
   const member = async (username: string) => expect(await run('member', 'add', username, '--password', 'correct horse', '--days', '30')).toBe(0);
 

@@ -1,6 +1,7 @@
-// ESLint rule `boundaries/workspace-imports`: an import whose arrow between workspaces is not in
+// ESLint rules. `boundaries/workspace-imports`: an import whose arrow between workspaces is not in
 // graph.mjs's table is an error, so `npm run lint` (and so `npm test`) fails when one goes the
-// wrong way.
+// wrong way. `boundaries/no-cycle`: an import that closes a file-level import cycle (cycles.mjs).
+import { chain, cyclesOf, fileGraph, resolveImport } from './cycles.mjs';
 import { violation } from './graph.mjs';
 
 const rule = {
@@ -24,4 +25,40 @@ const rule = {
   },
 };
 
-export default { rules: { 'workspace-imports': rule } };
+// The whole repository's file graph, read once per lint run: a cycle is a property of many files.
+let cycleOf;
+function cycleMembers() {
+  if (!cycleOf) {
+    const graph = fileGraph();
+    cycleOf = new Map();
+    for (const component of cyclesOf(graph)) for (const file of component) cycleOf.set(file, { graph, members: new Set(component) });
+  }
+  return cycleOf;
+}
+
+const noCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'No import cycle between files, type-only imports included (tools/boundaries/cycles.mjs)' },
+    schema: [],
+  },
+  create(context) {
+    const cycle = cycleMembers().get(context.filename);
+    if (!cycle) return {};
+    const check = (source) => {
+      if (!source || typeof source.value !== 'string') return;
+      const target = resolveImport(context.filename, source.value);
+      if (!target || !cycle.members.has(target)) return;
+      const loop = [chain(cycle.graph, context.filename, context.filename)[0], ...chain(cycle.graph, target, context.filename)];
+      context.report({ node: source, message: `import cycle: ${loop.join(' -> ')} (move what both sides need into a module of its own)` });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+export default { rules: { 'workspace-imports': rule, 'no-cycle': noCycle } };

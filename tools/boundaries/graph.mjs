@@ -12,6 +12,8 @@ export const WORKSPACES = {
   contracts: 'contracts',
   storage: 'storage',
   db: 'db',
+  encoder: 'encoder',
+  ops: 'ops',
   bff: 'bff',
   'media-service': 'media-service',
   frontend: 'frontend',
@@ -26,6 +28,8 @@ export const PACKAGES = {
   '@media-site/contracts': 'contracts',
   '@media-site/storage': 'storage',
   '@media-site/db': 'db',
+  '@media-site/encoder': 'encoder',
+  '@media-site/ops': 'ops',
   '@media-site/bff': 'bff',
   '@media-site/media-service': 'media-service',
   '@media-site/frontend': 'frontend',
@@ -34,32 +38,45 @@ export const PACKAGES = {
 };
 
 /**
- * The allowed arrows of shipped code. contracts is the bottom (zod only); storage is where originals
- * live (local tree or S3); db is the data layer (catalog, members, reports, ingest, encode). The two
- * services never import each other: the media service needs storage, not the database; the bff
- * needs the database. The SPA takes only browser-safe contracts. The simulator is a tool: no
- * service imports it. scripts/ (the `npm start` launcher) and tests/ are the top: they may use any
- * package, through its exports only (tests/ may also read sources by path).
+ * The allowed arrows of shipped code, one workspace per process. contracts is the bottom (zod only);
+ * storage is where originals live (local tree or S3); db is the data layer every process shares
+ * (knex, migrations, the tables more than one process writes: members, reports, mail, the encode
+ * queue). The encoder (the ffmpeg worker) needs the database only. ops, the operator command line
+ * (ingest, seeds, members, reports, payments), runs the encoder in-process (`ingest --wait`,
+ * `encode`) and the bff's payment settling (`payments reconcile`), which stays the bff's because
+ * the webhooks settle through it too. The two services never import each other: the media service
+ * needs storage, not the database; the bff needs the database, and neither sharp nor the S3 client.
+ * The SPA takes only browser-safe contracts. The simulator is a tool: no service imports it.
+ * scripts/ (the `npm start` launcher) and tests/ are the top: they may use any package, through its
+ * exports only (tests/ may also read sources by path).
  */
 export const ALLOWED = {
   contracts: [],
   storage: ['contracts'],
-  db: ['contracts', 'storage'],
+  db: ['contracts'],
+  encoder: ['contracts', 'db'],
+  ops: ['contracts', 'storage', 'db', 'encoder', 'bff'],
   'media-service': ['contracts', 'storage'],
   bff: ['contracts', 'db'],
   frontend: ['contracts'],
   simulator: ['contracts'],
   tools: [],
-  scripts: ['contracts', 'storage', 'db', 'bff', 'media-service', 'simulator'],
-  tests: ['contracts', 'storage', 'db', 'bff', 'media-service', 'simulator', 'scripts', 'frontend'],
+  scripts: ['contracts', 'storage', 'db', 'encoder', 'ops', 'bff', 'media-service', 'simulator'],
+  tests: ['contracts', 'storage', 'db', 'encoder', 'ops', 'bff', 'media-service', 'simulator', 'scripts', 'frontend'],
 };
 
-/** Test code of a workspace may also use these (the provider simulator, for the bff's payment tests). */
+/**
+ * Test code of a workspace may also use these: the provider simulator for the bff's payment tests,
+ * the operator commands for the bff's tests that add members or take content down as an operator
+ * does (devDependencies: the bff image carries neither).
+ */
 export const ALLOWED_IN_TESTS = {
-  bff: ['simulator'],
+  bff: ['simulator', 'ops'],
   'media-service': [],
   storage: [],
   db: [],
+  encoder: [],
+  ops: [],
   contracts: [],
   frontend: [],
 };

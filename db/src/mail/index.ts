@@ -1,3 +1,4 @@
+export { mailSiteFromEnv } from './site';
 export { composeMail, escapeHtml, siteLink, type MailBlock, type MailSite, type RenderedMail } from './compose';
 export {
   claimDueMails,

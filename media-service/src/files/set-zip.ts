@@ -8,7 +8,7 @@ import { AppError, notFound } from '../errors';
 import type { ByteRange } from './range';
 import type { Representation } from './send';
 
-// The photo files a set's ZIP holds (db/src/ingest/layout.ts IMAGE_EXTENSIONS).
+// The photo files a set's ZIP holds (ops/src/ingest/layout.ts IMAGE_EXTENSIONS).
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 // Classic ZIP limits (no ZIP64): 65,535 entries, 4 GiB - 1 for any size or offset.
 const MAX_ENTRIES = 0xffff;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { ROUTE_INPUTS, type RouteInput } from './inputs';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from './payments/test-kit';
 
@@ -134,7 +134,7 @@ describe('fuzz: every /api input, generated from its schema', () => {
       RATE_LIMIT_POSITION_PER_MINUTE: '100000',
       WEBHOOK_PROXY_SECRET: PROXY_SECRET,
     });
-    const code = await runCatalogCommand(['member', 'add', 'fuzz_member', '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    const code = await runOpsCommand(['member', 'add', 'fuzz_member', '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
     expect(code).toBe(0);
     cookie = (await signIn(kit, 'fuzz_member')).cookie;
   });

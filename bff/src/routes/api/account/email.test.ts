@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 import { linkTokenHash } from '../password-reset/tokens';
@@ -8,7 +8,7 @@ import { EMAIL_CHANGE_REFUSED, EMAIL_CHANGES_PER_HOUR } from './email';
 const SITE = 'https://members.example.com';
 
 async function member(kit: AccountKit, username: string, email: string): Promise<string> {
-  const code = await runCatalogCommand(['member', 'add', username, '--password', 'correct horse', '--email', email], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+  const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse', '--email', email], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
   expect(code).toBe(0);
   return (await signIn(kit, username)).cookie;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EMAIL, PASSWORD_MAX } from '@media-site/contracts/member-rules';
 import { enqueueMail } from '@media-site/db/mail';
 import { emailChangedMail, emailChangeRequestedMail, emailConfirmMail } from '@media-site/db/mail/templates';
-import { verifyPassword } from '@media-site/db/members/password';
+import { verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
 import { enforceRateLimit } from '../../../security/rate-limit';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { parseManifest } from '@media-site/db/encode/manifest';
-import { hashPassword, verifyPassword } from '@media-site/db/members/password';
+import { parseManifest } from '@media-site/db/encode';
+import { hashPassword, verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { createSession } from '../../../security/sessions';

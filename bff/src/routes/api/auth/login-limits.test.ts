@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { runCatalogCommand } from '@media-site/db/cli';
-import { hashesInFlight, hashLogNFromEnv, PRODUCTION_LOG_N, setHashLogN, setHashQueueLimits } from '@media-site/db/members/password';
+import { runOpsCommand } from '@media-site/ops/cli';
+import { hashesInFlight, hashLogNFromEnv, PRODUCTION_LOG_N, setHashLogN, setHashQueueLimits } from '@media-site/db/members';
 import { createLoginChallenge } from '../../../security/altcha';
 import { testLimiters } from '../../../test/limiters';
 import { ORIGIN, startAccountKit, type AccountKit } from '../payments/test-kit';
@@ -27,7 +27,7 @@ describe.each(limiters)('sign-in limits (%s)', (_name, makeLimiter) => {
     for (const username of ['owner', 'owner_b', 'owner_c', 'owner_d', 'owner_e', 'owner_f', 'owner_g', 'someone']) {
       // owner_g's hash at the production cost: the queue test needs its checks to stay in flight.
       setHashLogN(username === 'owner_g' ? PRODUCTION_LOG_N : configured);
-      const code = await runCatalogCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+      const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
       expect(code).toBe(0);
     }
     setHashLogN(configured);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 
@@ -8,7 +8,7 @@ describe.each(testBackends())('members added and disabled by the operator CLI (%
   async function member(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCatalogCommand(['member', ...argv], { env: {}, knex: kit.db.knex, stdin: async () => 'from stdin 123\n', out: (s) => out.push(s), err: (s) => err.push(s) });
+    const code = await runOpsCommand(['member', ...argv], { env: {}, knex: kit.db.knex, stdin: async () => 'from stdin 123\n', out: (s) => out.push(s), err: (s) => err.push(s) });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
   const memberId = async (username: string) => String((await kit.db.knex('members').where({ username }).first('id')).id);

@@ -2,7 +2,7 @@ import { mediaPathOf, signDownloadUrl } from '@media-site/contracts/token';
 import { signEdgeUrl } from '@media-site/contracts/edge-url';
 import { parseRenditionDownloadUrl } from '@media-site/contracts/download-name';
 import { AppError, ForbiddenError, BadRequestError, NotFoundError, UnauthenticatedError } from '../../../errors';
-import { decoyHash, verifyPassword } from '@media-site/db/members/password';
+import { decoyHash, verifyPassword } from '@media-site/db/members';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../members/entitlements';

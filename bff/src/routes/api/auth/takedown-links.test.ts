@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
-import { runCatalogCommand } from '@media-site/db/cli';
-import { restore, takeDown } from '@media-site/db/reports/takedowns';
+import { runOpsCommand } from '@media-site/ops/cli';
+import { restore, takeDown } from '@media-site/db/reports';
 import { testBackends } from '@media-site/db/testing';
 import { VOD, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 
@@ -20,7 +20,7 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
   let memberId: number;
   beforeAll(async () => {
     kit = await startAccountKit(backend, { EDGE_URL_SECRET: SECRET });
-    const code = await runCatalogCommand(['member', 'add', 'tk_member', '--password', 'correct horse', '--days', '30'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    const code = await runOpsCommand(['member', 'add', 'tk_member', '--password', 'correct horse', '--days', '30'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
     expect(code).toBe(0);
     memberId = Number((await kit.db.knex('members').where({ username: 'tk_member' }).first('id')).id);
     const vod = await kit.db.knex('vods').where({ path: VOD.path }).first('id');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, prepare, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 
@@ -9,7 +9,7 @@ import { ORIGIN, prepare, signIn, startAccountKit, type AccountKit } from '../pa
 describe.each(testBackends())('usernames in any letter case (%s)', (backend) => {
   let kit: AccountKit;
   const add = (username: string) =>
-    runCatalogCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    runOpsCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
   beforeAll(async () => {
     kit = await startAccountKit(backend);
     expect(await add('case_member')).toBe(0);

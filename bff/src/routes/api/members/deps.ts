@@ -6,8 +6,8 @@ import { createRedis } from '../../../cache/redis';
 import { CcbillClient } from '../../../provider/client';
 import type { AddressList } from '../../../security/address-list';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
-import type { HolidayList } from '@media-site/db/reports/business-days';
-import { setHashQueueLimits } from '@media-site/db/members/password';
+import type { HolidayList } from '@media-site/db/reports';
+import { setHashQueueLimits } from '@media-site/db/members';
 import type { MailSite } from '@media-site/db/mail';
 
 export interface AccountSettings {

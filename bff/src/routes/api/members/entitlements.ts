@@ -13,7 +13,7 @@ export const accessWithdrawn = (member: Pick<MemberRow, 'revoked_at' | 'disabled
 /**
  * What the member may fetch. A chargeback, refund, return or void (`revoked_at`) and an operator's
  * disable withdraw everything, membership and bought VODs alike, for as long as they stand: only
- * `npm run catalog -- member enable` clears them. The media service's revocation list covers the
+ * `npm run ops -- member enable` clears them. The media service's revocation list covers the
  * tokens and links issued before; this covers every one issued after, however long after.
  */
 export async function entitlementsOf(db: Knex, member: Pick<MemberRow, 'id' | 'revoked_at' | 'disabled_at'>): Promise<Entitlements> {

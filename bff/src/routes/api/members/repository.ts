@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { bumpAccessValidFrom } from '@media-site/db/members/accounts';
-import { memberNamed } from '@media-site/db/members/username';
+import { bumpAccessValidFrom, memberNamed } from '@media-site/db/members';
 import { visibleOnly } from '../shared/visible';
 
 export interface MemberRow {
@@ -9,7 +8,7 @@ export interface MemberRow {
   password_hash: string;
   email: string;
   revoked_at: number | null;
-  /** `npm run catalog -- member disable`: no sign-in, no session, always on the revocation list. */
+  /** `npm run ops -- member disable`: no sign-in, no session, always on the revocation list. */
   disabled_at: number | null;
   /** Unix ms; what the member was given before it is refused (sign out everywhere, a password change, a disable, a chargeback). */
   access_valid_from: number | null;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { verifySessionToken } from '@media-site/contracts/token';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
@@ -43,7 +43,7 @@ describe.each(testBackends())('chargebacks withdraw access for good (%s)', (back
   }
   const vodLink = (cookie: string) => kit.request.get('/api/download-link').query({ path: `/members/vod/${VOD.path}/x.mp4` }).set('Cookie', cookie);
   const enable = (username: string) =>
-    runCatalogCommand(['member', 'enable', username], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    runOpsCommand(['member', 'enable', username], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
 
   it('a chargeback on the membership withdraws the bought VOD too, still 49 hours later, and a renewal does not undo it', async () => {
     const b = await buyer('cb_member');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCommand } from '@media-site/db/cli';
+import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
 import { ACCOUNTS_PER_ADDRESS_MAX, RESET_ANSWER, RESET_ANSWER_FLOOR_MS, RESET_REFUSED, RESETS_PER_ACCOUNT_PER_HOUR } from './service';
@@ -11,7 +11,7 @@ const setCookies = (res: { headers: Record<string, unknown> }) => ([] as string[
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ');
 
 async function addMember(kit: AccountKit, username: string, email: string, extra: string[] = []): Promise<number> {
-  const code = await runCatalogCommand(['member', 'add', username, '--password', 'correct horse', '--email', email, ...extra], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+  const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse', '--email', email, ...extra], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
   expect(code).toBe(0);
   return Number((await kit.db.knex('members').where({ username }).first('id')).id);
 }
@@ -38,7 +38,7 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
   it('answers the same 202 for a known username, a known e-mail, an unknown one, a disabled and a revoked account; mails only the known ones', async () => {
     await addMember(kit, 'pr_known', 'known@example.com');
     await addMember(kit, 'pr_disabled', 'disabled@example.com');
-    await runCatalogCommand(['member', 'disable', 'pr_disabled', '--reason', 'test'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    await runOpsCommand(['member', 'disable', 'pr_disabled', '--reason', 'test'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
     const revoked = await addMember(kit, 'pr_revoked', 'revoked@example.com');
     await kit.db.knex('members').where({ id: revoked }).update({ revoked_at: Date.now() });
     const answers = [];

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { isSqlite } from '@media-site/db';
 import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { passwordChangedMail, passwordResetMail } from '@media-site/db/mail/templates';
-import { hashPassword } from '@media-site/db/members/password';
+import { hashPassword } from '@media-site/db/members';
 import { BadRequestError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
 import { createSession } from '../../../security/sessions';

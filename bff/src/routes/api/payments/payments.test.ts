@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { paymentOutcomes } from '../../../metrics';
-import { hashLogNFromEnv } from '@media-site/db/members/password';
-import { takeDown } from '@media-site/db/reports/takedowns';
+import { hashLogNFromEnv } from '@media-site/db/members';
+import { takeDown } from '@media-site/db/reports';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
 import type { AttemptRow } from './attempts';
 import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies, type AccountKit } from './test-kit';

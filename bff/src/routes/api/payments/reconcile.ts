@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import { z } from 'zod';
+import { mailSiteFromEnv } from '@media-site/db/mail';
+import { providerConfigShape } from '../../../provider/config';
 import { attemptById, closeAttempt, openAttempts, type AttemptRow } from './attempts';
 import { settleApproved, settleDeclined, type SettleOptions } from './settle';
 
@@ -6,6 +9,17 @@ import { settleApproved, settleDeclined, type SettleOptions } from './settle';
  * Settling charges in doubt (timeouts, provider errors) when no webhook did: the operator checks
  * the provider's admin for the transaction, then approves or declines the attempt here.
  */
+const membershipEnv = z.object({ MEMBERSHIP_PERIOD_DAYS: providerConfigShape.MEMBERSHIP_PERIOD_DAYS, MEMBERSHIP_REBILLS: providerConfigShape.MEMBERSHIP_REBILLS });
+
+/**
+ * What approving needs, from the environment alone: the operator command line (`ops payments
+ * reconcile`) runs without the bff's configuration and its secrets. Same defaults and bounds.
+ */
+export function settleOptionsFromEnv(env: Record<string, string | undefined>): SettleOptions {
+  const terms = membershipEnv.parse(env);
+  return { membership: { periodDays: terms.MEMBERSHIP_PERIOD_DAYS, rebills: terms.MEMBERSHIP_REBILLS }, site: mailSiteFromEnv(env) };
+}
+
 export async function listOpen(knex: Knex, olderThanMs: number, now = Date.now()): Promise<AttemptRow[]> {
   return openAttempts(knex, now - olderThanMs);
 }

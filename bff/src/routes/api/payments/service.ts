@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, UnavailableError } from '../../../errors';
 import type { ChargeTerms } from '../../../provider/client';
 import { ProviderAuthError } from '../../../provider/oauth';
-import { hashPassword } from '@media-site/db/members/password';
+import { hashPassword } from '@media-site/db/members';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../members/deps';
 import { accessWithdrawn, entitlementsOf } from '../members/entitlements';

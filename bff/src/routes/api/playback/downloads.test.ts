@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { testBackends } from '@media-site/db/testing';
-import { takeDown } from '@media-site/db/reports/takedowns';
+import { takeDown } from '@media-site/db/reports';
 import { startReportKit, type ReportKit } from '../reports/kit';
 import { MANIFEST, seedPlayback, signInAs } from './kit';
 

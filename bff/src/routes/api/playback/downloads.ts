@@ -1,4 +1,4 @@
-import type { Manifest } from '@media-site/db/encode/manifest';
+import type { Manifest } from '@media-site/db/encode';
 import { renditionDownloadUrl, videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
 import type { PlayableRow } from './repository';

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { searchText } from '@media-site/db';
-import type { Manifest } from '@media-site/db/encode/manifest';
-import { addMember } from '@media-site/db/members/accounts';
-import { hashPassword } from '@media-site/db/members/password';
+import type { Manifest } from '@media-site/db/encode';
+import { addMember, hashPassword } from '@media-site/db/members';
 import { ORIGIN, type ReportKit } from '../reports/kit';
 import { insertSubscription } from '../members/repository';
 

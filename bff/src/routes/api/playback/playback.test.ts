@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { takeDown } from '@media-site/db/reports/takedowns';
+import { takeDown } from '@media-site/db/reports';
 import { startReportKit, type ReportKit } from '../reports/kit';
 import { MANIFEST, seedPlayback, signInAs } from './kit';
 

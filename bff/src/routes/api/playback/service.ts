@@ -1,4 +1,4 @@
-import { parseManifest, type Manifest } from '@media-site/db/encode/manifest';
+import { parseManifest, type Manifest } from '@media-site/db/encode';
 import { previewUrl, renditionUrl, type PlayableType } from '@media-site/contracts/playback-layout';
 import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../members/deps';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
-import { activeTakedowns, mediaPrefixesOf } from '@media-site/db/reports/takedowns';
+import { activeTakedowns, mediaPrefixesOf } from '@media-site/db/reports';
 import { ForbiddenError } from '../../../errors';
 import { sendInternalList } from '../shared/respond';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { resolveReport } from '@media-site/db/reports/repository';
+import { resolveReport } from '@media-site/db/reports';
 import { loadConfig } from '../../../config';
 import { ORIGIN, startReportKit, type ReportKit } from './kit';
 

@@ -1,14 +1,22 @@
-import { deadlinesOf, APPEAL_BUSINESS_DAYS } from '@media-site/db/reports/deadlines';
-import { ReportRuleError } from '@media-site/db/reports/errors';
-import { newReference } from '@media-site/db/reports/reference';
-import { insertReport, recordAppeal, reportByReference, type ReportRow } from '@media-site/db/reports/repository';
-import type { HolidayList } from '@media-site/db/reports/business-days';
+import {
+  APPEAL_BUSINESS_DAYS,
+  appealReceivedNotice,
+  deadlinesOf,
+  type HolidayList,
+  insertReport,
+  newReference,
+  recordAppeal,
+  reportByReference,
+  reportReceivedNotice,
+  type ReportRow,
+  ReportRuleError,
+} from '@media-site/db/reports';
 import type { MailSite } from '@media-site/db/mail';
-import { appealReceivedNotice, reportReceivedNotice } from '@media-site/db/reports/notices';
 import type { Knex } from 'knex';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
 import type { AppealBody, ReportBody } from './schema';
+import { isoTime } from '@media-site/contracts/iso-time';
 
 export interface ReportDeps {
   knex: Knex;
@@ -17,7 +25,7 @@ export interface ReportDeps {
   settings: { reportHolidays: HolidayList; site: MailSite };
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => isoTime(ms, null);
 
 function toAppError(err: unknown): unknown {
   if (!(err instanceof ReportRuleError)) return err;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { contentRefOf } from '@media-site/db/reports/takedowns';
+import { contentRefOf } from '@media-site/db/reports';
 
 /**
  * Whether the item a media folder belongs to (`video`, `some-folder`) is taken down: the bff signs

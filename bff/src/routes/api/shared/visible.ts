@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ContentTableName, ContentType } from '@media-site/db/reports/takedowns';
+import type { ContentTableName, ContentType } from '@media-site/db/reports';
 
 const TYPE_OF: Record<ContentTableName, ContentType> = { photosets: 'photoset', freephotosets: 'freephotoset', videos: 'video', vods: 'vod' };
 

@@ -1,9 +1,0 @@
-import { runCatalogCommand } from '../ingest/cli';
-
-process.exitCode = await runCatalogCommand(process.argv.slice(2), {
-  env: process.env,
-  out: (text) => console.log(text),
-  err: (text) => console.error(text),
-  write: (text) => process.stderr.write(text),
-  isTTY: process.stderr.isTTY,
-});

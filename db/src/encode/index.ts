@@ -1,0 +1,21 @@
+// The encode queue table and what the bff, the operator commands and the encoder share about it.
+export { parseManifest, type Manifest, type Rendition } from './manifest';
+export { originalFile, sourceSig } from './originals';
+export {
+  claimNext,
+  enqueue,
+  failJob,
+  finishJob,
+  formatJobCounts,
+  jobById,
+  jobCounts,
+  jobFor,
+  JOB_STATUSES,
+  listJobs,
+  recoverStale,
+  releaseJob,
+  renewLease,
+  retryFailed,
+  type JobRow,
+  type JobStatus,
+} from './queue';

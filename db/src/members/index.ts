@@ -1,0 +1,14 @@
+// Member accounts and passwords: written by the bff (sign-up, payments) and the operator commands.
+export { addMember, bumpAccessValidFrom, disableMember, enableMember, listMembers, type MemberSummary } from './accounts';
+export { MemberRuleError } from './errors';
+export {
+  decoyHash,
+  hashesInFlight,
+  hashLogNFromEnv,
+  hashPassword,
+  PRODUCTION_LOG_N,
+  setHashLogN,
+  setHashQueueLimits,
+  verifyPassword,
+} from './password';
+export { memberNamed } from './username';

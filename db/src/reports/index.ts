@@ -1,0 +1,8 @@
+// Reports, appeals and takedowns: filed through the bff, handled with the operator commands.
+export { NO_HOLIDAYS, parseHolidays, type HolidayList } from './business-days';
+export { APPEAL_BUSINESS_DAYS, deadlinesOf, nextDeadline, overdue } from './deadlines';
+export { ReportRuleError } from './errors';
+export { appealDecisionNotices, appealReceivedNotice, outcomeNotice, reportReceivedNotice } from './notices';
+export { newReference, REFERENCE_PATTERN } from './reference';
+export { acknowledgeReport, decideAppeal, insertReport, openReports, recordAppeal, reportByReference, reportsReceived, resolveReport, type ReportRow } from './repository';
+export { activeTakedowns, contentRefOf, hiddenContentIds, mediaPrefixesOf, restore, takeDown, takedownLog, type ContentRef, type ContentTableName, type ContentType } from './takedowns';

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
+import { encodeConfig, encodeEnv, toolsEnv, type EncodeConfig } from '@media-site/encoder';
+import { loadS3Settings, type S3Settings } from '@media-site/storage';
+
+/** The operator commands' environment (scripts/config-docs.ts documents it). */
+export const envSchema = z.object({
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://')
+    .describe('`redis://host:6379`: where a catalog change is announced to every bff; unset = the bffs see it at their next database poll'),
+  REDIS_SENTINELS: z.string().optional().describe('Redis behind Sentinel: `host:port,host:port` of the sentinels (as for the bff)'),
+  REDIS_SENTINEL_NAME: z.string().optional().describe('the master\'s name behind Sentinel'),
+  CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe('Redis key and channel prefix (the same as the bff\'s)'),
+  ...toolsEnv,
+  ...encodeEnv,
+});
+
+export interface CliConfig {
+  databaseUrl: string;
+  mediaRoot: string;
+  redisUrl: string | undefined;
+  /** Sentinel addresses and master name (REDIS_SENTINELS, REDIS_SENTINEL_NAME), when Redis is behind Sentinel. */
+  redisHa: RedisHaSettings;
+  cacheKeyPrefix: string;
+  ffmpeg: { ffmpeg: string; ffprobe: string };
+  encode: EncodeConfig;
+  /** STORAGE=s3 and its S3_* settings: ingest uploads originals there; null: the local tree. */
+  s3: S3Settings | null;
+}
+
+export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  const c = parsed.data;
+  const haProblem = redisHaProblem(c);
+  if (haProblem) throw new Error(`invalid environment:\n  ${haProblem.path}: ${haProblem.message}`);
+  return {
+    databaseUrl: databaseUrlFromEnv(env),
+    mediaRoot: resolve(mediaRootFromEnv(env)),
+    redisUrl: c.REDIS_URL,
+    redisHa: { REDIS_SENTINELS: c.REDIS_SENTINELS, REDIS_SENTINEL_NAME: c.REDIS_SENTINEL_NAME },
+    cacheKeyPrefix: c.CACHE_KEY_PREFIX,
+    ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
+    encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
+    s3: loadS3Settings(env),
+  };
+}

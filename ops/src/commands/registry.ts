@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import { parseArgs } from 'node:util';
+import { createKnex, migrateLatest, RuleError } from '@media-site/db';
+import { FolderError } from '../ingest/ingest';
+import { catalogCommands } from './catalog';
+import { loadCliConfig } from './config';
+import { encodeCommands } from './encode';
+import { memberCommands } from './members';
+import { paymentCommands } from './payments';
+import { reportCommands } from './reports';
+import { UsageError, type CliIo, type Command } from './types';
+
+export { loadCliConfig, type CliConfig } from './config';
+export type { CliIo } from './types';
+
+// The one registry of operator commands: a file per group, each a table of commands with their
+// usage, flags and run function; the dispatcher, exit codes and help follow.
+const groups: Record<string, Record<string, Command>> = {
+  catalog: catalogCommands,
+  encode: encodeCommands,
+  members: memberCommands,
+  reports: reportCommands,
+  payments: paymentCommands,
+};
+
+const commands: Record<string, Command> = Object.assign({}, ...Object.values(groups));
+
+/**
+ * `ops <group> <command> ...` and `ops <command> ...` both work (`catalog ingest`, `ingest`; the old
+ * `catalog` entry passes bare commands). A group of one command stands for it: `ops members add x`
+ * is `member add x`, `ops payments list` is `reconcile list`.
+ */
+function ungrouped(argv: string[]): string[] {
+  const [first, second, ...rest] = argv;
+  const group = first === undefined ? undefined : groups[first];
+  if (!group) return argv;
+  if (second !== undefined && second in group) return [second, ...rest];
+  const only = Object.keys(group);
+  if (!(first! in commands) && only.length === 1) return [only[0]!, ...argv.slice(1)];
+  return argv;
+}
+
+export const USAGE = `usage: npm run ops -- [<group>] <command> [options]   (\`npm run catalog -- <command>\` is the same)
+
+${Object.entries(groups)
+  .map(([group, members]) => `${group}:\n\n${Object.values(members)
+    .map((c) => `  ${c.usage}`)
+    .join('\n\n')}`)
+  .join('\n\n')}
+
+Environment: DATABASE_URL (default: embedded SQLite under .data), MEDIA_ROOT (default: .data/media),
+REDIS_URL (optional: announce catalog changes to running bff instances), CACHE_KEY_PREFIX (media:),
+STORAGE (local | s3: ingest uploads originals to S3_BUCKET at S3_ENDPOINT, see media-service/README.md),
+FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), ENCODE_CONCURRENCY / ENCODE_THREADS / ENCODE_PRESET /
+ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days).
+Exit codes: 0 ok, 1 failure, 2 usage.`;
+
+function parseCommand(argv: string[]): { command: Command; positionals: string[]; flags: Record<string, unknown> } {
+  const [name, ...rest] = ungrouped(argv);
+  const command = name === undefined ? undefined : commands[name];
+  if (!command) throw new UsageError(name === undefined ? 'no command given' : `unknown command: ${name}`);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const count = parsed.positionals.length;
+  if (count > command.positionals || count < (command.minPositionals ?? command.positionals)) {
+    throw new UsageError(`${name} takes ${command.positionals} argument(s), got ${parsed.positionals.length}`);
+  }
+  return { command, positionals: parsed.positionals, flags: parsed.values };
+}
+
+/** Runs one operator command and returns its exit code: 0 ok, 1 failure, 2 usage. */
+export async function runOpsCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  let knex: Knex | undefined;
+  try {
+    const { command, positionals, flags } = parseCommand(argv);
+    const config = loadCliConfig(io.env);
+    knex = io.knex ?? createKnex(config.databaseUrl);
+    // A fresh embedded database has no tables yet; migrating is idempotent and cheap.
+    if (!io.knex) await migrateLatest(knex);
+    return await command.run(positionals, flags, { knex, config, io });
+  } catch (err) {
+    if (err instanceof RuleError) {
+      io.err(err.message);
+      return err.kind === 'bad_input' ? 2 : 1;
+    }
+    if (err instanceof UsageError || err instanceof FolderError) {
+      io.err(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    if (knex && !io.knex) await knex.destroy();
+  }
+}

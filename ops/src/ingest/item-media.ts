@@ -1,0 +1,83 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Originals } from '@media-site/storage';
+import { extensionOf } from './layout';
+import type { FfmpegTools } from '@media-site/encoder';
+import { makeFrames } from './frames';
+import { makePhotoThumbs } from './photo-thumbs';
+import { placeFile, type PlaceMode } from './place';
+import type { ScannedItem } from './scan';
+
+export interface MediaContext {
+  mediaRoot: string;
+  mode: PlaceMode;
+  /** null: ffmpeg is not available, frames are only copied when the folder provides them. */
+  ffmpeg: FfmpegTools | null;
+  /**
+   * STORAGE=s3: the originals go to the bucket. Photos and free photos are then not written under
+   * MEDIA_ROOT; a video's or VOD's original still is, because the encoder reads it there.
+   */
+  originals?: Originals | null;
+}
+
+export interface ItemMediaResult {
+  /** Files written under MEDIA_ROOT (0 on a rerun with nothing new). */
+  written: number;
+  /** The images the row lists (unreadable ones are left out); null for videos. */
+  images: string[] | null;
+  notes: string[];
+  /** Whether the item's first frame exists (a model without a thumbnail may use it). */
+  hasFrame: boolean;
+}
+
+async function namesIn(dir: string | null): Promise<Set<string>> {
+  if (!dir) return new Set();
+  const entries = await readdir(dir, { withFileTypes: true });
+  return new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+}
+
+/** Puts one item's files under MEDIA_ROOT in the layout the media service serves. */
+export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Promise<ItemMediaResult> {
+  const root = ctx.mediaRoot;
+  const provided = await namesIn(item.thumbsDir);
+  const notes: string[] = [];
+  let written = 0;
+
+  if (item.type === 'photos' || item.type === 'freephotos') {
+    let images = item.images;
+    if (item.type === 'photos') {
+      const thumbs = await makePhotoThumbs({ dir: item.dir, images, thumbsDir: item.thumbsDir, providedThumbs: provided, destDir: join(root, 'photosthumbs', item.path), mode: ctx.mode });
+      written += thumbs.written;
+      const bad = new Set(thumbs.unreadable.map((u) => u.image));
+      for (const u of thumbs.unreadable) notes.push(`skipped ${item.type}/${item.path}/${u.image}: unreadable image (${u.reason})`);
+      images = images.filter((i) => !bad.has(i));
+    }
+    for (const image of images) {
+      const placed = ctx.originals
+        ? await ctx.originals.put(`${item.type}/${item.path}/${image}`, join(item.dir, image))
+        : await placeFile(join(item.dir, image), join(root, item.type, item.path, image), ctx.mode);
+      if (placed === 'placed') written++;
+    }
+    return { written, images, notes, hasFrame: false };
+  }
+
+  if (extensionOf(item.videoFile) !== extensionOf(item.downloadName)) {
+    notes.push(`${item.type}/${item.path}: ${item.videoFile} is stored as ${item.downloadName}, the download name, whose extension differs`);
+  }
+  if ((await placeFile(join(item.dir, item.videoFile), join(root, item.type, item.path, item.downloadName), ctx.mode)) === 'placed') written++;
+  if (ctx.originals && (await ctx.originals.put(`${item.type}/${item.path}/${item.downloadName}`, join(item.dir, item.videoFile))) === 'placed') written++;
+  const frames = await makeFrames({
+    video: join(item.dir, item.videoFile),
+    path: item.path,
+    thumbsDir: item.thumbsDir,
+    providedThumbs: provided,
+    destDir: join(root, `${item.type}thumbs`, item.path),
+    mode: ctx.mode,
+    tools: ctx.ffmpeg,
+  });
+  written += frames.written;
+  if (frames.missing.length) {
+    notes.push(`${item.type}/${item.path}: no thumbnails ${frames.missing.join(', ')} (${ctx.ffmpeg ? 'ffmpeg could not extract them' : 'ffmpeg not found and none provided'})`);
+  }
+  return { written, images: null, notes, hasFrame: !frames.missing.includes(`${item.path}_02.jpg`) };
+}

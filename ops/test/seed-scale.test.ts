@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex, readGeneration, searchText } from '@media-site/db';
+import { seedDemoCatalog, seedScale } from '../src/index';
+import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+
+const run = promisify(execFile);
+const opsDir = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(opsDir, '..', 'node_modules', '.bin', 'tsx');
+
+async function cli(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(tsx, [join(opsDir, 'src', 'cli', script), ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe.each(testBackends())('seed:scale on %s', (backend) => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await createTestDb(backend);
+    await seedDemoCatalog(db.knex);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('replaces the catalog with N rows per type and N/10 models, and bumps the generation', async () => {
+    const before = await readGeneration(db.knex);
+    const summary = await seedScale(db.knex, 1200);
+    expect(summary).toMatchObject({ models: 120, photosets: 1200, videos: 1200, vods: 1200, generation: before + 1 });
+    for (const [table, n] of [['models', 120], ['photosets', 1200], ['videos', 1200], ['vods', 1200], ['photoset_files', 0], ['freephotosets', 0]] as const) {
+      expect(Number((await db.knex(table).count({ n: '*' }))[0]?.n)).toBe(n);
+    }
+  });
+
+  it('writes consistent rows: models exist, covers are their photo sets, search_text computed', async () => {
+    const models = new Map((await db.knex('models').select()).map((m) => [m.id, m]));
+    expect(new Set([...models.values()].map((m) => m.initial)).size).toBeGreaterThanOrEqual(20);
+    for (const table of ['photosets', 'videos', 'vods']) {
+      for (const row of await db.knex(table).select().limit(200)) {
+        expect(models.get(row.model_id)?.modelname).toBe(row.modelname);
+        expect(row.search_text).toBe(searchText(row.updatename, row.modelname));
+      }
+    }
+    const covers = await db.knex('photosets').whereIn('id', [1, 2, 120]).select('id', 'path', 'model_id');
+    for (const cover of covers) expect(models.get(cover.model_id)?.thumbnail).toBe(`/members/photosthumbs/${cover.path}/large.jpg`);
+  });
+
+  it('is deterministic', async () => {
+    const first = await db.knex('vods').select().orderBy('id');
+    await seedScale(db.knex, 1200);
+    expect(await db.knex('vods').select().orderBy('id')).toEqual(first);
+  });
+});
+
+describe('seed CLIs', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'seed-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['seed-scale.ts', ['--rows', 'abc']],
+    ['seed-scale.ts', ['--rows', '0']],
+    ['seed-scale.ts', ['--bogus']],
+    ['seed.ts', ['--bogus']],
+    ['seed.ts', ['extra']],
+  ])('%s %j -> usage, exit 2', async (script, args) => {
+    const result = await cli(script, args, { DATABASE_URL: `sqlite:${join(dir, 'unused.sqlite')}` });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/usage: npm run seed/);
+  });
+
+  it('seed:scale --rows 30 fills an SQLite file and says what it did', async () => {
+    const url = `sqlite:${join(dir, 'scale.sqlite')}`;
+    const result = await cli('seed-scale.ts', ['--rows', '30'], { DATABASE_URL: url });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/models 3, photosets 30, videos 30, vods 30/);
+    const knex = createKnex(url);
+    try {
+      expect(Number((await knex('vods').count({ n: '*' }))[0]?.n)).toBe(30);
+    } finally {
+      await knex.destroy();
+    }
+  });
+});
