@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CatalogCache } from '../../cache/catalog-cache';
-import type { AccountDeps } from './members/deps';
+import type { AccountDeps } from '../../account/deps';
 import type { CatalogSearchIndex } from './search/catalog-index';
 import type { PageAnchors } from './shared/page-anchors';
 

@@ -6,8 +6,8 @@ import { hashPassword } from '@media-site/db/members/password';
 import { BadRequestError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
 import { createSession } from '../../../security/sessions';
-import type { AccountDeps } from '../members/deps';
-import { bumpAccessValidFrom, memberById, memberByUsername, type MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import { bumpAccessValidFrom, memberById, memberByUsername, type MemberRow } from '../../../account/repository';
 import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
 import { LINK_TOKEN, linkTokenHash, newLinkToken } from './tokens';
 

@@ -4,7 +4,7 @@ import type { Manifest } from '@media-site/db/encode/manifest';
 import { addMember } from '@media-site/db/members/accounts';
 import { hashPassword } from '@media-site/db/members/password';
 import { ORIGIN, type ReportKit } from '../reports/kit';
-import { insertSubscription } from '../members/repository';
+import { insertSubscription } from '../../../account/repository';
 
 export const PASSWORD = 'correct horse';
 

@@ -1,8 +1,8 @@
 import type { PlayableType } from '@media-site/contracts/playback-layout';
 import { BadRequestError, ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
-import type { AccountDeps } from '../members/deps';
-import type { MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import type { MemberRow } from '../../../account/repository';
 import { loadPlayable, playAccess, type PlayAccess, type Playable } from '../playback/service';
 import { videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { deletePosition, itemsByIds, positionOf, recentPositions, savePosition } from './repository';

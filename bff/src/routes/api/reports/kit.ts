@@ -7,7 +7,7 @@ import type { CatalogCache } from '../../../cache/catalog-cache';
 import { startCatalogCache } from '../../../cache/create';
 import { loadConfig } from '../../../config';
 import { memoryRateLimiter } from '../../../security/rate-limit';
-import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
+import { accountSettings, providerClient, type AccountDeps } from '../../../account/deps';
 
 export const ORIGIN = 'http://127.0.0.1';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { bumpAccessValidFrom } from '@media-site/db/members/accounts';
 import { memberNamed } from '@media-site/db/members/username';
-import { visibleOnly } from '../shared/visible';
+import { visibleOnly } from '../routes/api/shared/visible';
 
 export interface MemberRow {
   id: number;

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { KeyRing } from '@media-site/contracts/token';
-import type { BffConfig } from '../../../config';
-import { createRedis } from '../../../cache/redis';
-import { CcbillClient } from '../../../provider/client';
-import type { AddressList } from '../../../security/address-list';
-import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../../../security/rate-limit';
+import type { BffConfig } from '../config';
+import { createRedis } from '../cache/redis';
+import { CcbillClient } from '../provider/client';
+import type { AddressList } from '../security/address-list';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from '../security/rate-limit';
 import type { HolidayList } from '@media-site/db/reports/business-days';
 import { setHashQueueLimits } from '@media-site/db/members/password';
 import type { MailSite } from '@media-site/db/mail';
