@@ -9,7 +9,8 @@ import { createApp } from '../../../app';
 import { startCatalogCache } from '../../../cache/create';
 import { loadConfig } from '../../../config';
 import { memoryRateLimiter, type RateLimiter } from '../../../security/rate-limit';
-import { accountSettings, providerClient, type AccountDeps } from '../../../account/deps';
+import type { AccountDeps } from '../../../account/deps';
+import { accountSettings, providerClient } from '../../../account/start';
 
 export const ORIGIN = 'http://127.0.0.1';
 export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';

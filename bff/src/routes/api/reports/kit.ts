@@ -7,7 +7,8 @@ import type { CatalogCache } from '../../../cache/catalog-cache';
 import { startCatalogCache } from '../../../cache/create';
 import { loadConfig } from '../../../config';
 import { memoryRateLimiter } from '../../../security/rate-limit';
-import { accountSettings, providerClient, type AccountDeps } from '../../../account/deps';
+import type { AccountDeps } from '../../../account/deps';
+import { accountSettings, providerClient } from '../../../account/start';
 
 export const ORIGIN = 'http://127.0.0.1';
 
