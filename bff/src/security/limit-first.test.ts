@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, startAccountKit, type AccountKit } from '../routes/api/payments/test-kit';
+import { ORIGIN, startAccountKit, type AccountKit } from '../test/account-kit';
 import { REPORTS_PER_MINUTE } from '../routes/api/reports/routes';
 
 const PAYMENTS_PER_MINUTE = 20;

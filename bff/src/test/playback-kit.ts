@@ -3,8 +3,8 @@ import { searchText } from '@media-site/db';
 import type { Manifest } from '@media-site/db/encode/manifest';
 import { addMember } from '@media-site/db/members/accounts';
 import { hashPassword } from '@media-site/db/members/password';
-import { ORIGIN, type ReportKit } from '../reports/kit';
-import { insertSubscription } from '../../../account/repository';
+import { ORIGIN, type ReportKit } from './report-kit';
+import { insertSubscription } from '../account/repository';
 
 export const PASSWORD = 'correct horse';
 
