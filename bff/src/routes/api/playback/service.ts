@@ -4,8 +4,8 @@ import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import type { MemberRow } from '../../../account/repository';
-import { positionOf } from '../positions/repository';
-import { positionView } from '../positions/view';
+import { positionOf } from './positions';
+import { positionView } from './position-view';
 import { downloadChoices, originalPath } from './downloads';
 import { encodeState, playableItem, type PlayableRow } from './repository';
 
