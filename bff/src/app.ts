@@ -11,8 +11,8 @@ import { requestLog } from './request-log';
 import { parseAddressList } from './security/address-list';
 import { trustProxies } from './security/client';
 import { apiRouter } from './routes/api/index';
-import type { AccountDeps } from './routes/api/members/deps';
-import { internalRoutes } from './routes/api/members/routes';
+import type { AccountDeps } from './account/deps';
+import { internalRoutes } from './routes/internal/index';
 import type { CatalogSearchIndex } from './routes/api/search/catalog-index';
 import { PageAnchors } from './routes/api/shared/page-anchors';
 

@@ -18,7 +18,7 @@ import type { BffConfig } from './config';
 import { createLogOutput, knexLog } from './logger';
 import { startMailSender } from './mail/start';
 import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
-import { startAccount } from './routes/api/members/deps';
+import { startAccount } from './account/start';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
 
 export interface BffOverrides {

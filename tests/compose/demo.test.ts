@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_ACCEPT } from '@media-site/simulator';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { tokenRequestBody } from '../../bff/src/routes/api/payments/test-kit';
+import { tokenRequestBody } from '../../bff/src/test/account-kit';
 import { repoRoot } from '../../scripts/lib/site';
 import { freePort } from '../src/nginx';
 import { ComposeProject, composeTestEnabled, generatedSecrets, must, waitFor, writeEnvFile } from './compose';

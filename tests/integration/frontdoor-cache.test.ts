@@ -5,7 +5,7 @@ import { createKnex } from '@media-site/db';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { hashPassword } from '@media-site/db/members';
 import { raw, type RawResponse } from '@media-site/media-service/testing/http';
-import { insertMember } from '../../bff/src/routes/api/members/repository';
+import { insertMember } from '../../bff/src/account/repository';
 import { countRequests, settledCount } from '../src/access-lines';
 import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';

@@ -4,7 +4,7 @@ import { outboxCounts } from '@media-site/db/mail';
 import { testBackends } from '@media-site/db/testing';
 import { smtpTransport } from '../../bff/src/mail/transport';
 import { startMailWorker, type MailWorker } from '../../bff/src/mail/worker';
-import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../bff/src/routes/api/payments/test-kit';
+import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
 import { startTestSmtp, type TestSmtp } from '../../bff/src/test/smtp-server';
 
 // Issue 22: every mail the site sends for what members and reporters do reaches a real SMTP server,

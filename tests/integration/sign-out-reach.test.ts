@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { put, raw, startTempMedia, type TempMedia } from '@media-site/media-service/testing';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../bff/src/routes/api/payments/test-kit';
+import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
 
 // issue 19: nothing a stolen session minted outlives "sign out everywhere", a password change or
 // `member disable`. A hijacker who held the session has a 48 h download link, an edge URL and a

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, startAccountKit, type AccountKit } from '../routes/api/payments/test-kit';
+import { ORIGIN, startAccountKit, type AccountKit } from '../test/account-kit';
 
 // issue 19: every per-address budget of the bff counts an IPv6 /64 as one client (addressBlock).
 // The kit's peer is loopback, a trusted proxy by default, so X-Forwarded-For names the client.

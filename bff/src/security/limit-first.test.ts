@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, startAccountKit, type AccountKit } from '../routes/api/payments/test-kit';
+import { ORIGIN, startAccountKit, type AccountKit } from '../test/account-kit';
 import { REPORTS_PER_MINUTE } from '../routes/api/reports/routes';
 
 const PAYMENTS_PER_MINUTE = 20;

@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
 
+// The one writer of the `members` table: the operator CLI's member commands and the bff's account
+// module (a settled sign-up payment, a chargeback, a password or e-mail change) both go through here.
+
 const DAY_MS = 86_400_000;
 
 export interface MemberSummary {
@@ -26,12 +29,17 @@ async function memberId(db: Knex, username: string): Promise<number> {
   return Number(row.id);
 }
 
+/** A new member row: the operator's `member add`, and the bff when a sign-up payment settles. */
+export async function insertMember(db: Knex, m: { username: string; passwordHash: string; email: string; now: number }): Promise<number> {
+  const [id] = await db('members').insert({ username: m.username, password_hash: m.passwordHash, email: m.email, created_at: m.now });
+  return Number(id);
+}
+
 /** A member with, when `days` > 0, a membership paid through now + days (no provider subscription). */
 export async function addMember(db: Knex, m: { username: string; passwordHash: string; email: string; days: number; now: number }): Promise<number> {
   return db.transaction(async (trx) => {
     if (await memberNamed(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
-    const [id] = await trx('members').insert({ username: m.username, password_hash: m.passwordHash, email: m.email, created_at: m.now });
-    const memberId = Number(id);
+    const memberId = await insertMember(trx, m);
     if (m.days > 0) {
       await trx('subscriptions').insert({
         member_id: memberId,
@@ -58,6 +66,26 @@ export async function bumpAccessValidFrom(db: Knex | Knex.Transaction, id: numbe
     .where({ id })
     .andWhere((q) => q.whereNull('access_valid_from').orWhere('access_valid_from', '<', now))
     .update({ access_valid_from: now });
+}
+
+/**
+ * A chargeback, refund, return or void: keeps the first revocation's time; only the operator's
+ * `member enable` clears it. What the member was given before stays refused after that too (the
+ * valid-from time).
+ */
+export async function revokeMember(db: Knex, id: number, at: number): Promise<void> {
+  await db('members').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
+  await bumpAccessValidFrom(db, id, at);
+}
+
+/** A new password hash; the caller ends the sessions and bumps the valid-from time in the same transaction. */
+export async function setPasswordHash(db: Knex, id: number, passwordHash: string): Promise<void> {
+  await db('members').where({ id }).update({ password_hash: passwordHash });
+}
+
+/** A confirmed e-mail change. */
+export async function setEmail(db: Knex, id: number, email: string): Promise<void> {
+  await db('members').where({ id }).update({ email });
 }
 
 /**

@@ -1,5 +1,16 @@
 // Member accounts and passwords: written by the bff (sign-up, payments) and the operator commands.
-export { addMember, bumpAccessValidFrom, disableMember, enableMember, listMembers, type MemberSummary } from './accounts';
+export {
+  addMember,
+  bumpAccessValidFrom,
+  disableMember,
+  enableMember,
+  insertMember,
+  listMembers,
+  revokeMember,
+  setEmail,
+  setPasswordHash,
+  type MemberSummary,
+} from './accounts';
 export { MemberRuleError } from './errors';
 export {
   decoyHash,

@@ -1,9 +1,13 @@
 import type { Knex } from 'knex';
 import type { CatalogCache } from '../../cache/catalog-cache';
-import type { AccountDeps } from './members/deps';
+import type { AccountDeps } from '../../account/deps';
 import type { CatalogSearchIndex } from './search/catalog-index';
 import type { PageAnchors } from './shared/page-anchors';
 
+/**
+ * What apiRouter (index.ts) hands each /api resource: the router's own contract, so it lives beside
+ * it. Building these from configuration is the app's wiring: server.ts, account/start.ts, app.ts.
+ */
 export interface ApiDeps {
   knex: Knex;
   cache: CatalogCache;

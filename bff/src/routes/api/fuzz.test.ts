@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { ROUTE_INPUTS, type RouteInput } from './inputs';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from './payments/test-kit';
+import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../test/account-kit';
 
 /**
  * Issue 19: a fuzz pass over every /api input, generated from the route schemas (inputs.ts) with

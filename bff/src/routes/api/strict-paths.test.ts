@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, startAccountKit, type AccountKit } from './payments/test-kit';
+import { ORIGIN, startAccountKit, type AccountKit } from '../../test/account-kit';
 
 // issue 11: the front door limits /api/login and the payment steps by exact path; a router that
 // also answered /api/LOGIN/ let a client walk around those limits. Every path is matched exactly:

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { linkTokenHash } from '../password-reset/tokens';
 import { EMAIL_CHANGE_REFUSED, EMAIL_CHANGES_PER_HOUR } from './email';
 

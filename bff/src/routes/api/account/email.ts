@@ -7,8 +7,8 @@ import { verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
 import { enforceRateLimit } from '../../../security/rate-limit';
-import type { AccountDeps } from '../members/deps';
-import { memberById, type MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import { memberById, setEmail, type MemberRow } from '../../../account/repository';
 import { emailSized, linkToken } from '../password-reset/schema';
 import { LINK_TOKEN, linkTokenHash, newLinkToken } from '../password-reset/tokens';
 import { stop } from '../shared/params';
@@ -69,7 +69,7 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
   await deps.knex.transaction(async (trx) => {
     const spent = await trx('email_changes').where({ token_hash: change.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
     if (spent !== 1) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
-    await trx('members').where({ id: member.id }).update({ email: change.newEmail });
+    await setEmail(trx, member.id, change.newEmail);
     // Reset links mailed to the old address stop working with it.
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });

@@ -6,9 +6,9 @@ import { enforceRateLimit } from '../../../security/rate-limit';
 import { createSession } from '../../../security/sessions';
 import { ACCOUNT_WINDOW_SECONDS } from '../auth/limits';
 import { memberView } from '../auth/service';
-import type { AccountDeps } from '../members/deps';
-import { accessWithdrawn } from '../members/entitlements';
-import { bumpAccessValidFrom, type MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import { accessWithdrawn } from '../../../account/entitlements';
+import { bumpAccessValidFrom, setPasswordHash, type MemberRow } from '../../../account/repository';
 import { passwordChangedNotice } from '../password-reset/service';
 import { downloadChoices, type DownloadChoice } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
@@ -67,7 +67,7 @@ export async function changePassword(deps: AccountDeps, member: MemberRow, input
   const hash = await hashPassword(input.newPassword, { owner: address });
   const now = deps.now();
   await deps.knex.transaction(async (trx) => {
-    await trx('members').where({ id: member.id }).update({ password_hash: hash });
+    await setPasswordHash(trx, member.id, hash);
     await trx('member_sessions').where({ member_id: member.id }).delete();
     // What the ended sessions minted (links, edge URLs, media cookies) ends at the media service's next poll.
     await bumpAccessValidFrom(trx, member.id, now);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import { DEVICE_COOKIE, verifyDeviceCookie } from '../../../security/device-cookie';
-import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 describe.each(testBackends())('members: sign-in, sessions, download links (%s)', (backend) => {
   let kit: AccountKit;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
-import { pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 // issue 16: with EDGE_URL_SECRET the download link answer carries an edge (CDN) URL beside the 48 h
 // link: nginx secure_link format, for the same file, shorter-lived, under EDGE_BASE_URL.

@@ -1,5 +1,5 @@
 import type { Device } from '../../../security/device-cookie';
-import type { AccountDeps } from '../members/deps';
+import type { AccountDeps } from '../../../account/deps';
 
 /** Where a sign-in attempt comes from: the client address, and the device cookie when it verified. */
 export interface SignInClient {

@@ -5,7 +5,7 @@ import { runOpsCommand } from '@media-site/ops/cli';
 import { hashesInFlight, hashLogNFromEnv, PRODUCTION_LOG_N, setHashLogN, setHashQueueLimits } from '@media-site/db/members';
 import { createLoginChallenge } from '../../../security/altcha';
 import { testLimiters } from '../../../test/limiters';
-import { ORIGIN, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 // issue 11: ten wrong passwords from anywhere locked the owner out. Now: per address, per
 // (address, username), per known device, and one budget per username for unknown browsers, which

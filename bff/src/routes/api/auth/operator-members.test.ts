@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 describe.each(testBackends())('members added and disabled by the operator CLI (%s)', (backend) => {
   let kit: AccountKit;

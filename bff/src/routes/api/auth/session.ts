@@ -4,9 +4,9 @@ import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/contracts/token';
 import { addressBlock } from '../../../security/client-address';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, signDeviceCookie, verifyDeviceCookie, type Device } from '../../../security/device-cookie';
 import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
-import type { AccountDeps } from '../members/deps';
-import { entitlementsOf, mediaToken } from '../members/entitlements';
-import { memberById, mintSeconds, type MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import { entitlementsOf, mediaToken } from '../../../account/entitlements';
+import { memberById, mintSeconds, type MemberRow } from '../../../account/repository';
 import type { SignInClient } from './limits';
 
 // Readable by the SPA (the session cookie is not): tells it whether asking /api/me is worth a request.

@@ -4,7 +4,7 @@ import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { restore, takeDown } from '@media-site/db/reports';
 import { testBackends } from '@media-site/db/testing';
-import { VOD, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { VOD, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 // issue 19: a takedown reaches what the bff mints. No download link or edge URL is signed for a
 // taken-down item (404, as the catalog answers for it), /api/account lists a bought VOD that was

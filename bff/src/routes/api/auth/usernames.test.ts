@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, prepare, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { ORIGIN, prepare, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 // issue 11: on SQLite a member added without a payment (the demo member, the operator CLI) could
 // not sign in as "DEMO", and "DEMO" could pay for a second account beside "demo". A username is one

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { ACCOUNTS_PER_ADDRESS_MAX, RESET_ANSWER, RESET_ANSWER_FLOOR_MS, RESET_REFUSED, RESETS_PER_ACCOUNT_PER_HOUR } from './service';
 import { linkTokenHash } from './tokens';
 

@@ -5,8 +5,8 @@ import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
 import { memberView } from '../auth/service';
 import { issueCookies, rememberDevice, signInClient } from '../auth/session';
-import type { AccountDeps } from '../members/deps';
-import { parseBody } from '../members/parse';
+import type { AccountDeps } from '../../../account/deps';
+import { parseBody } from '../shared/parse';
 import { passwordResetBody, passwordResetConfirmBody } from './schema';
 import { confirmPasswordReset, requestPasswordReset, RESET_ANSWER } from './service';
 

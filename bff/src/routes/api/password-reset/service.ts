@@ -6,8 +6,8 @@ import { hashPassword } from '@media-site/db/members';
 import { BadRequestError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
 import { createSession } from '../../../security/sessions';
-import type { AccountDeps } from '../members/deps';
-import { bumpAccessValidFrom, memberById, memberByUsername, type MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import { bumpAccessValidFrom, memberById, memberByUsername, setPasswordHash, type MemberRow } from '../../../account/repository';
 import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
 import { LINK_TOKEN, linkTokenHash, newLinkToken } from './tokens';
 
@@ -111,7 +111,7 @@ export async function confirmPasswordReset(deps: AccountDeps, input: PasswordRes
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.
     await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
-    await trx('members').where({ id: member.id }).update({ password_hash: hash });
+    await setPasswordHash(trx, member.id, hash);
     await trx('member_sessions').where({ member_id: member.id }).delete();
     await bumpAccessValidFrom(trx, member.id, now);
     await passwordChangedNotice(trx, settings.site, member, now);

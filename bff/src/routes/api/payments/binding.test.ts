@@ -2,7 +2,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { ORIGIN, PROVIDER_ACCEPT, VOD, pay, prepare, signIn, startAccountKit, tokenRequestBody, type AccountKit } from './test-kit';
+import { ORIGIN, PROVIDER_ACCEPT, VOD, pay, prepare, signIn, startAccountKit, tokenRequestBody, type AccountKit } from '../../../test/account-kit';
 
 // Issue 19: a payment token (and a step-3 handle) is bound to the browser that ran step 1 and to
 // the username it chose there. Each browser is a supertest agent: it keeps its own cookies.

@@ -5,7 +5,7 @@ import { hashLogNFromEnv } from '@media-site/db/members';
 import { takeDown } from '@media-site/db/reports';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
 import type { AttemptRow } from './attempts';
-import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies, type AccountKit } from './test-kit';
+import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies, type AccountKit } from '../../../test/account-kit';
 
 const HIDDEN_VOD = { path: 'vod-hidden', price: '5.00' };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { VOD, pay, signIn, startAccountKit, type AccountKit } from './test-kit';
+import { VOD, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 const HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventType=';
 const PROVIDER_ADDRESS = '64.38.240.17';

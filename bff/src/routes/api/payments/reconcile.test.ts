@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { approve, decline, expireOpen, listOpen } from './reconcile';
-import { pay, signIn, startAccountKit, type AccountKit } from './test-kit';
+import { pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 describe.each(testBackends())('reconciliation of unknown charges (%s)', (backend) => {
   let kit: AccountKit;

@@ -3,7 +3,7 @@ import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { vodReceiptMail, welcomeReceiptMail } from '@media-site/db/mail/templates';
 import { nudgeMail } from '../../../mail/worker';
 import { recordPaymentOutcome } from '../../../metrics';
-import { insertMember, insertSubscription } from '../members/repository';
+import { insertMember, insertSubscription } from '../../../account/repository';
 import { attemptById, closeAttempt, type AttemptRow, type AttemptStatus } from './attempts';
 
 const DAY_MS = 86_400_000;

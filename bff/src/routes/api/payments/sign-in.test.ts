@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, VOD, pay, prepare, signIn, startAccountKit, type AccountKit } from './test-kit';
+import { ORIGIN, VOD, pay, prepare, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 const setCookies = (res: { headers: Record<string, unknown> }) => ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ');

@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { testBackends } from '@media-site/db/testing';
 import { takeDown } from '@media-site/db/reports';
-import { startReportKit, type ReportKit } from '../reports/kit';
-import { MANIFEST, seedPlayback, signInAs } from './kit';
+import { startReportKit, type ReportKit } from '../../../test/report-kit';
+import { MANIFEST, seedPlayback, signInAs } from '../../../test/playback-kit';
 
 // The VOD's encode recorded its original's size (source.bytes); the video's is from before that.
 const SOURCE_BYTES = 1_234_567_890;

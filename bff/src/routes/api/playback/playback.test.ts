@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { takeDown } from '@media-site/db/reports';
-import { startReportKit, type ReportKit } from '../reports/kit';
-import { MANIFEST, seedPlayback, signInAs } from './kit';
+import { startReportKit, type ReportKit } from '../../../test/report-kit';
+import { MANIFEST, seedPlayback, signInAs } from '../../../test/playback-kit';
 
 describe.each(testBackends())('GET /api/playback/{type}/{folder} (%s)', (backend) => {
   let kit: ReportKit;

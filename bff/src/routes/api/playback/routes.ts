@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { currentMember } from '../auth/session';
-import type { AccountDeps } from '../members/deps';
+import type { AccountDeps } from '../../../account/deps';
 import { folderParam, parseParam } from '../shared/params';
 import { playableTypeParam } from './schema';
 import { playbackView } from './service';

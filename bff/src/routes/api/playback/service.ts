@@ -1,11 +1,11 @@
 import { parseManifest, type Manifest } from '@media-site/db/encode';
 import { previewUrl, renditionUrl, type PlayableType } from '@media-site/contracts/playback-layout';
 import { NotFoundError } from '../../../errors';
-import type { AccountDeps } from '../members/deps';
-import { entitlementsOf, hasActiveMembership } from '../members/entitlements';
-import type { MemberRow } from '../members/repository';
-import { positionOf } from '../positions/repository';
-import { positionView } from '../positions/view';
+import type { AccountDeps } from '../../../account/deps';
+import { entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
+import type { MemberRow } from '../../../account/repository';
+import { positionOf } from './positions';
+import { positionView } from './position-view';
 import { downloadChoices, originalPath } from './downloads';
 import { encodeState, playableItem, type PlayableRow } from './repository';
 

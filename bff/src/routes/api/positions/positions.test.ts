@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, startReportKit, type ReportKit } from '../reports/kit';
-import { seedPlayback, signInAs } from '../playback/kit';
+import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
+import { seedPlayback, signInAs } from '../../../test/playback-kit';
 
 describe.each(testBackends())('continue watching: /api/positions (%s)', (backend) => {
   let kit: ReportKit;

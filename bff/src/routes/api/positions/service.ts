@@ -1,12 +1,12 @@
 import type { PlayableType } from '@media-site/contracts/playback-layout';
 import { BadRequestError, ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
-import type { AccountDeps } from '../members/deps';
-import type { MemberRow } from '../members/repository';
+import type { AccountDeps } from '../../../account/deps';
+import type { MemberRow } from '../../../account/repository';
 import { loadPlayable, playAccess, type PlayAccess, type Playable } from '../playback/service';
 import { videoThumbnail, vodThumbnail } from '../shared/media-urls';
-import { deletePosition, itemsByIds, positionOf, recentPositions, savePosition } from './repository';
-import { isCompleted, positionView as view } from './view';
+import { deletePosition, itemsByIds, positionOf, recentPositions, savePosition } from '../playback/positions';
+import { isCompleted, positionView as view } from '../playback/position-view';
 
 const REFUSED: Record<Exclude<PlayAccess, 'granted' | 'sign_in'>, string> = {
   membership_required: 'an active membership is required',

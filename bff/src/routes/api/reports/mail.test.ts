@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { resolveReport } from '@media-site/db/reports';
-import { ORIGIN, startReportKit, type ReportKit } from './kit';
+import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
 
 const valid = { content: '/video/clip-one', reason: 'no_consent', details: 'This is me and I never agreed to publication.' };
 

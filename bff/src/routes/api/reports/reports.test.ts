@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { resolveReport } from '@media-site/db/reports';
 import { loadConfig } from '../../../config';
-import { ORIGIN, startReportKit, type ReportKit } from './kit';
+import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
 
 const valid = { content: '/video/clip-one', reason: 'no_consent', details: 'This is me and I never agreed to publication.', email: 'me@example.com' };
 

@@ -6,8 +6,8 @@ import { requireSameOrigin } from '../../../security/origin';
 import { limitPerAddress } from '../../../security/address-limit';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { addressBlock } from '../../../security/client-address';
-import type { AccountDeps } from '../members/deps';
-import { parseBody } from '../members/parse';
+import type { AccountDeps } from '../../../account/deps';
+import { parseBody } from '../shared/parse';
 import { appealBody, referenceParam, reportBody } from './schema';
 import { reportStatus, submitAppeal, submitReport } from './service';
 

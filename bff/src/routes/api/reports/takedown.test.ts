@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { restore, takeDown, type ContentRef } from '@media-site/db/reports';
 import { insertCatalog, type Catalog } from '../../../test/fixtures';
-import { startReportKit, type ReportKit } from './kit';
+import { startReportKit, type ReportKit } from '../../../test/report-kit';
 
 type Json = Record<string, unknown>;
 const paths = (items: unknown) => (items as Json[]).map((i) => i.path);

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
-import type { Context } from 'koa';
 import type { CachedBody, CatalogCache } from '../../../cache/catalog-cache';
-import { notModified, pathOf, writeCachedAnswer } from '../../../cache/fast-path';
+import { pathOf, writeCachedAnswer } from '../../../cache/fast-path';
 
 /**
  * Declares a route replayable: a public catalog GET whose validated answer is the same bytes for
@@ -19,21 +17,4 @@ export function replayable(cache: CatalogCache, answer: (ctx: RouterContext) => 
     ctx.respond = false;
     writeCachedAnswer(ctx.req, ctx.res, cached);
   };
-}
-
-/**
- * The media service's lists (`/internal/*`): never stored by a cache, and a 304 when the poller's
- * If-None-Match still matches, so a short poll interval costs one small query and no body.
- */
-export function sendInternalList(ctx: Context, list: Record<string, unknown>): void {
-  const body = JSON.stringify(list);
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('ETag', etag);
-  if (notModified(ctx.req.headers['if-none-match'], etag)) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.type = 'application/json';
-  ctx.body = body;
 }

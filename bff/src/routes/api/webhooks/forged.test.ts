@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { randomBytes } from 'node:crypto';
-import { pay, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { pay, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { WEBHOOK_PROXY_HEADER } from './proxy-secret';
 
 // The compose shape: the bff trusts the front door's one address. Here the front door is 127.0.0.1

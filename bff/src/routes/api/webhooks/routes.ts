@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import { ForbiddenError } from '../../../errors';
 import { readBody } from '../../../security/body';
-import type { AccountDeps } from '../members/deps';
-import { parseBody, parseQuery } from '../members/parse';
+import type { AccountDeps } from '../../../account/deps';
+import { parseBody, parseQuery } from '../shared/parse';
 import { isProxySecret, WEBHOOK_PROXY_HEADER } from './proxy-secret';
 import { webhookBody, webhookQuery } from './schema';
 import { receiveWebhook } from './service';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { verifySessionToken } from '@media-site/contracts/token';
-import { pay, signIn, startAccountKit, type AccountKit } from '../payments/test-kit';
+import { pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 const HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
 const PROVIDER_ADDRESS = '64.38.240.17';

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { searchText } from '@media-site/db';
 import type { Manifest } from '@media-site/db/encode';
 import { addMember, hashPassword } from '@media-site/db/members';
-import { ORIGIN, type ReportKit } from '../reports/kit';
-import { insertSubscription } from '../members/repository';
+import { ORIGIN, type ReportKit } from './report-kit';
+import { insertSubscription } from '../account/repository';
 
 export const PASSWORD = 'correct horse';
 

@@ -2,12 +2,13 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import supertest from 'supertest';
 import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
-import { createApp } from '../../../app';
-import type { CatalogCache } from '../../../cache/catalog-cache';
-import { startCatalogCache } from '../../../cache/create';
-import { loadConfig } from '../../../config';
-import { memoryRateLimiter } from '../../../security/rate-limit';
-import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
+import { createApp } from '../app';
+import type { CatalogCache } from '../cache/catalog-cache';
+import { startCatalogCache } from '../cache/create';
+import { loadConfig } from '../config';
+import { memoryRateLimiter } from '../security/rate-limit';
+import type { AccountDeps } from '../account/deps';
+import { accountSettings, providerClient } from '../account/start';
 
 export const ORIGIN = 'http://127.0.0.1';
 

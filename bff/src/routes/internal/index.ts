@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import { exactRouter } from '../../exact-router';
-import { ForbiddenError } from '../../../errors';
-import type { AccountDeps } from './deps';
-import { accessValidFromSince, revokedMemberIds } from './repository';
-import { takedownListRoute } from '../reports/internal';
-import { sendInternalList } from '../shared/respond';
+import { exactRouter } from '../exact-router';
+import { ForbiddenError } from '../../errors';
+import type { AccountDeps } from '../../account/deps';
+import { accessValidFromSince, revokedMemberIds } from '../../account/repository';
+import { takedownListRoute } from './takedowns';
+import { sendInternalList } from './list';
 
 /**
  * Outside /api, so the front door never proxies it: the media service polls it every minute (ETag/304) for

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { bumpAccessValidFrom, memberNamed } from '@media-site/db/members';
-import { visibleOnly } from '../shared/visible';
+import { memberNamed } from '@media-site/db/members';
+import { visibleOnly } from '../routes/api/shared/visible';
 
 export interface MemberRow {
   id: number;
@@ -65,21 +65,8 @@ export async function memberById(db: Knex, id: number): Promise<MemberRow | unde
   return toMember(await db('members').where({ id }).first());
 }
 
-export async function insertMember(db: Knex, member: { username: string; passwordHash: string; email: string; now: number }): Promise<number> {
-  const [id] = await db('members').insert({ username: member.username, password_hash: member.passwordHash, email: member.email, created_at: member.now });
-  return num(id);
-}
-
-/**
- * Keeps the first revocation's time; only the operator's `member enable` clears it. What the member
- * was given before stays refused after that too (the valid-from time).
- */
-export async function revokeMember(db: Knex, id: number, at: number): Promise<void> {
-  await db('members').where({ id }).whereNull('revoked_at').update({ revoked_at: at });
-  await bumpAccessValidFrom(db, id, at);
-}
-
-export { bumpAccessValidFrom };
+// The members table has one writer, db's accounts module (the operator CLI's too): the bff writes through it.
+export { bumpAccessValidFrom, insertMember, revokeMember, setEmail, setPasswordHash } from '@media-site/db/members';
 
 /**
  * Members revoked since `since` (unix ms), and every disabled member: what the media service must

@@ -1,4 +1,4 @@
-import type { Position } from './repository';
+import type { Position } from './positions';
 
 /** Near enough to the end to count as watched: the last 5 % (at most 30 s). */
 export function isCompleted(positionMs: number, durationMs: number | null): boolean {

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
-import { PLAYABLE_TABLE } from '../playback/repository';
+import { PLAYABLE_TABLE } from './repository';
 import { visibleOnly } from '../shared/visible';
+
+// Where each member stopped (playback_positions). The playback view shows it and /api/positions
+// (../positions/) reads and writes it: it lives here so positions builds on playback, never the reverse.
 
 export interface Position {
   type: PlayableType;

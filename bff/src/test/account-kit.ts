@@ -5,11 +5,12 @@ import { searchText } from '@media-site/db';
 import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@media-site/simulator';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { createApp } from '../../../app';
-import { startCatalogCache } from '../../../cache/create';
-import { loadConfig } from '../../../config';
-import { memoryRateLimiter, type RateLimiter } from '../../../security/rate-limit';
-import { accountSettings, providerClient, type AccountDeps } from '../members/deps';
+import { createApp } from '../app';
+import { startCatalogCache } from '../cache/create';
+import { loadConfig } from '../config';
+import { memoryRateLimiter, type RateLimiter } from '../security/rate-limit';
+import type { AccountDeps } from '../account/deps';
+import { accountSettings, providerClient } from '../account/start';
 
 export const ORIGIN = 'http://127.0.0.1';
 export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';

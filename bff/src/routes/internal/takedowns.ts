@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { activeTakedowns, mediaPrefixesOf } from '@media-site/db/reports';
-import { ForbiddenError } from '../../../errors';
-import { sendInternalList } from '../shared/respond';
+import { ForbiddenError } from '../../errors';
+import { sendInternalList } from './list';
 
 /**
  * Outside /api like the revocation list: the media service polls it (MEDIA_TAKEDOWN_INTERVAL_S)
