@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type TouchEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type TouchEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { ResourceView, UnavailableCard } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
@@ -34,20 +34,26 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
   const touch = useRef<{ x: number; y: number } | null>(null);
   const goRef = useRef<(delta: number) => void>(() => {});
 
-  // The photo last asked for (navigate() may apply after the next key press). Two presses inside
-  // one render are not always both counted (seen in CI); the e2e presses at a person's pace.
+  // The photo last asked for (navigate() applies in a transition, possibly after the next key press),
+  // and the current navigate(). Both are kept in layout effects, and the key listener is attached in
+  // one: a passive effect runs some time after the new photo is on screen, and a key pressed in
+  // between was handled by the previous render's state, or not at all on a busy machine (seen in CI).
   const wanted = useRef(index);
-  useEffect(() => {
+  const navigateTo = useRef(navigate);
+  useLayoutEffect(() => {
     wanted.current = index;
   }, [index]);
+  useLayoutEffect(() => {
+    navigateTo.current = navigate;
+  }, [navigate]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const go = (delta: number) => {
       const shown = wanted.current;
       const to = shown + delta;
       if (shown < 0 || to < 0 || to >= set.files.length) return;
       wanted.current = to;
-      navigate(photoPath(folder, set.files[to]!), { replace: true });
+      navigateTo.current(photoPath(folder, set.files[to]!), { replace: true });
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -61,7 +67,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
     window.addEventListener('keydown', onKey);
     goRef.current = go;
     return () => window.removeEventListener('keydown', onKey);
-  }, [navigate, folder, set.files]);
+  }, [folder, set.files]);
 
   useEffect(() => {
     if (next === undefined) return;
