@@ -65,7 +65,9 @@ function table(shape: Record<string, z.ZodType>, missing: string[], omit: object
     if (name in omit) continue;
     const meta = (globalRegistry.get(schema) ?? {}) as VariableMeta;
     if (!meta.description) missing.push(name);
-    rows.push(`| ${code(name)} | ${cell(meta.defaultText ?? defaultOf(schema))} | ${cell(meta.production ?? '')} | ${cell(meta.description ?? '')} |`);
+    rows.push(
+      `| ${code(name)} | ${cell(meta.defaultText ?? defaultOf(schema))} | ${cell(meta.production ?? '')} | ${cell(meta.description ?? '')} |`,
+    );
   }
   return rows;
 }
@@ -110,7 +112,9 @@ export function configurationPage(): { text: string; missing: string[] } {
     '',
     '| variable | default | read by | meaning |',
     '|---|---|---|---|',
-    ...OTHER_VARIABLES.map((v) => `| ${v.name.split(', ').map(code).join(', ')} | ${cell(v.default)} | ${cell(v.readBy)} | ${cell(v.meaning)} |`),
+    ...OTHER_VARIABLES.map(
+      (v) => `| ${v.name.split(', ').map(code).join(', ')} | ${cell(v.default)} | ${cell(v.readBy)} | ${cell(v.meaning)} |`,
+    ),
     '',
   ];
   return { text: lines.join('\n'), missing };

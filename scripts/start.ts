@@ -32,8 +32,14 @@ try {
   });
   console.log(`\nThe site is up at ${site.url}  (front door: ${site.frontDoor}; Ctrl-C stops it)`);
   console.log(`Sign in as ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password} (local demo only).`);
-  if (!env.SMTP_URL) console.log(`Mail (receipts, password reset links) is written as .eml files to ${env.MAIL_DIR || join(dataDir, 'outbox')}; set SMTP_URL to send it.`);
-  if (site.providerUrl) console.log(`Card payments go to the local provider simulator at ${site.providerUrl}: any Luhn-valid card number pays (ending 0000 declines).\n`);
+  if (!env.SMTP_URL)
+    console.log(
+      `Mail (receipts, password reset links) is written as .eml files to ${env.MAIL_DIR || join(dataDir, 'outbox')}; set SMTP_URL to send it.`,
+    );
+  if (site.providerUrl)
+    console.log(
+      `Card payments go to the local provider simulator at ${site.providerUrl}: any Luhn-valid card number pays (ending 0000 declines).\n`,
+    );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -49,7 +49,9 @@ describe('page anchors warmed after a catalog change', () => {
 
   it('answers deep pages from fresh anchors after a change (no stale page)', async () => {
     const before = (await (await fetch(bff.url + '/api/photos/3')).json()) as Array<{ updatename: string }>;
-    await db.knex('photosets').insert({ ...(await db.knex('photosets').first()), id: undefined, path: 'aaa-new', updatename: 'AAA first of all' });
+    await db
+      .knex('photosets')
+      .insert({ ...(await db.knex('photosets').first()), id: undefined, path: 'aaa-new', updatename: 'AAA first of all' });
     await bff.cache.catalogChanged();
     const after = (await (await fetch(bff.url + '/api/photos/3')).json()) as Array<{ updatename: string }>;
     // One more set sorted before all others shifts page 3 by one row.

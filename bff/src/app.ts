@@ -47,7 +47,13 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   const health = healthRouter(deps);
   const anchors = deps.anchors ?? new PageAnchors(deps.pageAnchorEvery ?? 500, () => deps.cache.generation());
-  const api = apiRouter({ knex: deps.readKnex ?? deps.knex, cache: deps.cache, anchors, account: deps.account, searchIndex: deps.searchIndex });
+  const api = apiRouter({
+    knex: deps.readKnex ?? deps.knex,
+    cache: deps.cache,
+    anchors,
+    account: deps.account,
+    searchIndex: deps.searchIndex,
+  });
   trustProxies(app, deps.account?.settings.trustedProxies ?? NO_PROXIES);
   app.use(requestLog(deps.accessLog ?? createAccessLog(deps.logger)));
   if (deps.metrics) {

@@ -25,25 +25,23 @@ function urlPassword(url: string | undefined): string {
 
 export const configSchema = z
   .object({
-    BFF_PORT: intFrom(3001, 0, 65535).describe('the bff\'s listen port'),
-    BFF_HOST: z.string().min(1).default('127.0.0.1').describe('the bff\'s listen address'),
-    DATA_DIR: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'embedded SQLite catalog, media tree, variant cache, nginx prefix; a relative value is taken from the repository root; empty counts as unset (one rule for every process: `embeddedDefaults` in `contracts/src/embedded-defaults.ts`)',
-        defaultText: '`<repo>/.data`',
-      }),
+    BFF_PORT: intFrom(3001, 0, 65535).describe("the bff's listen port"),
+    BFF_HOST: z.string().min(1).default('127.0.0.1').describe("the bff's listen address"),
+    DATA_DIR: z.string().optional().meta({
+      description:
+        'embedded SQLite catalog, media tree, variant cache, nginx prefix; a relative value is taken from the repository root; empty counts as unset (one rule for every process: `embeddedDefaults` in `contracts/src/embedded-defaults.ts`)',
+      defaultText: '`<repo>/.data`',
+    }),
     DATABASE_URL: optionalUrl
       .refine((v) => v === undefined || /^(?:mysql2?|mariadb):\/\/|^sqlite:/.test(v), {
         message: 'must start with mysql://, mariadb:// or sqlite:',
       })
       .meta({
-        description: '`mysql://user:pass@host:3306/db` (MySQL 8, MariaDB 10.11+) or `sqlite:path`; also read by the operator commands; production refuses a password containing `change-me`',
+        description:
+          '`mysql://user:pass@host:3306/db` (MySQL 8, MariaDB 10.11+) or `sqlite:path`; also read by the operator commands; production refuses a password containing `change-me`',
         defaultText: '`sqlite:$DATA_DIR/catalog.sqlite`',
       }),
-    DATABASE_POOL_MAX: intFrom(10, 1, 200).describe('MySQL pool size (the primary\'s, and each read replica\'s)'),
+    DATABASE_POOL_MAX: intFrom(10, 1, 200).describe("MySQL pool size (the primary's, and each read replica's)"),
     DATABASE_READ_URL: optionalUrl
       .refine((v) => v === undefined || v.split(',').every((u) => !u.trim() || /^(?:mysql2?|mariadb):\/\//.test(u.trim())), {
         message: 'must be one or more comma-separated mysql:// or mariadb:// URLs',
@@ -52,7 +50,7 @@ export const configSchema = z
         'read replicas for catalog reads: one `mysql://` URL or several, comma-separated; unset = the primary answers everything. Members, sessions, payments, webhooks, takedowns and every write use `DATABASE_URL`; a replica answers only once it has replayed the catalog generation the bff knows (never older rows after a change), and a failed or unreachable replica\'s reads go to the primary (docs/deploy.md, "Scaling")',
       ),
     DATABASE_READ_CHECK_MS: intFrom(1000, 50, 60_000).describe(
-      'how often each read replica\'s reachability and replayed generation are checked (also at once after every catalog change)',
+      "how often each read replica's reachability and replayed generation are checked (also at once after every catalog change)",
     ),
     REDIS_URL: optionalUrl
       .refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must start with redis://' })
@@ -63,7 +61,7 @@ export const configSchema = z
       .describe(
         'Redis behind Sentinel: `host:port,host:port` of the sentinels; every Redis client follows the master the sentinels name, and REDIS_URL then gives only the database index and password. Set both REDIS_SENTINELS and REDIS_SENTINEL_NAME or neither',
       ),
-    REDIS_SENTINEL_NAME: z.string().optional().describe('the master\'s name behind Sentinel (`sentinel monitor <name> ...`)'),
+    REDIS_SENTINEL_NAME: z.string().optional().describe("the master's name behind Sentinel (`sentinel monitor <name> ...`)"),
     REDIS_COMMAND_TIMEOUT_MS: intFrom(150, 10, 10_000).describe('a slower Redis command counts as a miss, never a wait'),
     CACHE_TTL_SECONDS: intFrom(300, 0, 86_400).describe('cached answer lifetime (0 = off)'),
     CACHE_GENERATION_POLL_MS: intFrom(500, 50, 3_600_000).describe(
@@ -77,17 +75,26 @@ export const configSchema = z
         'where the bff writes the catalog generation link nginx keys its API cache on (`bff/src/cache/front-generation.ts`; docs/deploy.md, "API cache"); unset = not written',
       defaultText: 'unset (`npm start`: a temporary folder; compose: `/srv/catalog-generation`)',
     }),
-    SEARCH_INDEX: z.enum(['on', 'off']).default('on').describe('in-process trigram search index per catalog generation; off = every search reads the database'),
+    SEARCH_INDEX: z
+      .enum(['on', 'off'])
+      .default('on')
+      .describe('in-process trigram search index per catalog generation; off = every search reads the database'),
     SEARCH_INDEX_MAX_ROWS: intFrom(500_000, 0, 10_000_000).describe(
-      'the search index\'s row limit per content type: a bigger table is searched in the database instead (~30 MB of heap per 100,000 rows)',
+      "the search index's row limit per content type: a bigger table is searched in the database instead (~30 MB of heap per 100,000 rows)",
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
     SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 120_000).describe('how long SIGTERM waits for in-flight requests'),
     READ_DEADLINE_MS: intFrom(1800, 0, 60_000).describe(
       'a read (`GET /api/*`, `/readyz`) not answered by then gets 503: a database that accepts connections but never answers cannot hold requests',
     ),
-    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
-    METRICS_HOST: z.string().min(1).default('127.0.0.1').describe('the metrics port\'s address'),
+    METRICS_PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1').describe("the metrics port's address"),
     REPORT_HOLIDAYS: z
       .string()
       .optional()
@@ -111,18 +118,22 @@ export const configSchema = z
     RATE_LIMIT_USERNAME_PER_MINUTE: intFrom(30, 1, 100_000).describe(
       '`GET /api/username-available` checks per address and minute (the join form checks a username as it is typed)',
     ),
-    RATE_LIMIT_POSITION_PER_MINUTE: intFrom(30, 1, 100_000).describe('playback-position writes per member and minute (a player saves every ~10 s)'),
-    SITE_NAME: z.string().trim().min(1).max(60).default('Media Site').describe('the site\'s name in mail (subjects, signature)'),
+    RATE_LIMIT_POSITION_PER_MINUTE: intFrom(30, 1, 100_000).describe(
+      'playback-position writes per member and minute (a player saves every ~10 s)',
+    ),
+    SITE_NAME: z.string().trim().min(1).max(60).default('Media Site').describe("the site's name in mail (subjects, signature)"),
     SITE_URL: z
       .string()
       .trim()
       .default('http://localhost:8080')
-      .refine((v) => /^https?:\/\/[^\s/?#]+$/.test(v.replace(/\/$/, '')), { message: 'must be the site\'s origin, such as https://example.com (no path)' })
+      .refine((v) => /^https?:\/\/[^\s/?#]+$/.test(v.replace(/\/$/, '')), {
+        message: "must be the site's origin, such as https://example.com (no path)",
+      })
       .transform((v) => v.replace(/\/$/, ''))
       .meta({
         description:
-          'the address every link in a mail starts with (password reset, e-mail confirmation), never taken from a request\'s Host header; production requires an `https://` one',
-        defaultText: '`http://localhost:8080` (`npm start`: the started site\'s address)',
+          "the address every link in a mail starts with (password reset, e-mail confirmation), never taken from a request's Host header; production requires an `https://` one",
+        defaultText: "`http://localhost:8080` (`npm start`: the started site's address)",
         production: 'required (https)',
       }),
     ...mailConfigShape,
@@ -145,7 +156,12 @@ export const configSchema = z
     if (edge) ctx.addIssue({ code: 'custom', path: ['EDGE_URL_SECRET'], message: `${edge} (e.g. openssl rand -hex 32)` });
     const password = urlPassword(config.DATABASE_URL);
     const reason = password ? placeholderReason(password) : undefined;
-    if (reason) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `the password ${reason}; set MYSQL_PASSWORD (compose) or the URL's password to your own` });
+    if (reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: `the password ${reason}; set MYSQL_PASSWORD (compose) or the URL's password to your own`,
+      });
   })
   .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => {
     const defaults = embeddedDefaults({ DATA_DIR, DATABASE_URL });

@@ -17,10 +17,13 @@ describe('database down', () => {
     await knex?.destroy();
   });
 
-  it.each(['/api/photos/1', '/api/search/anything', '/api/models/A', '/api/thumbnails/some-set'])('answers %s with 503 JSON', async (url) => {
-    const res = await t.request.get(url).timeout(5000).expect(503);
-    expect(res.body).toEqual({ error: { code: 'unavailable', message: expect.stringMatching(/database/) } });
-  });
+  it.each(['/api/photos/1', '/api/search/anything', '/api/models/A', '/api/thumbnails/some-set'])(
+    'answers %s with 503 JSON',
+    async (url) => {
+      const res = await t.request.get(url).timeout(5000).expect(503);
+      expect(res.body).toEqual({ error: { code: 'unavailable', message: expect.stringMatching(/database/) } });
+    },
+  );
 
   it('still validates input first and reports not ready', async () => {
     await t.request.get('/api/photos/0').expect(400);

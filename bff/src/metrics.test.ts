@@ -45,11 +45,15 @@ describe('/metrics', () => {
     // Counters never go down between scrapes.
     await fetch(`${bff.url}/api/photos/1`).then((r) => r.arrayBuffer());
     const later = await scrape();
-    expect(Number(/^bff_cache_hits_total\{tier="local"\} (\d+)$/m.exec(later)?.[1])).toBeGreaterThan(value(/^bff_cache_hits_total\{tier="local"\} (\d+)$/m));
+    expect(Number(/^bff_cache_hits_total\{tier="local"\} (\d+)$/m.exec(later)?.[1])).toBeGreaterThan(
+      value(/^bff_cache_hits_total\{tier="local"\} (\d+)$/m),
+    );
   });
 
   it('counts payment steps by status, and outcomes the payments code records', async () => {
-    await fetch(`${bff.url}/api/process_payment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.arrayBuffer());
+    await fetch(`${bff.url}/api/process_payment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then(
+      (r) => r.arrayBuffer(),
+    );
     recordPaymentOutcome('charge', 'refused');
     const text = await scrape();
     expect(text).toMatch(/bff_payment_requests_total\{step="charge",status="\d{3}"\} 1/);
@@ -57,7 +61,10 @@ describe('/metrics', () => {
   });
 
   it('is off unless METRICS_PORT is set', async () => {
-    const plain = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'silent' }), { knex: db.knex, logger: silentLogger });
+    const plain = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'silent' }), {
+      knex: db.knex,
+      logger: silentLogger,
+    });
     try {
       expect(plain.metricsPort).toBeUndefined();
     } finally {

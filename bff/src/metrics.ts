@@ -118,7 +118,10 @@ export function createBffMetrics(cacheStats: CacheStats, sources: BffMetricsSour
     labelNames: ['tier'] as const,
     registers: [registry],
     collect() {
-      for (const [tier, field] of [['local', 'localHits'], ['redis', 'redisHits']] as const) {
+      for (const [tier, field] of [
+        ['local', 'localHits'],
+        ['redis', 'redisHits'],
+      ] as const) {
         const now = cacheStats[field];
         this.inc({ tier }, now - (seen[field] ?? 0));
         seen[field] = now;
@@ -137,8 +140,7 @@ export function createBffMetrics(cacheStats: CacheStats, sources: BffMetricsSour
   const routeOf = (path: string): string => {
     const known = memo.get(path);
     if (known !== undefined) return known;
-    const label =
-      path === '/healthz' || path === '/readyz' ? path : (layers.find((layer) => layer.match(path))?.pattern ?? 'other');
+    const label = path === '/healthz' || path === '/readyz' ? path : (layers.find((layer) => layer.match(path))?.pattern ?? 'other');
     if (memo.size < LABEL_MEMO_MAX) memo.set(path, label);
     return label;
   };

@@ -124,7 +124,9 @@ describe.skipIf(Boolean(missing))('catalog reads from a read replica (real Maria
     const restarted = performance.now();
     await pair.caughtUp();
     await waitFor(() => bff.readPool!.replicas[0]!.generation === bff.cache.currentGeneration, 'the replica to replay the change', 10_000);
-    console.log(`read replicas: replica back in use ${(performance.now() - restarted).toFixed(0)} ms after its SQL thread restarted (check every 100 ms)`);
+    console.log(
+      `read replicas: replica back in use ${(performance.now() - restarted).toFixed(0)} ms after its SQL thread restarted (check every 100 ms)`,
+    );
     const readsBefore = bff.readPool!.replicas[0]!.reads;
     expect(await (await get('/api/photos/1')).text()).toContain('AAA changed on the primary');
     expect(bff.readPool!.replicas[0]!.reads).toBeGreaterThan(readsBefore);

@@ -97,7 +97,8 @@ function startReadPool(config: BffConfig, primary: Knex, cache: CatalogCache, lo
 function warmedAnchors(knex: Knex, cache: CatalogCache, every: number): PageAnchors {
   const anchors = new PageAnchors(every, () => cache.generation());
   for (const table of ['photosets', 'videos'] as const) {
-    for (const order of ['alpha', 'date'] as const) anchors.register(contentListName(table, order), contentAnchorBuilder(knex, table, order));
+    for (const order of ['alpha', 'date'] as const)
+      anchors.register(contentListName(table, order), contentAnchorBuilder(knex, table, order));
   }
   anchors.register(contentListName('vods', 'date'), contentAnchorBuilder(knex, 'vods', 'date'));
   anchors.register(UPDATES_LIST, updatesAnchorBuilder(knex));
@@ -120,9 +121,12 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   followFrontGeneration(cache, config.FRONT_GENERATION_DIR, logger);
   const account = startAccount(config, knex, logger);
   const metrics =
-    config.METRICS_PORT === undefined ? undefined : createBffMetrics(cache.stats, { mailBacklogMs: () => oldestUnsentAgeMs(knex, Date.now()) });
+    config.METRICS_PORT === undefined
+      ? undefined
+      : createBffMetrics(cache.stats, { mailBacklogMs: () => oldestUnsentAgeMs(knex, Date.now()) });
   const mail = startMailSender(config, knex, logger, mailMetrics);
-  const searchIndex = config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
+  const searchIndex =
+    config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
   const accessLog = createAccessLog(logger, { destination });
   const anchors = warmedAnchors(readKnex, cache, config.PAGE_ANCHOR_EVERY);
   const app = createApp({
@@ -148,7 +152,9 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const address = await listen(server, config.BFF_PORT, config.BFF_HOST);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const metricsServer =
-    metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(metrics.registry, config.METRICS_PORT, config.METRICS_HOST) : undefined;
+    metrics && config.METRICS_PORT !== undefined
+      ? await startMetricsServer(metrics.registry, config.METRICS_PORT, config.METRICS_HOST)
+      : undefined;
   logger.info({ port: address.port, host: address.address, redis: cache.redisStatus, metricsPort: metricsServer?.port }, 'bff listening');
   let closing: Promise<void> | undefined;
   return {

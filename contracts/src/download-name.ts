@@ -41,7 +41,10 @@ export function vodDownloadName(vod: VodNaming): string {
 
 /** A rendition's label in a file name: `<short side>p` (`1080p`, `720p`), as the encoder names them. */
 const RENDITION_LABEL = /^\d{1,4}p$/;
-const DOWNLOAD_TYPES = new Map<string, 'video' | 'vod'>([['videorenditions', 'video'], ['vodrenditions', 'vod']]);
+const DOWNLOAD_TYPES = new Map<string, 'video' | 'vod'>([
+  ['videorenditions', 'video'],
+  ['vodrenditions', 'vod'],
+]);
 const DOWNLOAD_FAMILY = { video: 'videorenditions', vod: 'vodrenditions' } as const;
 
 /**
@@ -79,7 +82,9 @@ export function parseRenditionDownloadName(file: string): { base: string; label:
 }
 
 /** A site path (`/members/vodrenditions/{path}/{name}`) or media path of a rendition download → what it stands for, or null. */
-export function parseRenditionDownloadUrl(sitePath: string): { type: 'video' | 'vod'; path: string; label: string; name: string; file: string } | null {
+export function parseRenditionDownloadUrl(
+  sitePath: string,
+): { type: 'video' | 'vod'; path: string; label: string; name: string; file: string } | null {
   const segments = sitePath.replace(/^\/?members\//, '').split('/');
   if (segments.length !== 3 || !segments.every(plainSegment)) return null;
   const [family, path, name] = segments as [string, string, string];

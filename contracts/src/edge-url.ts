@@ -60,8 +60,7 @@ export function signEdgeUrl(secret: string, input: SignEdgeInput): string {
 }
 
 export type EdgeCheck =
-  | { ok: true; expiresAt: number; memberId: string; issuedAt: number }
-  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
+  { ok: true; expiresAt: number; memberId: string; issuedAt: number } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
 /** Verifies an edge URL's query for the decoded media path it resolved to. A URL without `mid` and `iat` (before issue 19) no longer verifies. */
 export function verifyEdgeUrl(
@@ -71,7 +70,8 @@ export function verifyEdgeUrl(
   nowSeconds = Date.now() / 1000,
 ): EdgeCheck {
   const { md5 = '', expires = '', mid = '', iat = '' } = query;
-  if (!SECONDS.test(expires) || !SECONDS.test(iat) || !MEMBER_ID.test(mid) || !/^[\w-]{22}$/.test(md5)) return { ok: false, reason: 'malformed' };
+  if (!SECONDS.test(expires) || !SECONDS.test(iat) || !MEMBER_ID.test(mid) || !/^[\w-]{22}$/.test(md5))
+    return { ok: false, reason: 'malformed' };
   // The digits as sent, as nginx's $arg_iat hashes them (a leading zero changes the token for both).
   const want = Buffer.from(token(secret, edgeUriOf(mediaPath), Number(expires), mid, iat), 'latin1');
   const got = Buffer.from(md5, 'latin1');

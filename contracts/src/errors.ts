@@ -124,7 +124,10 @@ export function asAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   const e = err as { status?: unknown; expose?: unknown; message?: unknown; headers?: unknown } | null;
   if (typeof e?.status !== 'number' || e.status < 400 || e.status >= 500 || e.expose !== true) return undefined;
-  const headers = typeof e.headers === 'object' && e.headers !== null ? Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, String(v)])) : {};
+  const headers =
+    typeof e.headers === 'object' && e.headers !== null
+      ? Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k, String(v)]))
+      : {};
   return new AppError(THROWN_CODES[e.status] ?? 'bad_request', String(e.message), headers);
 }
 

@@ -24,10 +24,12 @@ export const PREVIEW_FILES = { poster: 'poster.jpg', sprite: 'sprite.jpg', thumb
 export const renditionFile = (label: string): string => `${label}.mp4`;
 
 /** Site path of a rendition: `/members/videorenditions/{path}/720p.mp4`. */
-export const renditionUrl = (type: PlayableType, path: string, label: string): string => `/members/${RENDITION_FAMILIES[type]}/${path}/${renditionFile(label)}`;
+export const renditionUrl = (type: PlayableType, path: string, label: string): string =>
+  `/members/${RENDITION_FAMILIES[type]}/${path}/${renditionFile(label)}`;
 
 /** Site path of a preview file: `/members/videopreviews/{path}/poster.jpg`. */
-export const previewUrl = (type: PlayableType, path: string, file: keyof typeof PREVIEW_FILES): string => `/members/${PREVIEW_FAMILIES[type]}/${path}/${PREVIEW_FILES[file]}`;
+export const previewUrl = (type: PlayableType, path: string, file: keyof typeof PREVIEW_FILES): string =>
+  `/members/${PREVIEW_FAMILIES[type]}/${path}/${PREVIEW_FILES[file]}`;
 
 /** The original a rendition family stands for (access follows the original's rule). */
 export const RENDITION_OF: Record<RenditionFamily, PlayableType> = { videorenditions: 'video', vodrenditions: 'vod' };

@@ -24,12 +24,15 @@ export const nodeEnvSchema = z
     if (value === '') return 'development';
     const known = NODE_ENVS.find((name) => name === value);
     if (known) return known;
-    ctx.addIssue({ code: 'custom', message: `"${raw}" is not one of ${NODE_ENVS.join(', ')} (case and spaces are ignored; unset means development)` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${raw}" is not one of ${NODE_ENVS.join(', ')} (case and spaces are ignored; unset means development)`,
+    });
     return z.NEVER;
   })
   .meta({
     description:
-      '`production`, `development` or `test`, in any case and spacing (`Production` is production); anything else stops the process; production refuses local secrets and the simulator\'s settings',
+      "`production`, `development` or `test`, in any case and spacing (`Production` is production); anything else stops the process; production refuses local secrets and the simulator's settings",
     defaultText: 'development',
   });
 
@@ -81,7 +84,9 @@ function encodingOf(secret: string): { kind: 'hex' | 'base64'; bytes: number } |
 
 // Keyboard rows (and, through them, columns): "qwerty", "asdf", "1qaz" are typed, not drawn at random.
 const KEYBOARD_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
-const KEY_AT = new Map<string, { row: number; col: number }>(KEYBOARD_ROWS.flatMap((keys, row) => [...keys].map((key, col) => [key, { row, col }] as const)));
+const KEY_AT = new Map<string, { row: number; col: number }>(
+  KEYBOARD_ROWS.flatMap((keys, row) => [...keys].map((key, col) => [key, { row, col }] as const)),
+);
 const ALNUM = /^[a-z\d]$/i;
 
 /**
@@ -174,7 +179,8 @@ export function readsAsWords(secret: string): boolean {
 
 /** Why a value is a known placeholder rather than an operator's own, or undefined. */
 export function placeholderReason(value: string): string | undefined {
-  if (PUBLISHED_SECRETS.has(value)) return 'is a value published in this repository (.env.example, docker-compose.yml, the docs or the simulator)';
+  if (PUBLISHED_SECRETS.has(value))
+    return 'is a value published in this repository (.env.example, docker-compose.yml, the docs or the simulator)';
   const marker = PLACEHOLDER.exec(value);
   if (marker) return `contains "${marker[0]}": it is a placeholder`;
   return undefined;

@@ -39,7 +39,10 @@ const MEMBER_ID = /^[\w-]{1,64}$/;
 export function parseKeyRing(spec: string): KeyRing {
   const keys: TokenKey[] = [];
   const problems: string[] = [];
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const colon = part.indexOf(':');
     const kid = colon > 0 ? part.slice(0, colon) : '';
     const secret = colon > 0 ? part.slice(colon + 1) : '';
@@ -152,7 +155,13 @@ export function verifySessionToken(keys: KeyRing, token: string, nowSeconds = Da
   if (payload.exp <= nowSeconds) return { ok: false, reason: 'expired' };
   return {
     ok: true,
-    value: { memberId: payload.sub, expiresAt: payload.exp, membershipActiveUntil: payload.mau, vodPaths: payload.vod, issuedAt: payload.iat ?? 0 },
+    value: {
+      memberId: payload.sub,
+      expiresAt: payload.exp,
+      membershipActiveUntil: payload.mau,
+      vodPaths: payload.vod,
+      issuedAt: payload.iat ?? 0,
+    },
   };
 }
 

@@ -29,7 +29,11 @@ describe('requests Node cannot parse', () => {
   it('a URL past the 16 KiB header limit gets a JSON 431 every time, never a reset', async () => {
     const path = `/api/search/${'x'.repeat(32 * 1024)}`;
     const answers = await Promise.all(Array.from({ length: 100 }, () => send(port, path)));
-    for (const a of answers) expect(a).toEqual({ status: 431, body: JSON.stringify({ error: { code: 'headers_too_large', message: 'request line or headers too large' } }) });
+    for (const a of answers)
+      expect(a).toEqual({
+        status: 431,
+        body: JSON.stringify({ error: { code: 'headers_too_large', message: 'request line or headers too large' } }),
+      });
   });
 
   it('a malformed request line gets a JSON 400 and the connection closes', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseRenditionDownloadName, parseRenditionDownloadUrl, renditionDownloadName, renditionDownloadUrl, videoDownloadName, vodDownloadName } from '../src/download-name';
+import {
+  parseRenditionDownloadName,
+  parseRenditionDownloadUrl,
+  renditionDownloadName,
+  renditionDownloadUrl,
+  videoDownloadName,
+  vodDownloadName,
+} from '../src/download-name';
 
 describe('videoDownloadName', () => {
   it.each([

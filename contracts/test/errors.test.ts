@@ -14,7 +14,12 @@ describe('asAppError', () => {
 
   it('turns an exposable 4xx into the code for its status, with its headers', () => {
     const err = asAppError(thrown(401, true, { 'WWW-Authenticate': 'Bearer' }));
-    expect(err).toMatchObject({ code: 'unauthenticated', status: 401, message: 'framework said no', headers: { 'WWW-Authenticate': 'Bearer' } });
+    expect(err).toMatchObject({
+      code: 'unauthenticated',
+      status: 401,
+      message: 'framework said no',
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
     expect(asAppError(thrown(413, true))).toMatchObject({ code: 'too_large', status: 413 });
     expect(asAppError(thrown(422, true))).toMatchObject({ code: 'bad_request', status: 400 });
   });

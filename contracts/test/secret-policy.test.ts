@@ -28,7 +28,8 @@ describe('token key strength', () => {
   it('accepts every one of 3,000 fresh `openssl rand -base64 48`, `-base64 32` and `-hex 32` values', () => {
     const refused: string[] = [];
     for (let i = 0; i < 1000; i += 1) {
-      for (const secret of [base64(48), base64(32), hex(32)]) if (weakKeyReason(secret)) refused.push(`${secret}: ${weakKeyReason(secret)}`);
+      for (const secret of [base64(48), base64(32), hex(32)])
+        if (weakKeyReason(secret)) refused.push(`${secret}: ${weakKeyReason(secret)}`);
     }
     expect(refused).toEqual([]);
   });
@@ -58,28 +59,38 @@ describe('token key strength', () => {
     ['the alphabet backwards', 'zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA9876543210', /sequences/],
     ['the keyboard rows', 'qwertyuiopasdfghjklzxcvbnmQWERTYUIOPASDFGHJKLZXCVBNM1234567890', /sequences/],
     ['the keyboard columns', '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0pQAZWSXEDCRFVTGBYHNUJMIKOLP', /sequences/],
-    ['a random block written twice', (() => {
-      const block = base64(30);
-      return block.repeat(2);
-    })(), /repeats a block of 40 characters/],
+    [
+      'a random block written twice',
+      (() => {
+        const block = base64(30);
+        return block.repeat(2);
+      })(),
+      /repeats a block of 40 characters/,
+    ],
     ['a random start, then one block again and again', `${base64(9)}${'aB3dE5gH7kL9mN2pQ4'.repeat(3)}`, /repeats a block of 18 characters/],
-    ['hex with a repeated half', (() => {
-      const half = hex(16);
-      return `${half}${half}`;
-    })(), /repeats a block of 32 characters/],
+    [
+      'hex with a repeated half',
+      (() => {
+        const half = hex(16);
+        return `${half}${half}`;
+      })(),
+      /repeats a block of 32 characters/,
+    ],
   ])('refuses %s: not random', (_what, secret, reason) => {
     expect(weakKeyReason(secret)).toMatch(reason);
   });
 
-  it.each(['frontend/src/features/reports/components/ReportForm', 'encoding-renditions-and-previews-for-the-player', 'frontend/src/features/videos/components/VideoDetailPage'])(
-    'refuses %s: base64 characters that read as words',
-    (secret) => {
-      expect(weakKeyReason(secret)).toMatch(/reads as words/);
-    },
-  );
+  it.each([
+    'frontend/src/features/reports/components/ReportForm',
+    'encoding-renditions-and-previews-for-the-player',
+    'frontend/src/features/videos/components/VideoDetailPage',
+  ])('refuses %s: base64 characters that read as words', (secret) => {
+    expect(weakKeyReason(secret)).toMatch(/reads as words/);
+  });
 
   it('reads no fresh key as words', () => {
-    for (let i = 0; i < 2000; i += 1) for (const key of [base64(32), randomBytes(32).toString('base64url'), base64(48)]) expect(readsAsWords(key), key).toBe(false);
+    for (let i = 0; i < 2000; i += 1)
+      for (const key of [base64(32), randomBytes(32).toString('base64url'), base64(48)]) expect(readsAsWords(key), key).toBe(false);
   });
 
   it('refuses by compression what hides its repetition from the other checks', () => {
@@ -141,7 +152,9 @@ function valuesIn(line: string, name: RegExp): string[] {
   const found = patterns.flatMap((p) => p.exec(line)?.slice(1) ?? []).filter((v) => !/^[\w.]+\(/.test(v));
   // Backticked words are values unless they name something: another variable, a file, a path.
   const names = (v: string) => /^[A-Z][A-Z\d_]*$/.test(v) || /^\.|\//.test(v);
-  const ticked = [...line.matchAll(/`([^`\s]+)`/g)].map((m) => m[1] ?? '').filter((v) => !new RegExp(`^(?:${n})$`).test(v) && !/[=$]/.test(v) && !names(v));
+  const ticked = [...line.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1] ?? '')
+    .filter((v) => !new RegExp(`^(?:${n})$`).test(v) && !/[=$]/.test(v) && !names(v));
   return [...found, ...ticked];
 }
 
@@ -194,7 +207,8 @@ function scan(): { examples: { file: string; kind: Kind; value: string }[]; acce
         if (!name.test(line)) continue;
         for (const value of valuesIn(line, name)) {
           examples.push({ file, kind, value });
-          if (value !== '' && !refusedInProduction(kind, value)) accepted.push({ file, line: index + 1, value, why: `accepted as ${kind}` });
+          if (value !== '' && !refusedInProduction(kind, value))
+            accepted.push({ file, line: index + 1, value, why: `accepted as ${kind}` });
         }
       }
       for (const [token] of line.matchAll(LONG_TOKEN)) {
@@ -203,7 +217,8 @@ function scan(): { examples: { file: string; kind: Kind; value: string }[]; acce
         // The token as it stands, and its pieces: a key ring, `NAME=value`, a URL's query.
         const candidates = new Set([token, ...token.split(/[,=&]/), ...ringSecrets(token)]);
         for (const value of candidates) {
-          if (value.length >= 43 && weakKeyReason(value) === undefined) accepted.push({ file, line: index + 1, value, why: 'a random-looking literal the token key policy accepts' });
+          if (value.length >= 43 && weakKeyReason(value) === undefined)
+            accepted.push({ file, line: index + 1, value, why: 'a random-looking literal the token key policy accepts' });
         }
       }
     });
@@ -221,9 +236,11 @@ describe('values committed to this repository', () => {
     expect(examples.map((e) => e.file)).toContain('.env.demo.example');
     expect(literals).toBeGreaterThan(0);
     expect(valuesIn('  MYSQL_ROOT_PASSWORD: change-me-root', /MYSQL_(?:ROOT_)?PASSWORD/)).toEqual(['change-me-root']);
-    expect(valuesIn("  CCBILL_FRONTEND_SECRET: 'sim-frontend-secret-local-only',", /CCBILL_(?:FRONTEND|BACKEND)_SECRET/)).toEqual(['sim-frontend-secret-local-only']);
+    expect(valuesIn("  CCBILL_FRONTEND_SECRET: 'sim-frontend-secret-local-only',", /CCBILL_(?:FRONTEND|BACKEND)_SECRET/)).toEqual([
+      'sim-frontend-secret-local-only',
+    ]);
     // Code is not a value: an expression that makes one at run time.
-    expect(valuesIn('  CCBILL_BACKEND_SECRET: randomBytes(18).toString(\'base64\'),', /CCBILL_(?:FRONTEND|BACKEND)_SECRET/)).toEqual([]);
+    expect(valuesIn("  CCBILL_BACKEND_SECRET: randomBytes(18).toString('base64'),", /CCBILL_(?:FRONTEND|BACKEND)_SECRET/)).toEqual([]);
     expect(valuesIn('the names `CCBILL_BACKEND_APP_ID` and `.env` beside MYSQL_PASSWORD', /MYSQL_(?:ROOT_)?PASSWORD/)).toEqual([]);
   });
 

@@ -1,15 +1,46 @@
 /** The A–Z bucket a model name is listed under: diacritics stripped, upper-cased; '#' otherwise. */
 // Latin letters that NFD does not decompose into a base letter plus a mark.
-const FOLD: Record<string, string> = { Ø: 'O', ø: 'O', Ł: 'L', ł: 'L', Æ: 'A', æ: 'A', Œ: 'O', œ: 'O', Đ: 'D', đ: 'D', ß: 'S', Þ: 'T', þ: 'T' };
+const FOLD: Record<string, string> = {
+  Ø: 'O',
+  ø: 'O',
+  Ł: 'L',
+  ł: 'L',
+  Æ: 'A',
+  æ: 'A',
+  Œ: 'O',
+  œ: 'O',
+  Đ: 'D',
+  đ: 'D',
+  ß: 'S',
+  Þ: 'T',
+  þ: 'T',
+};
 
 export function modelInitial(modelname: string): string {
-  const raw = modelname.trim().normalize('NFD').replace(/[\u0300-\u036f]/g, '').charAt(0);
+  const raw = modelname
+    .trim()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .charAt(0);
   const first = (FOLD[raw] ?? raw).toUpperCase();
   return /^[A-Z]$/.test(first) ? first : '#';
 }
 
 // Lower-case letters that survive NFKD + mark stripping but that a searcher types as plain Latin.
-const SEARCH_FOLD: Record<string, string> = { ø: 'o', ł: 'l', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', ß: 'ss', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ŋ: 'n' };
+const SEARCH_FOLD: Record<string, string> = {
+  ø: 'o',
+  ł: 'l',
+  æ: 'ae',
+  œ: 'oe',
+  đ: 'd',
+  ð: 'd',
+  ß: 'ss',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ŋ: 'n',
+};
 const SEARCH_FOLD_RE = new RegExp(`[${Object.keys(SEARCH_FOLD).join('')}]`, 'g');
 
 /** The width of the search_text column (migrations/001_catalog). */

@@ -6,7 +6,12 @@ import { sentinelOptions, type RedisHaSettings } from './redis-ha';
  * Tells running bff instances the catalog changed so they drop cached listings now rather than at
  * their next poll of the database. One attempt, short timeouts: the database is the truth anyway.
  */
-export async function publishGeneration(redisUrl: string, keyPrefix: string, generation: number, ha: RedisHaSettings = {}): Promise<number> {
+export async function publishGeneration(
+  redisUrl: string,
+  keyPrefix: string,
+  generation: number,
+  ha: RedisHaSettings = {},
+): Promise<number> {
   const redis = new Redis(redisUrl, {
     ...sentinelOptions(ha, { oneShot: true }),
     lazyConnect: true,

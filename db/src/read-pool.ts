@@ -72,7 +72,9 @@ export function isUnreachable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; fatal?: unknown } | null;
   if (!e) return false;
   if (e.name === 'KnexTimeoutError' || e.fatal === true) return true;
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'PROTOCOL_CONNECTION_LOST'].includes(String(e.code));
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'PROTOCOL_CONNECTION_LOST'].includes(
+    String(e.code),
+  );
 }
 
 interface Replica {
@@ -99,7 +101,12 @@ export function createReadPool(primary: Knex, urls: readonly string[], options: 
     if (replica.state.up === up) return;
     replica.state.up = up;
     if (up) log('info', { replica: replica.state.name, generation: replica.state.generation }, 'read replica in use');
-    else log('warn', { replica: replica.state.name, err: (err as Error | undefined)?.message }, 'read replica unreachable: reads go elsewhere');
+    else
+      log(
+        'warn',
+        { replica: replica.state.name, err: (err as Error | undefined)?.message },
+        'read replica unreachable: reads go elsewhere',
+      );
   }
 
   function pick(): Replica | undefined {

@@ -37,8 +37,10 @@ export function parseSentinels(value: string | undefined): SentinelAddress[] | s
 export function redisHaProblem(settings: RedisHaSettings): { path: keyof RedisHaSettings; message: string } | undefined {
   const sentinels = parseSentinels(settings.REDIS_SENTINELS);
   if (typeof sentinels === 'string') return { path: 'REDIS_SENTINELS', message: sentinels };
-  if (sentinels.length > 0 && !settings.REDIS_SENTINEL_NAME) return { path: 'REDIS_SENTINEL_NAME', message: 'required with REDIS_SENTINELS (the name in `sentinel monitor <name> ...`)' };
-  if (sentinels.length === 0 && settings.REDIS_SENTINEL_NAME) return { path: 'REDIS_SENTINELS', message: 'required with REDIS_SENTINEL_NAME' };
+  if (sentinels.length > 0 && !settings.REDIS_SENTINEL_NAME)
+    return { path: 'REDIS_SENTINEL_NAME', message: 'required with REDIS_SENTINELS (the name in `sentinel monitor <name> ...`)' };
+  if (sentinels.length === 0 && settings.REDIS_SENTINEL_NAME)
+    return { path: 'REDIS_SENTINELS', message: 'required with REDIS_SENTINEL_NAME' };
   return undefined;
 }
 

@@ -72,7 +72,17 @@ describe('mail templates', () => {
       "card billing provider's consumer support",
       'https://example.test/account',
     ]);
-    const once = welcomeReceiptMail(site, { username: 'ann', amount: '14.99', currencyCode: 840, periodDays: 30, renews: false, paidAt: 0, paidUntil: 0, attemptId: 1, subscriptionId: null });
+    const once = welcomeReceiptMail(site, {
+      username: 'ann',
+      amount: '14.99',
+      currencyCode: 840,
+      periodDays: 30,
+      renews: false,
+      paidAt: 0,
+      paidUntil: 0,
+      attemptId: 1,
+      subscriptionId: null,
+    });
     expect(once.text).toContain('Membership, 30 days, does not renew');
     expect(once.text).not.toContain('stop the renewals');
     // The site's name is escaped in the HTML, never markup.
@@ -81,7 +91,15 @@ describe('mail templates', () => {
   });
 
   it('escapes whatever it is given: a VOD title with markup stays text', () => {
-    const mail = vodReceiptMail(site, { username: 'ann', title: EVIL, amount: '24.50', currencyCode: 840, paidAt: t('2026-11-26T00:00:00Z'), attemptId: 7, subscriptionId: null });
+    const mail = vodReceiptMail(site, {
+      username: 'ann',
+      title: EVIL,
+      amount: '24.50',
+      currencyCode: 840,
+      paidAt: t('2026-11-26T00:00:00Z'),
+      attemptId: 7,
+      subscriptionId: null,
+    });
     expect(mail.subject).toBe(`Receipt for ${EVIL} · ${site.name}`);
     expect(mail.html).not.toMatch(/<script|<img/i);
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=https://tracker.test/p.gif&gt;');
@@ -95,16 +113,47 @@ describe('mail templates', () => {
 
   it('renewal, failed renewal, cancellation and withdrawal notices say the dates and what to do', () => {
     const until = t('2027-01-25T00:00:00Z');
-    const renewed = renewalReceiptMail(site, { username: 'ann', amount: '14.99', currencyCode: 840, renewedAt: t('2026-12-26T00:00:00Z'), paidUntil: until, nextRenewal: t('2027-01-24T00:00:00Z'), subscriptionId: 'S1' });
+    const renewed = renewalReceiptMail(site, {
+      username: 'ann',
+      amount: '14.99',
+      currencyCode: 840,
+      renewedAt: t('2026-12-26T00:00:00Z'),
+      paidUntil: until,
+      nextRenewal: t('2027-01-24T00:00:00Z'),
+      subscriptionId: 'S1',
+    });
     expect(renewed.subject).toBe(`Your membership renewed · ${site.name}`);
-    expectSafeAndSame(renewed, ['Membership renewal', '$14.99', '2026-12-26', 'Access until', '2027-01-25', 'Next renewal', '2027-01-24', 'subscription S1']);
+    expectSafeAndSame(renewed, [
+      'Membership renewal',
+      '$14.99',
+      '2026-12-26',
+      'Access until',
+      '2027-01-25',
+      'Next renewal',
+      '2027-01-24',
+      'subscription S1',
+    ]);
     expect(renewed.text).toContain('Access until: 2027-01-25\nNext renewal: 2027-01-24');
     // No billed amount in the event: no amount line rather than a guess.
-    expect(renewalReceiptMail(site, { username: 'ann', amount: null, currencyCode: 840, renewedAt: 0, paidUntil: null, nextRenewal: null, subscriptionId: 'S1' }).text).not.toMatch(/Amount|\$/);
+    expect(
+      renewalReceiptMail(site, {
+        username: 'ann',
+        amount: null,
+        currencyCode: 840,
+        renewedAt: 0,
+        paidUntil: null,
+        nextRenewal: null,
+        subscriptionId: 'S1',
+      }).text,
+    ).not.toMatch(/Amount|\$/);
 
     const failed = renewalFailedMail(site, { username: 'ann', paidUntil: until });
     expect(failed.subject).toBe(`We could not renew your membership · ${site.name}`);
-    expectSafeAndSame(failed, ['access lasts until 2027-01-25', "card billing provider's consumer support", 'https://example.test/contact']);
+    expectSafeAndSame(failed, [
+      'access lasts until 2027-01-25',
+      "card billing provider's consumer support",
+      'https://example.test/contact',
+    ]);
 
     const cancelled = cancellationMail(site, { username: 'ann', paidUntil: until });
     expect(cancelled.subject).toBe(`Your membership was cancelled · ${site.name}`);
@@ -125,13 +174,28 @@ describe('mail templates', () => {
       appealBusinessDays: 14,
     });
     expect(received.subject).toBe(`We received your report R-0000000001 · ${site.name}`);
-    expectSafeAndSame(received, ['R-0000000001', '8 November 2026 at 18:00 UTC', '18 November 2026 at 00:00 UTC', '14 business days', 'https://example.test/reports/R-0000000001/appeal']);
+    expectSafeAndSame(received, [
+      'R-0000000001',
+      '8 November 2026 at 18:00 UTC',
+      '18 November 2026 at 00:00 UTC',
+      '14 business days',
+      'https://example.test/reports/R-0000000001/appeal',
+    ]);
 
-    const outcome = reportOutcomeMail(site, { reference: 'R-0000000001', outcome: 'removed', resolvedAt: t('2026-11-10T09:00:00Z'), appealBusinessDays: 14 });
+    const outcome = reportOutcomeMail(site, {
+      reference: 'R-0000000001',
+      outcome: 'removed',
+      resolvedAt: t('2026-11-10T09:00:00Z'),
+      appealBusinessDays: 14,
+    });
     expect(outcome.subject).toBe(`Your report R-0000000001: content removed · ${site.name}`);
     expectSafeAndSame(outcome, ['The content was removed.', '10 November 2026', 'appeal']);
 
-    const appeal = appealReceivedMail(site, { reference: 'R-0000000001', appealedAt: t('2026-11-11T09:00:00Z'), decideBy: t('2026-12-01T00:00:00Z') });
+    const appeal = appealReceivedMail(site, {
+      reference: 'R-0000000001',
+      appealedAt: t('2026-11-11T09:00:00Z'),
+      decideBy: t('2026-12-01T00:00:00Z'),
+    });
     expectSafeAndSame(appeal, ['R-0000000001', '1 December 2026 at 00:00 UTC']);
     const decided = appealOutcomeMail(site, { reference: 'R-0000000001', decision: 'overturned', decidedAt: t('2026-11-20T09:00:00Z') });
     expect(decided.subject).toBe(`Your report R-0000000001: appeal overturned · ${site.name}`);
@@ -140,7 +204,10 @@ describe('mail templates', () => {
 
   it('mailSiteFromEnv: the bff defaults, trailing slashes removed', () => {
     expect(mailSiteFromEnv({})).toEqual({ name: 'Media Site', url: 'http://localhost:8080' });
-    expect(mailSiteFromEnv({ SITE_NAME: ' Example ', SITE_URL: 'https://example.com//' })).toEqual({ name: 'Example', url: 'https://example.com' });
+    expect(mailSiteFromEnv({ SITE_NAME: ' Example ', SITE_URL: 'https://example.com//' })).toEqual({
+      name: 'Example',
+      url: 'https://example.com',
+    });
     expect(mailSiteFromEnv({ SITE_NAME: '', SITE_URL: ' ' })).toEqual({ name: 'Media Site', url: 'http://localhost:8080' });
   });
 });

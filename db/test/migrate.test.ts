@@ -12,7 +12,16 @@ describe.each(testBackends())('migrations on %s', (backend) => {
   });
 
   it('creates every catalog table', async () => {
-    for (const table of ['models', 'photosets', 'photoset_files', 'freephotosets', 'freephotoset_files', 'videos', 'vods', 'catalog_meta']) {
+    for (const table of [
+      'models',
+      'photosets',
+      'photoset_files',
+      'freephotosets',
+      'freephotoset_files',
+      'videos',
+      'vods',
+      'catalog_meta',
+    ]) {
       expect(await db.knex.schema.hasTable(table)).toBe(true);
     }
   });

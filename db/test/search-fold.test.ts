@@ -32,9 +32,22 @@ describe.each(testBackends())('migration 009 folds existing search_text (%s)', (
     dbs.push(db);
     await migrateUpTo(db.knex, '008_takedown_free_sets');
     const old = (u: string, m: string) => `${u.toLowerCase()}\n${m.toLowerCase()}`;
-    const rows = Array.from({ length: 1203 }, (_, i) => ({ path: `set-${i}`, updatename: `Été ${i}`, modelname: 'Émilie', datetoupload: '2025-01-01', search_text: old(`Été ${i}`, 'Émilie') }));
+    const rows = Array.from({ length: 1203 }, (_, i) => ({
+      path: `set-${i}`,
+      updatename: `Été ${i}`,
+      modelname: 'Émilie',
+      datetoupload: '2025-01-01',
+      search_text: old(`Été ${i}`, 'Émilie'),
+    }));
     for (let i = 0; i < rows.length; i += 200) await db.knex('photosets').insert(rows.slice(i, i + 200));
-    await db.knex('videos').insert({ path: 'v', updatename: 'Plain', modelname: 'Mara Flex', datetoupload: '2025-01-01', search_text: 'plain\nmara flex', prename: 'v' });
+    await db.knex('videos').insert({
+      path: 'v',
+      updatename: 'Plain',
+      modelname: 'Mara Flex',
+      datetoupload: '2025-01-01',
+      search_text: 'plain\nmara flex',
+      prename: 'v',
+    });
     const before = await readGeneration(db.knex);
 
     expect(await migrateLatest(db.knex)).toContain('009_search_fold');

@@ -16,7 +16,7 @@ export const encodeEnv = {
   ENCODE_NICE: int(0, 19).default(10).describe('scheduling priority (nice) of ffmpeg'),
   ENCODE_LEASE_SECONDS: int(2, 3600)
     .default(60)
-    .describe('a running job\'s lease (renewed every quarter; expired = the worker died, the job is redone)'),
+    .describe("a running job's lease (renewed every quarter; expired = the worker died, the job is redone)"),
   ENCODE_MAX_ATTEMPTS: int(1, 20).default(3).describe('tries before a job fails'),
 };
 
@@ -56,7 +56,13 @@ export interface EncoderConfig {
 /** The stand-alone worker's settings (encoder/src/main.ts): the database, the media tree and the encode knobs. */
 export function loadEncoderConfig(env: NodeJS.ProcessEnv): EncoderConfig {
   const parsed = encoderEnvSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  if (!parsed.success)
+    throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
   const ffmpeg = { ffmpeg: parsed.data.FFMPEG_PATH, ffprobe: parsed.data.FFPROBE_PATH };
-  return { databaseUrl: databaseUrlFromEnv(env), mediaRoot: resolve(mediaRootFromEnv(env)), ffmpeg, encode: encodeConfig(parsed.data, ffmpeg) };
+  return {
+    databaseUrl: databaseUrlFromEnv(env),
+    mediaRoot: resolve(mediaRootFromEnv(env)),
+    ffmpeg,
+    encode: encodeConfig(parsed.data, ffmpeg),
+  };
 }

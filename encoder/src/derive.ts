@@ -74,11 +74,25 @@ const TRAILER = { crf: 28, maxrate: 700_000, audioBitrate: 64_000 };
 
 function h264Args(settings: EncodeSettings, crf: number, maxrate: number): string[] {
   return [
-    '-c:v', 'libx264', '-preset', settings.preset, '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-crf', String(crf), '-maxrate', String(maxrate), '-bufsize', String(maxrate * 2),
+    '-c:v',
+    'libx264',
+    '-preset',
+    settings.preset,
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+    '-crf',
+    String(crf),
+    '-maxrate',
+    String(maxrate),
+    '-bufsize',
+    String(maxrate * 2),
     // A keyframe every 2 s: a seek decodes at most 2 s of frames.
-    '-force_key_frames', `expr:gte(t,n_forced*${GOP_SECONDS})`,
-    '-threads', String(settings.threads),
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${GOP_SECONDS})`,
+    '-threads',
+    String(settings.threads),
   ];
 }
 
@@ -90,24 +104,76 @@ function sourceFilters(source: SourceInfo): string {
 }
 
 /** One decode for the whole ladder and the seek-bar frames: `split` feeds every scaler. */
-export function ladderArgs(input: string, source: SourceInfo, rungs: Rung[], sprite: { interval: number; tile: Size; pattern: string }, settings: EncodeSettings, out: (rung: Rung) => string): string[] {
+export function ladderArgs(
+  input: string,
+  source: SourceInfo,
+  rungs: Rung[],
+  sprite: { interval: number; tile: Size; pattern: string },
+  settings: EncodeSettings,
+  out: (rung: Rung) => string,
+): string[] {
   const labels = rungs.map((_, i) => `[s${i}]`).join('') + '[sp]';
   const chains = [`[0:v:0]${sourceFilters(source)}split=${rungs.length + 1}${labels}`];
   rungs.forEach((rung, i) => chains.push(`[s${i}]scale=${rung.width}:${rung.height}:flags=bicubic,setsar=1,format=yuv420p[v${i}]`));
   chains.push(`[sp]fps=${(1 / sprite.interval).toFixed(6)},scale=${sprite.tile.width}:${sprite.tile.height},setsar=1[spo]`);
   const args = ['-i', input, '-filter_complex', chains.join(';')];
   rungs.forEach((rung, i) => {
-    args.push('-map', `[v${i}]`, '-map', '0:a:0?', ...h264Args(settings, CRF, rung.maxrate), ...aacArgs(rung.audioBitrate), ...mp4Args(out(rung)));
+    args.push(
+      '-map',
+      `[v${i}]`,
+      '-map',
+      '0:a:0?',
+      ...h264Args(settings, CRF, rung.maxrate),
+      ...aacArgs(rung.audioBitrate),
+      ...mp4Args(out(rung)),
+    );
   });
-  args.push('-map', '[spo]', '-vsync', 'passthrough', '-frames:v', String(MAX_SPRITE_FRAMES + 1), '-q:v', '3', '-f', 'image2', sprite.pattern);
+  args.push(
+    '-map',
+    '[spo]',
+    '-vsync',
+    'passthrough',
+    '-frames:v',
+    String(MAX_SPRITE_FRAMES + 1),
+    '-q:v',
+    '3',
+    '-f',
+    'image2',
+    sprite.pattern,
+  );
   return args;
 }
 
 export function posterArgs(input: string, source: SourceInfo, at: number, size: Size, out: string): string[] {
-  return ['-ss', at.toFixed(3), '-i', input, '-map', '0:v:0', '-frames:v', '1', '-vf', `${sourceFilters(source)}scale=${size.width}:${size.height},setsar=1`, '-q:v', '3', '-f', 'image2', '-update', '1', out];
+  return [
+    '-ss',
+    at.toFixed(3),
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-frames:v',
+    '1',
+    '-vf',
+    `${sourceFilters(source)}scale=${size.width}:${size.height},setsar=1`,
+    '-q:v',
+    '3',
+    '-f',
+    'image2',
+    '-update',
+    '1',
+    out,
+  ];
 }
 
-export function trailerArgs(input: string, source: SourceInfo, cut: { start: number; length: number }, size: Size, settings: EncodeSettings, out: string): string[] {
+export function trailerArgs(
+  input: string,
+  source: SourceInfo,
+  cut: { start: number; length: number },
+  size: Size,
+  settings: EncodeSettings,
+  out: string,
+): string[] {
   const fades = cut.length >= 2;
   const fadeOut = (cut.length - 0.5).toFixed(3);
   const video = `${sourceFilters(source)}scale=${size.width}:${size.height},setsar=1,format=yuv420p${fades ? `,fade=t=in:st=0:d=0.5,fade=t=out:st=${fadeOut}:d=0.5` : ''}`;
@@ -126,7 +192,19 @@ interface Probed {
 
 /** Checks what ffmpeg made before anyone is sent to it: H.264 High, AAC when the source has sound, moov first. */
 async function checkMp4(settings: EncodeSettings, file: string, expectAudio: boolean): Promise<Probed> {
-  const { stdout } = await run(settings.ffprobe, ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,profile,level,width,height:format=duration,bit_rate', '-of', 'json', file], { timeout: 60_000 });
+  const { stdout } = await run(
+    settings.ffprobe,
+    [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type,codec_name,profile,level,width,height:format=duration,bit_rate',
+      '-of',
+      'json',
+      file,
+    ],
+    { timeout: 60_000 },
+  );
   const info = JSON.parse(stdout) as { streams?: Record<string, unknown>[]; format?: Record<string, unknown> };
   const video = info.streams?.find((s) => s.codec_type === 'video');
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
@@ -134,7 +212,10 @@ async function checkMp4(settings: EncodeSettings, file: string, expectAudio: boo
   if (expectAudio && audio?.codec_name !== 'aac') throw new BadOutput(`${file}: no AAC audio`);
   if (!(await isFastStart(file))) throw new BadOutput(`${file}: moov is not before mdat`);
   const level = Number(video.level);
-  const codecs = [`avc1.6400${(Number.isFinite(level) && level > 0 ? level : 40).toString(16).padStart(2, '0')}`, ...(audio ? ['mp4a.40.2'] : [])];
+  const codecs = [
+    `avc1.6400${(Number.isFinite(level) && level > 0 ? level : 40).toString(16).padStart(2, '0')}`,
+    ...(audio ? ['mp4a.40.2'] : []),
+  ];
   return {
     width: Number(video.width),
     height: Number(video.height),
@@ -169,17 +250,21 @@ export async function deriveItem(input: DeriveInput): Promise<Manifest> {
   const work = join(mediaRoot, PARTIAL_DIR, `job-${input.jobId}-${input.attempt}`);
   await mkdir(work, { recursive: true });
   const progress = (share: number) => input.onProgress?.(share);
-  const ffmpeg = (args: string[], extra: Partial<FfmpegRun> = {}) => runFfmpeg({ ffmpeg: settings.ffmpeg, nice: settings.nice, args, signal: input.signal, ...extra });
+  const ffmpeg = (args: string[], extra: Partial<FfmpegRun> = {}) =>
+    runFfmpeg({ ffmpeg: settings.ffmpeg, nice: settings.nice, args, signal: input.signal, ...extra });
   try {
     const source = await probeSource(settings.ffprobe, input.original);
     const rungs = planLadder(source);
     const interval = spriteInterval(source.duration);
     const tile = fitLongSide(source, SPRITE_TILE_LONG_SIDE);
     const pattern = join(work, 'frame-%04d.jpg');
-    await ffmpeg(ladderArgs(input.original, source, rungs, { interval, tile, pattern }, settings, (r) => join(work, renditionFile(r.label))), {
-      duration: source.duration,
-      onProgress: (share) => progress(share * 0.85),
-    });
+    await ffmpeg(
+      ladderArgs(input.original, source, rungs, { interval, tile, pattern }, settings, (r) => join(work, renditionFile(r.label))),
+      {
+        duration: source.duration,
+        onProgress: (share) => progress(share * 0.85),
+      },
+    );
 
     const posterSize = fitShortSide(source, POSTER_SHORT_SIDE);
     const poster = join(work, PREVIEW_FILES.poster);
@@ -192,12 +277,22 @@ export async function deriveItem(input: DeriveInput): Promise<Manifest> {
     const cut = trailerCut(source.duration);
     const trailerSize = fitShortSide(source, TRAILER_SHORT_SIDE);
     const trailer = join(work, PREVIEW_FILES.trailer);
-    await ffmpeg(trailerArgs(input.original, source, cut, trailerSize, settings, trailer), { duration: cut.length, onProgress: (share) => progress(0.88 + share * 0.08) });
+    await ffmpeg(trailerArgs(input.original, source, cut, trailerSize, settings, trailer), {
+      duration: cut.length,
+      onProgress: (share) => progress(0.88 + share * 0.08),
+    });
 
-    const frames = (await readdir(work)).filter((n) => /^frame-\d{4}\.jpg$/.test(n)).sort().slice(0, MAX_SPRITE_FRAMES);
+    const frames = (await readdir(work))
+      .filter((n) => /^frame-\d{4}\.jpg$/.test(n))
+      .sort()
+      .slice(0, MAX_SPRITE_FRAMES);
     if (!frames.length) throw new BadOutput('ffmpeg made no seek-bar frames');
     const layout = spriteLayout(tile, frames.length);
-    const spriteSize = await composeSprite(frames.map((f) => join(work, f)), layout, join(work, PREVIEW_FILES.sprite));
+    const spriteSize = await composeSprite(
+      frames.map((f) => join(work, f)),
+      layout,
+      join(work, PREVIEW_FILES.sprite),
+    );
 
     const renditions: Rendition[] = [];
     let duration = 0;
@@ -205,7 +300,15 @@ export async function deriveItem(input: DeriveInput): Promise<Manifest> {
       const file = renditionFile(rung.label);
       const checked = await checkMp4(settings, join(work, file), source.hasAudio);
       duration ||= checked.duration;
-      renditions.push({ label: rung.label, file, width: checked.width, height: checked.height, bitrate: checked.bitrate, bytes: (await stat(join(work, file))).size, mime: checked.mime });
+      renditions.push({
+        label: rung.label,
+        file,
+        width: checked.width,
+        height: checked.height,
+        bitrate: checked.bitrate,
+        bytes: (await stat(join(work, file))).size,
+        mime: checked.mime,
+      });
     }
     duration ||= source.duration;
     await writeFile(join(work, PREVIEW_FILES.thumbnails), thumbnailsVtt(layout, interval, duration, PREVIEW_FILES.sprite));
@@ -214,16 +317,32 @@ export async function deriveItem(input: DeriveInput): Promise<Manifest> {
     progress(0.99);
 
     if (input.stillMine && !(await input.stillMine())) throw new ClaimLost();
-    await publish(input, work, renditions.map((r) => r.file));
+    await publish(
+      input,
+      work,
+      renditions.map((r) => r.file),
+    );
     return {
       version: 1,
       duration,
-      source: { sig: input.sourceSig, width: source.width, height: source.height, hasAudio: source.hasAudio, bytes: (await stat(input.original)).size },
+      source: {
+        sig: input.sourceSig,
+        width: source.width,
+        height: source.height,
+        hasAudio: source.hasAudio,
+        bytes: (await stat(input.original)).size,
+      },
       renditions,
       poster: { file: PREVIEW_FILES.poster, ...posterSize },
       sprite: { file: PREVIEW_FILES.sprite, ...spriteSize, frames: frames.length, interval },
       thumbnails: { file: PREVIEW_FILES.thumbnails },
-      trailer: { file: PREVIEW_FILES.trailer, width: trailerInfo.width, height: trailerInfo.height, duration: trailerInfo.duration || cut.length, bytes: trailerBytes },
+      trailer: {
+        file: PREVIEW_FILES.trailer,
+        width: trailerInfo.width,
+        height: trailerInfo.height,
+        duration: trailerInfo.duration || cut.length,
+        bytes: trailerBytes,
+      },
       encodedAt: Date.now(),
     };
   } finally {

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
  * leaves SIGPIPE ignored in children, so a dead progress pipe does not stop it), and closing the
  * pipe is how a running encode is cancelled.
  */
-const WATCHDOG = 'exec 3<&0; "$@" </dev/null & child=$!; { read -r _ <&3; kill -KILL "$child" 2>/dev/null; } & watcher=$!; wait "$child"; status=$?; kill "$watcher" 2>/dev/null; exit "$status"';
+const WATCHDOG =
+  'exec 3<&0; "$@" </dev/null & child=$!; { read -r _ <&3; kill -KILL "$child" 2>/dev/null; } & watcher=$!; wait "$child"; status=$?; kill "$watcher" 2>/dev/null; exit "$status"';
 
 export class FfmpegError extends Error {}
 export class EncodeCancelled extends Error {
@@ -36,9 +37,28 @@ function tail(text: string, max = 400): string {
 export function runFfmpeg(run: FfmpegRun): Promise<void> {
   if (run.signal?.aborted) return Promise.reject(new EncodeCancelled());
   const niced = run.nice > 0 ? ['nice', '-n', String(run.nice)] : [];
-  const child = spawn('sh', ['-c', WATCHDOG, 'sh', ...niced, run.ffmpeg, '-hide_banner', '-v', 'error', '-nostdin', '-y', ...run.args, '-progress', 'pipe:1', '-nostats'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      WATCHDOG,
+      'sh',
+      ...niced,
+      run.ffmpeg,
+      '-hide_banner',
+      '-v',
+      'error',
+      '-nostdin',
+      '-y',
+      ...run.args,
+      '-progress',
+      'pipe:1',
+      '-nostats',
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   let pending = '';
   child.stderr.setEncoding('utf8');

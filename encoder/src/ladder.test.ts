@@ -3,7 +3,15 @@ import { fitLongSide, maxrateFor, planLadder, spriteInterval, trailerCut } from 
 import { parseProbe, type SourceInfo } from './probe';
 import { spriteLayout, thumbnailsVtt, vttTime } from './sprite';
 
-const source = (width: number, height: number, extra: Partial<SourceInfo> = {}): SourceInfo => ({ duration: 60, width, height, fps: 25, interlaced: false, hasAudio: true, ...extra });
+const source = (width: number, height: number, extra: Partial<SourceInfo> = {}): SourceInfo => ({
+  duration: 60,
+  width,
+  height,
+  fps: 25,
+  interlaced: false,
+  hasAudio: true,
+  ...extra,
+});
 const labels = (s: SourceInfo) => planLadder(s).map((r) => `${r.label} ${r.width}x${r.height}`);
 
 describe('rendition ladder', () => {
@@ -62,7 +70,14 @@ describe('seek-bar sprite and thumbnails track', () => {
 });
 
 describe('ffprobe answer', () => {
-  const video = { codec_type: 'video', width: 720, height: 480, sample_aspect_ratio: '32:27', avg_frame_rate: '30000/1001', field_order: 'tt' };
+  const video = {
+    codec_type: 'video',
+    width: 720,
+    height: 480,
+    sample_aspect_ratio: '32:27',
+    avg_frame_rate: '30000/1001',
+    field_order: 'tt',
+  };
   it('applies the sample aspect ratio and rotation, and notes interlacing and sound', () => {
     expect(parseProbe({ streams: [video, { codec_type: 'audio' }], format: { duration: '12.5' } })).toEqual({
       duration: 12.5,

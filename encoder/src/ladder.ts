@@ -60,7 +60,12 @@ export function planLadder(source: SourceInfo): Rung[] {
   return shorts.map((short) => {
     const size = fitShortSide(source, short);
     const label = `${Math.min(size.width, size.height)}p`;
-    return { ...size, label, maxrate: maxrateFor(size, source.fps), audioBitrate: Math.min(size.width, size.height) >= 720 ? 128_000 : 96_000 };
+    return {
+      ...size,
+      label,
+      maxrate: maxrateFor(size, source.fps),
+      audioBitrate: Math.min(size.width, size.height) >= 720 ? 128_000 : 96_000,
+    };
   });
 }
 

@@ -15,7 +15,11 @@ ENCODE_PRESET / ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (see RE
 async function main(argv: string[]): Promise<number> {
   let flags;
   try {
-    flags = parseArgs({ args: argv, options: { watch: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true }).values;
+    flags = parseArgs({
+      args: argv,
+      options: { watch: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
   } catch (err) {
     console.error(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
     return 2;
@@ -29,7 +33,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     // A fresh embedded database has no tables yet; migrating is idempotent and cheap.
     await migrateLatest(knex);
-    const io = { err: (text: string) => console.error(text), write: (text: string) => process.stderr.write(text), isTTY: process.stderr.isTTY };
+    const io = {
+      err: (text: string) => console.error(text),
+      write: (text: string) => process.stderr.write(text),
+      isTTY: process.stderr.isTTY,
+    };
     const tally = await workQueue({ knex, config, io }, { watch: Boolean(flags.watch), quiet: Boolean(flags.quiet) });
     console.log(tallyLine(tally, await jobCounts(knex)));
     return tally.failed ? 1 : 0;

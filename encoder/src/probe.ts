@@ -24,17 +24,19 @@ const ratio = (text: string | undefined): number => {
 const probeJson = z.object({
   streams: z
     .array(
-      z.object({
-        codec_type: z.string().optional(),
-        width: z.number().optional(),
-        height: z.number().optional(),
-        sample_aspect_ratio: z.string().optional(),
-        avg_frame_rate: z.string().optional(),
-        r_frame_rate: z.string().optional(),
-        field_order: z.string().optional(),
-        side_data_list: z.array(z.object({ rotation: z.number().optional() }).loose()).optional(),
-        tags: z.object({ rotate: z.string().optional() }).loose().optional(),
-      }).loose(),
+      z
+        .object({
+          codec_type: z.string().optional(),
+          width: z.number().optional(),
+          height: z.number().optional(),
+          sample_aspect_ratio: z.string().optional(),
+          avg_frame_rate: z.string().optional(),
+          r_frame_rate: z.string().optional(),
+          field_order: z.string().optional(),
+          side_data_list: z.array(z.object({ rotation: z.number().optional() }).loose()).optional(),
+          tags: z.object({ rotate: z.string().optional() }).loose().optional(),
+        })
+        .loose(),
     )
     .default([]),
   format: z.object({ duration: z.string().optional() }).loose().default({}),
@@ -70,9 +72,14 @@ export function parseProbe(json: unknown): SourceInfo {
 export async function probeSource(ffprobe: string, file: string): Promise<SourceInfo> {
   let stdout: string;
   try {
-    ({ stdout } = await run(ffprobe, ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }));
+    ({ stdout } = await run(ffprobe, ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], {
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }));
   } catch (err) {
-    throw new UnplayableSource(`ffprobe could not read the file (${err instanceof Error ? (err.message.split('\n')[1] ?? err.message.split('\n')[0]) : String(err)})`);
+    throw new UnplayableSource(
+      `ffprobe could not read the file (${err instanceof Error ? (err.message.split('\n')[1] ?? err.message.split('\n')[0]) : String(err)})`,
+    );
   }
   return parseProbe(JSON.parse(stdout));
 }

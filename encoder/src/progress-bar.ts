@@ -79,7 +79,9 @@ export function progressReporter(out: ProgressOutput, options: { quiet?: boolean
           running.delete(job.id);
           tally.done++;
           tally.seconds += event.seconds;
-          line(`encoded ${name(job)} in ${event.seconds.toFixed(1)} s: ${event.manifest.renditions.map((r) => r.label).join(', ')}, ${event.manifest.duration.toFixed(1)} s of video${event.requeued ? ' (its original changed meanwhile: queued again)' : ''}`);
+          line(
+            `encoded ${name(job)} in ${event.seconds.toFixed(1)} s: ${event.manifest.renditions.map((r) => r.label).join(', ')}, ${event.manifest.duration.toFixed(1)} s of video${event.requeued ? ' (its original changed meanwhile: queued again)' : ''}`,
+          );
           break;
         case 'failed':
           running.delete(job.id);

@@ -17,20 +17,52 @@ const CODECS: Record<Container, string[]> = {
 };
 
 /** A test-pattern clip with a tone, made with ffmpeg (never committed). */
-export async function makeClip(file: string, options: { container: Container; size?: string; seconds?: number; rate?: number }): Promise<string> {
+export async function makeClip(
+  file: string,
+  options: { container: Container; size?: string; seconds?: number; rate?: number },
+): Promise<string> {
   const { container, size = '320x240', seconds = 2, rate = 25 } = options;
   await mkdir(dirname(file), { recursive: true });
   await run(
     'ffmpeg',
-    ['-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`, ...CODECS[container], '-shortest', file],
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${size}:rate=${rate}:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=330:duration=${seconds}`,
+      ...CODECS[container],
+      '-shortest',
+      file,
+    ],
     { timeout: 120_000 },
   );
   return file;
 }
 
 /** A video row plus its original under MEDIA_ROOT, as ingest would leave them; returns the original's path. */
-export async function placeVideo(knex: Knex, mediaRoot: string, path: string, clip: string, prename = `${path}_001.${clip.split('.').pop()}`): Promise<string> {
-  await knex('videos').insert({ path, updatename: `Clip ${path}`, modelname: 'Model A1', datetoupload: '2025-05-01', search_text: searchText(`Clip ${path}`, 'Model A1'), prename });
+export async function placeVideo(
+  knex: Knex,
+  mediaRoot: string,
+  path: string,
+  clip: string,
+  prename = `${path}_001.${clip.split('.').pop()}`,
+): Promise<string> {
+  await knex('videos').insert({
+    path,
+    updatename: `Clip ${path}`,
+    modelname: 'Model A1',
+    datetoupload: '2025-05-01',
+    search_text: searchText(`Clip ${path}`, 'Model A1'),
+    prename,
+  });
   const original = join(mediaRoot, 'video', path, videoDownloadName(prename));
   await mkdir(dirname(original), { recursive: true });
   await copyFile(clip, original);
@@ -48,7 +80,15 @@ export interface StreamInfo {
 }
 
 export async function ffprobeStreams(file: string): Promise<{ streams: StreamInfo[]; duration: number }> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,profile,width,height:format=duration', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_type,codec_name,profile,width,height:format=duration',
+    '-of',
+    'json',
+    file,
+  ]);
   const json = JSON.parse(stdout) as { streams: StreamInfo[]; format: { duration: string } };
   return { streams: json.streams, duration: Number(json.format.duration) };
 }

@@ -17,11 +17,17 @@ export interface WorkContext {
  * Runs a worker in this process until the queue (or the given jobs) is drained, or with `watch`
  * until SIGINT/SIGTERM, which hands running jobs back to the queue. Returns the tally.
  */
-export async function workQueue(ctx: WorkContext, options: { ids?: readonly number[]; watch?: boolean; quiet?: boolean; concurrency?: number }): Promise<EncodeTally> {
+export async function workQueue(
+  ctx: WorkContext,
+  options: { ids?: readonly number[]; watch?: boolean; quiet?: boolean; concurrency?: number },
+): Promise<EncodeTally> {
   const { knex, config, io } = ctx;
   // Without the tools every job would fail; they stay queued for a worker that has them.
   if (!(await ffmpegWorks(config.ffmpeg))) {
-    throw new RuleError('conflict', `cannot encode: ${config.ffmpeg.ffmpeg} / ${config.ffmpeg.ffprobe} do not run (install ffmpeg, or set FFMPEG_PATH / FFPROBE_PATH); jobs stay queued`);
+    throw new RuleError(
+      'conflict',
+      `cannot encode: ${config.ffmpeg.ffmpeg} / ${config.ffmpeg.ffprobe} do not run (install ffmpeg, or set FFMPEG_PATH / FFPROBE_PATH); jobs stay queued`,
+    );
   }
   const reporter = progressReporter({ err: io.err, write: io.isTTY ? io.write : undefined }, { quiet: options.quiet });
   const worker = new EncodeWorker({

@@ -16,7 +16,14 @@ const encoderDir = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 function startWorker(databaseUrl: string, mediaRoot: string) {
   // A slow preset on one thread: long enough to be caught mid-encode, modest on the shared CPU.
-  const env = { ...process.env, DATABASE_URL: databaseUrl, MEDIA_ROOT: mediaRoot, ENCODE_PRESET: 'slow', ENCODE_THREADS: '1', ENCODE_LEASE_SECONDS: '600' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    MEDIA_ROOT: mediaRoot,
+    ENCODE_PRESET: 'slow',
+    ENCODE_THREADS: '1',
+    ENCODE_LEASE_SECONDS: '600',
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: encoderDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
@@ -105,6 +112,11 @@ describe.each(testBackends())('a worker killed mid-encode (%s)', (backend) => {
     expect(await readdir(join(mediaRoot, '.partial'))).toEqual([]);
     const boxes = await topLevelBoxes(join(mediaRoot, 'videorenditions/long-clip/270p.mp4'));
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
-    expect((await readdir(join(mediaRoot, 'videopreviews/long-clip'))).sort()).toEqual(['poster.jpg', 'sprite.jpg', 'thumbs.vtt', 'trailer.mp4']);
+    expect((await readdir(join(mediaRoot, 'videopreviews/long-clip'))).sort()).toEqual([
+      'poster.jpg',
+      'sprite.jpg',
+      'thumbs.vtt',
+      'trailer.mp4',
+    ]);
   });
 });

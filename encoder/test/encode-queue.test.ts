@@ -22,7 +22,8 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
   });
 
   const add = (path: string, sourceSig = 's1', now = 1000) => enqueue(db.knex, { type: 'video', path, sourceSig }, now);
-  const claim = (name: string, slots = 1, now = 2000, ids?: number[]) => claimNext(db.knex, { claim: name, slots, leaseMs: LEASE, now, ids });
+  const claim = (name: string, slots = 1, now = 2000, ids?: number[]) =>
+    claimNext(db.knex, { claim: name, slots, leaseMs: LEASE, now, ids });
 
   it('queues once per source, and again when the original changes', async () => {
     const first = await add('a');
@@ -31,7 +32,10 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
     const job = await claim('w1');
     await finishJob(db.knex, job!.id, 'w1', 's1', '{}', 3000);
     expect(await add('a')).toEqual({ id: first.id, queued: false });
-    expect(await enqueue(db.knex, { type: 'video', path: 'a', sourceSig: 's1', again: true }, 4000)).toEqual({ id: first.id, queued: true });
+    expect(await enqueue(db.knex, { type: 'video', path: 'a', sourceSig: 's1', again: true }, 4000)).toEqual({
+      id: first.id,
+      queued: true,
+    });
     const again = await claim('w1');
     await finishJob(db.knex, again!.id, 'w1', 's1', '{}', 5000);
     expect(await add('a', 's2')).toEqual({ id: first.id, queued: true });
@@ -71,7 +75,13 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
     expect(await renewLease(db.knex, job.id, 'someone-else', LEASE, 0.9, 3000)).toBe(false);
     expect(await recoverStale(db.knex, 3000 + LEASE - 1, never, 2)).toBe(0);
     expect(await recoverStale(db.knex, 3000 + LEASE + 1, never, 2)).toBe(1);
-    expect(await jobById(db.knex, job.id)).toMatchObject({ status: 'queued', slot: null, claim: null, attempts: 1, error: 'the worker stopped during attempt 1' });
+    expect(await jobById(db.knex, job.id)).toMatchObject({
+      status: 'queued',
+      slot: null,
+      claim: null,
+      attempts: 1,
+      error: 'the worker stopped during attempt 1',
+    });
     // The old holder's late writes change nothing.
     expect(await renewLease(db.knex, job.id, 'w1', LEASE, 0.9, 3000)).toBe(false);
     expect(await finishJob(db.knex, job.id, 'w1', 's1', '{}', 3000)).toBe('lost');
@@ -133,7 +143,15 @@ describe('a worker when the queue cannot be read', () => {
     const knex = createKnex('sqlite::memory:');
     try {
       const events: WorkerEvent[] = [];
-      const options = { knex, mediaRoot: '/nonexistent', settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 1, nice: 10 }, concurrency: 1, leaseMs: LEASE, maxAttempts: 3, pollMs: 10 };
+      const options = {
+        knex,
+        mediaRoot: '/nonexistent',
+        settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 1, nice: 10 },
+        concurrency: 1,
+        leaseMs: LEASE,
+        maxAttempts: 3,
+        pollMs: 10,
+      };
       const watching = new EncodeWorker({ ...options, watch: true, onEvent: (e) => events.push(e) });
       const running = watching.run();
       while (events.length < 3) await new Promise((r) => setTimeout(r, 10));

@@ -4,14 +4,29 @@ import { safeNext } from '../src/features/auth/next';
 import { vodDetail } from './fixtures';
 import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
-const member = (vods: string[] = []) => ({ username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods, mediaTokenSeconds: 300 });
+const member = (vods: string[] = []) => ({
+  username: 'member_a',
+  membership: { active: true, paidUntil: '2099-01-01' },
+  vods,
+  mediaTokenSeconds: 300,
+});
 
 afterEach(resetSession);
 
 describe('sign-in next', () => {
   it('keeps same-site paths and sends anything else home', () => {
     expect(safeNext('/vod/a%20b?x=1#t')).toBe('/vod/a%20b?x=1#t');
-    for (const bad of [null, '', 'vod', '//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/\tx', '/login?next=/x']) {
+    for (const bad of [
+      null,
+      '',
+      'vod',
+      '//evil.example/x',
+      '/\\evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      '/\tx',
+      '/login?next=/x',
+    ]) {
       expect(safeNext(bad)).toBe('/');
     }
   });
@@ -36,7 +51,8 @@ describe('/vod/{folder} for members', () => {
     stubFetch((url) => {
       asked.push(url);
       if (url === '/api/me') return json(member(['vod-4']));
-      if (url.startsWith('/api/download-link')) return json({ url: '/members/vod/vod-4/vod-4.mp4?exp=1&sig=x', expiresAt: '2099-01-01T00:00:00Z' });
+      if (url.startsWith('/api/download-link'))
+        return json({ url: '/members/vod/vod-4/vod-4.mp4?exp=1&sig=x', expiresAt: '2099-01-01T00:00:00Z' });
       return json(vodDetail(4));
     });
     renderAt('/vod/vod-4');

@@ -5,7 +5,12 @@ import { json, renderAt, stubFetch } from './render';
 
 // issue 19: a bought VOD that was taken down is listed as removed on /account: no title, no
 // download button (the bff signs no link for it); a link asked for one anyway says it was removed.
-const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: ['vod-one', 'vod-two'], mediaTokenSeconds: 300 };
+const MEMBER = {
+  username: 'member_a',
+  membership: { active: true, paidUntil: '2099-01-01' },
+  vods: ['vod-one', 'vod-two'],
+  mediaTokenSeconds: 300,
+};
 const ACCOUNT = {
   ...MEMBER,
   membership: { ...MEMBER.membership, renews: true },
@@ -18,7 +23,7 @@ const ACCOUNT = {
 afterEach(() => setSession({ status: 'unknown' }));
 
 describe('/account', () => {
-  it('shows a taken-down VOD as Removed, with no download button; a removed item\'s link says so', async () => {
+  it("shows a taken-down VOD as Removed, with no download button; a removed item's link says so", async () => {
     setSession({ status: 'signedIn', member: MEMBER });
     stubFetch((url) => {
       if (url === '/api/me') return json(MEMBER);

@@ -22,7 +22,11 @@ describe('production build', () => {
   beforeAll(() => {
     // A separate process: inside vitest, NODE_ENV=test would give React's development build.
     const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
-    execFileSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: 'pipe' });
+    execFileSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'pipe',
+    });
     html = readFileSync(join(dist, 'index.html'), 'utf8');
   }, 120_000);
 
@@ -39,7 +43,13 @@ describe('production build', () => {
     const files = initialScripts(html);
     const initial = files.map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');
     expect(initial).toContain('Latest Photos');
-    for (const text of ['Test Route Match', 'Sort Alphabetically', 'Thank you: this VOD is yours.', 'Failed to create payment token.', 'Current ID']) {
+    for (const text of [
+      'Test Route Match',
+      'Sort Alphabetically',
+      'Thank you: this VOD is yours.',
+      'Failed to create payment token.',
+      'Current ID',
+    ]) {
       expect(initial).not.toContain(text);
     }
     const lazyChunks = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js') && !files.includes(`/assets/${file}`));

@@ -7,8 +7,16 @@ const srcs = (container: HTMLElement) => [...container.querySelectorAll('img')].
 
 describe('/video/{folder}', () => {
   it('shows a visitor the title, model, four stills and no download', async () => {
-    const detail = { ...video(1), path: 'clip-1', updatename: 'Clip One HD', prename: 'Clip One HD001', download: '/members/video/clip-1/Clip%20One%20HD001.mp4' };
-    stubFetch((url) => (url === '/api/videos/prename/clip-1' ? json(detail) : json({ error: { code: 'not_found', message: 'unknown' } }, 404)));
+    const detail = {
+      ...video(1),
+      path: 'clip-1',
+      updatename: 'Clip One HD',
+      prename: 'Clip One HD001',
+      download: '/members/video/clip-1/Clip%20One%20HD001.mp4',
+    };
+    stubFetch((url) =>
+      url === '/api/videos/prename/clip-1' ? json(detail) : json({ error: { code: 'not_found', message: 'unknown' } }, 404),
+    );
     const { container } = renderAt('/video/clip-1');
     await screen.findByRole('heading', { name: 'Clip One HD' });
     expect(screen.getByRole('link', { name: 'Model B2' }).getAttribute('href')).toBe('/models/Model%20B2');
@@ -33,7 +41,7 @@ describe('/vod/{folder}', () => {
     expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
   });
 
-  it("reads a 404 as the shared \"This item isn't available\" card (issue 23)", async () => {
+  it('reads a 404 as the shared "This item isn\'t available" card (issue 23)', async () => {
     stubFetch(() => json({ error: { code: 'not_found', message: 'unknown vod' } }, 404));
     renderAt('/vod/missing');
     expect(await screen.findByRole('heading', { name: "This item isn't available" })).toBeTruthy();

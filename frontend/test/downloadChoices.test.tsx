@@ -13,7 +13,12 @@ const DOWNLOADS: DownloadChoice[] = [
   { label: '720p', bytes: 312_400_000, path: '/members/videorenditions/clip-1/Clip_A1_HD001_720p.mp4' },
   { label: '480p', bytes: 9_540_000, path: '/members/videorenditions/clip-1/Clip_A1_HD001_480p.mp4' },
 ];
-const MEMBER: Member = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: ['vod-one'], mediaTokenSeconds: 300 };
+const MEMBER: Member = {
+  username: 'member_a',
+  membership: { active: true, paidUntil: '2099-01-01' },
+  vods: ['vod-one'],
+  mediaTokenSeconds: 300,
+};
 
 afterEach(() => setSession({ status: 'unknown' }));
 
@@ -36,7 +41,9 @@ describe('formatBytes', () => {
 
 describe('DownloadChoices', () => {
   it('labels each size and asks for a signed link of the clicked one', async () => {
-    const fetchMock = stubFetch((url) => (url.startsWith('/api/download-link') ? json({ url: '/members/x?sig=1', expiresAt: '2099-01-01T00:00:00Z' }) : json({}, 404)));
+    const fetchMock = stubFetch((url) =>
+      url.startsWith('/api/download-link') ? json({ url: '/members/x?sig=1', expiresAt: '2099-01-01T00:00:00Z' }) : json({}, 404),
+    );
     render(<DownloadChoices downloads={DOWNLOADS} />);
     const group = screen.getByRole('group', { name: 'Download sizes' });
     expect(group.textContent).toBe('Download:Original (1.2 GB)1080p (640 MB)720p (312 MB)480p (9.5 MB)');
@@ -69,8 +76,21 @@ describe('DownloadChoices', () => {
     stubFetch((url) =>
       url.startsWith('/api/playback/')
         ? json({
-            type: 'video', path: 'clip-1', updatename: 'Clip', modelname: 'M', access: 'granted', state: 'preparing', progress: 0.5, duration: null,
-            poster: null, thumbnails: null, trailer: null, renditions: [], download: DOWNLOADS[0]!.path, downloads: DOWNLOADS, position: null,
+            type: 'video',
+            path: 'clip-1',
+            updatename: 'Clip',
+            modelname: 'M',
+            access: 'granted',
+            state: 'preparing',
+            progress: 0.5,
+            duration: null,
+            poster: null,
+            thumbnails: null,
+            trailer: null,
+            renditions: [],
+            download: DOWNLOADS[0]!.path,
+            downloads: DOWNLOADS,
+            position: null,
           })
         : json({}, 404),
     );
@@ -93,14 +113,25 @@ describe('DownloadChoices', () => {
           ...MEMBER,
           email: 'a@example.com',
           membership: { ...MEMBER.membership, renews: true },
-          vodItems: [{ path: 'vod-one', updatename: 'VOD one', download: original, downloads: [{ ...DOWNLOADS[0]!, path: original }, DOWNLOADS[1]!] }],
+          vodItems: [
+            {
+              path: 'vod-one',
+              updatename: 'VOD one',
+              download: original,
+              downloads: [{ ...DOWNLOADS[0]!, path: original }, DOWNLOADS[1]!],
+            },
+          ],
         });
       }
       return json({ error: { code: 'not_found', message: 'unknown' } }, 404);
     });
     renderAt('/account');
     const group = await screen.findByRole('group', { name: 'Download sizes' });
-    expect(within(group).getAllByRole('button').map((b) => b.textContent)).toEqual(['Original (1.2 GB)', '1080p (640 MB)']);
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Original (1.2 GB)', '1080p (640 MB)']);
     expect(screen.getAllByRole('button', { name: /^Download/ }).map((b) => b.textContent)).toEqual(['Download VOD one']);
   });
 });

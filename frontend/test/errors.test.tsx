@@ -8,7 +8,12 @@ import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
 // Issue 23, "errors that help": a missing item, an outage of the bff and the moment after buying a VOD.
 
-const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [] as string[], mediaTokenSeconds: 300 };
+const MEMBER = {
+  username: 'member_a',
+  membership: { active: true, paidUntil: '2099-01-01' },
+  vods: [] as string[],
+  mediaTokenSeconds: 300,
+};
 const notFound = () => json({ error: { code: 'not_found', message: 'unknown' } }, 404);
 const OUTAGE = "We can't reach the site right now. Your session is still there; try again in a moment.";
 
@@ -59,7 +64,9 @@ describe('a missing or taken-down item', () => {
 describe('Retry', () => {
   it('is offered for a server error and asks again', async () => {
     let calls = 0;
-    stubFetch(() => (++calls === 1 ? json({ error: { code: 'internal', message: 'boom' } }, 503) : json({ ...photo(1), count: 0, files: [] })));
+    stubFetch(() =>
+      ++calls === 1 ? json({ error: { code: 'internal', message: 'boom' } }, 503) : json({ ...photo(1), count: 0, files: [] }),
+    );
     renderAt('/photos/set-1');
     await screen.findByText('Error: HTTP error! status: 503');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));

@@ -12,7 +12,12 @@ describe("fetchJson's HttpError", () => {
     stubFetch(() => json({ error: { code: 'rate_limited', message: 'Too many attempts' } }, 429));
     const error = await postJson('/api/login', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ status: 429, code: 'rate_limited', serverMessage: 'Too many attempts', message: 'HTTP error! status: 429' });
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      serverMessage: 'Too many attempts',
+      message: 'HTTP error! status: 429',
+    });
   });
 
   it('has neither when the answer is not the error JSON (a proxy page, an empty body)', async () => {

@@ -3,15 +3,39 @@ import type { PaymentFields } from '../src/features/payment/formData';
 import type { PhotoItem, UpdateItem, VideoItem, VodDetail, VodItem } from '../src/features/api/types';
 
 export function photo(id: number): PhotoItem {
-  return { photos_id: id, path: `set-${id}`, updatename: `Photo Set ${id}`, modelname: 'Model A1', datetoupload: '2024-02-01', thumbnail: `/members/photosthumbs/set-${id}/large.jpg` };
+  return {
+    photos_id: id,
+    path: `set-${id}`,
+    updatename: `Photo Set ${id}`,
+    modelname: 'Model A1',
+    datetoupload: '2024-02-01',
+    thumbnail: `/members/photosthumbs/set-${id}/large.jpg`,
+  };
 }
 
 export function video(id: number): VideoItem {
-  return { video_id: id, path: `clip-${id}`, updatename: `Video ${id}`, modelname: 'Model B2', datetoupload: '2024-03-01', thumbnail: `/members/videothumbs/clip-${id}/large.jpg` };
+  return {
+    video_id: id,
+    path: `clip-${id}`,
+    updatename: `Video ${id}`,
+    modelname: 'Model B2',
+    datetoupload: '2024-03-01',
+    thumbnail: `/members/videothumbs/clip-${id}/large.jpg`,
+  };
 }
 
 export function vod(id: number): VodItem {
-  return { vod_id: id, path: `vod-${id}`, updatename: `VOD ${id}`, modelname: 'Model C3', datetoupload: '2024-04-01', prename: `vod-${id}.mp4`, format: 0, price: 24.99, thumbnail: `/members/vodthumbs/vod-${id}/large.jpg` };
+  return {
+    vod_id: id,
+    path: `vod-${id}`,
+    updatename: `VOD ${id}`,
+    modelname: 'Model C3',
+    datetoupload: '2024-04-01',
+    prename: `vod-${id}.mp4`,
+    format: 0,
+    price: 24.99,
+    thumbnail: `/members/vodthumbs/vod-${id}/large.jpg`,
+  };
 }
 
 export function vodDetail(id: number): VodDetail {
@@ -19,7 +43,15 @@ export function vodDetail(id: number): VodDetail {
 }
 
 export function update(type: UpdateItem['type'], id: number): UpdateItem {
-  return { type, id, path: `${type}-${id}`, thumbnail: `/members/${type}thumbs/${type}-${id}/large.jpg`, updatename: `${type} update ${id}`, modelname: 'Model D4', datetoupload: '2024-05-01' };
+  return {
+    type,
+    id,
+    path: `${type}-${id}`,
+    thumbnail: `/members/${type}thumbs/${type}-${id}/large.jpg`,
+    updatename: `${type} update ${id}`,
+    modelname: 'Model D4',
+    datetoupload: '2024-05-01',
+  };
 }
 
 export function validFields(): PaymentFields {

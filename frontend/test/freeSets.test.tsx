@@ -46,7 +46,9 @@ describe('free photo sets on home (issue 23)', () => {
 });
 
 describe('free photo sets reached from every page (issue 23)', () => {
-  const sets = [{ path: 'free-preview-studio', updatename: 'Free Preview Studio', thumbnail: '/members/freephotos/free-preview-studio/1.jpg?w=640' }];
+  const sets = [
+    { path: 'free-preview-studio', updatename: 'Free Preview Studio', thumbnail: '/members/freephotos/free-preview-studio/1.jpg?w=640' },
+  ];
   const answer = (url: string) => json(url === '/api/freephotos/1' ? sets : []);
 
   it('home shows the strip above the latest updates', async () => {

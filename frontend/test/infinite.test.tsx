@@ -38,7 +38,9 @@ describe('/vod', () => {
     const fetchMock = stubFetch((url) => json(url.endsWith('/1') ? range(1, 20).map(vod) : [vod(21)]));
     renderAt('/vod');
     await screen.findByText('VOD 20');
-    const sentinelObserver = FakeIntersectionObserver.instances.find((observer) => [...observer.elements].some((element) => element.matches('.sentinel')));
+    const sentinelObserver = FakeIntersectionObserver.instances.find((observer) =>
+      [...observer.elements].some((element) => element.matches('.sentinel')),
+    );
     expect(sentinelObserver?.options.rootMargin).toBe('20px');
     FakeIntersectionObserver.show('.sentinel');
     await screen.findByText('VOD 21');
@@ -62,7 +64,10 @@ describe('/vod', () => {
 
     // A reload: the rows are gone, the counts remain in session storage.
     resetHistoryMemory();
-    window.sessionStorage.setItem('historyMemory', JSON.stringify({ scroll: { 'every-visit:/vod': 2500 }, pages: { 'every-visit:/vod|list': 3 } }));
+    window.sessionStorage.setItem(
+      'historyMemory',
+      JSON.stringify({ scroll: { 'every-visit:/vod': 2500 }, pages: { 'every-visit:/vod|list': 3 } }),
+    );
     Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: 10_000 });
     const fetchMock = stubFetch((url) => json(url.endsWith('/3') ? [vod(41)] : range(url.endsWith('/2') ? 21 : 1, 20).map(vod)));
     renderAt('/vod');

@@ -6,7 +6,10 @@ import { RouteErrorBoundary } from '../src/app/RouteErrorBoundary';
 
 describe('loadChunk', () => {
   it('retries a failed chunk once', async () => {
-    const importer = vi.fn().mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module')).mockResolvedValueOnce({ ok: 1 });
+    const importer = vi
+      .fn()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+      .mockResolvedValueOnce({ ok: 1 });
     await expect(loadChunk(importer)).resolves.toEqual({ ok: 1 });
     expect(importer).toHaveBeenCalledTimes(2);
   });

@@ -73,8 +73,14 @@ describe('sign-in page', () => {
   });
 
   describe('past the account budget (issue 19)', () => {
-    const CHALLENGE = { error: { code: 'challenge_required', message: 'Too many sign-in attempts for this account from new devices. Please confirm you are a person to continue.' } };
-    const bodies = (fetchMock: ReturnType<typeof stubFetch>) => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as Record<string, string>);
+    const CHALLENGE = {
+      error: {
+        code: 'challenge_required',
+        message: 'Too many sign-in attempts for this account from new devices. Please confirm you are a person to continue.',
+      },
+    };
+    const bodies = (fetchMock: ReturnType<typeof stubFetch>) =>
+      fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as Record<string, string>);
     const solve = async (payload: string) => {
       const widget = document.querySelector('altcha-widget');
       expect(widget).not.toBeNull();

@@ -4,7 +4,9 @@ import { calledUrls, json, renderAt, stubFetch } from './render';
 
 describe('/models', () => {
   it('offers A to Z, starts on A and switches letter', async () => {
-    const fetchMock = stubFetch((url) => json([{ modelname: url.endsWith('/B') ? 'Béa & Co' : 'Model A1', thumbnail: '/members/photosthumbs/x/large.jpg' }]));
+    const fetchMock = stubFetch((url) =>
+      json([{ modelname: url.endsWith('/B') ? 'Béa & Co' : 'Model A1', thumbnail: '/members/photosthumbs/x/large.jpg' }]),
+    );
     renderAt('/models');
     await screen.findByText('Model A1');
     const letters = screen.getByRole('group', { name: 'First letter' }).querySelectorAll('button');

@@ -112,7 +112,9 @@ describe('phone menu', () => {
 describe('Retry', () => {
   it('asks again after a failed request and shows the answer', async () => {
     let failures = 1;
-    const fetchMock = stubFetch(() => (failures-- > 0 ? json({ error: { code: 'unavailable', message: 'down' } }, 503) : json([{ modelname: 'Model A1', thumbnail: null }])));
+    const fetchMock = stubFetch(() =>
+      failures-- > 0 ? json({ error: { code: 'unavailable', message: 'down' } }, 503) : json([{ modelname: 'Model A1', thumbnail: null }]),
+    );
     renderAt('/models');
     await screen.findByText('Error: HTTP error! status: 503');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));

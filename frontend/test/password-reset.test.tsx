@@ -43,7 +43,6 @@ describe('forgot password', () => {
   });
 });
 
-
 describe('/reset-password', () => {
   it('without a token in the fragment: the refusal and a link to ask again', async () => {
     stubFetch(() => json({}, 404));
@@ -141,7 +140,8 @@ describe('e-mail address', () => {
   it('/confirm-email with a used link says it expired or was used', async () => {
     stubFetch(() => json({ error: { code: 'bad_request', message: 'gone' } }, 400));
     renderAt(`/confirm-email#token=${TOKEN}`);
-    expect((await screen.findByRole('alert')).textContent).toBe('This confirmation link has expired or was already used. Ask for a new one from your account page.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This confirmation link has expired or was already used. Ask for a new one from your account page.',
+    );
   });
 });
-

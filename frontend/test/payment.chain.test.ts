@@ -3,7 +3,6 @@ import { runPaymentChain } from '../src/features/payment/chain';
 import { json } from './render';
 import { form, provider, TOKEN_URL } from './payment-provider';
 
-
 async function run() {
   const statuses: string[] = [];
   const approved = await runPaymentChain(form, { onStatus: (status) => statuses.push(status) });
@@ -14,12 +13,22 @@ describe('runPaymentChain', () => {
   it('makes the four calls in order and reports success', async () => {
     const fetchMock = provider();
     expect(await run()).toEqual({ approved: true, statuses: ['Processing...', 'Transaction successful!'] });
-    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/get_ccbill_token', TOKEN_URL, '/api/get_ccbill_back_token', '/api/process_payment']);
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual([
+      '/api/get_ccbill_token',
+      TOKEN_URL,
+      '/api/get_ccbill_back_token',
+      '/api/process_payment',
+    ]);
 
     const [, tokenInit] = fetchMock.mock.calls[1] ?? [];
     expect((tokenInit?.headers as Record<string, string>).Authorization).toBe('Bearer front-token');
     const tokenBody = JSON.parse(String(tokenInit?.body));
-    expect(tokenBody.paymentInfo.creditCardPaymentInfo).toMatchObject({ cardNum: '4111111111111111', expMonth: '12', expYear: '2027', cvv2: '123' });
+    expect(tokenBody.paymentInfo.creditCardPaymentInfo).toMatchObject({
+      cardNum: '4111111111111111',
+      expMonth: '12',
+      expYear: '2027',
+      cvv2: '123',
+    });
     expect(tokenBody).toMatchObject({ timeToLive: 30, validNumberOfUse: 3, customerInfo: { zipcode: '62701', country: 'US' } });
 
     // Step 3 names the payment token its handle is bound to (with step 1's cookie, sent by the browser).

@@ -25,11 +25,17 @@ describe('payment form', () => {
   it('has every spec field, hidden defaults and the expiry selects', () => {
     const { container } = render(<PaymentForm runChain={vi.fn()} />);
     for (const name of FIELD_NAMES) expect(container.querySelector(`[name="${name}"]`)).not.toBeNull();
-    const hidden = Object.fromEntries([...container.querySelectorAll('input[type="hidden"]')].map((input) => [input.getAttribute('name'), input.getAttribute('value')]));
+    const hidden = Object.fromEntries(
+      [...container.querySelectorAll('input[type="hidden"]')].map((input) => [input.getAttribute('name'), input.getAttribute('value')]),
+    );
     expect(hidden).toEqual({ currency: '840', price: '14.99', period: '30', rebills: '99' });
-    const months = [...container.querySelectorAll('select[name="expMonth"] option')].map((option) => option.getAttribute('value')).filter(Boolean);
+    const months = [...container.querySelectorAll('select[name="expMonth"] option')]
+      .map((option) => option.getAttribute('value'))
+      .filter(Boolean);
     expect(months).toHaveLength(12);
-    const years = [...container.querySelectorAll('select[name="expYear"] option')].map((option) => option.getAttribute('value')).filter(Boolean);
+    const years = [...container.querySelectorAll('select[name="expYear"] option')]
+      .map((option) => option.getAttribute('value'))
+      .filter(Boolean);
     expect(years[0]).toBe(String(new Date().getFullYear()));
     expect(years).toHaveLength(10);
     expect(container.querySelector('[name="address2"]')?.hasAttribute('required')).toBe(false);

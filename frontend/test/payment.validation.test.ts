@@ -13,7 +13,24 @@ describe('payment validation', () => {
   it('requires every field but address2', () => {
     const errors = validateAll(emptyFields(), NOW);
     expect(Object.keys(errors).sort()).toEqual(
-      ['username', 'password', 'email', 'nameOnCard', 'cardNumber', 'expMonth', 'expYear', 'cvv2', 'firstName', 'lastName', 'address1', 'city', 'state', 'country', 'postalCode', 'phoneNumber'].sort(),
+      [
+        'username',
+        'password',
+        'email',
+        'nameOnCard',
+        'cardNumber',
+        'expMonth',
+        'expYear',
+        'cvv2',
+        'firstName',
+        'lastName',
+        'address1',
+        'city',
+        'state',
+        'country',
+        'postalCode',
+        'phoneNumber',
+      ].sort(),
     );
     expect(errors.username).toBe('This field is required.');
   });

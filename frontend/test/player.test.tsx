@@ -13,8 +13,22 @@ import { calledUrls, json, stubFetch } from './render';
 const MEMBER: Member = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
 const RENDITIONS = [
-  { label: '1080p', url: '/members/videorenditions/clip-1/1080p.mp4', width: 1920, height: 1080, bitrate: 4_800_000, type: 'video/mp4; codecs="avc1.640028, mp4a.40.2"' },
-  { label: '480p', url: '/members/videorenditions/clip-1/480p.mp4', width: 854, height: 480, bitrate: 1_500_000, type: 'video/mp4; codecs="avc1.64001e, mp4a.40.2"' },
+  {
+    label: '1080p',
+    url: '/members/videorenditions/clip-1/1080p.mp4',
+    width: 1920,
+    height: 1080,
+    bitrate: 4_800_000,
+    type: 'video/mp4; codecs="avc1.640028, mp4a.40.2"',
+  },
+  {
+    label: '480p',
+    url: '/members/videorenditions/clip-1/480p.mp4',
+    width: 854,
+    height: 480,
+    bitrate: 1_500_000,
+    type: 'video/mp4; codecs="avc1.64001e, mp4a.40.2"',
+  },
 ];
 
 function playback(overrides: Partial<Playback> = {}): Playback {
@@ -37,7 +51,8 @@ function playback(overrides: Partial<Playback> = {}): Playback {
   };
 }
 
-const VTT = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsprite.jpg#xywh=0,0,160,90\n\n00:00:01.000 --> 00:00:02.000\nsprite.jpg#xywh=160,0,160,90\n';
+const VTT =
+  'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsprite.jpg#xywh=0,0,160,90\n\n00:00:01.000 --> 00:00:02.000\nsprite.jpg#xywh=160,0,160,90\n';
 
 function show(node: React.ReactNode) {
   return render(<MemoryRouter initialEntries={['/video/clip-1']}>{node}</MemoryRouter>);
@@ -107,7 +122,22 @@ describe('PlayerSection', () => {
 
   it('does not speak of a trailer a VOD does not have yet', async () => {
     setSession({ status: 'signedOut' });
-    stubFetch(() => json(playback({ type: 'vod', access: 'sign_in', state: 'preparing', progress: 0, poster: null, thumbnails: null, trailer: null, renditions: [], download: null, position: null })));
+    stubFetch(() =>
+      json(
+        playback({
+          type: 'vod',
+          access: 'sign_in',
+          state: 'preparing',
+          progress: 0,
+          poster: null,
+          thumbnails: null,
+          trailer: null,
+          renditions: [],
+          download: null,
+          position: null,
+        }),
+      ),
+    );
     const { container } = show(<PlayerSection type="vod" folder="clip-1" />);
     await screen.findByText('Sign in and buy this VOD to watch all of it.');
     expect(container.querySelector('video')).toBeNull();
@@ -115,7 +145,9 @@ describe('PlayerSection', () => {
 
   it('says the video is being prepared while the encoder works', async () => {
     setSession({ status: 'signedIn', member: MEMBER });
-    stubFetch(() => json(playback({ state: 'preparing', progress: 0.42, duration: null, poster: null, thumbnails: null, trailer: null, renditions: [] })));
+    stubFetch(() =>
+      json(playback({ state: 'preparing', progress: 0.42, duration: null, poster: null, thumbnails: null, trailer: null, renditions: [] })),
+    );
     show(<PlayerSection type="video" folder="clip-1" />);
     await screen.findByText('This video is being prepared for playback (42 %). You can download it meanwhile.');
   });
@@ -131,7 +163,22 @@ describe('PlayerSection', () => {
 describe('ContinueWatching', () => {
   it('lists the member’s unfinished videos with where they stopped', async () => {
     setSession({ status: 'signedIn', member: MEMBER });
-    stubFetch(() => json({ items: [{ type: 'video', path: 'clip-1', updatename: 'Quiet Harbour', modelname: 'Model A1', thumbnail: null, seconds: 42.5, duration: 120.5, updatedAt: '2026-11-23T11:45:21.803Z' }] }));
+    stubFetch(() =>
+      json({
+        items: [
+          {
+            type: 'video',
+            path: 'clip-1',
+            updatename: 'Quiet Harbour',
+            modelname: 'Model A1',
+            thumbnail: null,
+            seconds: 42.5,
+            duration: 120.5,
+            updatedAt: '2026-11-23T11:45:21.803Z',
+          },
+        ],
+      }),
+    );
     show(<ContinueWatching />);
     await screen.findByRole('heading', { name: 'Continue watching' });
     expect(screen.getByRole('link', { name: 'Quiet Harbour' }).getAttribute('href')).toBe('/video/clip-1');

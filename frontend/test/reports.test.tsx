@@ -18,7 +18,9 @@ const status = {
 };
 
 async function fillReport() {
-  fireEvent.change(await screen.findByLabelText('Address of the page or file', {}, { timeout: 3000 }), { target: { value: ' /video/clip-one ' } });
+  fireEvent.change(await screen.findByLabelText('Address of the page or file', {}, { timeout: 3000 }), {
+    target: { value: ' /video/clip-one ' },
+  });
   fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'no_consent' } });
   fireEvent.change(screen.getByLabelText('Details'), { target: { value: 'It is me.' } });
   fireEvent.click(screen.getByRole('button', { name: 'Send report' }));
@@ -47,7 +49,12 @@ describe('content report form on /contact', () => {
     expect(text).toContain('within 14 business days');
     expect(screen.getByRole('link', { name: 'appeal' }).getAttribute('href')).toBe('/reports/R-7K3M9Q2X4B/appeal');
     const call = fetchMock.mock.calls.find(([u]) => String(u) === '/api/reports');
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ content: '/video/clip-one', reason: 'no_consent', details: 'It is me.', email: '' });
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      content: '/video/clip-one',
+      reason: 'no_consent',
+      details: 'It is me.',
+      email: '',
+    });
   });
 
   it("shows the server's validation message and the rate-limit text", async () => {
@@ -85,7 +92,9 @@ describe('appeal page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send appeal' }));
     expect(await screen.findByText(/decided by 4 December 2026 at 00:00 UTC/)).toBeTruthy();
     expect(screen.getByText(/Your appeal has been received/)).toBeTruthy();
-    await waitFor(() => expect(fetchMock.mock.calls.some(([u, init]) => String(u).endsWith('/appeal') && init?.method === 'POST')).toBe(true));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([u, init]) => String(u).endsWith('/appeal') && init?.method === 'POST')).toBe(true),
+    );
   });
 
   it('says so when the reference is unknown', async () => {

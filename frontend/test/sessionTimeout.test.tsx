@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_CHECK_TIMEOUT_MS } from '../src/hooks/useSession';
 import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
-const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [] as string[], mediaTokenSeconds: 300 };
+const MEMBER = {
+  username: 'member_a',
+  membership: { active: true, paidUntil: '2099-01-01' },
+  vods: [] as string[],
+  mediaTokenSeconds: 300,
+};
 const OUTAGE = "We can't reach the site right now. Your session is still there; try again in a moment.";
 
 afterEach(() => {
@@ -43,7 +48,13 @@ describe('a bff that never answers /api/me', () => {
 
   it('an answer within the limit signs the member in as before', async () => {
     signedIn(true);
-    stubFetch((url) => (url === '/api/me' ? json(MEMBER) : url === '/api/account' ? json({ ...MEMBER, membership: { ...MEMBER.membership, renews: true }, vodItems: [] }) : json([])));
+    stubFetch((url) =>
+      url === '/api/me'
+        ? json(MEMBER)
+        : url === '/api/account'
+          ? json({ ...MEMBER, membership: { ...MEMBER.membership, renews: true }, vodItems: [] })
+          : json([]),
+    );
     renderAt('/account');
     expect(await screen.findByTestId('membership-status')).toBeTruthy();
     expect(screen.queryByText(OUTAGE)).toBeNull();

@@ -2,7 +2,16 @@ import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorMessage, Loading } from '../src/components/StatusMessage';
-import { fetchJson, HttpError, postJson, REQUEST_TIMEOUT_MS, resetSlow, retryDelayMs, SLOW_TEXT, TimeoutError } from '../src/features/api/fetchJson';
+import {
+  fetchJson,
+  HttpError,
+  postJson,
+  REQUEST_TIMEOUT_MS,
+  resetSlow,
+  retryDelayMs,
+  SLOW_TEXT,
+  TimeoutError,
+} from '../src/features/api/fetchJson';
 import { DECLINED_DETAIL, FAILED_DETAIL, failureDetail } from '../src/features/payment/chain';
 import { json, stubFetch } from './render';
 
@@ -100,7 +109,10 @@ describe('fetchJson and a hung backend (issue 23)', () => {
 describe('a declined card in plain words (issue 23)', () => {
   it('says declined, nothing charged and what to try, with the processor reason when there is one (at most 200 characters)', () => {
     expect(failureDetail({ approved: false, status: 'declined' })).toEqual([DECLINED_DETAIL]);
-    expect(failureDetail({ approved: false, status: 'declined', declineText: ' Insufficient funds ' })).toEqual([DECLINED_DETAIL, 'The card processor said: Insufficient funds']);
+    expect(failureDetail({ approved: false, status: 'declined', declineText: ' Insufficient funds ' })).toEqual([
+      DECLINED_DETAIL,
+      'The card processor said: Insufficient funds',
+    ]);
     const long = failureDetail({ approved: false, status: 'declined', declineText: 'x'.repeat(500) })[1] ?? '';
     expect(long).toBe(`The card processor said: ${'x'.repeat(200)}`);
     expect(failureDetail({ approved: false, status: 'failed' })).toEqual([FAILED_DETAIL]);

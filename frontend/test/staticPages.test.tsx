@@ -36,7 +36,15 @@ describe('static pages', () => {
 
   it('/contact covers address, support, reports, review, appeals, outcomes and confidentiality', async () => {
     const text = await pageText('/contact');
-    for (const heading of ['Postal address', 'Membership support', 'Reporting content', 'Review process', 'Appeals', 'Outcomes', 'Confidentiality']) {
+    for (const heading of [
+      'Postal address',
+      'Membership support',
+      'Reporting content',
+      'Review process',
+      'Appeals',
+      'Outcomes',
+      'Confidentiality',
+    ]) {
       expect(screen.getByRole('heading', { name: heading })).toBeTruthy();
     }
     expect(text).toContain('48 hours');
@@ -76,7 +84,16 @@ describe('layout', () => {
     await pageText('/test');
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual([
-      'Home', 'Private Sales', 'VOD', 'Photos', 'Videos', 'Join', 'Models', 'Links', 'Contact', 'Affiliates',
+      'Home',
+      'Private Sales',
+      'VOD',
+      'Photos',
+      'Videos',
+      'Join',
+      'Models',
+      'Links',
+      'Contact',
+      'Affiliates',
     ]);
     expect(screen.getByRole('search')).toBeTruthy();
     const footer = screen.getByRole('contentinfo');

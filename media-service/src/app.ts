@@ -38,7 +38,10 @@ function requestLog(logger: Logger) {
  * their limit. Each list's age is reported either way.
  */
 async function readiness(deps: AppDeps): Promise<{ ready: boolean; body: Record<string, unknown> }> {
-  const mediaRoot = await access(deps.realRoot, constants.R_OK).then(() => 'readable' as const, () => 'unreadable' as const);
+  const mediaRoot = await access(deps.realRoot, constants.R_OK).then(
+    () => 'readable' as const,
+    () => 'unreadable' as const,
+  );
   const lists = { takedowns: deps.takedowns.state(), revocations: deps.revocations.state() };
   const problems = mediaRoot === 'readable' ? [] : ['MEDIA_ROOT is not readable'];
   for (const [name, list] of Object.entries(lists)) {

@@ -13,15 +13,17 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 /** The media service's environment (scripts/config-docs.ts documents it). */
 export const configSchema = z.object({
   NODE_ENV: nodeEnvSchema,
-  MEDIA_HOST: z.string().min(1).default('127.0.0.1').describe('the media service\'s listen address'),
-  MEDIA_PORT: int(0, 65535).default(3002).describe('the media service\'s listen port'),
+  MEDIA_HOST: z.string().min(1).default('127.0.0.1').describe("the media service's listen address"),
+  MEDIA_PORT: int(0, 65535).default(3002).describe("the media service's listen port"),
   MEDIA_ROOT: z.string().min(1).meta({
-    description: 'the media tree: originals (read only for the service; with `STORAGE=s3` only what is derived from them) and everything ingest and the encoder make; also read by the operator commands',
+    description:
+      'the media tree: originals (read only for the service; with `STORAGE=s3` only what is derived from them) and everything ingest and the encoder make; also read by the operator commands',
     defaultText: '`$DATA_DIR/media`',
   }),
   VARIANT_CACHE_DIR: z.string().min(1).meta({ description: 'resized thumbnails', defaultText: '`$DATA_DIR/variants`' }),
   MEDIA_TOKEN_KEYS: z.string().default(DEV_TOKEN_KEYS).meta({
-    description: 'the bff\'s media token keys, `kid:secret,kid2:secret2`, all of them verify; production: every secret 32 random bytes (`openssl rand -base64 48`)',
+    description:
+      "the bff's media token keys, `kid:secret,kid2:secret2`, all of them verify; production: every secret 32 random bytes (`openssl rand -base64 48`)",
     defaultText: 'a dev key (local only)',
     production: 'required',
   }),
@@ -33,14 +35,14 @@ export const configSchema = z.object({
     .describe('the internal nginx location `X-Accel-Redirect` names'),
   MEDIA_REVOCATION_URL: z.url().optional().meta({
     description:
-      'the bff\'s revocation list (`/internal/media-revocations`); without it nothing revoked would be refused; `npm start` sets it',
+      "the bff's revocation list (`/internal/media-revocations`); without it nothing revoked would be refused; `npm start` sets it",
     production: 'required',
   }),
   MEDIA_REVOCATION_INTERVAL_S: int(5, 3600)
     .default(60)
     .describe('how often the revocation list is polled: a revoked or disabled member keeps media access at most this long'),
   MEDIA_TAKEDOWN_URL: z.url().optional().meta({
-    description: 'the bff\'s takedown list',
+    description: "the bff's takedown list",
     defaultText: '`/internal/media-takedowns` beside MEDIA_REVOCATION_URL',
   }),
   // At most 10: with the front door's 5 s thumbnail freshness a takedown must reach visitors within 15 s.
@@ -48,7 +50,9 @@ export const configSchema = z.object({
   VARIANT_CONCURRENCY: int(1, 64)
     .default(Math.max(1, availableParallelism()))
     .meta({ description: 'sharp jobs at once', defaultText: 'the number of cores' }),
-  VARIANT_QUEUE_MAX: int(0, 10_000).default(64).describe('sharp jobs waiting beyond `VARIANT_CONCURRENCY`; more answer 503 + `Retry-After`'),
+  VARIANT_QUEUE_MAX: int(0, 10_000)
+    .default(64)
+    .describe('sharp jobs waiting beyond `VARIANT_CONCURRENCY`; more answer 503 + `Retry-After`'),
   VARIANT_MAX_PIXELS: int(1, 268_402_689).default(40_000_000).describe('input pixel limit'),
   VARIANT_MIN_FREE_BYTES: int(0, Number.MAX_SAFE_INTEGER)
     .default(256 * 1024 * 1024)
@@ -73,12 +77,12 @@ export const configSchema = z.object({
     .min(16)
     .optional()
     .describe(
-      'the secret of edge (CDN) URLs, nginx `secure_link` md5 (`contracts/src/edge-url.ts`), the same value as the bff\'s; production refuses placeholders and under 32 random bytes; unset or empty: `/edge/` answers 404',
+      "the secret of edge (CDN) URLs, nginx `secure_link` md5 (`contracts/src/edge-url.ts`), the same value as the bff's; production refuses placeholders and under 32 random bytes; unset or empty: `/edge/` answers 404",
     ),
   MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000).describe('how long SIGTERM waits for in-flight requests'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
   METRICS_PORT: int(0, 65535).optional().describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1').describe('the metrics port\'s address'),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1').describe("the metrics port's address"),
   ...storageEnv,
 });
 
@@ -94,7 +98,9 @@ function toMediaConfig(c: z.infer<typeof configSchema>, keys: KeyRing, s3: S3Set
     offloadPrefix: c.MEDIA_OFFLOAD_PREFIX,
     revocationUrl: c.MEDIA_REVOCATION_URL,
     revocationIntervalSeconds: c.MEDIA_REVOCATION_INTERVAL_S,
-    takedownUrl: c.MEDIA_TAKEDOWN_URL ?? (c.MEDIA_REVOCATION_URL ? new URL('/internal/media-takedowns', c.MEDIA_REVOCATION_URL).toString() : undefined),
+    takedownUrl:
+      c.MEDIA_TAKEDOWN_URL ??
+      (c.MEDIA_REVOCATION_URL ? new URL('/internal/media-takedowns', c.MEDIA_REVOCATION_URL).toString() : undefined),
     takedownIntervalSeconds: c.MEDIA_TAKEDOWN_INTERVAL_S,
     variantConcurrency: c.VARIANT_CONCURRENCY,
     variantQueueMax: c.VARIANT_QUEUE_MAX,
@@ -141,7 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
     if (edgeProblem) problems.push(`EDGE_URL_SECRET: ${edgeProblem} (e.g. openssl rand -hex 32)`);
     // Without the bff's lists nothing revoked or taken down would ever be refused.
     if (parsed.data.NODE_ENV === 'production' && !parsed.data.MEDIA_REVOCATION_URL) {
-      problems.push('MEDIA_REVOCATION_URL: required in production (the bff\'s /internal/media-revocations; the takedown list is polled beside it)');
+      problems.push(
+        "MEDIA_REVOCATION_URL: required in production (the bff's /internal/media-revocations; the takedown list is polled beside it)",
+      );
     }
   }
   if (!parsed.success || !keys || problems.length > 0) {

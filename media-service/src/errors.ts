@@ -11,7 +11,7 @@ export function errorMiddleware(logger: Logger) {
       await next();
     } catch (err) {
       const known = asAppError(err);
-      if (!known) (ctx.state.log as Logger | undefined ?? logger).error({ err }, 'unhandled error');
+      if (!known) ((ctx.state.log as Logger | undefined) ?? logger).error({ err }, 'unhandled error');
       // Drop headers a half-built file answer may have set (ETag, Content-Disposition, ranges).
       if (!ctx.headerSent) {
         for (const name of Object.keys(ctx.response.headers)) {

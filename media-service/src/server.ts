@@ -87,8 +87,18 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const metricsServer = metrics && config.metricsPort !== undefined ? await startMetricsServer(metrics.registry, config.metricsPort, config.metricsHost) : null;
-  logger.info({ port, mediaRoot: realRoot, offload: config.offload, storage: originals ? `s3:${config.s3?.bucket}` : 'local', metricsPort: metricsServer?.port }, 'media service listening');
+  const metricsServer =
+    metrics && config.metricsPort !== undefined ? await startMetricsServer(metrics.registry, config.metricsPort, config.metricsHost) : null;
+  logger.info(
+    {
+      port,
+      mediaRoot: realRoot,
+      offload: config.offload,
+      storage: originals ? `s3:${config.s3?.bucket}` : 'local',
+      metricsPort: metricsServer?.port,
+    },
+    'media service listening',
+  );
 
   return {
     port,

@@ -25,7 +25,9 @@ describe('token format', () => {
     const ok = verifySessionToken(keys, token);
     expect(ok).toEqual({ ok: true, value: expect.objectContaining({ memberId: '42', vodPaths: ['show-1'] }) });
     const [v, kid, body, sig] = token.split('.') as [string, string, string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), vod: ['show-2'] })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), vod: ['show-2'] })).toString(
+      'base64url',
+    );
     expect(verifySessionToken(keys, [v, kid, forged, sig].join('.'))).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verifySessionToken(keys, [v, 'nope', body, sig].join('.'))).toEqual({ ok: false, reason: 'unknown_key' });
     expect(verifySessionToken(keys, 'garbage')).toEqual({ ok: false, reason: 'malformed' });
@@ -45,20 +47,32 @@ describe('token format', () => {
     expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', q).ok).toBe(true);
     expect(verifyDownloadUrl(keys, 'video/clip 1/other.mp4', q)).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, mid: '8' })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, exp: String(Number(q.exp) + 1) })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyDownloadUrl(keys, 'video/clip 1/a b.mp4', { ...q, exp: String(Number(q.exp) + 1) })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('carries the mint time under the signature; a link or token from before iat counts as minted at 0 (issue 19)', () => {
-    const url = new URL(signDownloadUrl(keys, { path: 'video/a/b.mp4', memberId: 7, expiresAt: now() + HOUR, issuedAt: 1_700_000_000 }), 'http://x');
+    const url = new URL(
+      signDownloadUrl(keys, { path: 'video/a/b.mp4', memberId: 7, expiresAt: now() + HOUR, issuedAt: 1_700_000_000 }),
+      'http://x',
+    );
     const q = Object.fromEntries(url.searchParams);
     expect(q.iat).toBe('1700000000');
-    expect(verifyDownloadUrl(keys, 'video/a/b.mp4', q)).toEqual({ ok: true, value: expect.objectContaining({ memberId: '7', issuedAt: 1_700_000_000 }) });
+    expect(verifyDownloadUrl(keys, 'video/a/b.mp4', q)).toEqual({
+      ok: true,
+      value: expect.objectContaining({ memberId: '7', issuedAt: 1_700_000_000 }),
+    });
     // Moving iat forward past a valid-from, or dropping it, breaks the signature.
     expect(verifyDownloadUrl(keys, 'video/a/b.mp4', { ...q, iat: '1800000000' })).toEqual({ ok: false, reason: 'bad_signature' });
     const { iat: _dropped, ...noIat } = q;
     expect(verifyDownloadUrl(keys, 'video/a/b.mp4', noIat)).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verifyDownloadUrl(keys, 'video/a/b.mp4', { ...q, iat: 'x' })).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifySessionToken(keys, session({ issuedAt: 1_700_000_000 }))).toEqual({ ok: true, value: expect.objectContaining({ issuedAt: 1_700_000_000 }) });
+    expect(verifySessionToken(keys, session({ issuedAt: 1_700_000_000 }))).toEqual({
+      ok: true,
+      value: expect.objectContaining({ issuedAt: 1_700_000_000 }),
+    });
     // A session token signed without iat (before issue 19): minted at 0.
     const payload = Buffer.from(JSON.stringify({ sub: '7', exp: now() + 60, mau: 0, vod: [] })).toString('base64url');
     const sig = createHmac('sha256', 'second-test-secret-value').update(`ms1.k2.${payload}`).digest('base64url');
@@ -156,7 +170,10 @@ describe('access rules per path family', () => {
       expect((await raw(fx.media.url, path)).status).toBe(401);
       expect((await raw(fx.media.url, path, { ...NAVIGATE, Range: 'bytes=0-9' })).status).toBe(401);
       expect((await raw(fx.media.url, path, { ...NAVIGATE, 'Sec-Fetch-Mode': 'cors' })).status).toBe(401);
-      expect((await raw(fx.media.url, path, { ...NAVIGATE, ...cookie(session({ membershipActiveUntil: now() - 60 })), Range: 'bytes=0-1' })).status).toBe(403);
+      expect(
+        (await raw(fx.media.url, path, { ...NAVIGATE, ...cookie(session({ membershipActiveUntil: now() - 60 })), Range: 'bytes=0-1' }))
+          .status,
+      ).toBe(403);
       // Allowed and missing files are unchanged.
       expect((await raw(fx.media.url, path, { ...NAVIGATE, ...cookie(session()) })).status).toBe(200);
       expect((await raw(fx.media.url, '/members/photos/set-1/none.jpg', { ...NAVIGATE, ...cookie(session()) })).status).toBe(404);
@@ -208,18 +225,23 @@ describe('access rules per path family', () => {
     expect((await raw(fx.media.url, url)).status).toBe(200);
   });
 
-  it('refuses links and tokens minted before the member\'s valid-from time, keeps later ones (issue 19)', async () => {
+  it("refuses links and tokens minted before the member's valid-from time, keeps later ones (issue 19)", async () => {
     const t = now();
     fx.media.revocations.replace([], [['77', t]]);
-    const link = (issuedAt: number) => signDownloadUrl(keys, { path: '/members/video/clip-1/clip-1001.mp4', memberId: 77, expiresAt: t + HOUR, issuedAt });
+    const link = (issuedAt: number) =>
+      signDownloadUrl(keys, { path: '/members/video/clip-1/clip-1001.mp4', memberId: 77, expiresAt: t + HOUR, issuedAt });
     const media = (issuedAt: number) => cookie(session({ memberId: 77, issuedAt }));
     expect((await raw(fx.media.url, link(t - 1))).status).toBe(403);
-    expect(JSON.parse((await raw(fx.media.url, link(t - 1))).body.toString()).error.message).toMatch(/sign-out everywhere or a password change/);
+    expect(JSON.parse((await raw(fx.media.url, link(t - 1))).body.toString()).error.message).toMatch(
+      /sign-out everywhere or a password change/,
+    );
     expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', media(t - 1))).status).toBe(403);
     expect((await raw(fx.media.url, link(t))).status).toBe(200);
     expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', media(t))).status).toBe(200);
     // Another member is not touched.
-    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session({ memberId: 78, issuedAt: t - 100 })))).status).toBe(200);
+    expect((await raw(fx.media.url, '/members/photos/set-1/full.jpg', cookie(session({ memberId: 78, issuedAt: t - 100 })))).status).toBe(
+      200,
+    );
     fx.media.revocations.replace([]);
   });
 
@@ -231,7 +253,9 @@ describe('access rules per path family', () => {
     await fx.media.revocations.refreshFrom(`http://127.0.0.1:${port}/revoked`);
     server.close();
     expect(fx.media.revocations.has('5')).toBe(true);
-    expect([fx.media.revocations.refuses('6', 999), fx.media.revocations.refuses('6', 1000), fx.media.revocations.refuses('7', 0)]).toEqual([true, false, false]);
+    expect([fx.media.revocations.refuses('6', 999), fx.media.revocations.refuses('6', 1000), fx.media.revocations.refuses('7', 0)]).toEqual(
+      [true, false, false],
+    );
     fx.media.revocations.replace([]);
   });
 
@@ -246,7 +270,11 @@ describe('access rules per path family', () => {
 
     it('a non-ASCII name gets a transliterated fallback and an exact filename*', async () => {
       await put(fx.root, 'video/clip-2/Été à Paris – "ü" 100%001.mpg', 'x');
-      const res = await raw(fx.media.url, '/members/video/clip-2/%C3%89t%C3%A9%20%C3%A0%20Paris%20%E2%80%93%20%22%C3%BC%22%20100%25001.mpg', cookie(session()));
+      const res = await raw(
+        fx.media.url,
+        '/members/video/clip-2/%C3%89t%C3%A9%20%C3%A0%20Paris%20%E2%80%93%20%22%C3%BC%22%20100%25001.mpg',
+        cookie(session()),
+      );
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('video/mpeg');
       expect(res.headers['content-disposition']).toBe(

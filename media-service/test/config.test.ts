@@ -5,7 +5,11 @@ import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
 
 // Made at run time, as an operator would: a key written here would be one the repository publishes.
 const KEY_A = randomBytes(48).toString('base64');
-const PRODUCTION = { NODE_ENV: 'production', MEDIA_TOKEN_KEYS: `k2:${KEY_A}`, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  MEDIA_TOKEN_KEYS: `k2:${KEY_A}`,
+  MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations',
+};
 
 const refusal = (env: Record<string, string | undefined>): string => {
   try {
@@ -22,7 +26,9 @@ describe('media-service configuration in production', () => {
   });
 
   it.each(['Production', ' production', 'PRODUCTION'])('treats NODE_ENV=%j as production', (spelling) => {
-    expect(refusal({ NODE_ENV: spelling })).toMatch(/MEDIA_TOKEN_KEYS: is the local development default \(is it set\?\); generate one with `openssl rand -base64 48`/);
+    expect(refusal({ NODE_ENV: spelling })).toMatch(
+      /MEDIA_TOKEN_KEYS: is the local development default \(is it set\?\); generate one with `openssl rand -base64 48`/,
+    );
   });
 
   it('refuses a NODE_ENV it does not know', () => {

@@ -10,7 +10,9 @@ export const keys = parseKeyRing(TEST_KEYS);
 export const RANGE_DATA = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7 + 3) % 251));
 
 export async function jpeg(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 200 } } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 200 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 export { put, raw, type RawResponse } from '../src/testing';

@@ -45,9 +45,18 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const json = (res: { body: Buffer }) => JSON.parse(res.body.toString()) as Record<string, unknown> & { error?: { code: string; message: string }; lists?: Record<string, Record<string, unknown>> };
+const json = (res: { body: Buffer }) =>
+  JSON.parse(res.body.toString()) as Record<string, unknown> & {
+    error?: { code: string; message: string };
+    lists?: Record<string, Record<string, unknown>>;
+  };
 const session = () =>
-  signSessionToken(keys, { memberId: 42, expiresAt: Math.floor(Date.now() / 1000) + 600, membershipActiveUntil: Math.floor(Date.now() / 1000) + 3600, vodPaths: ['show-1'] });
+  signSessionToken(keys, {
+    memberId: 42,
+    expiresAt: Math.floor(Date.now() / 1000) + 600,
+    membershipActiveUntil: Math.floor(Date.now() / 1000) + 3600,
+    vodPaths: ['show-1'],
+  });
 
 describe('before the lists have loaded once', () => {
   let fx: Fixture | undefined;
@@ -68,7 +77,12 @@ describe('before the lists have loaded once', () => {
       takedowns: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 45 },
       revocations: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 210 },
     });
-    for (const path of ['/members/freephotos/set-1/free.jpg', '/members/photosthumbs/set-1/large.jpg?w=320', '/members/video/clip-1/clip-1001.mp4', '/members/nothing/here']) {
+    for (const path of [
+      '/members/freephotos/set-1/free.jpg',
+      '/members/photosthumbs/set-1/large.jpg?w=320',
+      '/members/video/clip-1/clip-1001.mp4',
+      '/members/nothing/here',
+    ]) {
       const res = await raw(fx.media.url, path, { Cookie: `media_token=${session()}` });
       expect(res.status, path).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
@@ -110,7 +124,11 @@ describe('once loaded', () => {
     const port = await bff.listen();
     base = `http://127.0.0.1:${port}/internal`;
     fx = await startFixture(
-      { MEDIA_REVOCATION_URL: `http://127.0.0.1:${port}/internal/media-revocations`, MEDIA_REVOCATION_INTERVAL_S: '60', MEDIA_TAKEDOWN_INTERVAL_S: '5' },
+      {
+        MEDIA_REVOCATION_URL: `http://127.0.0.1:${port}/internal/media-revocations`,
+        MEDIA_REVOCATION_INTERVAL_S: '60',
+        MEDIA_TAKEDOWN_INTERVAL_S: '5',
+      },
       { takedowns, revocations },
     );
     while (!takedowns.loaded || !revocations.loaded) await new Promise((r) => setTimeout(r, 20));
@@ -124,7 +142,13 @@ describe('once loaded', () => {
     bff.prefixes = ['freephotos/set-1/', 'photos/set-1/', 'photosthumbs/set-1/', 'video/clip-1/'];
     await takedowns.refreshFrom(`${base}/media-takedowns`);
     const member = { Cookie: `media_token=${session()}` };
-    for (const path of ['/members/freephotos/set-1/free.jpg', '/members/freephotos/set-1/free.jpg?w=320', '/members/photosthumbs/set-1/large.jpg?w=160', '/members/photos/set-1/full.jpg', '/members/video/clip-1/clip-1001.mp4']) {
+    for (const path of [
+      '/members/freephotos/set-1/free.jpg',
+      '/members/freephotos/set-1/free.jpg?w=320',
+      '/members/photosthumbs/set-1/large.jpg?w=160',
+      '/members/photos/set-1/full.jpg',
+      '/members/video/clip-1/clip-1001.mp4',
+    ]) {
       const res = await raw(fx.media.url, path, member);
       expect(res.status, path).toBe(410);
       expect(json(res).error?.code).toBe('gone');
@@ -194,10 +218,19 @@ describe('without list URLs', () => {
   });
 
   it('refuses to start in production, and a takedown poll slower than 10 s anywhere', () => {
-    const env = { MEDIA_ROOT: '/tmp', VARIANT_CACHE_DIR: '/tmp/v', MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`, NODE_ENV: 'production' };
+    const env = {
+      MEDIA_ROOT: '/tmp',
+      VARIANT_CACHE_DIR: '/tmp/v',
+      MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`,
+      NODE_ENV: 'production',
+    };
     expect(() => loadConfig(env)).toThrow(/MEDIA_REVOCATION_URL: required in production/);
-    expect(loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' }).takedownUrl).toBe('http://bff:3001/internal/media-takedowns');
+    expect(loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations' }).takedownUrl).toBe(
+      'http://bff:3001/internal/media-takedowns',
+    );
     // The 15 s front-door bound leaves room for a poll of at most 10 s.
-    expect(() => loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x', MEDIA_TAKEDOWN_INTERVAL_S: '30' })).toThrow(/MEDIA_TAKEDOWN_INTERVAL_S/);
+    expect(() => loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x', MEDIA_TAKEDOWN_INTERVAL_S: '30' })).toThrow(
+      /MEDIA_TAKEDOWN_INTERVAL_S/,
+    );
   });
 });

@@ -3,7 +3,6 @@ import { signDownloadUrl } from '@media-site/contracts/token';
 import { RANGE_DATA, jpeg, keys, put, raw } from './helpers';
 import { cookie, describeDeliveries, member, now } from './deliveries';
 
-
 const RENDITION = '/members/videorenditions/clip-1/720p.mp4';
 const VOD_RENDITION = (path: string) => `/members/vodrenditions/${path}/480p.mp4`;
 const PREVIEWS = '/members/videopreviews/clip-1';

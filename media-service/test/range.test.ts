@@ -7,10 +7,7 @@ import type { Fixture, RawResponse } from './helpers';
 const SIZE = RANGE_DATA.length;
 const URL_PATH = '/members/freephotos/range/data.bin';
 
-type Expect =
-  | { status: 200 }
-  | { status: 206; ranges: Array<[number, number]> }
-  | { status: 416 };
+type Expect = { status: 200 } | { status: 206; ranges: Array<[number, number]> } | { status: 416 };
 
 // Modelled on Go's ServeFileRangeTests, nginx-tests range.t and pillarjs/send; the file is 1000 bytes.
 // The expected answers are nginx's own (tests/integration/media-http-parity.test.ts checks the two agree).
@@ -60,12 +57,72 @@ const CASES: Array<[string | undefined, Expect]> = [
   ['0-4', { status: 200 }],
   ['bytes=0-4,1000-1005', { status: 206, ranges: [[0, 4]] }],
   ['bytes=5-1,0-4', { status: 206, ranges: [[0, 4]] }],
-  ['bytes=0-4,10-14', { status: 206, ranges: [[0, 4], [10, 14]] }],
-  ['bytes=0-4, 10-14', { status: 206, ranges: [[0, 4], [10, 14]] }],
-  ['bytes=0-0,-1', { status: 206, ranges: [[0, 0], [999, 999]] }],
-  ['bytes=0-499,500-999', { status: 206, ranges: [[0, 499], [500, 999]] }],
-  ['bytes=10-14,0-4', { status: 206, ranges: [[10, 14], [0, 4]] }],
-  ['bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22', { status: 206, ranges: [[0, 1], [3, 4], [6, 7], [9, 10], [12, 13], [15, 16], [18, 19], [21, 22]] }],
+  [
+    'bytes=0-4,10-14',
+    {
+      status: 206,
+      ranges: [
+        [0, 4],
+        [10, 14],
+      ],
+    },
+  ],
+  [
+    'bytes=0-4, 10-14',
+    {
+      status: 206,
+      ranges: [
+        [0, 4],
+        [10, 14],
+      ],
+    },
+  ],
+  [
+    'bytes=0-0,-1',
+    {
+      status: 206,
+      ranges: [
+        [0, 0],
+        [999, 999],
+      ],
+    },
+  ],
+  [
+    'bytes=0-499,500-999',
+    {
+      status: 206,
+      ranges: [
+        [0, 499],
+        [500, 999],
+      ],
+    },
+  ],
+  [
+    'bytes=10-14,0-4',
+    {
+      status: 206,
+      ranges: [
+        [10, 14],
+        [0, 4],
+      ],
+    },
+  ],
+  [
+    'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22',
+    {
+      status: 206,
+      ranges: [
+        [0, 1],
+        [3, 4],
+        [6, 7],
+        [9, 10],
+        [12, 13],
+        [15, 16],
+        [18, 19],
+        [21, 22],
+      ],
+    },
+  ],
   // Nine ranges: past the cap, so the whole file.
   ['bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22,24-25', { status: 200 }],
   // Adding up past the file size ("probably an attack", Go and nginx): the whole file.

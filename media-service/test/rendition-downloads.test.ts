@@ -67,7 +67,9 @@ describeDeliveries('rendition downloads', populate, (at) => {
     expect((await raw(at.fx.media.url, VOD_DOWNLOAD('show-2'), cookie(member()))).status).toBe(403);
     const bought = await raw(at.fx.media.url, VOD_DOWNLOAD('show-1'), cookie(member({ membershipActiveUntil: null })));
     expect(bought.status).toBe(200);
-    expect(bought.headers['content-disposition']).toBe(`attachment; filename="Show ete_480p.mp4"; filename*=UTF-8''Show%20%C3%A9t%C3%A9_480p.mp4`);
+    expect(bought.headers['content-disposition']).toBe(
+      `attachment; filename="Show ete_480p.mp4"; filename*=UTF-8''Show%20%C3%A9t%C3%A9_480p.mp4`,
+    );
   });
 
   it('treats an expired link as the original does, and a link for another path or size as invalid', async () => {

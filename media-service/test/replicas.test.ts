@@ -51,7 +51,10 @@ describe('two replicas over two copies of one tree', () => {
   });
 
   it('send the same ETag and Last-Modified', async () => {
-    const [ha, hb] = await Promise.all([raw(a.media.url, `/members/${FILE}`, {}, 'HEAD'), raw(b.media.url, `/members/${FILE}`, {}, 'HEAD')]);
+    const [ha, hb] = await Promise.all([
+      raw(a.media.url, `/members/${FILE}`, {}, 'HEAD'),
+      raw(b.media.url, `/members/${FILE}`, {}, 'HEAD'),
+    ]);
     expect(ha.headers.etag).toBe(hb.headers.etag);
     expect(ha.headers['last-modified']).toBe(hb.headers['last-modified']);
   });

@@ -20,7 +20,8 @@ describe('request log', () => {
   });
 
   it('logs health probes that pass at debug, other requests at info', async () => {
-    for (const path of ['/healthz', '/readyz', '/members/freephotos/set-1/free.jpg']) await fetch(`${fx.media.url}${path}`).then((r) => r.arrayBuffer());
+    for (const path of ['/healthz', '/readyz', '/members/freephotos/set-1/free.jpg'])
+      await fetch(`${fx.media.url}${path}`).then((r) => r.arrayBuffer());
     const requests = chunks
       .join('')
       .split('\n')

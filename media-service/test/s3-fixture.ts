@@ -27,7 +27,11 @@ export interface S3Media {
  * A bucket on `port` (0: any free one) holding `originals` (relative path → bytes), a local tree
  * `local` fills, and the media service with STORAGE=s3 on both.
  */
-export async function startS3Media(port: number, originals: Record<string, Buffer>, local: (root: string) => Promise<void>): Promise<S3Media> {
+export async function startS3Media(
+  port: number,
+  originals: Record<string, Buffer>,
+  local: (root: string) => Promise<void>,
+): Promise<S3Media> {
   const started: Partial<S3Media> = {};
   try {
     started.s3 = await startTestS3(port);

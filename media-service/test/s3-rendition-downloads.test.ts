@@ -25,7 +25,9 @@ describe('rendition downloads with STORAGE=s3', () => {
     const res = await raw(fx.media.url, url, { Range: 'bytes=10-19' });
     expect(res.status).toBe(206);
     expect(res.body.equals(RANGE_DATA.subarray(10, 20))).toBe(true);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="Clip_A1_HD001_720p.mp4"; filename*=UTF-8''Clip_A1_HD001_720p.mp4`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="Clip_A1_HD001_720p.mp4"; filename*=UTF-8''Clip_A1_HD001_720p.mp4`,
+    );
     expect((await raw(fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_720p.mp4')).status).toBe(401);
   });
 

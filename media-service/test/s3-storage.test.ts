@@ -46,7 +46,11 @@ afterAll(() => stopS3Media(media ?? {}));
 
 describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
   it('uploads keep size and mtime; a second put of the same file is a no-op', async () => {
-    expect(await store.head('freephotos/range/data.bin')).toEqual({ relative: 'freephotos/range/data.bin', size: 1000, mtimeMs: MTIME.getTime() });
+    expect(await store.head('freephotos/range/data.bin')).toEqual({
+      relative: 'freephotos/range/data.bin',
+      size: 1000,
+      mtimeMs: MTIME.getTime(),
+    });
     const file = join(source, 'freephotos_range_data.bin');
     expect(await store.put('freephotos/range/data.bin', file)).toBe('same');
     expect(await store.head('freephotos/nothing/here.bin')).toBeNull();
@@ -103,7 +107,9 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
     const res = await raw(fx.media.url, signed('/members/video/clip-1/clip-1001.mp4'));
     expect(res.status).toBe(302);
     const location = new URL(String(res.headers.location));
-    expect(location.searchParams.get('response-content-disposition')).toBe(`attachment; filename="clip-1001.mp4"; filename*=UTF-8''clip-1001.mp4`);
+    expect(location.searchParams.get('response-content-disposition')).toBe(
+      `attachment; filename="clip-1001.mp4"; filename*=UTF-8''clip-1001.mp4`,
+    );
     expect(location.searchParams.get('response-content-type')).toBe('video/mp4');
     // Not followed here: s3rver canonicalises query values with encodeURIComponent, which leaves the
     // ' and * of `filename*=UTF-8''` unescaped where S3 (and the SDK) escape them, so it refuses the
@@ -114,7 +120,9 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
     const location = String((await raw(fx.media.url, '/members/freephotos/range/data.bin')).headers.location);
     const other = location.replace('/freephotos/range/data.bin?', '/freephotos/set-1/free.jpg?');
     expect((await follow(other)).status).toBe(403);
-    expect((await follow(location.replace(/Signature=([0-9a-f])/, (_, c: string) => `Signature=${c === '0' ? '1' : '0'}`))).status).toBe(403);
+    expect((await follow(location.replace(/Signature=([0-9a-f])/, (_, c: string) => `Signature=${c === '0' ? '1' : '0'}`))).status).toBe(
+      403,
+    );
   });
 
   it('HEAD redirects to a HEAD-signed URL', async () => {

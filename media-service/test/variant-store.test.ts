@@ -12,7 +12,13 @@ const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
 describe('variant store, memory tier', () => {
   it('keeps the most recently used variants within its byte budget, none over 1/8 of it', async () => {
     const store = new VariantStore({ dir, memoryBytes: 800, minFreeBytes: 0 });
-    for (const [key, fill] of [['a', 1], ['b', 2], ['c', 3], ['d', 4]] as const) await store.save(key.repeat(8), 'jpeg', bytes(100, fill));
+    for (const [key, fill] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['d', 4],
+    ] as const)
+      await store.save(key.repeat(8), 'jpeg', bytes(100, fill));
     expect(store.fromMemory('aaaaaaaa')?.[0]).toBe(1);
     await store.save('big', 'jpeg', bytes(101, 9));
     expect(store.fromMemory('big')).toBeUndefined();

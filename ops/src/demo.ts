@@ -48,7 +48,8 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
   let encode: EnsureDemoResult['encode'] = null;
   if (seeded || (await hasDemoMarker(options.knex))) {
     media = await writeMediaTree({ mediaRoot: options.mediaRoot, log, useFfmpeg: options.useFfmpeg });
-    if (media.written) log(`demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips})`);
+    if (media.written)
+      log(`demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips})`);
     // Renditions are made by the encode worker (npm start runs one), not here: the first start stays quick.
     const jobs = await ensureAllJobs(options.knex, options.mediaRoot, Date.now());
     encode = { items: jobs.items, queued: jobs.queued };

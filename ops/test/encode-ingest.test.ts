@@ -24,16 +24,34 @@ let tinyClip: string;
 beforeAll(async () => {
   folder = await temp('encode-ingest-src-');
   await makeClip(join(folder, 'video/clip-w/source.wmv'), { container: 'wmv' });
-  await writeFile(join(folder, 'video/clip-w/meta.json'), JSON.stringify({ updatename: 'Wmv Clip', modelname: 'Model A1', datetoupload: '2025-05-01', prename: 'V9_ModelA1_WmvClip_001.wmv' }));
+  await writeFile(
+    join(folder, 'video/clip-w/meta.json'),
+    JSON.stringify({ updatename: 'Wmv Clip', modelname: 'Model A1', datetoupload: '2025-05-01', prename: 'V9_ModelA1_WmvClip_001.wmv' }),
+  );
   await makeClip(join(folder, 'vod/show-m/take.mpg'), { container: 'mpg' });
-  await writeFile(join(folder, 'vod/show-m/meta.json'), JSON.stringify({ updatename: 'Mpg Show', modelname: 'Model A1', datetoupload: '2025-05-01', prename: 'ModelA1_MpgShow', format: 1, price: 9.99 }));
+  await writeFile(
+    join(folder, 'vod/show-m/meta.json'),
+    JSON.stringify({
+      updatename: 'Mpg Show',
+      modelname: 'Model A1',
+      datetoupload: '2025-05-01',
+      prename: 'ModelA1_MpgShow',
+      format: 1,
+      price: 9.99,
+    }),
+  );
   tinyClip = await makeClip(join(await temp('encode-tiny-'), 'tiny.mp4'), { container: 'mp4', size: '160x90' });
 });
 
 async function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runOpsCommand(argv, { env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env }, knex: db.knex, out: (t) => out.push(t), err: (t) => err.push(t) });
+  const code = await runOpsCommand(argv, {
+    env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env },
+    knex: db.knex,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -101,7 +119,15 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
     const [job] = await listJobs(db.knex, { statuses: ['done'] });
     const manifest = parseManifest(job?.manifest);
     expect(manifest).toMatchObject({
-      renditions: [{ label: '240p', file: '240p.mp4', width: 320, height: 240, mime: expect.stringMatching(/^video\/mp4; codecs="avc1\.6400[0-9a-f]{2}, mp4a\.40\.2"$/) }],
+      renditions: [
+        {
+          label: '240p',
+          file: '240p.mp4',
+          width: 320,
+          height: 240,
+          mime: expect.stringMatching(/^video\/mp4; codecs="avc1\.6400[0-9a-f]{2}, mp4a\.40\.2"$/),
+        },
+      ],
       poster: { file: 'poster.jpg', width: 320, height: 240 },
       sprite: { file: 'sprite.jpg', frames: cues.length },
     });
@@ -152,7 +178,18 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
       if (e.kind === 'started') most = Math.max(most, ++active);
       if (e.kind === 'done' || e.kind === 'failed') active--;
     };
-    const worker = () => new EncodeWorker({ knex: db.knex, mediaRoot, settings: ENCODE_SETTINGS, concurrency: 2, leaseMs: 30_000, maxAttempts: 3, ids, pollMs: 100, onEvent });
+    const worker = () =>
+      new EncodeWorker({
+        knex: db.knex,
+        mediaRoot,
+        settings: ENCODE_SETTINGS,
+        concurrency: 2,
+        leaseMs: 30_000,
+        maxAttempts: 3,
+        ids,
+        pollMs: 100,
+        onEvent,
+      });
     let watching = true;
     const watch = (async () => {
       while (watching) {

@@ -103,7 +103,9 @@ describe('npm run catalog', () => {
     const sub = new Redis(redisUrl as string, { lazyConnect: true });
     await sub.connect();
     try {
-      const received = new Promise<string>((resolveMessage) => sub.on('message', (_channel: string, message: string) => resolveMessage(message)));
+      const received = new Promise<string>((resolveMessage) =>
+        sub.on('message', (_channel: string, message: string) => resolveMessage(message)),
+      );
       await sub.subscribe(`${prefix}catalog:generation`);
       const { code } = await cli(['ingest', source, '--quiet'], { REDIS_URL: redisUrl, CACHE_KEY_PREFIX: prefix });
       expect(code).toBe(0);
@@ -121,7 +123,9 @@ describe('npm run catalog', () => {
 
   it('the real entry point sets the exit code', async () => {
     const tsx = resolve(opsDir, '../node_modules/tsx/dist/cli.mjs');
-    const failed = await run(process.execPath, [tsx, 'src/cli/ops.ts', 'nope'], { cwd: opsDir }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(process.execPath, [tsx, 'src/cli/ops.ts', 'nope'], { cwd: opsDir }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command: nope/) });
   });
 });

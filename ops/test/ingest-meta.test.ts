@@ -6,7 +6,10 @@ const vod = { updatename: 'T', modelname: 'M', datetoupload: '2024-02-29', prena
 
 describe('meta.json', () => {
   it('accepts each type with its fields, trimming text and naming formats', () => {
-    expect(parseMeta('freephotos', JSON.stringify({ updatename: ' Free ', datetoupload: '2025-01-01' }))).toEqual({ ok: true, meta: { updatename: 'Free', datetoupload: '2025-01-01' } });
+    expect(parseMeta('freephotos', JSON.stringify({ updatename: ' Free ', datetoupload: '2025-01-01' }))).toEqual({
+      ok: true,
+      meta: { updatename: 'Free', datetoupload: '2025-01-01' },
+    });
     expect(parseMeta('vod', JSON.stringify({ ...vod, format: 'mpg' }))).toMatchObject({ ok: true, meta: { format: 1 } });
   });
 
@@ -29,7 +32,10 @@ describe('meta.json', () => {
 
 describe('names', () => {
   it.each(['set-01', 'A.b_c-9', 'x'])('%s is safe', (name) => expect(unsafeNameReason(name, 150)).toBeNull());
-  it.each(['..', '.hidden', 'a/b', 'a\\b', 'a b', 'a..b', 'ümlaut', '-lead', 'a\u0000b'])('%j is refused', (name) => expect(unsafeNameReason(name, 150)).not.toBeNull());
+  it.each(['..', '.hidden', 'a/b', 'a\\b', 'a b', 'a..b', 'ümlaut', '-lead', 'a\u0000b'])('%j is refused', (name) =>
+    expect(unsafeNameReason(name, 150)).not.toBeNull(),
+  );
   it('limits the length', () => expect(unsafeNameReason('a'.repeat(151), 150)).toMatch(/longer than 150/));
-  it('orders numbered files naturally', () => expect(['a10.jpg', 'a2.jpg', 'a1.jpg'].sort(naturalCompare)).toEqual(['a1.jpg', 'a2.jpg', 'a10.jpg']));
+  it('orders numbered files naturally', () =>
+    expect(['a10.jpg', 'a2.jpg', 'a1.jpg'].sort(naturalCompare)).toEqual(['a1.jpg', 'a2.jpg', 'a10.jpg']));
 });

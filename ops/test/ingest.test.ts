@@ -29,7 +29,11 @@ async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of CATALOG_TABLES) {
     const rows: Record<string, unknown>[] = await knex(table).orderBy('id');
-    out[table] = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^(?:id|.*_id|price|format|position)$/.test(k) ? Number(v) : v])));
+    out[table] = rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^(?:id|.*_id|price|format|position)$/.test(k) ? Number(v) : v]),
+      ),
+    );
   }
   return out;
 }
@@ -113,14 +117,21 @@ describe.each(testBackends())('ingest on %s', (backend) => {
       // "model a1" in meta.json joins the existing model under its canonical name.
       ['set-beta', 'Model A1', '2024-11-02', 'beta granite\nmodel a1'],
     ]);
-    const files = await db.knex('photoset_files').join('photosets', 'photosets.id', 'photoset_files.photoset_id').where('photosets.path', 'set-alpha').orderBy('position').select('filename', 'position');
+    const files = await db
+      .knex('photoset_files')
+      .join('photosets', 'photosets.id', 'photoset_files.photoset_id')
+      .where('photosets.path', 'set-alpha')
+      .orderBy('position')
+      .select('filename', 'position');
     expect(files).toEqual([
       { filename: 'a1.jpg', position: 1 },
       { filename: 'a2.jpg', position: 2 },
       { filename: 'a10.jpg', position: 3 },
     ]);
     // Sorted in JS: MySQL's collation puts É beside E, SQLite sorts by code point.
-    const models = (await db.knex('models').orderBy('id').select('modelname', 'initial', 'thumbnail')).sort((a, b) => (a.modelname < b.modelname ? -1 : 1));
+    const models = (await db.knex('models').orderBy('id').select('modelname', 'initial', 'thumbnail')).sort((a, b) =>
+      a.modelname < b.modelname ? -1 : 1,
+    );
     expect(models).toEqual([
       { modelname: 'Model A1', initial: 'M', thumbnail: '/members/photosthumbs/set-alpha/large.jpg' },
       { modelname: 'Model C3', initial: 'M', thumbnail: hasFfmpeg ? '/members/videothumbs/clip-plain/clip-plain_02.jpg' : null },
@@ -155,7 +166,11 @@ describe.each(testBackends())('ingest on %s', (backend) => {
     expect(tree.some((f) => f.includes('notes.txt') || f.includes('linked.jpg') || f.startsWith('photos/bad'))).toBe(false);
     // The provided cover was copied, not regenerated from the set's first image.
     expect(await sharp(join(mediaRoot, 'photosthumbs/set-beta/large.jpg')).metadata()).toMatchObject({ width: 64, height: 64 });
-    expect(await sharp(join(mediaRoot, 'photosthumbs/set-alpha/large.jpg')).metadata()).toMatchObject({ width: 640, height: 427, format: 'jpeg' });
+    expect(await sharp(join(mediaRoot, 'photosthumbs/set-alpha/large.jpg')).metadata()).toMatchObject({
+      width: 640,
+      height: 427,
+      format: 'jpeg',
+    });
     expect(await sharp(join(mediaRoot, 'photosthumbs/set-alpha/a2.jpg')).metadata()).toMatchObject({ width: 320, height: 213 });
   });
 
@@ -214,7 +229,10 @@ describe('ingest details', () => {
     const second = await ingestFolder({ knex: db.knex, folder, mediaRoot, ffmpeg: null });
     expect(second.totals).toEqual({ added: 0, updated: 1, unchanged: 0 });
     expect(second.generation.after).toBe(first.generation.after + 1);
-    expect(await db.knex('photosets').where({ path: 'edit-me' }).first('updatename', 'search_text')).toEqual({ updatename: 'Edited Title', search_text: 'edited title\nmodel e5' });
+    expect(await db.knex('photosets').where({ path: 'edit-me' }).first('updatename', 'search_text')).toEqual({
+      updatename: 'Edited Title',
+      search_text: 'edited title\nmodel e5',
+    });
   });
 
   it('announces the new generation through the publish hook, and reruns announce it again', async () => {
@@ -229,7 +247,13 @@ describe('ingest details', () => {
     const a = await ingestFolder({ knex: db.knex, folder, mediaRoot, ffmpeg: null, publish });
     await ingestFolder({ knex: db.knex, folder, mediaRoot, ffmpeg: null, publish });
     expect(announced).toEqual([a.generation.after, a.generation.after]);
-    const failing = await ingestFolder({ knex: db.knex, folder, mediaRoot, ffmpeg: null, publish: () => Promise.reject(new Error('redis down')) });
+    const failing = await ingestFolder({
+      knex: db.knex,
+      folder,
+      mediaRoot,
+      ffmpeg: null,
+      publish: () => Promise.reject(new Error('redis down')),
+    });
     expect(failing.failed).toEqual([]);
     expect(failing.notes.join('\n')).toMatch(/could not announce catalog generation .*redis down/);
   });
@@ -238,7 +262,9 @@ describe('ingest details', () => {
 async function buildOne(folder: string, updatename: string): Promise<void> {
   const dir = join(folder, 'photos', 'edit-me');
   await mkdir(dir, { recursive: true });
-  await sharp({ create: { width: 40, height: 30, channels: 3, background: '#123456' } }).jpeg().toFile(join(dir, 'one.jpg'));
+  await sharp({ create: { width: 40, height: 30, channels: 3, background: '#123456' } })
+    .jpeg()
+    .toFile(join(dir, 'one.jpg'));
   await writeFile(join(dir, 'meta.json'), JSON.stringify({ updatename, modelname: 'Model E5', datetoupload: '2025-06-01' }));
 }
 

@@ -10,7 +10,14 @@ describe.each(testBackends())('member commands of the catalog CLI (%s)', (backen
   async function cli(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runOpsCommand(argv, { env: {}, knex: db.knex, now: () => NOW, stdin: async () => 'a stdin password\nignored', out: (s) => out.push(s), err: (s) => err.push(s) });
+    const code = await runOpsCommand(argv, {
+      env: {},
+      knex: db.knex,
+      now: () => NOW,
+      stdin: async () => 'a stdin password\nignored',
+      out: (s) => out.push(s),
+      err: (s) => err.push(s),
+    });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -56,11 +63,17 @@ describe.each(testBackends())('member commands of the catalog CLI (%s)', (backen
   it('disables and enables, refusing a repeat and an unknown member', async () => {
     expect((await cli('member', 'disable', 'nobody', '--reason', 'x')).code).toBe(1);
     expect((await cli('member', 'disable', 'alice_1', '--reason', 'chargeback fraud')).code).toBe(0);
-    expect(await db.knex('members').where({ username: 'alice_1' }).first('disabled_reason')).toEqual({ disabled_reason: 'chargeback fraud' });
+    expect(await db.knex('members').where({ username: 'alice_1' }).first('disabled_reason')).toEqual({
+      disabled_reason: 'chargeback fraud',
+    });
     const again = await cli('member', 'disable', 'alice_1', '--reason', 'x');
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/already disabled/);
-    const list = JSON.parse((await cli('member', 'list', '--json')).out) as Array<{ username: string; status: string; disabledReason: string | null }>;
+    const list = JSON.parse((await cli('member', 'list', '--json')).out) as Array<{
+      username: string;
+      status: string;
+      disabledReason: string | null;
+    }>;
     expect(list.find((m) => m.username === 'alice_1')).toMatchObject({ status: 'disabled', disabledReason: 'chargeback fraud' });
     expect((await cli('member', 'enable', 'alice_1')).code).toBe(0);
     expect((await cli('member', 'enable', 'alice_1')).code).toBe(1);

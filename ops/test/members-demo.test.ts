@@ -19,7 +19,10 @@ describe.each(testBackends())('the demo member (%s)', (backend) => {
 
   const memberships = async () => {
     const member = await db.knex('members').where({ username: DEMO_MEMBER.username }).first('id', 'password_hash');
-    const subs: { paid_until: unknown }[] = await db.knex('subscriptions').where({ member_id: member.id, kind: 'membership' }).orderBy('id');
+    const subs: { paid_until: unknown }[] = await db
+      .knex('subscriptions')
+      .where({ member_id: member.id, kind: 'membership' })
+      .orderBy('id');
     return { member, paidUntil: subs.map((s) => Number(s.paid_until)) };
   };
 

@@ -28,8 +28,20 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     await db.knex('freephotosets').insert({ path: 'set-one', updatename: 'Free', datetoupload: '2026-10-01' });
     const base = { contentUrl: '/video/clip-one', details: 'details', email: null };
     await insertReport(db.knex, { ...base, reference: 'R-000000000A', reason: 'no_consent', now: t('2026-11-02T10:00:00Z') });
-    await insertReport(db.knex, { ...base, reference: 'R-000000000B', reason: 'copyright', now: t('2026-11-09T08:00:00Z'), email: 'a@example.com' });
-    await insertReport(db.knex, { ...base, reference: 'R-000000000C', reason: 'underage', contentUrl: '=HYPERLINK("x")', now: t('2026-11-30T23:59:59Z') });
+    await insertReport(db.knex, {
+      ...base,
+      reference: 'R-000000000B',
+      reason: 'copyright',
+      now: t('2026-11-09T08:00:00Z'),
+      email: 'a@example.com',
+    });
+    await insertReport(db.knex, {
+      ...base,
+      reference: 'R-000000000C',
+      reason: 'underage',
+      contentUrl: '=HYPERLINK("x")',
+      now: t('2026-11-30T23:59:59Z'),
+    });
     await insertReport(db.knex, { ...base, reference: 'R-000000000D', reason: 'other', now: t('2026-12-01T00:00:00Z') });
   });
   afterAll(async () => {
@@ -67,9 +79,16 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     open = JSON.parse((await cli('reports', 'list', '--json')).out) as typeof open;
     expect(open.find((r) => r.reference === 'R-000000000A')?.appealDecideBy).toBe('2026-12-01T00:00:00Z');
     clock = t('2026-11-20T09:00:00Z');
-    expect((await cli('reports', 'decide', 'R-000000000A', '--decision', 'upheld', '--note', 'release not valid', '--by', 'lead')).code).toBe(0);
+    expect(
+      (await cli('reports', 'decide', 'R-000000000A', '--decision', 'upheld', '--note', 'release not valid', '--by', 'lead')).code,
+    ).toBe(0);
     const shown = JSON.parse((await cli('reports', 'show', 'R-000000000A', '--json')).out) as Record<string, unknown>;
-    expect(shown).toMatchObject({ outcome: 'removed', appeal_decision: 'upheld', appeal_decided_by: 'lead', appeal_email: 'x@example.com' });
+    expect(shown).toMatchObject({
+      outcome: 'removed',
+      appeal_decision: 'upheld',
+      appeal_decided_by: 'lead',
+      appeal_email: 'x@example.com',
+    });
     expect((await cli('reports', 'show', 'R-NOPE')).code).toBe(1);
     expect((await cli('reports', 'frobnicate')).code).toBe(2);
   });
@@ -79,7 +98,16 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     expect((await cli('takedown', '/video/nope', '--by', 'ops', '--reason', 'r')).code).toBe(1);
     expect((await cli('takedown', '/nothing/here', '--by', 'ops', '--reason', 'r')).code).toBe(2);
     const before = await readGeneration(db.knex);
-    const down = await cli('takedown', 'https://site.example/video/clip-one', '--by', 'ops', '--reason', 'no consent on file', '--report', 'R-000000000A');
+    const down = await cli(
+      'takedown',
+      'https://site.example/video/clip-one',
+      '--by',
+      'ops',
+      '--reason',
+      'no consent on file',
+      '--report',
+      'R-000000000A',
+    );
     expect(down.code).toBe(0);
     expect(down.out).toMatch(/taken down: video clip-one/);
     expect(await readGeneration(db.knex)).toBe(before + 1);
@@ -100,7 +128,9 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     expect(free.out).toMatch(/taken down: freephotoset set-one/);
     expect((await hiddenContentIds(db.knex)).freephotosets).toHaveLength(1);
     expect((await cli('takedowns')).out).toMatch(/freephotoset set-one/);
-    expect((await cli('restore', 'https://site.example/members/freephotos/set-one/01.jpg', '--by', 'lead', '--reason', 'release found')).code).toBe(0);
+    expect(
+      (await cli('restore', 'https://site.example/members/freephotos/set-one/01.jpg', '--by', 'lead', '--reason', 'release found')).code,
+    ).toBe(0);
     expect((await hiddenContentIds(db.knex)).freephotosets).toEqual([]);
     const log = JSON.parse((await cli('takedowns', '--log', '--json')).out) as Array<Record<string, unknown>>;
     expect(log.map((l) => [l.action, l.content_type, l.path, l.actor, l.reason, l.report_reference])).toEqual([

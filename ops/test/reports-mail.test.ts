@@ -32,7 +32,12 @@ describe.each(testBackends())('report outcome mails from the operator CLI (%s)',
     expect((await cli('reports', 'resolve', 'R-00000000M1', '--outcome', 'no_action', '--note', 'x', '--by', 'ops')).code).toBe(1);
     const [mail, ...more] = await outbox();
     expect(more).toEqual([]);
-    expect(mail).toMatchObject({ mail_key: 'report:R-00000000M1:resolved', to_address: 'reporter@example.com', template: 'report-outcome', subject: 'Your report R-00000000M1: content removed · Example Site' });
+    expect(mail).toMatchObject({
+      mail_key: 'report:R-00000000M1:resolved',
+      to_address: 'reporter@example.com',
+      template: 'report-outcome',
+      subject: 'Your report R-00000000M1: content removed · Example Site',
+    });
     expect(mail?.text_body).toContain('The content was removed.');
     expect(mail?.text_body).toContain('https://example.test/reports/R-00000000M1/appeal');
     // The operator's note is theirs: not in the mail.
@@ -49,8 +54,12 @@ describe.each(testBackends())('report outcome mails from the operator CLI (%s)',
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--email must be an e-mail address of at most 254 characters/);
     expect((await cli('reports', 'appeal', 'R-00000000M1', '--text', 'mine', '--email', `${'a'.repeat(243)}@example.com`)).code).toBe(2);
-    expect((await cli('reports', 'appeal', 'R-00000000M1', '--text', 'It is my own work.', '--email', 'uploader@example.com')).code).toBe(0);
-    expect((await cli('reports', 'decide', 'R-00000000M1', '--decision', 'overturned', '--note', 'licence shown', '--by', 'lead')).code).toBe(0);
+    expect((await cli('reports', 'appeal', 'R-00000000M1', '--text', 'It is my own work.', '--email', 'uploader@example.com')).code).toBe(
+      0,
+    );
+    expect(
+      (await cli('reports', 'decide', 'R-00000000M1', '--decision', 'overturned', '--note', 'licence shown', '--by', 'lead')).code,
+    ).toBe(0);
     const added = (await outbox()).slice(1);
     expect(added.map((m) => [m.mail_key, m.to_address, m.template])).toEqual([
       ['report:R-00000000M1:appeal-received', 'uploader@example.com', 'appeal-received'],

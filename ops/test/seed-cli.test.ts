@@ -22,7 +22,12 @@ describe('npm run seed', () => {
 
   // The production images run with NODE_ENV=production; the demo shape sets development.
   it.each(['production', 'Production '])('refuses with NODE_ENV=%j and writes nothing', async (nodeEnv) => {
-    const env = { ...process.env, NODE_ENV: nodeEnv, DATABASE_URL: `sqlite:${join(dir, 'catalog.sqlite')}`, MEDIA_ROOT: join(dir, 'media') };
+    const env = {
+      ...process.env,
+      NODE_ENV: nodeEnv,
+      DATABASE_URL: `sqlite:${join(dir, 'catalog.sqlite')}`,
+      MEDIA_ROOT: join(dir, 'media'),
+    };
     const failure = await run(tsx, [join(opsDir, 'src', 'cli', 'seed.ts')], { env, timeout: 60_000 }).then(
       () => undefined,
       (err: { code?: number; stderr?: string }) => err,

@@ -111,7 +111,15 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     ] as const;
     const jobs = await listJobs(db.knex);
     const ids = picks.map(([type, path]) => jobs.find((j) => j.contentType === type && j.path === path)?.id ?? -1);
-    await new EncodeWorker({ knex: db.knex, mediaRoot, settings: ENCODE_SETTINGS, concurrency: 2, leaseMs: 30_000, maxAttempts: 1, ids }).run();
+    await new EncodeWorker({
+      knex: db.knex,
+      mediaRoot,
+      settings: ENCODE_SETTINGS,
+      concurrency: 2,
+      leaseMs: 30_000,
+      maxAttempts: 1,
+      ids,
+    }).run();
     for (const job of await listJobs(db.knex, { ids })) {
       expect(job.status, job.error ?? '').toBe('done');
       const manifest = parseManifest(job.manifest);

@@ -13,9 +13,16 @@ const run = promisify(execFile);
 const opsDir = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(opsDir, '..', 'node_modules', '.bin', 'tsx');
 
-async function cli(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(tsx, [join(opsDir, 'src', 'cli', script), ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(tsx, [join(opsDir, 'src', 'cli', script), ...args], {
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -37,7 +44,14 @@ describe.each(testBackends())('seed:scale on %s', (backend) => {
     const before = await readGeneration(db.knex);
     const summary = await seedScale(db.knex, 1200);
     expect(summary).toMatchObject({ models: 120, photosets: 1200, videos: 1200, vods: 1200, generation: before + 1 });
-    for (const [table, n] of [['models', 120], ['photosets', 1200], ['videos', 1200], ['vods', 1200], ['photoset_files', 0], ['freephotosets', 0]] as const) {
+    for (const [table, n] of [
+      ['models', 120],
+      ['photosets', 1200],
+      ['videos', 1200],
+      ['vods', 1200],
+      ['photoset_files', 0],
+      ['freephotosets', 0],
+    ] as const) {
       expect(Number((await db.knex(table).count({ n: '*' }))[0]?.n)).toBe(n);
     }
   });

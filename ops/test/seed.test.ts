@@ -92,7 +92,8 @@ describe.each(testBackends())('demo seed on %s', (backend) => {
   });
 
   it('has a video prename for every download-name rule', () => {
-    const branch = (p: string) => (/001\.mp4$/.test(p) ? 'mp4' : /001\.mpg$/.test(p) ? 'mpg' : /001\.wmv$/.test(p) ? 'wmv' : p.includes('HD') ? 'HD' : 'neither');
+    const branch = (p: string) =>
+      /001\.mp4$/.test(p) ? 'mp4' : /001\.mpg$/.test(p) ? 'mpg' : /001\.wmv$/.test(p) ? 'wmv' : p.includes('HD') ? 'HD' : 'neither';
     const seen = new Set(table('videos').map((v) => branch(String(v.prename))));
     expect(seen).toEqual(new Set(['mp4', 'mpg', 'wmv', 'HD', 'neither']));
   });

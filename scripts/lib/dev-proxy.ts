@@ -38,7 +38,10 @@ function proxy(req: IncomingMessage, res: ServerResponse, target: string, extra:
   const upstream = request(
     url,
     // The browser's Host (the bff compares it with Origin) and this hop's plain-http scheme.
-    { method: req.method, headers: { ...headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http', ...extra } },
+    {
+      method: req.method,
+      headers: { ...headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http', ...extra },
+    },
     (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
@@ -73,14 +76,17 @@ async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: strin
     res.end();
     return;
   }
-  createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
 export async function startDevProxy(options: DevProxyOptions): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (path === '/api' || path.startsWith('/api/')) {
-      const secret: Record<string, string> = options.webhookProxySecret && WEBHOOK_PATH.test(path) ? { 'x-webhook-proxy-secret': options.webhookProxySecret } : {};
+      const secret: Record<string, string> =
+        options.webhookProxySecret && WEBHOOK_PATH.test(path) ? { 'x-webhook-proxy-secret': options.webhookProxySecret } : {};
       return proxy(req, res, options.bffUrl, secret);
     }
     if (path.startsWith('/members/')) return proxy(req, res, options.mediaUrl);

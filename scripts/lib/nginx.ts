@@ -72,7 +72,10 @@ export const templateDefaults = {
 export function addressDirectives(name: string, list: string, directive: (entry: string) => string): string {
   const entries = list.split(/[\s,]+/).filter(Boolean);
   const bad = entries.filter((entry) => !/^[0-9A-Fa-f.:/]+$/.test(entry));
-  if (bad.length > 0) throw new Error(`${name}: "${bad.join('", "')}" is not an address or CIDR (nginx takes no ranges: write 64.38.212.1-64.38.212.254 as 64.38.212.0/24)`);
+  if (bad.length > 0)
+    throw new Error(
+      `${name}: "${bad.join('", "')}" is not an address or CIDR (nginx takes no ranges: write 64.38.212.1-64.38.212.254 as 64.38.212.0/24)`,
+    );
   return entries.map(directive).join(' ');
 }
 

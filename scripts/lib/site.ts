@@ -105,7 +105,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       // it), as in production; without, straight to the bff.
       const frontHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
       const webhookUrl = env.WEBHOOK_PROXY_SECRET ? `http://${frontHost}:${port}/api/ccbill/webhook` : `${bffUrl}/api/ccbill/webhook`;
-      const sim = spawnTs('provider', simulatorEntry, { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: webhookUrl }, onLine);
+      const sim = spawnTs(
+        'provider',
+        simulatorEntry,
+        { ...env, SIMULATOR_PORT: String(simPort), SIMULATOR_WEBHOOK_URL: webhookUrl },
+        onLine,
+      );
       children.push(sim);
       provider = sim;
       await waitHealthy(`${providerUrl}/healthz`, sim);
@@ -123,7 +128,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     const metricsEnv = (offset: number): NodeJS.ProcessEnv => (metricsPort ? { METRICS_PORT: String(metricsPort + offset) } : {});
     const bff = spawnTs('bff', resolve(repoRoot, 'bff/src/main.ts'), { ...env, ...metricsEnv(0), ...options.serviceEnv?.bff }, onLine);
     children.push(bff);
-    const media = spawnTs('media', resolve(repoRoot, 'media-service/src/main.ts'), { ...env, ...metricsEnv(1), ...options.serviceEnv?.media }, onLine);
+    const media = spawnTs(
+      'media',
+      resolve(repoRoot, 'media-service/src/main.ts'),
+      { ...env, ...metricsEnv(1), ...options.serviceEnv?.media },
+      onLine,
+    );
     children.push(media);
     const mediaUrl = `http://127.0.0.1:${mediaPort}`;
     // Ready, not just up: the media service refuses media until it has the bff's takedown and revocation lists.
@@ -131,7 +141,13 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     let encoder: Child | undefined;
     if (options.encoder) {
       // Renditions are made in the background (niced); the player says "being prepared" meanwhile.
-      encoder = spawnCommand('encoder', process.execPath, ['--import', 'tsx', resolve(repoRoot, 'encoder/src/main.ts'), '--watch', '--quiet'], env, onLine);
+      encoder = spawnCommand(
+        'encoder',
+        process.execPath,
+        ['--import', 'tsx', resolve(repoRoot, 'encoder/src/main.ts'), '--watch', '--quiet'],
+        env,
+        onLine,
+      );
       children.push(encoder);
     }
 

@@ -20,20 +20,39 @@ export const storageEnv = {
     .describe(
       '`s3`: originals (photos, free photos, videos, VODs) live in an S3-compatible bucket; ingest uploads them and the media service redirects members to short-lived presigned URLs (media-service/README.md, "Originals in object storage"); thumbnails, renditions and previews stay under `MEDIA_ROOT`',
     ),
-  S3_ENDPOINT: z.url().optional().meta({ description: 'an S3-compatible server, `https://host[:port]`', defaultText: 'unset (AWS for the region)' }),
+  S3_ENDPOINT: z
+    .url()
+    .optional()
+    .meta({ description: 'an S3-compatible server, `https://host[:port]`', defaultText: 'unset (AWS for the region)' }),
   S3_PUBLIC_ENDPOINT: z.url().optional().meta({
-    description: 'the bucket\'s address as clients reach it, when the service uses an internal one (presigned URLs name it)',
+    description: "the bucket's address as clients reach it, when the service uses an internal one (presigned URLs name it)",
     defaultText: 'S3_ENDPOINT',
   }),
-  S3_BUCKET: z.string().optional().meta({ description: 'the bucket; object keys are the media paths (`video/<folder>/<name>`)', defaultText: 'unset (required with `STORAGE=s3`)' }),
+  S3_BUCKET: z.string().optional().meta({
+    description: 'the bucket; object keys are the media paths (`video/<folder>/<name>`)',
+    defaultText: 'unset (required with `STORAGE=s3`)',
+  }),
   S3_REGION: z.string().min(1).default('us-east-1').describe('the signing region'),
   S3_ACCESS_KEY_ID: z.string().optional().meta({
-    description: 'with S3_SECRET_ACCESS_KEY, both or neither; never commit them; read-only credentials are enough for the media service, ingest needs `PutObject`',
-    defaultText: 'unset (the SDK\'s default chain)',
+    description:
+      'with S3_SECRET_ACCESS_KEY, both or neither; never commit them; read-only credentials are enough for the media service, ingest needs `PutObject`',
+    defaultText: "unset (the SDK's default chain)",
   }),
-  S3_SECRET_ACCESS_KEY: z.string().optional().meta({ description: 'the secret of S3_ACCESS_KEY_ID', defaultText: 'unset (the SDK\'s default chain)' }),
-  S3_FORCE_PATH_STYLE: bool.meta({ description: '`true`: path-style `endpoint/bucket/key` URLs (most self-hosted servers) instead of `bucket.endpoint/key`', defaultText: 'false' }),
-  S3_PRESIGN_SECONDS: z.coerce.number().int().min(5).max(3600).default(60).describe('lifetime of the presigned URL a member is redirected to (5–3600 s)'),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .meta({ description: 'the secret of S3_ACCESS_KEY_ID', defaultText: "unset (the SDK's default chain)" }),
+  S3_FORCE_PATH_STYLE: bool.meta({
+    description: '`true`: path-style `endpoint/bucket/key` URLs (most self-hosted servers) instead of `bucket.endpoint/key`',
+    defaultText: 'false',
+  }),
+  S3_PRESIGN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(3600)
+    .default(60)
+    .describe('lifetime of the presigned URL a member is redirected to (5–3600 s)'),
 };
 
 const schema = z.object(storageEnv);
@@ -66,7 +85,9 @@ export function s3SettingsFrom(c: StorageEnv): { settings: S3Settings | null; pr
 /** For the catalog commands: throws one error listing every problem. */
 export function loadS3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
   const parsed = schema.safeParse(env);
-  const problems = parsed.success ? s3SettingsFrom(parsed.data).problems : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  const problems = parsed.success
+    ? s3SettingsFrom(parsed.data).problems
+    : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   if (problems.length || !parsed.success) throw new Error(`invalid storage configuration:\n  ${problems.join('\n  ')}`);
   return s3SettingsFrom(parsed.data).settings;
 }

@@ -1,3 +1,10 @@
-export { LocalOriginals, ORIGINAL_FAMILIES, type Originals, type PresigningOriginals, type PresignOptions, type StoredOriginal } from './originals';
+export {
+  LocalOriginals,
+  ORIGINAL_FAMILIES,
+  type Originals,
+  type PresigningOriginals,
+  type PresignOptions,
+  type StoredOriginal,
+} from './originals';
 export { S3Originals, SINGLE_PUT_MAX, StorageUnavailable, type S3Settings } from './s3';
 export { loadS3Settings, s3SettingsFrom, storageEnv } from './config';

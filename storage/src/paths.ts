@@ -3,7 +3,19 @@ import type { Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { AppError, notFound } from '@media-site/contracts/errors';
 
-export const FAMILIES = ['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos', 'video', 'vod', 'videorenditions', 'vodrenditions', 'videopreviews', 'vodpreviews'] as const;
+export const FAMILIES = [
+  'photosthumbs',
+  'videothumbs',
+  'vodthumbs',
+  'freephotos',
+  'photos',
+  'video',
+  'vod',
+  'videorenditions',
+  'vodrenditions',
+  'videopreviews',
+  'vodpreviews',
+] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface MediaPath {

@@ -52,7 +52,9 @@ export class S3Originals implements PresigningOriginals {
       endpoint,
       forcePathStyle: settings.forcePathStyle,
       credentials:
-        settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+        settings.accessKeyId && settings.secretAccessKey
+          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+          : undefined,
       // The SDK adds CRC32 checksums to every PUT by default; S3-compatible servers differ in support.
       requestChecksumCalculation: 'WHEN_REQUIRED' as const,
       responseChecksumValidation: 'WHEN_REQUIRED' as const,
@@ -103,7 +105,8 @@ export class S3Originals implements PresigningOriginals {
     const mtimeMs = Math.round(from.mtimeMs);
     const there = await this.head(relative);
     if (there && there.size === from.size && there.mtimeMs === mtimeMs) return 'same';
-    if (from.size > SINGLE_PUT_MAX) throw new Error(`${relative}: ${from.size} bytes is over the 5 GiB single-upload limit (multipart upload is not implemented)`);
+    if (from.size > SINGLE_PUT_MAX)
+      throw new Error(`${relative}: ${from.size} bytes is over the 5 GiB single-upload limit (multipart upload is not implemented)`);
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.bucket,

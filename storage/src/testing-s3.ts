@@ -35,7 +35,14 @@ export async function startTestS3(port: number, bucket = 'originals'): Promise<T
   const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverClass;
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   // No resetOnClose: s3rver's reset uses rmdirSync's recursive option, gone in Node 25; stop() removes the folder.
-  const server = new S3rver({ address: '127.0.0.1', port, directory, silent: true, resetOnClose: false, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port,
+    directory,
+    silent: true,
+    resetOnClose: false,
+    configureBuckets: [{ name: bucket }],
+  });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   const env = {

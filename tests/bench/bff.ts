@@ -80,7 +80,9 @@ function startChild(mode: string, ...args: string[]): Promise<{ child: ChildProc
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, ...(JSON.parse(line) as { url: string; bytes?: number }) }));
+    createInterface({ input: child.stdout! }).once('line', (line) =>
+      resolve({ child, ...(JSON.parse(line) as { url: string; bytes?: number }) }),
+    );
   });
 }
 
@@ -118,7 +120,9 @@ async function cachedThroughput(): Promise<void> {
       );
       console.log(rows.at(-1));
     }
-    console.log(`median ratio bff / bare koa: ${median(ratios).toFixed(3)} req/s (goal >= 0.8); ${median(cpuRatios).toFixed(3)} by CPU time per request`);
+    console.log(
+      `median ratio bff / bare koa: ${median(ratios).toFixed(3)} req/s (goal >= 0.8); ${median(cpuRatios).toFixed(3)} by CPU time per request`,
+    );
   } finally {
     bff.child.kill('SIGTERM');
     bare.child.kill('SIGTERM');
@@ -181,7 +185,9 @@ async function coldFigures(): Promise<void> {
   const changed = performance.now();
   await bff.cache.catalogChanged();
   for (let i = 0; i < 600 && anchorBuilds < 6; i++) await new Promise((r) => setTimeout(r, 5));
-  console.log(`\npage anchors of all 6 listings rebuilt ${(performance.now() - changed).toFixed(0)} ms after a catalog change (${anchorBuilds} builds)`);
+  console.log(
+    `\npage anchors of all 6 listings rebuilt ${(performance.now() - changed).toFixed(0)} ms after a catalog change (${anchorBuilds} builds)`,
+  );
   const captured: CapturedQuery[] = [];
   knex.on('query', (q: CapturedQuery) => captured.push({ sql: q.sql, bindings: q.bindings }));
   const terms = (await knex('photosets').orderBy('id').first('updatename', 'modelname')) as { updatename: string; modelname: string };
@@ -205,7 +211,11 @@ async function coldFigures(): Promise<void> {
 }
 
 /** Each case 10 times over HTTP; prints first, median of the other 9, max; returns the SQL each case ran last. */
-async function timeCases(url: string, cases: Array<[string, string]>, captured: CapturedQuery[]): Promise<Array<[string, CapturedQuery[]]>> {
+async function timeCases(
+  url: string,
+  cases: Array<[string, string]>,
+  captured: CapturedQuery[],
+): Promise<Array<[string, CapturedQuery[]]>> {
   const explains: Array<[string, CapturedQuery[]]> = [];
   for (const [label, path] of cases) {
     const times: number[] = [];
@@ -219,7 +229,11 @@ async function timeCases(url: string, cases: Array<[string, string]>, captured: 
     }
     explains.push([label, [...captured]]);
     const rest = times.slice(1);
-    console.log(`${label.padEnd(62)} ${times[0]!.toFixed(1).padStart(7)} ${median(rest).toFixed(1).padStart(7)} ${Math.max(...rest).toFixed(1).padStart(7)}`);
+    console.log(
+      `${label.padEnd(62)} ${times[0]!.toFixed(1).padStart(7)} ${median(rest).toFixed(1).padStart(7)} ${Math.max(...rest)
+        .toFixed(1)
+        .padStart(7)}`,
+    );
   }
   return explains;
 }
@@ -231,7 +245,9 @@ async function printExplains(knex: Knex, explains: Array<[string, CapturedQuery[
     for (const q of queries) {
       const [rows] = (await knex.raw(`EXPLAIN ${q.sql}`, q.bindings as Knex.RawBinding[])) as [Array<Record<string, unknown>>];
       for (const r of rows) {
-        console.log(`   ${String(r.table).padEnd(14)} type=${String(r.type).padEnd(6)} key=${String(r.key).padEnd(36)} rows=${String(r.rows).padEnd(7)} ${r.Extra ?? ''}`);
+        console.log(
+          `   ${String(r.table).padEnd(14)} type=${String(r.type).padEnd(6)} key=${String(r.key).padEnd(36)} rows=${String(r.rows).padEnd(7)} ${r.Extra ?? ''}`,
+        );
       }
     }
   }
@@ -250,7 +266,10 @@ async function coldSearch(): Promise<void> {
   const knex = createKnex(DATABASE_URL);
   const terms = (await knex('photosets').orderBy('id').first('updatename', 'modelname')) as { updatename: string; modelname: string };
   const commonWord = terms.updatename.split(' ')[0]!.toLowerCase();
-  const search = (label: string, term: string): [string, string] => [`search ${label} ${JSON.stringify(term)}`, `/api/search/${encodeURIComponent(term)}`];
+  const search = (label: string, term: string): [string, string] => [
+    `search ${label} ${JSON.stringify(term)}`,
+    `/api/search/${encodeURIComponent(term)}`,
+  ];
   const cases = [
     search('common word', commonWord),
     search('model name (rare)', terms.modelname),
@@ -280,8 +299,12 @@ async function coldSearch(): Promise<void> {
       gc();
       const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
       console.log(`\n## Cold search from the in-process index (cache off), ${ROWS} rows per type`);
-      console.log(`index build (load + trigrams, 3 types): ${buildMs} ms (first search to ready: ${(performance.now() - started).toFixed(0)} ms); heap +${heapMb.toFixed(1)} MB = ${(heapMb / 3).toFixed(1)} MB per ${ROWS} rows`);
-      console.log(`event-loop delay during the build: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
+      console.log(
+        `index build (load + trigrams, 3 types): ${buildMs} ms (first search to ready: ${(performance.now() - started).toFixed(0)} ms); heap +${heapMb.toFixed(1)} MB = ${(heapMb / 3).toFixed(1)} MB per ${ROWS} rows`,
+      );
+      console.log(
+        `event-loop delay during the build: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
+      );
     } else {
       console.log(`\n## Cold search from the database (SEARCH_INDEX=off, cache off), MariaDB, ${ROWS} rows per type`);
     }

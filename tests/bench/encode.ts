@@ -26,7 +26,12 @@ interface AutocannonResult {
   non2xx: number;
   errors: number;
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; requests?: { path: string }[] }) => Promise<AutocannonResult>;
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: { path: string }[];
+}) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 60);
@@ -44,10 +49,37 @@ async function source(): Promise<string> {
   await mkdir(dir, { recursive: true });
   console.log(`making the ${SOURCE_SECONDS} s 1080p source (once) ...`);
   const tmp = `${file}.tmp.mp4`;
-  await run('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=25:duration=${SOURCE_SECONDS}`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${SOURCE_SECONDS}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '12M', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '192k', '-shortest', tmp,
-  ], { timeout: 30 * 60_000 });
+  await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=1920x1080:rate=25:duration=${SOURCE_SECONDS}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${SOURCE_SECONDS}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      '12M',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '192k',
+      '-shortest',
+      tmp,
+    ],
+    { timeout: 30 * 60_000 },
+  );
   await run('mv', [tmp, file]);
   return file;
 }
@@ -55,7 +87,32 @@ async function source(): Promise<string> {
 /** The anchor: one 1080p encode with the worker's preset, no ladder, no previews. */
 async function plainEncode(src: string, out: string): Promise<number> {
   const started = performance.now();
-  await run('ffmpeg', ['-v', 'error', '-y', '-i', src, '-c:v', 'libx264', '-preset', PRESET, '-crf', '23', '-threads', THREADS, '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out], { timeout: 60 * 60_000 });
+  await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      src,
+      '-c:v',
+      'libx264',
+      '-preset',
+      PRESET,
+      '-crf',
+      '23',
+      '-threads',
+      THREADS,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-movflags',
+      '+faststart',
+      out,
+    ],
+    { timeout: 60 * 60_000 },
+  );
   return (performance.now() - started) / 1000;
 }
 
@@ -70,7 +127,14 @@ async function encodeSetup(dir: string, src: string): Promise<EncodeSetup> {
   const mediaRoot = join(dir, 'media');
   const knex = createKnex(databaseUrl);
   await migrateLatest(knex);
-  await knex('videos').insert({ path: 'bench-1080p', updatename: 'Bench', modelname: 'Bench', datetoupload: '2025-01-01', search_text: searchText('Bench', 'Bench'), prename: 'bench_001.mp4' });
+  await knex('videos').insert({
+    path: 'bench-1080p',
+    updatename: 'Bench',
+    modelname: 'Bench',
+    datetoupload: '2025-01-01',
+    search_text: searchText('Bench', 'Bench'),
+    prename: 'bench_001.mp4',
+  });
   const original = join(mediaRoot, 'video/bench-1080p/bench_001.mp4');
   await mkdir(join(mediaRoot, 'video/bench-1080p'), { recursive: true });
   await copyFile(src, original);
@@ -90,7 +154,14 @@ async function encodeSetup(dir: string, src: string): Promise<EncodeSetup> {
 /** `ops encode` in its own process, as an operator runs it; resolves with the job's own wall time. */
 function workerEncode(setup: EncodeSetup, nice: number): { started: Promise<void>; done: Promise<number> } {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'ops/src/cli/ops.ts'), 'encode'], {
-    env: { ...process.env, DATABASE_URL: setup.databaseUrl, MEDIA_ROOT: setup.mediaRoot, ENCODE_NICE: String(nice), ENCODE_THREADS: THREADS, ENCODE_PRESET: PRESET },
+    env: {
+      ...process.env,
+      DATABASE_URL: setup.databaseUrl,
+      MEDIA_ROOT: setup.mediaRoot,
+      ENCODE_NICE: String(nice),
+      ENCODE_THREADS: THREADS,
+      ENCODE_PRESET: PRESET,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -117,8 +188,19 @@ function workerEncode(setup: EncodeSetup, nice: number): { started: Promise<void
 }
 
 const CATALOG_PATHS = [
-  '/api/updates/1', '/api/updates/2', '/api/updates/3', '/api/videos/1', '/api/videos/2', '/api/videos-by-date/1', '/api/photos/1',
-  '/api/photos/3', '/api/photos-by-date/2', '/api/vod/1', '/api/vod/2', '/api/models/M', '/api/search/quiet',
+  '/api/updates/1',
+  '/api/updates/2',
+  '/api/updates/3',
+  '/api/videos/1',
+  '/api/videos/2',
+  '/api/videos-by-date/1',
+  '/api/photos/1',
+  '/api/photos/3',
+  '/api/photos-by-date/2',
+  '/api/vod/1',
+  '/api/vod/2',
+  '/api/models/M',
+  '/api/search/quiet',
 ];
 
 function row(label: string, r: AutocannonResult): string {
@@ -130,7 +212,9 @@ async function main(): Promise<void> {
   try {
     const src = await source();
     const setup = await encodeSetup(dir, src);
-    console.log(`\n## Encoding throughput (${SOURCE_SECONDS} s of 1080p25, preset ${PRESET}, threads ${THREADS === '0' ? 'auto' : THREADS}, nice 0; load average before: ${loadavg()[0]?.toFixed(1)})\n`);
+    console.log(
+      `\n## Encoding throughput (${SOURCE_SECONDS} s of 1080p25, preset ${PRESET}, threads ${THREADS === '0' ? 'auto' : THREADS}, nice 0; load average before: ${loadavg()[0]?.toFixed(1)})\n`,
+    );
     const anchor = await plainEncode(src, join(dir, 'plain.mp4'));
     await setup.queue();
     // Same priority as the anchor, so the two figures compare like with like.
@@ -138,7 +222,9 @@ async function main(): Promise<void> {
     console.log('| what | wall s | s of video per s |');
     console.log('|---|---|---|');
     console.log(`| anchor: one 1080p encode (ffmpeg alone) | ${anchor.toFixed(1)} | ${(SOURCE_SECONDS / anchor).toFixed(2)} |`);
-    console.log(`| worker job: 1080p + 720p + 480p ladder, sprite, poster, trailer, checks | ${job.toFixed(1)} | **${(SOURCE_SECONDS / job).toFixed(2)}** |`);
+    console.log(
+      `| worker job: 1080p + 720p + 480p ladder, sprite, poster, trailer, checks | ${job.toFixed(1)} | **${(SOURCE_SECONDS / job).toFixed(2)}** |`,
+    );
     console.log(`ratio job / anchor throughput: ${(anchor / job).toFixed(2)}`);
 
     if (process.env.BENCH_SKIP_LOAD) return;
@@ -147,9 +233,13 @@ async function main(): Promise<void> {
       const url = stack.url;
       const videos = (await (await fetch(`${url}/api/videos/1`)).json()) as { path: string }[];
       // The listings (cached), a photo set's file list and a player page's playback answer (database each time).
-      const requests = [...CATALOG_PATHS, `/api/videos/prename/${videos[0]?.path}`, `/api/playback/video/${videos[0]?.path}`].map((path) => ({ path }));
+      const requests = [...CATALOG_PATHS, `/api/videos/prename/${videos[0]?.path}`, `/api/playback/video/${videos[0]?.path}`].map(
+        (path) => ({ path }),
+      );
       await autocannon({ url, connections: CONNECTIONS, duration: 2, requests });
-      console.log(`\n## The site while encoding (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, ${requests.length} catalog URLs through nginx; ms; load average ${loadavg()[0]?.toFixed(1)})\n`);
+      console.log(
+        `\n## The site while encoding (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, ${requests.length} catalog URLs through nginx; ms; load average ${loadavg()[0]?.toFixed(1)})\n`,
+      );
       console.log('| load | req/s | p50 | p99 | max | errors |');
       console.log('|---|---|---|---|---|---|');
       console.log(row('idle (no encode)', await autocannon({ url, connections: CONNECTIONS, duration: LOAD_SECONDS, requests })));
@@ -159,7 +249,9 @@ async function main(): Promise<void> {
         await encode.started;
         const during = await autocannon({ url, connections: CONNECTIONS, duration: LOAD_SECONDS, requests });
         const seconds = await encode.done;
-        console.log(`${row(`encoding, ENCODE_NICE=${nice}`, during)} (job ${seconds.toFixed(1)} s: ${(SOURCE_SECONDS / seconds).toFixed(2)} s/s under load)`);
+        console.log(
+          `${row(`encoding, ENCODE_NICE=${nice}`, during)} (job ${seconds.toFixed(1)} s: ${(SOURCE_SECONDS / seconds).toFixed(2)} s/s under load)`,
+        );
       }
       console.log('\ngoal: catalog p99 < 50 ms while encoding');
     } finally {

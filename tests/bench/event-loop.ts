@@ -46,7 +46,12 @@ async function serveBff(dir: string): Promise<void> {
   const databaseUrl = `sqlite:${join(dir, 'bench.sqlite')}`;
   const knex = createKnex(databaseUrl);
   await migrateLatest(knex);
-  const code = await runOpsCommand(['member', 'add', 'bench_member', '--password', 'correct horse'], { env: {}, knex, out: () => {}, err: () => {} });
+  const code = await runOpsCommand(['member', 'add', 'bench_member', '--password', 'correct horse'], {
+    env: {},
+    knex,
+    out: () => {},
+    err: () => {},
+  });
   await knex.destroy();
   if (code !== 0) throw new Error('member add failed');
   const config = loadConfig({
@@ -141,21 +146,49 @@ const seg = (s: string) => encodeURIComponent(s);
 const VALID_HANDLE = 'a'.repeat(43);
 
 const INPUTS: Input[] = [
-  { name: 'POST /api/login (loginBody)', size: 7_800, sends: (a) => ({ method: 'POST', path: '/api/login', body: { username: a, password: a } }) },
-  { name: 'GET /api/download-link (downloadLinkQuery)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/download-link?path=${seg(`/members/${a}`)}`, member: true }) },
-  { name: 'POST /api/account/password (changePasswordBody)', size: 7_800, sends: (a) => ({ method: 'POST', path: '/api/account/password', body: { currentPassword: a, newPassword: a }, member: true }) },
-  { name: 'POST /api/get_ccbill_token (frontendTokenBody)', size: 5_200, sends: (a) => ({ method: 'POST', path: '/api/get_ccbill_token', body: { username: a, password: a, vod: a } }) },
+  {
+    name: 'POST /api/login (loginBody)',
+    size: 7_800,
+    sends: (a) => ({ method: 'POST', path: '/api/login', body: { username: a, password: a } }),
+  },
+  {
+    name: 'GET /api/download-link (downloadLinkQuery)',
+    size: 4_000,
+    sends: (a) => ({ method: 'GET', path: `/api/download-link?path=${seg(`/members/${a}`)}`, member: true }),
+  },
+  {
+    name: 'POST /api/account/password (changePasswordBody)',
+    size: 7_800,
+    sends: (a) => ({ method: 'POST', path: '/api/account/password', body: { currentPassword: a, newPassword: a }, member: true }),
+  },
+  {
+    name: 'POST /api/get_ccbill_token (frontendTokenBody)',
+    size: 5_200,
+    sends: (a) => ({ method: 'POST', path: '/api/get_ccbill_token', body: { username: a, password: a, vod: a } }),
+  },
   {
     name: 'POST /api/process_payment (issue 19: formData.email)',
     size: 15_800,
-    sends: (a) => ({ method: 'POST', path: '/api/process_payment', body: { accessToken: VALID_HANDLE, paymentToken: 'tok12345', formData: { username: 'someone', password: 'correct horse', email: a } } }),
+    sends: (a) => ({
+      method: 'POST',
+      path: '/api/process_payment',
+      body: { accessToken: VALID_HANDLE, paymentToken: 'tok12345', formData: { username: 'someone', password: 'correct horse', email: a } },
+    }),
   },
   {
     name: 'POST /api/process_payment (every field)',
     size: 2_500,
-    sends: (a) => ({ method: 'POST', path: '/api/process_payment', body: { accessToken: a, paymentToken: a, vod: a, formData: { username: a, password: a, email: a } } }),
+    sends: (a) => ({
+      method: 'POST',
+      path: '/api/process_payment',
+      body: { accessToken: a, paymentToken: a, vod: a, formData: { username: a, password: a, email: a } },
+    }),
   },
-  { name: 'GET /api/username-available (usernameQuery)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/username-available?u=${seg(a)}` }) },
+  {
+    name: 'GET /api/username-available (usernameQuery)',
+    size: 4_000,
+    sends: (a) => ({ method: 'GET', path: `/api/username-available?u=${seg(a)}` }),
+  },
   {
     name: 'POST /api/ccbill/webhook (webhookQuery, webhookBody)',
     size: 15_000,
@@ -166,11 +199,32 @@ const INPUTS: Input[] = [
       headers: { 'X-Forwarded-For': PROVIDER_ADDRESS, 'X-Webhook-Proxy-Secret': PROXY_SECRET },
     }),
   },
-  { name: 'POST /api/reports (reportBody)', size: 1_900, sends: (a) => ({ method: 'POST', path: '/api/reports', body: { content: a, reason: a, details: a, email: a } }) },
-  { name: 'POST /api/reports/:reference/appeal (appealBody)', size: 3_800, sends: (a) => ({ method: 'POST', path: '/api/reports/R-0000000000/appeal', body: { text: a, email: a } }) },
+  {
+    name: 'POST /api/reports (reportBody)',
+    size: 1_900,
+    sends: (a) => ({ method: 'POST', path: '/api/reports', body: { content: a, reason: a, details: a, email: a } }),
+  },
+  {
+    name: 'POST /api/reports/:reference/appeal (appealBody)',
+    size: 3_800,
+    sends: (a) => ({ method: 'POST', path: '/api/reports/R-0000000000/appeal', body: { text: a, email: a } }),
+  },
   { name: 'GET /api/reports/:reference (referenceParam)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/reports/${seg(a)}` }) },
-  { name: 'PUT /api/positions/:type/:folder (positionBody, params)', size: 4_000, sends: (a) => ({ method: 'PUT', path: `/api/positions/${seg(a.slice(0, 200))}/${seg(a)}`, body: { seconds: a.slice(0, 200) }, member: true }) },
-  { name: 'GET /api/playback/:type/:folder (playableTypeParam, folderParam)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/playback/video/${seg(a)}`, member: true }) },
+  {
+    name: 'PUT /api/positions/:type/:folder (positionBody, params)',
+    size: 4_000,
+    sends: (a) => ({
+      method: 'PUT',
+      path: `/api/positions/${seg(a.slice(0, 200))}/${seg(a)}`,
+      body: { seconds: a.slice(0, 200) },
+      member: true,
+    }),
+  },
+  {
+    name: 'GET /api/playback/:type/:folder (playableTypeParam, folderParam)',
+    size: 4_000,
+    sends: (a) => ({ method: 'GET', path: `/api/playback/video/${seg(a)}`, member: true }),
+  },
   { name: 'GET /api/photos/:page (pageParam)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/photos/${seg(a)}` }) },
   { name: 'GET /api/photos/set/:folder (folderParam)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/photos/set/${seg(a)}` }) },
   { name: 'GET /api/models/:letter (letterParam)', size: 4_000, sends: (a) => ({ method: 'GET', path: `/api/models/${seg(a)}` }) },
@@ -222,7 +276,10 @@ async function main(): Promise<void> {
       headers: { Origin: ORIGIN, 'Content-Type': 'application/json' },
       body: JSON.stringify({ username: 'bench_member', password: 'correct horse' }),
     });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     if (login.status !== 200) throw new Error(`sign-in: ${login.status}`);
 
     // The "before" figure: the e-mail pattern issue 19 replaced, on its 15.9 KB payload, in this process.
@@ -232,9 +289,13 @@ async function main(): Promise<void> {
     OLD_EMAIL.test(`a@${'.'.repeat(15_800)} `);
     const oldMs = performance.now() - started;
 
-    console.log(`Event-loop delay per input, worst of ${attacks(16).length} attacks × ${REPEAT} sends (monitorEventLoopDelay, 1 ms resolution)`);
+    console.log(
+      `Event-loop delay per input, worst of ${attacks(16).length} attacks × ${REPEAT} sends (monitorEventLoopDelay, 1 ms resolution)`,
+    );
     console.log(`before issue 19: the old e-mail pattern alone took ${oldMs.toFixed(0)} ms on the 15.9 KB payload\n`);
-    console.log(`${'input'.padEnd(66)} ${'bff max'.padStart(8)} ${'bff p99'.padStart(8)} ${'bare max'.padStart(9)} ${'bare p99'.padStart(9)}  worst attack (bff) / statuses`);
+    console.log(
+      `${'input'.padEnd(66)} ${'bff max'.padStart(8)} ${'bff p99'.padStart(8)} ${'bare max'.padStart(9)} ${'bare p99'.padStart(9)}  worst attack (bff) / statuses`,
+    );
     let overall = 0;
     for (const input of INPUTS) {
       const b = await measure(bff, input, cookie);

@@ -58,7 +58,8 @@ function wrk(url: string, prefix: string): { perSecond: number; cpuMicros: numbe
   const cpu = nginxCpu(prefix) - before;
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
   const requests = Number(/\b(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
-  if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond)) throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
+  if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond))
+    throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
   return { perSecond, cpuMicros: (cpu / requests) * 1e6 };
 }
 
@@ -83,7 +84,9 @@ try {
   writeFileSync(staticFile, cached.body);
   const asStatic = await raw(stack.url, `/${staticName}`);
   if (asStatic.status !== 200 || !asStatic.body.equals(cached.body)) throw new Error('the static copy is not served as the same bytes');
-  console.log(`Front door (${stack.url}), ${CACHED_PATH}: ${cached.body.length} bytes; static /${staticName}: ${asStatic.body.length} bytes`);
+  console.log(
+    `Front door (${stack.url}), ${CACHED_PATH}: ${cached.body.length} bytes; static /${staticName}: ${asStatic.body.length} bytes`,
+  );
   console.log(`wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} alternating rounds\n`);
   const prefix = join(stack.dataDir, 'nginx');
   const ratios: number[] = [];
@@ -97,7 +100,8 @@ try {
       `round ${round}: cached ${api.perSecond.toFixed(0)} req/s (${api.cpuMicros.toFixed(1)} us nginx CPU/req), static ${file.perSecond.toFixed(0)} req/s (${file.cpuMicros.toFixed(1)} us), ratio ${(api.perSecond / file.perSecond).toFixed(2)}x`,
     );
   }
-  const spread = (xs: number[]) => `median ${median(xs).toFixed(2)}x (min ${Math.min(...xs).toFixed(2)}x, max ${Math.max(...xs).toFixed(2)}x)`;
+  const spread = (xs: number[]) =>
+    `median ${median(xs).toFixed(2)}x (min ${Math.min(...xs).toFixed(2)}x, max ${Math.max(...xs).toFixed(2)}x)`;
   console.log(`cached API answer / static file, requests/s: ${spread(ratios)}; goal >= 0.8x`);
   console.log(`static / cached nginx CPU per request (the same ratio, less disturbed by neighbours): ${spread(cpuRatios)}\n`);
 
@@ -131,15 +135,28 @@ try {
     goneFromStart.push(Date.now() - started);
     await catalog('restore', `/photos/${path}`, '--by', 'bench', '--reason', 'bench');
     back.push(await until(true, path));
-    console.log(`freshness ${run + 1}: takedown -> gone at the front door ${ms(gone.at(-1)!)} after the command returned (${ms(goneFromStart.at(-1)!)} after it started; command ${ms(returned - started)}), restore -> back ${ms(back.at(-1)!)}`);
+    console.log(
+      `freshness ${run + 1}: takedown -> gone at the front door ${ms(gone.at(-1)!)} after the command returned (${ms(goneFromStart.at(-1)!)} after it started; command ${ms(returned - started)}), restore -> back ${ms(back.at(-1)!)}`,
+    );
   }
   const shape = REDIS_URL ? 'Redis pub/sub (compose shape)' : 'no Redis, generation poll (embedded default)';
-  console.log(`freshness (${shape}): takedown median ${ms(median(gone))}, max ${ms(Math.max(...gone))}; restore median ${ms(median(back))}, max ${ms(Math.max(...back))} (goal <= 1000 ms)\n`);
+  console.log(
+    `freshness (${shape}): takedown median ${ms(median(gone))}, max ${ms(Math.max(...gone))}; restore median ${ms(median(back))}, max ${ms(Math.max(...back))} (goal <= 1000 ms)\n`,
+  );
 
   // ---- 3. cold-cache stampede ----
   const term = `b${process.pid % 10}`;
   const path = `/api/search/${term}`;
-  const lines = () => bffLines.map((l) => { try { return JSON.parse(l) as { msg?: string; url?: string; ms?: number }; } catch { return {}; } }).filter((e) => e.msg === 'request' && e.url === path);
+  const lines = () =>
+    bffLines
+      .map((l) => {
+        try {
+          return JSON.parse(l) as { msg?: string; url?: string; ms?: number };
+        } catch {
+          return {};
+        }
+      })
+      .filter((e) => e.msg === 'request' && e.url === path);
   const before = lines().length;
   const waits: number[] = [];
   const t0 = performance.now();

@@ -57,8 +57,18 @@ async function main(): Promise<void> {
   const port = (smtp.server.address() as AddressInfo).port;
 
   const enqueueOne = (i: number) => {
-    const rendered = composeMail(SITE, `Receipt ${i}`, 'Hello member,', ['Thank you for your purchase.', { rows: [['Amount', '14.99 USD'], ['Reference', `R-${i}`]] }]);
-    return knex.transaction((trx) => enqueueMail(trx, { key: `bench:${i}`, to: `member${i}@example.org`, template: 'receipt', ...rendered }, Date.now()));
+    const rendered = composeMail(SITE, `Receipt ${i}`, 'Hello member,', [
+      'Thank you for your purchase.',
+      {
+        rows: [
+          ['Amount', '14.99 USD'],
+          ['Reference', `R-${i}`],
+        ],
+      },
+    ]);
+    return knex.transaction((trx) =>
+      enqueueMail(trx, { key: `bench:${i}`, to: `member${i}@example.org`, template: 'receipt', ...rendered }, Date.now()),
+    );
   };
   // 1. A backlog (the relay was down, or the worker off): the first half enqueued before the bff starts.
   const backlog = Math.floor(MAILS / 2);

@@ -59,7 +59,11 @@ function checked(sender: 'koa-send' | 'answer') {
       return;
     }
     // koa-send decodes the path it is given: hand it the real path below the root, re-encoded.
-    const relative = file.absolute.slice(realRoot.length + 1).split('/').map(encodeURIComponent).join('/');
+    const relative = file.absolute
+      .slice(realRoot.length + 1)
+      .split('/')
+      .map(encodeURIComponent)
+      .join('/');
     await send(ctx, relative, { root: realRoot, gzip: false, brotli: false, format: false });
   };
 }

@@ -32,7 +32,13 @@ interface Server {
 
 async function started(child: ChildProcess, url: string, probe: string): Promise<Server> {
   for (let i = 0; i < 300; i += 1) {
-    if (await fetch(url + probe).then((r) => r.status < 500, () => false)) return { url, child, pids: [child.pid ?? 0] };
+    if (
+      await fetch(url + probe).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return { url, child, pids: [child.pid ?? 0] };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${url} did not start`);
@@ -79,11 +85,16 @@ function cpuSeconds(pids: number[]): number {
  */
 function rate(url: string, pids: number[]): { perSecond: number; cpuMicros: number } {
   const cpuBefore = cpuSeconds(pids);
-  const out = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, '-d5s', '--timeout', '10s', '-H', `Accept-Encoding: ${BROWSER['Accept-Encoding']}`, url], { encoding: 'utf8' });
+  const out = spawnSync(
+    'wrk',
+    ['-t1', `-c${CONNECTIONS}`, '-d5s', '--timeout', '10s', '-H', `Accept-Encoding: ${BROWSER['Accept-Encoding']}`, url],
+    { encoding: 'utf8' },
+  );
   const cpu = cpuSeconds(pids) - cpuBefore;
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
   const requests = Number(/\b(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
-  if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond)) throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
+  if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond))
+    throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
   return { perSecond, cpuMicros: (cpu / requests) * 1e6 };
 }
 
@@ -94,7 +105,9 @@ function rate(url: string, pids: number[]): { perSecond: number; cpuMicros: numb
  */
 async function systemCalls(pid: number, url: string, method: 'GET' | 'HEAD', count: number): Promise<string> {
   const out = join(work, `strace-${pid}.txt`);
-  const strace = spawn('strace', ['-f', '-c', '-e', 'trace=%file,read,pread64,write,writev', '-o', out, '-p', String(pid)], { stdio: 'ignore' });
+  const strace = spawn('strace', ['-f', '-c', '-e', 'trace=%file,read,pread64,write,writev', '-o', out, '-p', String(pid)], {
+    stdio: 'ignore',
+  });
   await new Promise((r) => setTimeout(r, 500));
   const { pathname } = new URL(url);
   for (let i = 0; i < count; i += 1) await raw(url, pathname, BROWSER, method);
@@ -175,7 +188,11 @@ try {
     ['photosthumbs/bench/large.jpg', `640x427 cover, ${thumb.length} bytes`],
     ['freephotos/bench/free-01.jpg', `1600x1067 free photo, ${free.length} bytes`],
   ] as const;
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const [path, label] of files) {
     const results = new Map(Object.keys(servers).map((name) => [name, { perSecond: [] as number[], cpuMicros: [] as number[] }]));
     for (let run = 0; run < RUNS; run += 1) {
@@ -192,7 +209,9 @@ try {
     const anchor = results.get('nginx static');
     const [rps, cpu] = [median(anchor?.perSecond ?? []), median(anchor?.cpuMicros ?? [])];
     console.log(`\n${label}: ${CONNECTIONS} connections, 5 s, median of ${RUNS}`);
-    console.log(`  ${''.padEnd(22)} ${'req/s'.padStart(7)}  ${'vs nginx'.padStart(8)}  ${'CPU µs/req'.padStart(10)}  ${'vs nginx'.padStart(8)}   runs (req/s)`);
+    console.log(
+      `  ${''.padEnd(22)} ${'req/s'.padStart(7)}  ${'vs nginx'.padStart(8)}  ${'CPU µs/req'.padStart(10)}  ${'vs nginx'.padStart(8)}   runs (req/s)`,
+    );
     for (const [name, xs] of results) {
       const [r, c] = [median(xs.perSecond), median(xs.cpuMicros)];
       console.log(
@@ -200,7 +219,11 @@ try {
       );
     }
   }
-  console.log(`load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 
   console.log('\nHeaders of GET /members/photosthumbs/bench/large.jpg');
   const answers = await Promise.all(Object.values(servers).map((s) => probe(s.url, '/members/photosthumbs/bench/large.jpg')));

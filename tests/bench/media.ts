@@ -30,9 +30,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
 function curl(url: string, extra: string[] = []): { seconds: number; bytes: number; ttfb: number } {
-  const out = spawnSync('curl', ['-sS', '-f', '-o', '/dev/null', '-w', '%{time_total} %{size_download} %{time_starttransfer}', ...extra, url], {
-    encoding: 'utf8',
-  });
+  const out = spawnSync(
+    'curl',
+    ['-sS', '-f', '-o', '/dev/null', '-w', '%{time_total} %{size_download} %{time_starttransfer}', ...extra, url],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (out.status !== 0) throw new Error(`curl ${url}: ${out.stderr}`);
   const [seconds = NaN, bytes = NaN, ttfb = NaN] = out.stdout.split(' ').map(Number);
   return { seconds, bytes, ttfb };
@@ -63,7 +67,13 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i += 1) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('media service did not start');
@@ -80,7 +90,8 @@ const root = join(work, 'media');
 const staticDir = join(work, 'static');
 const children: ChildProcess[] = [];
 try {
-  for (const dir of ['video/bench', 'vod/bench', 'photosthumbs/bench', 'photosthumbs/cold']) mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['video/bench', 'vod/bench', 'photosthumbs/bench', 'photosthumbs/cold'])
+    mkdirSync(join(root, dir), { recursive: true });
   mkdirSync(staticDir, { recursive: true });
   console.log(SKIP_DOWNLOADS ? 'preparing images...' : 'preparing files (1 GiB, 4 GiB sparse, images)...');
   if (!SKIP_DOWNLOADS) {
@@ -89,7 +100,9 @@ try {
     writeFileSync(huge, '');
     truncateSync(huge, 4 * GiB);
   }
-  const source = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const source = await sharp({
+    create: { width: 2400, height: 1600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
     .jpeg({ quality: 85 })
     .toBuffer();
   writeFileSync(join(root, 'photosthumbs/bench/large.jpg'), source);
@@ -126,7 +139,9 @@ try {
     console.log(`\n1 GiB download (median of ${RUNS})`);
     console.log(`  nginx static      ${mbps(speeds.static)}`);
     console.log(`  service direct    ${mbps(speeds.direct)}   ratio ${ratio(median(speeds.direct), median(speeds.static))} (goal >= 0.5)`);
-    console.log(`  nginx offload     ${mbps(speeds.offload)}   ratio ${ratio(median(speeds.offload), median(speeds.static))} (goal >= 0.9)`);
+    console.log(
+      `  nginx offload     ${mbps(speeds.offload)}   ratio ${ratio(median(speeds.offload), median(speeds.static))} (goal >= 0.9)`,
+    );
     console.log(`  service RSS before ${rssBefore.toFixed(0)} MiB, peak while streaming ${rssPeak.toFixed(0)} MiB (goal: flat)`);
 
     // TTFB of 1 MiB at the start and the end of 4 GiB.
@@ -137,7 +152,9 @@ try {
       end.push(curl(direct.url + hugeLink, ['-r', `${4 * GiB - MiB}-${4 * GiB - 1}`]).ttfb);
     }
     console.log(`\nTTFB of a 1 MiB range in 4 GiB (median of 20)`);
-    console.log(`  start ${(median(start) * 1000).toFixed(2)} ms, end ${(median(end) * 1000).toFixed(2)} ms   ratio end/start ${ratio(median(end), median(start))} (goal <= 1.2)`);
+    console.log(
+      `  start ${(median(start) * 1000).toFixed(2)} ms, end ${(median(end) * 1000).toFixed(2)} ms   ratio end/start ${ratio(median(end), median(start))} (goal <= 1.2)`,
+    );
   }
 
   // Cached variant vs nginx serving the same bytes as a static file.
@@ -157,7 +174,9 @@ try {
   const cacheStatus = (await fetch(frontDoorVariant, { headers: { Accept: 'image/webp' } })).headers.get('x-cache-status');
   console.log(`  nginx static ${staticRate.toFixed(0)} req/s`);
   console.log(`  service direct (Koa)          ${cachedRate.toFixed(0)} req/s   ratio ${ratio(cachedRate, staticRate)}`);
-  console.log(`  front door (nginx proxy cache, ${cacheStatus ?? 'no X-Cache-Status'}) ${frontRate.toFixed(0)} req/s   ratio ${ratio(frontRate, staticRate)} (goal >= 0.7)`);
+  console.log(
+    `  front door (nginx proxy cache, ${cacheStatus ?? 'no X-Cache-Status'}) ${frontRate.toFixed(0)} req/s   ratio ${ratio(frontRate, staticRate)} (goal >= 0.7)`,
+  );
 
   // Cold variant (through the service: stat, key, sharp, disk write, answer) vs bare sharp.
   const cold: number[] = [];
@@ -178,7 +197,9 @@ try {
     bare.push(performance.now() - t1 - 0);
   }
   console.log(`\nCold 640 px JPEG variant of a 2400x1600 JPEG (median of 9)`);
-  console.log(`  bare sharp ${median(bare).toFixed(1)} ms, service ${median(cold).toFixed(1)} ms   ratio ${ratio(median(cold), median(bare))} (goal <= 1.3)`);
+  console.log(
+    `  bare sharp ${median(bare).toFixed(1)} ms, service ${median(cold).toFixed(1)} ms   ratio ${ratio(median(cold), median(bare))} (goal <= 1.3)`,
+  );
 
   await nginx.stop();
 } finally {

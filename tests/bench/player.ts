@@ -130,7 +130,17 @@ async function main(): Promise<void> {
         version: 1,
         duration: 130,
         source: { sig: 'bench', width: 1920, height: 1080, hasAudio: true },
-        renditions: [{ label: '1080p', file: '1080p.mp4', width: 1920, height: 1080, bitrate: Math.round((bytes * 8) / 130), bytes, mime: 'video/mp4; codecs="avc1.640028, mp4a.40.2"' }],
+        renditions: [
+          {
+            label: '1080p',
+            file: '1080p.mp4',
+            width: 1920,
+            height: 1080,
+            bitrate: Math.round((bytes * 8) / 130),
+            bytes,
+            mime: 'video/mp4; codecs="avc1.640028, mp4a.40.2"',
+          },
+        ],
         poster: { file: 'poster.jpg', width: 1280, height: 720 },
         sprite: { file: 'sprite.jpg', width: 1600, height: 90, frames: 1, interval: 130 },
         thumbnails: { file: 'thumbs.vtt' },
@@ -164,7 +174,14 @@ async function main(): Promise<void> {
 
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
     });
     // One sign-in (the login route is rate limited); every member context starts from its cookies,
     // and the SPA's /api/me on each page load renews the short-lived media cookie.
@@ -174,7 +191,11 @@ async function main(): Promise<void> {
     const memberState = await login.storageState();
     await login.close();
     const fresh = async (origin: string, member: boolean) => {
-      const context = await browser!.newContext({ baseURL: origin, viewport: { width: 1366, height: 900 }, storageState: member ? memberState : undefined });
+      const context = await browser!.newContext({
+        baseURL: origin,
+        viewport: { width: 1366, height: 900 },
+        storageState: member ? memberState : undefined,
+      });
       await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
       // tsx (esbuild keepNames) wraps named functions in __name(); the page has no such helper.
       await context.addInitScript('window.__name = (f) => f;');
@@ -182,7 +203,10 @@ async function main(): Promise<void> {
     };
 
     // Warm the page cache once per path so both rows read the file from memory.
-    for (const [origin, src, member] of [[staticOrigin, '/big.mp4', false], [stack.baseUrl, rendition, true]] as const) {
+    for (const [origin, src, member] of [
+      [staticOrigin, '/big.mp4', false],
+      [stack.baseUrl, rendition, true],
+    ] as const) {
       const page = await fresh(origin, member);
       await page.goto(member ? '/404-bench' : '/blank.html');
       await page.waitForLoadState('networkidle');
@@ -220,15 +244,31 @@ async function main(): Promise<void> {
     }
 
     console.log(`player bench: ${(bytes / 1024 / 1024).toFixed(0)} MiB 1080p MP4 (${big}), ${RUNS} samples per row, fresh context each`);
-    console.log(`${''.padEnd(12)} ${'first frame p50'.padStart(16)} ${'p90'.padStart(8)} ${'seek→frame p50'.padStart(16)} ${'p90'.padStart(8)}`);
+    console.log(
+      `${''.padEnd(12)} ${'first frame p50'.padStart(16)} ${'p90'.padStart(8)} ${'seek→frame p50'.padStart(16)} ${'p90'.padStart(8)}`,
+    );
     for (const [name, samples] of Object.entries(rows)) {
       const ttff = samples.map((s) => s.ttff);
       const seek = samples.map((s) => s.seek);
-      console.log(`${name.padEnd(12)} ${ms(quantile(ttff, 0.5)).padStart(16)} ${ms(quantile(ttff, 0.9)).padStart(8)} ${ms(quantile(seek, 0.5)).padStart(16)} ${ms(quantile(seek, 0.9)).padStart(8)}`);
+      console.log(
+        `${name.padEnd(12)} ${ms(quantile(ttff, 0.5)).padStart(16)} ${ms(quantile(ttff, 0.9)).padStart(8)} ${ms(quantile(seek, 0.5)).padStart(16)} ${ms(quantile(seek, 0.9)).padStart(8)}`,
+      );
     }
-    const ratio = (row: Sample[], key: keyof Sample) => (quantile(row.map((s) => s[key]), 0.5) / quantile(rows.static.map((s) => s[key]), 0.5)).toFixed(2);
+    const ratio = (row: Sample[], key: keyof Sample) =>
+      (
+        quantile(
+          row.map((s) => s[key]),
+          0.5,
+        ) /
+        quantile(
+          rows.static.map((s) => s[key]),
+          0.5,
+        )
+      ).toFixed(2);
     console.log(`ratio front door / static: first frame ${ratio(rows['front door'], 'ttff')}, seek ${ratio(rows['front door'], 'seek')}`);
-    console.log(`ratio player page / static: first frame ${ratio(rows.player, 'ttff')}, seek ${ratio(rows.player, 'seek')}  (goal: < 500 ms each through the front door)`);
+    console.log(
+      `ratio player page / static: first frame ${ratio(rows.player, 'ttff')}, seek ${ratio(rows.player, 'seek')}  (goal: < 500 ms each through the front door)`,
+    );
     if (process.env.BENCH_RAW === '1') console.log(JSON.stringify(rows));
   } finally {
     await browser?.close();

@@ -18,7 +18,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BEFORE = process.env.BENCH_BEFORE === '1';
 
 function wrk(url: string): string {
-  const out = spawnSync('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--timeout', process.env.BENCH_TIMEOUT ?? '2s', '--latency', url], { encoding: 'utf8' });
+  const out = spawnSync('wrk', ['-t2', '-c64', `-d${SECONDS}s`, '--timeout', process.env.BENCH_TIMEOUT ?? '2s', '--latency', url], {
+    encoding: 'utf8',
+  });
   const perSecond = /Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1];
   const timeouts = /timeout (\d+)/.exec(out.stdout)?.[1] ?? '0';
   const p99 = /99%\s+(\S+)/.exec(out.stdout)?.[1];
@@ -42,7 +44,9 @@ try {
   await raw(stack.url, path);
   const original = await raw(stack.url, path);
   writeFileSync(staticFile, original.body);
-  console.log(`${BEFORE ? 'BEFORE' : 'AFTER'}: ${path} ${original.body.length} bytes, X-Cache-Status ${String(original.headers['x-cache-status'])}`);
+  console.log(
+    `${BEFORE ? 'BEFORE' : 'AFTER'}: ${path} ${original.body.length} bytes, X-Cache-Status ${String(original.headers['x-cache-status'])}`,
+  );
   for (let round = 1; round <= ROUNDS; round += 1) {
     console.log(`round ${round}: original ${wrk(`${stack.url}${path}`)}`);
     console.log(`round ${round}: static   ${wrk(`${stack.url}/${staticName}`)}`);

@@ -39,10 +39,14 @@ async function serveBff(): Promise<void> {
 }
 
 function startChild(): Promise<{ child: ChildProcess; url: string; port: number }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'serve-bff'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'serve-bff'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bff exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, ...(JSON.parse(line) as { url: string; port: number }) }));
+    createInterface({ input: child.stdout! }).once('line', (line) =>
+      resolve({ child, ...(JSON.parse(line) as { url: string; port: number }) }),
+    );
   });
 }
 

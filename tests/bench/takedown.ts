@@ -38,7 +38,8 @@ try {
     const variant = `/members/videothumbs/${video}/${video}_02.jpg?w=320`;
     await raw(stack.url, variant, ACCEPT);
     const cached = await raw(stack.url, variant, ACCEPT);
-    if (cached.headers['x-cache-status'] !== 'HIT') throw new Error(`expected a cache HIT, got ${String(cached.headers['x-cache-status'])}`);
+    if (cached.headers['x-cache-status'] !== 'HIT')
+      throw new Error(`expected a cache HIT, got ${String(cached.headers['x-cache-status'])}`);
     // Spread the starts over the 5 s poll and freshness cycles.
     await sleep((i * 1700) % 5000);
     const down = await catalogCli(stack, 'takedown', `/video/${video}`, '--by', 'bench', '--reason', 'bench');

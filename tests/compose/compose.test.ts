@@ -42,11 +42,16 @@ async function buildIngestFolder(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'compose-ingest-'));
   const jpeg = async (rel: string, colour: string) => {
     await mkdir(dirname(join(root, rel)), { recursive: true });
-    await sharp({ create: { width: 320, height: 200, channels: 3, background: colour } }).jpeg().toFile(join(root, rel));
+    await sharp({ create: { width: 320, height: 200, channels: 3, background: colour } })
+      .jpeg()
+      .toFile(join(root, rel));
   };
   for (const n of ['p1', 'p2']) await jpeg(`photos/set-one/${n}.jpg`, '#336699');
   for (const n of ['02', '05', '10', '15']) await jpeg(`videothumbs/${CLIP.path}/${CLIP.path}_${n}.jpg`, '#993366');
-  await writeFile(join(root, 'photos/set-one/meta.json'), JSON.stringify({ updatename: 'Compose Set', modelname: 'Model C1', datetoupload: '2025-01-02' }));
+  await writeFile(
+    join(root, 'photos/set-one/meta.json'),
+    JSON.stringify({ updatename: 'Compose Set', modelname: 'Model C1', datetoupload: '2025-01-02' }),
+  );
   await mkdir(join(root, 'video', CLIP.path), { recursive: true });
   await writeFile(
     join(root, 'video', CLIP.path, 'meta.json'),
@@ -73,9 +78,15 @@ async function signIn(): Promise<string> {
     body: JSON.stringify(MEMBER),
   });
   if (login.status !== 200) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
-  const sid = login.headers.getSetCookie().find((c) => c.startsWith('sid='))?.split(';')[0];
+  const sid = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('sid='))
+    ?.split(';')[0];
   const me = await fetch(project.url('/api/me'), { headers: { Cookie: sid ?? '' } });
-  const token = me.headers.getSetCookie().find((c) => c.startsWith('media_token='))?.split(';')[0];
+  const token = me.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('media_token='))
+    ?.split(';')[0];
   if (!sid || !token) throw new Error(`no session or media token (me: ${me.status})`);
   return `${sid}; ${token}`;
 }
@@ -109,7 +120,10 @@ async function accessLine(requestId: string): Promise<Record<string, unknown>> {
 }
 
 async function mysql(sql: string): Promise<string> {
-  const out = await must(project.compose(['exec', '-T', 'mysql', 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }), 'mysql');
+  const out = await must(
+    project.compose(['exec', '-T', 'mysql', 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }),
+    'mysql',
+  );
   return out.trim();
 }
 
@@ -202,33 +216,25 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
   });
 
   describe('the stack', () => {
-    it(
-      'builds the images',
-      async () => {
-        expect((await docker(['info', '--format', '{{.ServerVersion}}'])).code, 'Docker must answer (dockerd running)').toBe(0);
-        // The tools profile too: the operator image (ops) runs the seed, ingest and member commands below.
-        await must(project.compose(['--profile', 'tools', 'build'], { timeoutMs: 1_500_000 }), 'compose build');
-        const sizes: string[] = [];
-        for (const s of ['nginx', 'bff', 'media-service', 'migrate', 'encoder', 'operator']) {
-          const image = `${values.IMAGE_PREFIX}-${s}:latest`;
-          const bytes = Number((await must(docker(['image', 'inspect', '-f', '{{.Size}}', image]), `inspect ${image}`)).trim());
-          sizes.push(`${s} ${(bytes / 1e6).toFixed(0)} MB`);
-        }
-        console.log(`image sizes (stand-in bases): ${sizes.join(', ')}`);
-      },
-      1_600_000,
-    );
+    it('builds the images', async () => {
+      expect((await docker(['info', '--format', '{{.ServerVersion}}'])).code, 'Docker must answer (dockerd running)').toBe(0);
+      // The tools profile too: the operator image (ops) runs the seed, ingest and member commands below.
+      await must(project.compose(['--profile', 'tools', 'build'], { timeoutMs: 1_500_000 }), 'compose build');
+      const sizes: string[] = [];
+      for (const s of ['nginx', 'bff', 'media-service', 'migrate', 'encoder', 'operator']) {
+        const image = `${values.IMAGE_PREFIX}-${s}:latest`;
+        const bytes = Number((await must(docker(['image', 'inspect', '-f', '{{.Size}}', image]), `inspect ${image}`)).trim());
+        sizes.push(`${s} ${(bytes / 1e6).toFixed(0)} MB`);
+      }
+      console.log(`image sizes (stand-in bases): ${sizes.join(', ')}`);
+    }, 1_600_000);
 
-    it(
-      'starts: migrate exits 0, every service turns healthy',
-      async () => {
-        await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'compose up');
-        await project.waitHealthy(SERVICES);
-        expect(await project.inspect('migrate', '{{.State.Status}} {{.State.ExitCode}}')).toBe('exited 0');
-        started = true;
-      },
-      700_000,
-    );
+    it('starts: migrate exits 0, every service turns healthy', async () => {
+      await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'compose up');
+      await project.waitHealthy(SERVICES);
+      expect(await project.inspect('migrate', '{{.State.Status}} {{.State.ExitCode}}')).toBe('exited 0');
+      started = true;
+    }, 700_000);
 
     it('refuses the demo seed in the production images', async () => {
       requireStarted();
@@ -241,7 +247,10 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
     it('ingests through the operator CLI and serves the catalog through nginx', async () => {
       requireStarted();
       const out = await must(
-        project.compose(['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'], { timeoutMs: 180_000 }),
+        project.compose(
+          ['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'],
+          { timeoutMs: 180_000 },
+        ),
         'ops catalog ingest',
       );
       expect(out).toMatch(/2 added/);
@@ -311,7 +320,24 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       const squatters = [`${project.name}-squat-bff`, `${project.name}-squat-media`];
       try {
         for (const [i, ip] of [before.bff, before.media].entries()) {
-          await must(docker(['run', '-d', '--rm', '--name', squatters[i]!, '--network', network, '--ip', ip, '--entrypoint', 'sleep', 'debian:bookworm-slim', '600']), 'squat');
+          await must(
+            docker([
+              'run',
+              '-d',
+              '--rm',
+              '--name',
+              squatters[i]!,
+              '--network',
+              network,
+              '--ip',
+              ip,
+              '--entrypoint',
+              'sleep',
+              'debian:bookworm-slim',
+              '600',
+            ]),
+            'squat',
+          );
         }
         await must(project.compose(['start', 'bff'], { timeoutMs: 120_000 }), 'start bff');
         await must(project.compose(['start', 'media-service'], { timeoutMs: 120_000 }), 'start media-service');
@@ -329,14 +355,22 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
 
     it('refuses a forged provider webhook from a peer on the compose network, and changes nothing', async () => {
       requireStarted();
-      const state = () => mysql('select (select count(*) from webhook_events), (select count(*) from subscriptions), (select count(*) from members)');
+      const state = () =>
+        mysql('select (select count(*) from webhook_events), (select count(*) from subscriptions), (select count(*) from members)');
       const before = await state();
-      const forged = JSON.stringify({ transactionId: `forged-${Date.now()}`, subscriptionId: '1', nextRenewalDate: '2099-01-01', username: MEMBER.username });
+      const forged = JSON.stringify({
+        transactionId: `forged-${Date.now()}`,
+        subscriptionId: '1',
+        nextRenewalDate: '2099-01-01',
+        username: MEMBER.username,
+      });
       const query = `clientAccnum=${PROVIDER.CCBILL_CLIENT_ACCNUM}&clientSubacc=${PROVIDER.CCBILL_CLIENT_SUBACC}&eventType=RenewalSuccess`;
       // Straight to the bff from another container on the network, claiming a provider address.
       const script = `fetch('http://bff:3001/api/ccbill/webhook?${query}', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '64.38.212.10' }, body: process.argv[1] }).then((r) => console.log(r.status), (e) => { console.error(e); process.exit(1); })`;
       const direct = await must(
-        project.compose(['run', '--rm', '--no-deps', '-T', '--entrypoint', 'node', 'migrate', '-e', script, forged], { timeoutMs: 120_000 }),
+        project.compose(['run', '--rm', '--no-deps', '-T', '--entrypoint', 'node', 'migrate', '-e', script, forged], {
+          timeoutMs: 120_000,
+        }),
         'forged webhook from a peer',
       );
       expect(direct.trim().split('\n').pop()).toBe('403');
@@ -384,19 +418,15 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       await project.waitHealthy(SERVICES, 120_000);
     });
 
-    it(
-      'keeps the data across `down` and `up`',
-      async () => {
-        requireStarted();
-        await must(project.compose(['down'], { timeoutMs: 180_000 }), 'down');
-        started = false;
-        await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'up');
-        await project.waitHealthy(SERVICES);
-        started = true;
-        await expectServing(30_000);
-        expect(await mysql(`select username from members where username = '${MEMBER.username}'`)).toBe(MEMBER.username);
-      },
-      700_000,
-    );
+    it('keeps the data across `down` and `up`', async () => {
+      requireStarted();
+      await must(project.compose(['down'], { timeoutMs: 180_000 }), 'down');
+      started = false;
+      await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'up');
+      await project.waitHealthy(SERVICES);
+      started = true;
+      await expectServing(30_000);
+      expect(await mysql(`select username from members where username = '${MEMBER.username}'`)).toBe(MEMBER.username);
+    }, 700_000);
   });
 });

@@ -113,7 +113,9 @@ export class ComposeProject {
   async health(services: string[]): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const s of services) {
-      out[s] = await this.inspect(s, '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}').catch(() => '(no container)');
+      out[s] = await this.inspect(s, '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}').catch(
+        () => '(no container)',
+      );
     }
     return out;
   }

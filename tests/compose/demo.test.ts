@@ -45,28 +45,30 @@ describe.skipIf(!composeTestEnabled)('docker-compose.demo.yml, demo shape', () =
     const bare = new ComposeProject('msdemoexample', FILES, join(repoRoot, '.env.demo.example'), 0);
     const r = await bare.compose(['config', '-q']);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/set (MYSQL_PASSWORD|MYSQL_ROOT_PASSWORD|MEDIA_TOKEN_KEYS|SIGNIN_KEYS|WEBHOOK_PROXY_SECRET) in \.env, .*openssl rand/);
+    expect(r.stderr).toMatch(
+      /set (MYSQL_PASSWORD|MYSQL_ROOT_PASSWORD|MEDIA_TOKEN_KEYS|SIGNIN_KEYS|WEBHOOK_PROXY_SECRET) in \.env, .*openssl rand/,
+    );
   });
 
-  it(
-    'starts with the simulator and the demo catalog: every service healthy',
-    async () => {
-      await must(project.compose(['up', '-d', '--build'], { timeoutMs: 1_500_000 }), 'compose up --build');
-      await project.waitHealthy(['mysql', 'redis', 'bff', 'media-service', 'nginx', 'simulator']);
-      expect(await project.inspect('migrate', '{{.State.Status}} {{.State.ExitCode}}')).toBe('exited 0');
-      expect(await project.inspect('bff', '{{range .Config.Env}}{{println .}}{{end}}')).toMatch(/^NODE_ENV=development$/m);
-      started = true;
-      const updates = (await (await fetch(project.url('/api/updates/1'))).json()) as unknown[];
-      expect(updates.length).toBeGreaterThan(0);
-    },
-    1_600_000,
-  );
+  it('starts with the simulator and the demo catalog: every service healthy', async () => {
+    await must(project.compose(['up', '-d', '--build'], { timeoutMs: 1_500_000 }), 'compose up --build');
+    await project.waitHealthy(['mysql', 'redis', 'bff', 'media-service', 'nginx', 'simulator']);
+    expect(await project.inspect('migrate', '{{.State.Status}} {{.State.ExitCode}}')).toBe('exited 0');
+    expect(await project.inspect('bff', '{{range .Config.Env}}{{println .}}{{end}}')).toMatch(/^NODE_ENV=development$/m);
+    started = true;
+    const updates = (await (await fetch(project.url('/api/updates/1'))).json()) as unknown[];
+    expect(updates.length).toBeGreaterThan(0);
+  }, 1_600_000);
 
   it('pays through the simulator; its webhook comes back through nginx and is accepted', async () => {
     if (!started) throw new Error('the demo stack did not start');
     const origin = project.url('');
     const post = (path: string, body: unknown, cookie = '') =>
-      fetch(project.url(path), { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify(body) });
+      fetch(project.url(path), {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json', Cookie: cookie },
+        body: JSON.stringify(body),
+      });
     const credentials = { username: 'demo_buyer', password: 'demo-buyer-pass-1' };
     const first = await post('/api/get_ccbill_token', credentials);
     expect(first.status).toBe(200);
@@ -74,19 +76,41 @@ describe.skipIf(!composeTestEnabled)('docker-compose.demo.yml, demo shape', () =
     // The browser's call: the published simulator, as CCBILL_PUBLIC_BASE_URL says.
     const created = await fetch(`${step1.providerBase}/payment-tokens/merchant-only-verify`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${step1.access_token}`, 'Content-Type': 'application/json', Accept: PROVIDER_ACCEPT, Origin: origin },
+      headers: {
+        Authorization: `Bearer ${step1.access_token}`,
+        'Content-Type': 'application/json',
+        Accept: PROVIDER_ACCEPT,
+        Origin: origin,
+      },
       body: JSON.stringify(tokenRequestBody(step1.clientAccnum, testCardNumber('1111'))),
     });
     expect(created.status).toBe(200);
     const { paymentTokenId } = (await created.json()) as { paymentTokenId: string };
     // Step 1's payment cookie goes back on steps 3 and 4, as a browser sends it.
-    const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const second = (await (await post('/api/get_ccbill_back_token', { paymentToken: paymentTokenId }, cookie)).json()) as { access_token: string };
-    const paid = await post('/api/process_payment', {
-      accessToken: second.access_token,
-      paymentToken: paymentTokenId,
-      formData: { initialPrice: '14.99', initialPeriod: '30', rebills: '99', currencyCode: '840', ...credentials, email: 'buyer@example.com', expiration: '12/31/2099' },
-    }, cookie);
+    const cookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const second = (await (await post('/api/get_ccbill_back_token', { paymentToken: paymentTokenId }, cookie)).json()) as {
+      access_token: string;
+    };
+    const paid = await post(
+      '/api/process_payment',
+      {
+        accessToken: second.access_token,
+        paymentToken: paymentTokenId,
+        formData: {
+          initialPrice: '14.99',
+          initialPeriod: '30',
+          rebills: '99',
+          currencyCode: '840',
+          ...credentials,
+          email: 'buyer@example.com',
+          expiration: '12/31/2099',
+        },
+      },
+      cookie,
+    );
     expect(paid.status).toBe(200);
 
     const login = await post('/api/login', credentials);

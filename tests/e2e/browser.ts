@@ -36,7 +36,9 @@ async function seededPaths(databaseUrl: string): Promise<SeededPaths> {
       video: await first('videos'),
       vod: await first('vods'),
       free: await first('freephotosets'),
-      model: String((await knex('models').where('modelname', 'Model A1').first('modelname'))?.modelname ?? (await first('models', 'modelname'))),
+      model: String(
+        (await knex('models').where('modelname', 'Model A1').first('modelname'))?.modelname ?? (await first('models', 'modelname')),
+      ),
     };
   } finally {
     await knex.destroy();
@@ -48,7 +50,14 @@ export async function startSite(): Promise<Site> {
   const seeded = await seededPaths(stack.databaseUrl);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   mkdirSync(screenshotDir, { recursive: true });
   return {

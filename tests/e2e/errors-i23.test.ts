@@ -35,7 +35,8 @@ afterAll(async () => {
   await site?.stop();
 });
 
-const shot = (page: Page, name: string, width: number) => page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage: false });
+const shot = (page: Page, name: string, width: number) =>
+  page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage: false });
 
 describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewport) => {
   it('shows a missing video, photo set, VOD and model as the same card with a way back, never Retry', async () => {
@@ -73,7 +74,9 @@ describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewpor
     await page.getByTestId('membership-status').waitFor();
 
     // The bff is stopped: nginx answers every /api call with 502.
-    await page.route('**/api/**', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }));
+    await page.route('**/api/**', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }),
+    );
     await page.reload();
     await page.getByText(OUTAGE).waitFor();
     expect(await page.getByText(`Signed in as ${DEMO_MEMBER.username}.`).count()).toBe(1);
@@ -117,7 +120,9 @@ describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewpor
     await page.locator('main .card, main li a').first().waitFor({ timeout: RECOVERED_WITHIN_MS });
     expect(Date.now() - back).toBeLessThan(RECOVERED_WITHIN_MS);
     expect(await page.getByText(SLOW).count()).toBe(0);
-    console.log(`hung backend (${viewport.width}): plain message after ${shownAfter} ms, recovered ${Date.now() - back} ms after the backend answered`);
+    console.log(
+      `hung backend (${viewport.width}): plain message after ${shownAfter} ms, recovered ${Date.now() - back} ms after the backend answered`,
+    );
     await page.context().close();
   }, 60_000);
 });

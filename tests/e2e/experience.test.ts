@@ -118,7 +118,18 @@ describe('age gate', () => {
 
 describe('accessibility', () => {
   it('axe finds no serious or critical violations', async () => {
-    const paths = ['/', '/photos', '/vod', `/vod/${site.seeded.vod}`, '/models', '/ccbill', '/contact', '/join', '/affiliates', `/search/${encodeURIComponent(site.seeded.model)}`];
+    const paths = [
+      '/',
+      '/photos',
+      '/vod',
+      `/vod/${site.seeded.vod}`,
+      '/models',
+      '/ccbill',
+      '/contact',
+      '/join',
+      '/affiliates',
+      `/search/${encodeURIComponent(site.seeded.model)}`,
+    ];
     // Every page at phone width; the pages whose layout changes most also at desktop width.
     const runs = [
       ...paths.map((path) => ({ path, width: 360, ageConfirmed: true })),
@@ -134,7 +145,12 @@ describe('accessibility', () => {
       const result = await new AxeBuilder({ page }).analyze();
       for (const violation of result.violations) {
         if (violation.impact === 'serious' || violation.impact === 'critical') {
-          found.push(`${path}@${width}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+          found.push(
+            `${path}@${width}: ${violation.id} ${violation.nodes
+              .map((node) => node.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
         }
       }
       await page.context().close();

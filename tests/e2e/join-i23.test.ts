@@ -32,7 +32,8 @@ async function openJoin(viewport: { width: number; height: number }): Promise<Pa
   return page;
 }
 
-const shot = (page: Page, name: string, width: number, fullPage = false) => page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage });
+const shot = (page: Page, name: string, width: number, fullPage = false) =>
+  page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage });
 
 /** Empty pixels between the last thing in the frame and the frame's bottom edge. */
 async function emptyBelowContent(page: Page): Promise<number> {

@@ -14,7 +14,6 @@ import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite
 let site: PaymentSite;
 let vod: { path: string; updatename: string };
 
-
 beforeAll(async () => {
   site = await startPaymentSite({ RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000' });
   mkdirSync(screenshotDir, { recursive: true });
@@ -57,130 +56,142 @@ async function signInAs(page: Page, username: string, password = PASSWORD): Prom
 }
 
 describe('issue 12: join, signed in, owned, account', () => {
-  it.each(['desktop', 'phone'] as const)('shows a taken username on its field as it is typed, before any card data (%s)', async (viewport) => {
-    const { page, errors } = await open(viewport);
-    await page.goto('/ccbill');
-    await page.getByLabel('Username', { exact: true }).fill('demo');
-    const fieldError = page.locator('#pay-username-error');
-    await fieldError.getByText('This username is taken. Choose another.').waitFor();
-    expect(await page.getByLabel('Username', { exact: true }).getAttribute('aria-invalid')).toBe('true');
-    await shot(page, 'username-taken', viewport);
-    // A free name clears it.
-    await page.getByLabel('Username', { exact: true }).fill(`free_${viewport}`);
-    await fieldError.waitFor({ state: 'detached' });
-    // Submitting with the taken name stops on the field: no step message, no card call.
-    await fillJoin(page, 'demo');
-    await fieldError.waitFor();
-    await page.getByRole('button', { name: /^Pay / }).click();
-    expect(await page.locator('.payment-status').innerText()).not.toContain('Failed to obtain access token.');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay-username');
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+  it.each(['desktop', 'phone'] as const)(
+    'shows a taken username on its field as it is typed, before any card data (%s)',
+    async (viewport) => {
+      const { page, errors } = await open(viewport);
+      await page.goto('/ccbill');
+      await page.getByLabel('Username', { exact: true }).fill('demo');
+      const fieldError = page.locator('#pay-username-error');
+      await fieldError.getByText('This username is taken. Choose another.').waitFor();
+      expect(await page.getByLabel('Username', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      await shot(page, 'username-taken', viewport);
+      // A free name clears it.
+      await page.getByLabel('Username', { exact: true }).fill(`free_${viewport}`);
+      await fieldError.waitFor({ state: 'detached' });
+      // Submitting with the taken name stops on the field: no step message, no card call.
+      await fillJoin(page, 'demo');
+      await fieldError.waitFor();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      expect(await page.locator('.payment-status').innerText()).not.toContain('Failed to obtain access token.');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay-username');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
-  it.each(['desktop', 'phone'] as const)('joins on /ccbill and lands signed in on the welcome, member photos open (%s)', async (viewport) => {
-    const username = `ccb_${viewport}`;
-    const { page, errors } = await open(viewport);
-    await page.goto('/photos');
-    await page.locator('main li.card').first().waitFor();
-    expect(await page.locator('main .badge-locked').count()).toBeGreaterThan(0);
-    await shot(page, '1-visitor-photos', viewport);
-    expect(await memberPhotoStatus(page)).toBeGreaterThanOrEqual(401);
+  it.each(['desktop', 'phone'] as const)(
+    'joins on /ccbill and lands signed in on the welcome, member photos open (%s)',
+    async (viewport) => {
+      const username = `ccb_${viewport}`;
+      const { page, errors } = await open(viewport);
+      await page.goto('/photos');
+      await page.locator('main li.card').first().waitFor();
+      expect(await page.locator('main .badge-locked').count()).toBeGreaterThan(0);
+      await shot(page, '1-visitor-photos', viewport);
+      expect(await memberPhotoStatus(page)).toBeGreaterThanOrEqual(401);
 
-    await page.goto('/ccbill');
-    await fillJoin(page, username);
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.locator('.payment-status').getByText('Transaction successful!').waitFor({ timeout: 30_000 });
-    await page.waitForURL('**/welcome', { timeout: 15_000 });
-    await page.getByRole('heading', { name: `Welcome, ${username}` }).waitFor();
-    await expectSignedInHeader(page, username);
-    await shot(page, '2-welcome', viewport);
-    expect(await memberPhotoStatus(page)).toBe(200);
-    // The full photo itself, as the member's browser gets it.
-    const full = await page.goto(await firstPhoto(site.stack.databaseUrl));
-    expect(full?.status()).toBe(200);
-    expect(full?.headers()['content-type']).toMatch(/^image\//);
-    await shot(page, '2b-member-photo', viewport);
-    await page.goto('/photos');
-    await page.locator('main li.card').first().waitFor();
-    expect(await page.locator('main .badge-locked').count()).toBe(0);
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+      await page.goto('/ccbill');
+      await fillJoin(page, username);
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.locator('.payment-status').getByText('Transaction successful!').waitFor({ timeout: 30_000 });
+      await page.waitForURL('**/welcome', { timeout: 15_000 });
+      await page.getByRole('heading', { name: `Welcome, ${username}` }).waitFor();
+      await expectSignedInHeader(page, username);
+      await shot(page, '2-welcome', viewport);
+      expect(await memberPhotoStatus(page)).toBe(200);
+      // The full photo itself, as the member's browser gets it.
+      const full = await page.goto(await firstPhoto(site.stack.databaseUrl));
+      expect(full?.status()).toBe(200);
+      expect(full?.headers()['content-type']).toMatch(/^image\//);
+      await shot(page, '2b-member-photo', viewport);
+      await page.goto('/photos');
+      await page.locator('main li.card').first().waitFor();
+      expect(await page.locator('main .badge-locked').count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
-  it.each(['desktop', 'phone'] as const)('joins inside /join\'s frame: the frame fits the form and the top window lands signed in (%s)', async (viewport) => {
-    const username = `frm_${viewport}`;
-    const { page, errors } = await open(viewport);
-    await page.goto('/join');
-    const frame = page.frameLocator('iframe.join-frame');
-    await frame.getByLabel('Card number', { exact: true }).waitFor();
-    // The frame grows to its content: the whole form and the status line show, nothing scrolls inside it.
-    await page.waitForFunction(() => (document.querySelector('iframe.join-frame') as HTMLIFrameElement).clientHeight > 600);
-    const inner = await frame.locator('html').evaluate((html) => html.scrollHeight - window.innerHeight);
-    expect(inner).toBeLessThanOrEqual(1);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await fillJoin(frame, username);
-    await frame.getByRole('button', { name: /^Pay / }).scrollIntoViewIfNeeded();
-    await shot(page, '3-join-frame-filled', viewport);
-    await frame.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL('**/welcome', { timeout: 30_000 });
-    await page.getByRole('heading', { name: `Welcome, ${username}` }).waitFor();
-    await expectSignedInHeader(page, username);
-    expect(await memberPhotoStatus(page)).toBe(200);
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+  it.each(['desktop', 'phone'] as const)(
+    "joins inside /join's frame: the frame fits the form and the top window lands signed in (%s)",
+    async (viewport) => {
+      const username = `frm_${viewport}`;
+      const { page, errors } = await open(viewport);
+      await page.goto('/join');
+      const frame = page.frameLocator('iframe.join-frame');
+      await frame.getByLabel('Card number', { exact: true }).waitFor();
+      // The frame grows to its content: the whole form and the status line show, nothing scrolls inside it.
+      await page.waitForFunction(() => (document.querySelector('iframe.join-frame') as HTMLIFrameElement).clientHeight > 600);
+      const inner = await frame.locator('html').evaluate((html) => html.scrollHeight - window.innerHeight);
+      expect(inner).toBeLessThanOrEqual(1);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await fillJoin(frame, username);
+      await frame.getByRole('button', { name: /^Pay / }).scrollIntoViewIfNeeded();
+      await shot(page, '3-join-frame-filled', viewport);
+      await frame.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL('**/welcome', { timeout: 30_000 });
+      await page.getByRole('heading', { name: `Welcome, ${username}` }).waitFor();
+      await expectSignedInHeader(page, username);
+      expect(await memberPhotoStatus(page)).toBe(200);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
-  it.each(['desktop', 'phone'] as const)('buys a VOD and lands on it, owned, with a download through a signed link (%s)', async (viewport) => {
-    const username = `ccb_${viewport}`;
-    const { page, errors } = await open(viewport);
-    await page.goto('/login');
-    await signInAs(page, username);
-    await expectSignedInHeader(page, username);
-    await page.goto(`/vod/${encodeURIComponent(vod.path)}`);
-    const buy = page.getByRole('link', { name: /^Buy for \$\d+\.\d\d$/ });
-    await buy.waitFor();
-    expect(await page.getByText('Owned – Download').count()).toBe(0);
-    await shot(page, '4-vod-buy', viewport);
-    await buy.click();
-    await page.waitForURL(/\/ccbill\?vod=/);
-    await fillCard(page, `${username}@example.com`);
-    // Issue 23: between approval and the VOD page, "You already own this VOD." read like a second charge.
-    await page.evaluate(() => {
-      const seen = window as unknown as { sawOwned?: boolean };
-      seen.sawOwned = false;
-      new MutationObserver(() => {
-        if (document.body.textContent?.includes('You already own this VOD.')) seen.sawOwned = true;
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.getByText('Payment approved — opening your VOD…').first().waitFor({ timeout: 30_000 });
-    await page.waitForURL(`**/vod/${encodeURIComponent(vod.path)}`, { timeout: 30_000 });
-    expect(await page.evaluate(() => (window as unknown as { sawOwned?: boolean }).sawOwned)).toBe(false);
-    const owned = page.getByRole('button', { name: 'Owned – Download' });
-    await owned.waitFor();
-    expect(await buy.count()).toBe(0);
-    await page.getByText('Thank you: this VOD is yours.').waitFor();
-    await shot(page, '5-vod-owned', viewport);
+  it.each(['desktop', 'phone'] as const)(
+    'buys a VOD and lands on it, owned, with a download through a signed link (%s)',
+    async (viewport) => {
+      const username = `ccb_${viewport}`;
+      const { page, errors } = await open(viewport);
+      await page.goto('/login');
+      await signInAs(page, username);
+      await expectSignedInHeader(page, username);
+      await page.goto(`/vod/${encodeURIComponent(vod.path)}`);
+      const buy = page.getByRole('link', { name: /^Buy for \$\d+\.\d\d$/ });
+      await buy.waitFor();
+      expect(await page.getByText('Owned – Download').count()).toBe(0);
+      await shot(page, '4-vod-buy', viewport);
+      await buy.click();
+      await page.waitForURL(/\/ccbill\?vod=/);
+      await fillCard(page, `${username}@example.com`);
+      // Issue 23: between approval and the VOD page, "You already own this VOD." read like a second charge.
+      await page.evaluate(() => {
+        const seen = window as unknown as { sawOwned?: boolean };
+        seen.sawOwned = false;
+        new MutationObserver(() => {
+          if (document.body.textContent?.includes('You already own this VOD.')) seen.sawOwned = true;
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByText('Payment approved — opening your VOD…').first().waitFor({ timeout: 30_000 });
+      await page.waitForURL(`**/vod/${encodeURIComponent(vod.path)}`, { timeout: 30_000 });
+      expect(await page.evaluate(() => (window as unknown as { sawOwned?: boolean }).sawOwned)).toBe(false);
+      const owned = page.getByRole('button', { name: 'Owned – Download' });
+      await owned.waitFor();
+      expect(await buy.count()).toBe(0);
+      await page.getByText('Thank you: this VOD is yours.').waitFor();
+      await shot(page, '5-vod-owned', viewport);
 
-    const link = page.waitForResponse((response) => response.url().includes('/api/download-link?'));
-    const download = page.waitForEvent('download');
-    await owned.click();
-    expect((await link).status()).toBe(200);
-    const file = await download;
-    expect(file.url()).toMatch(/^http:\/\/[^/]+\/members\/vod\/.*\?/);
-    await file.cancel();
+      const link = page.waitForResponse((response) => response.url().includes('/api/download-link?'));
+      const download = page.waitForEvent('download');
+      await owned.click();
+      expect((await link).status()).toBe(200);
+      const file = await download;
+      expect(file.url()).toMatch(/^http:\/\/[^/]+\/members\/vod\/.*\?/);
+      await file.cancel();
 
-    // Owned in the listing too; and /ccbill for it says so instead of taking a card.
-    await page.goto('/vod');
-    await page.locator('main .badge-owned').first().waitFor();
-    await page.goto(`/ccbill?vod=${encodeURIComponent(vod.path)}`);
-    await page.getByText('You already own this VOD.').waitFor();
-    expect(await page.getByLabel('Card number', { exact: true }).count()).toBe(0);
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+      // Owned in the listing too; and /ccbill for it says so instead of taking a card.
+      await page.goto('/vod');
+      await page.locator('main .badge-owned').first().waitFor();
+      await page.goto(`/ccbill?vod=${encodeURIComponent(vod.path)}`);
+      await page.getByText('You already own this VOD.').waitFor();
+      expect(await page.getByLabel('Card number', { exact: true }).count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
   it.each(['desktop', 'phone'] as const)('sign-in returns to the page that sent you; a foreign next goes home (%s)', async (viewport) => {
     const { page, errors } = await open(viewport);
@@ -188,7 +199,10 @@ describe('issue 12: join, signed in, owned, account', () => {
     await page.goto(here);
     const signIn = page.locator('main').getByRole('link', { name: 'Sign in' });
     await signIn.click();
-    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === decodeURIComponent(here) || url.searchParams.get('next') === here);
+    await page.waitForURL(
+      (url) =>
+        (url.pathname === '/login' && url.searchParams.get('next') === decodeURIComponent(here)) || url.searchParams.get('next') === here,
+    );
     await signInAs(page, 'demo', 'demo-password-local-only');
     await page.waitForURL(`**${here}`);
     await expectSignedInHeader(page, 'demo');
@@ -206,41 +220,46 @@ describe('issue 12: join, signed in, owned, account', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(['desktop', 'phone'] as const)('account page: status, VODs, password, sign out everywhere; visitors sign in first (%s)', async (viewport) => {
-    const username = `ccb_${viewport}`;
-    const { page, errors } = await open(viewport);
-    await page.goto('/account');
-    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/account');
-    await signInAs(page, username);
-    await page.waitForURL('**/account');
-    await page.getByRole('heading', { name: 'Your account' }).waitFor();
-    expect(await page.getByTestId('membership-status').innerText()).toMatch(/^Active, paid until \d{4}-\d{2}-\d{2}; renews automatically\.$/);
-    await page.getByRole('button', { name: `Download ${vod.updatename}` }).waitFor();
-    expect(await page.locator('main').innerText()).toContain("card billing provider's consumer support");
-    await page.waitForLoadState('networkidle');
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
-    await shot(page, '6-account', viewport);
+  it.each(['desktop', 'phone'] as const)(
+    'account page: status, VODs, password, sign out everywhere; visitors sign in first (%s)',
+    async (viewport) => {
+      const username = `ccb_${viewport}`;
+      const { page, errors } = await open(viewport);
+      await page.goto('/account');
+      await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/account');
+      await signInAs(page, username);
+      await page.waitForURL('**/account');
+      await page.getByRole('heading', { name: 'Your account' }).waitFor();
+      expect(await page.getByTestId('membership-status').innerText()).toMatch(
+        /^Active, paid until \d{4}-\d{2}-\d{2}; renews automatically\.$/,
+      );
+      await page.getByRole('button', { name: `Download ${vod.updatename}` }).waitFor();
+      expect(await page.locator('main').innerText()).toContain("card billing provider's consumer support");
+      await page.waitForLoadState('networkidle');
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+      await shot(page, '6-account', viewport);
 
-    // A second browser, signed in as the same member: signing out everywhere ends it too.
-    const second = await open(viewport);
-    await second.page.goto('/login');
-    await signInAs(second.page, username);
-    await expectSignedInHeader(second.page, username);
+      // A second browser, signed in as the same member: signing out everywhere ends it too.
+      const second = await open(viewport);
+      await second.page.goto('/login');
+      await signInAs(second.page, username);
+      await expectSignedInHeader(second.page, username);
 
-    await page.getByLabel('Current password', { exact: true }).fill('not the password');
-    await page.getByLabel('New password (8 to 64 characters)', { exact: true }).fill('another horse battery');
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText('The current password is wrong.').waitFor();
+      await page.getByLabel('Current password', { exact: true }).fill('not the password');
+      await page.getByLabel('New password (8 to 64 characters)', { exact: true }).fill('another horse battery');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('The current password is wrong.').waitFor();
 
-    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
-    await page.waitForURL((url) => url.pathname === '/login');
-    expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
-    expect(await second.page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
-    await second.page.context().close();
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.waitForURL((url) => url.pathname === '/login');
+      expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
+      expect(await second.page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
+      await second.page.context().close();
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 
   it('welcome and account pages have no serious axe violations at phone width', async () => {
     const { page } = await open('phone');

@@ -29,13 +29,19 @@ const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
 function focused(page: Page, within = 'body') {
   return page.evaluate((selector) => {
     const element = document.activeElement;
-    return { tag: element?.tagName.toLowerCase() ?? '', text: element?.textContent?.trim() ?? '', inside: Boolean(element?.closest(selector)) };
+    return {
+      tag: element?.tagName.toLowerCase() ?? '',
+      text: element?.textContent?.trim() ?? '',
+      inside: Boolean(element?.closest(selector)),
+    };
   }, within);
 }
 
 async function seriousAxeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => violation.id);
 }
 
 async function waitForFocusedHeading(page: Page, name: string | RegExp) {
@@ -118,10 +124,11 @@ describe.each(VIEWPORTS)('Back restores the place in a listing ($name)', ({ widt
 });
 
 describe('Back restores the place on the other listings (390×844)', () => {
-  const cases = () => [
-    ['/videos', 'main li.card a'],
-    [`/search/${encodeURIComponent('a')}`, 'main a[href^="/photos/"]'],
-  ] as const;
+  const cases = () =>
+    [
+      ['/videos', 'main li.card a'],
+      [`/search/${encodeURIComponent('a')}`, 'main a[href^="/photos/"]'],
+    ] as const;
 
   it('videos and search come back to the same position', async () => {
     const { page } = await site.open({ width: 390, height: 844 });
@@ -142,7 +149,12 @@ describe('Back restores the place on the other listings (390×844)', () => {
       await page
         .waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, saved, { timeout: 15_000 })
         .catch(async (error: unknown) => {
-          const now = await page.evaluate(() => [window.scrollY, document.documentElement.scrollHeight, location.href, sessionStorage.getItem('historyMemory')]);
+          const now = await page.evaluate(() => [
+            window.scrollY,
+            document.documentElement.scrollHeight,
+            location.href,
+            sessionStorage.getItem('historyMemory'),
+          ]);
           throw new Error(`${path}: saved ${saved}, now ${JSON.stringify(now)}: ${String(error)}`);
         });
     }
@@ -307,10 +319,33 @@ describe('phone layout (390×844)', () => {
     const { photo, video, vod, free, model } = site.seeded;
     const name = encodeURIComponent(model);
     const paths = [
-      '/', '/vod', '/photos', '/videos', '/models', `/models/${name}`, `/modelname/${name}`, '/models/Nobody%20Here',
-      `/video/${video}`, `/photos/${photo}`, `/vod/${vod}`, '/vod/no-such-vod', `/freephotos/${free}`, `/search/${name}`,
-      '/2257', '/privatesales', '/join', '/contact', '/links', '/forum', '/free', '/affiliates', '/ccbill', '/test',
-      '/login', '/reports/R-NOSUCH1/appeal', '/no/such/page',
+      '/',
+      '/vod',
+      '/photos',
+      '/videos',
+      '/models',
+      `/models/${name}`,
+      `/modelname/${name}`,
+      '/models/Nobody%20Here',
+      `/video/${video}`,
+      `/photos/${photo}`,
+      `/vod/${vod}`,
+      '/vod/no-such-vod',
+      `/freephotos/${free}`,
+      `/search/${name}`,
+      '/2257',
+      '/privatesales',
+      '/join',
+      '/contact',
+      '/links',
+      '/forum',
+      '/free',
+      '/affiliates',
+      '/ccbill',
+      '/test',
+      '/login',
+      '/reports/R-NOSUCH1/appeal',
+      '/no/such/page',
     ];
     const { page } = await site.open({ width: 390, height: 844 });
     const wide: string[] = [];
@@ -318,7 +353,10 @@ describe('phone layout (390×844)', () => {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
       await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading...'));
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
       if (scrollWidth > innerWidth) wide.push(`${path}: ${scrollWidth} > ${innerWidth}`);
     }
     expect(wide).toEqual([]);
@@ -330,7 +368,10 @@ describe('phone layout (390×844)', () => {
     await page.goto(`/video/${site.seeded.video}`);
     const heading = page.locator('main h1');
     await heading.waitFor();
-    const { scrollWidth, clientWidth } = await heading.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+    const { scrollWidth, clientWidth } = await heading.evaluate((element) => ({
+      scrollWidth: element.scrollWidth,
+      clientWidth: element.clientWidth,
+    }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
     await page.context().close();
   });
@@ -372,7 +413,9 @@ describe.each(VIEWPORTS)('Retry after a failed request ($name)', ({ width, heigh
     // Fails until Retry is pressed (a development build of React may ask twice on mount).
     let failing = true;
     await page.route('**/api/photos/1', (route) =>
-      failing ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"x"}}' }) : route.continue(),
+      failing
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"x"}}' })
+        : route.continue(),
     );
     await page.goto('/photos');
     await page.getByText('Error: HTTP error! status: 500').waitFor();

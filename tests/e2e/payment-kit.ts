@@ -92,7 +92,11 @@ export async function paymentStatus(page: Page, text: string | RegExp, timeout =
 }
 
 export async function providerCharges(site: PaymentSite): Promise<{ passThrough: Record<string, string>; approved: boolean }[]> {
-  return ((await (await fetch(`${site.providerUrl}/_sim/charges`)).json()) as { charges: { passThrough: Record<string, string>; approved: boolean }[] }).charges;
+  return (
+    (await (await fetch(`${site.providerUrl}/_sim/charges`)).json()) as {
+      charges: { passThrough: Record<string, string>; approved: boolean }[];
+    }
+  ).charges;
 }
 
 export async function failNext(site: PaymentSite, step: 'frontend-oauth' | 'backend-oauth' | 'payment-token'): Promise<void> {
@@ -102,7 +106,10 @@ export async function failNext(site: PaymentSite, step: 'frontend-oauth' | 'back
 export async function firstPhoto(databaseUrl: string): Promise<string> {
   const knex = createKnex(databaseUrl);
   try {
-    const row = await knex('photoset_files as f').join('photosets as p', 'p.id', 'f.photoset_id').orderBy(['p.id', 'f.position']).first('p.path', 'f.filename');
+    const row = await knex('photoset_files as f')
+      .join('photosets as p', 'p.id', 'f.photoset_id')
+      .orderBy(['p.id', 'f.position'])
+      .first('p.path', 'f.filename');
     return `/members/photos/${encodeURIComponent(row.path)}/${encodeURIComponent(row.filename)}`;
   } finally {
     await knex.destroy();

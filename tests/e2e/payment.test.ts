@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { PASSWORD, databaseDump, failNext, fillPaymentForm, firstPhoto, paymentStatus, providerCharges, startPaymentSite, type PaymentSite } from './payment-kit';
+import {
+  PASSWORD,
+  databaseDump,
+  failNext,
+  fillPaymentForm,
+  firstPhoto,
+  paymentStatus,
+  providerCharges,
+  startPaymentSite,
+  type PaymentSite,
+} from './payment-kit';
 
 let site: PaymentSite;
 
@@ -57,7 +67,8 @@ describe('the /ccbill form against the provider simulator', () => {
     // A download link taken now resumes anywhere without cookies, until the revocation list stops it.
     const video = await page.evaluate(async () => {
       const first = ((await (await fetch('/api/videos/1')).json()) as { path: string }[])[0];
-      return ((await (await fetch(`/api/videos/prename/${encodeURIComponent(first?.path ?? '')}`)).json()) as { download: string }).download;
+      return ((await (await fetch(`/api/videos/prename/${encodeURIComponent(first?.path ?? '')}`)).json()) as { download: string })
+        .download;
     });
     const link = await page.evaluate(async (path) => {
       const res = await fetch(`/api/download-link?path=${encodeURIComponent(decodeURIComponent(path))}`);
@@ -73,7 +84,9 @@ describe('the /ccbill form against the provider simulator', () => {
 
     const stored = await webhook('Chargeback', { transactionId: 'e2e-cb-1', subscriptionId });
     expect(stored.status).toBe(200);
-    expect(await webhook('Chargeback', { transactionId: 'e2e-cb-1', subscriptionId }).then((r) => r.json())).toEqual({ status: 'duplicate' });
+    expect(await webhook('Chargeback', { transactionId: 'e2e-cb-1', subscriptionId }).then((r) => r.json())).toEqual({
+      status: 'duplicate',
+    });
     // The SPA refreshes the media token from /api/me; the refreshed token carries no membership.
     await page.goto('/');
     await page.evaluate(() => fetch('/api/me'));

@@ -24,10 +24,21 @@ let ingestDir: string;
 
 async function makeSource(out: string, seconds: number, codecs: string[]): Promise<void> {
   await run('ffmpeg', [
-    '-v', 'error', '-nostdin', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`,
-    ...codecs, '-shortest', out,
+    '-v',
+    'error',
+    '-nostdin',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=320x180:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=330:duration=${seconds}`,
+    ...codecs,
+    '-shortest',
+    out,
   ]);
 }
 
@@ -38,8 +49,21 @@ beforeAll(async () => {
   const vod = join(ingestDir, 'vod', SHOW);
   mkdirSync(video, { recursive: true });
   mkdirSync(vod, { recursive: true });
-  writeFileSync(join(video, 'meta.json'), JSON.stringify({ updatename: 'Player Clip', modelname: 'Model A1', datetoupload: '2025-06-01', prename: 'V900_Clip_HD' }));
-  writeFileSync(join(vod, 'meta.json'), JSON.stringify({ updatename: 'Player Show', modelname: 'Model A1', datetoupload: '2025-06-01', prename: 'ModelA1_PlayerShow', format: 'mpg', price: 9.99 }));
+  writeFileSync(
+    join(video, 'meta.json'),
+    JSON.stringify({ updatename: 'Player Clip', modelname: 'Model A1', datetoupload: '2025-06-01', prename: 'V900_Clip_HD' }),
+  );
+  writeFileSync(
+    join(vod, 'meta.json'),
+    JSON.stringify({
+      updatename: 'Player Show',
+      modelname: 'Model A1',
+      datetoupload: '2025-06-01',
+      prename: 'ModelA1_PlayerShow',
+      format: 'mpg',
+      price: 9.99,
+    }),
+  );
   await makeSource(join(video, 'clip.mpg'), CLIP_SECONDS, ['-c:v', 'mpeg1video', '-q:v', '4', '-c:a', 'mp2', '-b:a', '128k', '-f', 'mpeg']);
   await makeSource(join(vod, 'show.wmv'), 10, ['-c:v', 'wmv2', '-b:v', '600k', '-c:a', 'wmav2', '-b:a', '96k', '-f', 'asf']);
   const ingest = await catalogCli(site.stack, 'ingest', ingestDir, '--wait', '--quiet');
@@ -58,7 +82,13 @@ async function signIn(page: Page): Promise<void> {
 
 const video = (page: Page) => page.locator('video.player-video');
 const mediaState = (page: Page) =>
-  video(page).evaluate((v: HTMLVideoElement) => ({ currentTime: v.currentTime, readyState: v.readyState, paused: v.paused, muted: v.muted, duration: v.duration }));
+  video(page).evaluate((v: HTMLVideoElement) => ({
+    currentTime: v.currentTime,
+    readyState: v.readyState,
+    paused: v.paused,
+    muted: v.muted,
+    duration: v.duration,
+  }));
 
 /** Waits until the player's video has its metadata (and the stored position applied). */
 async function openPlayer(page: Page, path = `/video/${CLIP}`): Promise<void> {
@@ -85,8 +115,18 @@ describe('the member player', () => {
 
   it('plays the .mpg through its rendition, with the poster first', async () => {
     await openPlayer(page);
-    const attrs = await video(page).evaluate((v: HTMLVideoElement) => ({ src: v.getAttribute('src'), poster: v.getAttribute('poster'), playsInline: v.playsInline, controls: v.controls }));
-    expect(attrs).toEqual({ src: `/members/videorenditions/${CLIP}/180p.mp4`, poster: `/members/videopreviews/${CLIP}/poster.jpg`, playsInline: true, controls: true });
+    const attrs = await video(page).evaluate((v: HTMLVideoElement) => ({
+      src: v.getAttribute('src'),
+      poster: v.getAttribute('poster'),
+      playsInline: v.playsInline,
+      controls: v.controls,
+    }));
+    expect(attrs).toEqual({
+      src: `/members/videorenditions/${CLIP}/180p.mp4`,
+      poster: `/members/videopreviews/${CLIP}/poster.jpg`,
+      playsInline: true,
+      controls: true,
+    });
     const poster = await page.request.get(attrs.poster!);
     expect(poster.headers()['content-type']).toBe('image/jpeg');
     await page.screenshot({ path: join(screenshotDir, 'player-poster-1366.png') });
@@ -123,10 +163,16 @@ describe('the member player', () => {
     await group.focus();
     const start = (await mediaState(page)).currentTime;
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction((t) => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - (t + 5)) < 0.3, start);
+    await page.waitForFunction(
+      (t) => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - (t + 5)) < 0.3,
+      start,
+    );
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction((t) => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - (t - 5)) < 0.3, start);
+    await page.waitForFunction(
+      (t) => Math.abs((document.querySelector('video.player-video') as HTMLVideoElement).currentTime - (t - 5)) < 0.3,
+      start,
+    );
     await page.keyboard.press('m');
     expect((await mediaState(page)).muted).toBe(true);
     await page.keyboard.press('m');
@@ -152,18 +198,26 @@ describe('the member player', () => {
     await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
     const frame = page.locator('.player-preview-frame');
     await frame.waitFor();
-    const style = await frame.evaluate((el: HTMLElement) => ({ image: el.style.backgroundImage, position: el.style.backgroundPosition, width: el.offsetWidth }));
+    const style = await frame.evaluate((el: HTMLElement) => ({
+      image: el.style.backgroundImage,
+      position: el.style.backgroundPosition,
+      width: el.offsetWidth,
+    }));
     expect(style.image).toContain(`/members/videopreviews/${CLIP}/sprite.jpg`);
     expect(style.position).not.toBe('0px 0px');
     expect(style.width).toBeGreaterThan(0);
     expect(await page.locator('.player-preview-time').textContent()).toBe('0:18');
     // The sprite itself is public and loads.
-    const sprite = await page.evaluate((url) => new Promise<number>((resolve) => {
-      const img = new Image();
-      img.onload = () => resolve(img.naturalWidth);
-      img.onerror = () => resolve(0);
-      img.src = url;
-    }), `/members/videopreviews/${CLIP}/sprite.jpg`);
+    const sprite = await page.evaluate(
+      (url) =>
+        new Promise<number>((resolve) => {
+          const img = new Image();
+          img.onload = () => resolve(img.naturalWidth);
+          img.onerror = () => resolve(0);
+          img.src = url;
+        }),
+      `/members/videopreviews/${CLIP}/sprite.jpg`,
+    );
     expect(sprite).toBeGreaterThan(0);
     await page.screenshot({ path: join(screenshotDir, 'player-preview-hover-1366.png') });
     // A click on the strip seeks there.
@@ -176,7 +230,12 @@ describe('the member player', () => {
     await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
     await page.keyboard.press('k');
     await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
-    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/positions/video/${CLIP}`) && r.request().method() === 'PUT' && Number(JSON.parse(r.request().postData() ?? '{}').seconds) > 11.5);
+    const saved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith(`/api/positions/video/${CLIP}`) &&
+        r.request().method() === 'PUT' &&
+        Number(JSON.parse(r.request().postData() ?? '{}').seconds) > 11.5,
+    );
     await video(page).evaluate((v: HTMLVideoElement) => {
       v.pause();
       v.currentTime = 12;
@@ -227,11 +286,18 @@ describe('visitors', () => {
     await page.goto(`/video/${CLIP}`);
     await page.getByText('This video is for members.').waitFor();
     const trailer = page.locator('video.player-trailer');
-    const attrs = await trailer.evaluate((v: HTMLVideoElement) => ({ src: v.getAttribute('src'), muted: v.muted, loop: v.loop, playsInline: v.playsInline }));
+    const attrs = await trailer.evaluate((v: HTMLVideoElement) => ({
+      src: v.getAttribute('src'),
+      muted: v.muted,
+      loop: v.loop,
+      playsInline: v.playsInline,
+    }));
     expect(attrs).toEqual({ src: `/members/videopreviews/${CLIP}/trailer.mp4`, muted: true, loop: true, playsInline: true });
     await page.waitForFunction(() => (document.querySelector('video.player-trailer') as HTMLVideoElement).currentTime > 0.2);
     await page.getByRole('link', { name: 'Join to watch' }).waitFor();
-    expect(await page.locator('.locked-notice').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(`/login?next=${encodeURIComponent(`/video/${CLIP}`)}`);
+    expect(await page.locator('.locked-notice').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
+      `/login?next=${encodeURIComponent(`/video/${CLIP}`)}`,
+    );
     expect(await page.locator('video.player-video:not(.player-trailer)').count()).toBe(0);
     expect(members).toEqual([]);
     await page.screenshot({ path: join(screenshotDir, 'player-visitor-1366.png') });
@@ -250,7 +316,13 @@ describe('on a phone', () => {
     const layout = await page.evaluate(() => {
       const v = document.querySelector('video.player-video') as HTMLVideoElement;
       const box = v.getBoundingClientRect();
-      return { overflow: document.documentElement.scrollWidth - window.innerWidth, left: box.left, right: box.right, width: window.innerWidth, playsInline: v.playsInline };
+      return {
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        left: box.left,
+        right: box.right,
+        width: window.innerWidth,
+        playsInline: v.playsInline,
+      };
     });
     expect(layout.overflow).toBeLessThanOrEqual(0);
     expect(layout.left).toBeGreaterThanOrEqual(0);

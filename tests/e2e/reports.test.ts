@@ -40,7 +40,9 @@ describe('content reports end to end', () => {
 
       const listed = await catalog('reports', 'list', '--json');
       expect(JSON.parse(listed.out).map((r: { reference: string }) => r.reference)).toContain(reference);
-      expect((await catalog('reports', 'resolve', reference, '--outcome', 'no_action', '--note', 'release on file', '--by', 'ops')).code).toBe(0);
+      expect(
+        (await catalog('reports', 'resolve', reference, '--outcome', 'no_action', '--note', 'release on file', '--by', 'ops')).code,
+      ).toBe(0);
 
       await page.getByRole('link', { name: 'appeal' }).click();
       await page.getByText(/No action was taken/).waitFor({ timeout: 30_000 });
@@ -48,7 +50,11 @@ describe('content reports end to end', () => {
       await page.getByRole('button', { name: 'Send appeal' }).click();
       await page.getByText(/Your appeal has been received/).waitFor({ timeout: 30_000 });
       const shown = JSON.parse((await catalog('reports', 'show', reference, '--json')).out) as Record<string, unknown>;
-      expect(shown).toMatchObject({ reason: 'no_consent', content_url: '/video/some-folder', appeal_text: 'The release on file is not mine.' });
+      expect(shown).toMatchObject({
+        reason: 'no_consent',
+        content_url: '/video/some-folder',
+        appeal_text: 'The release on file is not mine.',
+      });
     } finally {
       await context.close();
     }
@@ -61,7 +67,9 @@ describe('content reports end to end', () => {
     const thumb = `${stack.baseUrl}/members/videothumbs/${video.path}/${video.path}_02.jpg`;
     const detail = `${stack.baseUrl}/api/videos/prename/${video.path}`;
     const searchPaths = async () => {
-      const body = (await (await fetch(`${stack.baseUrl}/api/search/${encodeURIComponent(video.updatename)}`)).json()) as { videos: Array<{ path: string }> };
+      const body = (await (await fetch(`${stack.baseUrl}/api/search/${encodeURIComponent(video.updatename)}`)).json()) as {
+        videos: Array<{ path: string }>;
+      };
       return body.videos.map((v) => v.path);
     };
     expect((await fetch(thumb)).status).toBe(200);

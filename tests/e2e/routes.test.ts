@@ -137,7 +137,9 @@ describe('state in the URL', () => {
 describe('API failures', () => {
   it('shows the HTTP status of a failed answer', async () => {
     const { page } = await site.open();
-    await page.route('**/api/photos/1', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"x"}}' }));
+    await page.route('**/api/photos/1', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"x"}}' }),
+    );
     await page.goto('/photos');
     await page.getByText('Error: HTTP error! status: 500').waitFor();
     await page.context().close();

@@ -27,9 +27,20 @@ beforeAll(async () => {
   try {
     const row = await knex('photosets').where({ updatename: 'Urban Flex' }).first('id', 'path', 'updatename', 'modelname', 'datetoupload');
     const count = await knex('photoset_files').where({ photoset_id: row.id }).count({ n: '*' }).first();
-    set = { path: row.path, updatename: row.updatename, modelname: row.modelname, datetoupload: String(row.datetoupload), count: Number(count?.n) };
+    set = {
+      path: row.path,
+      updatename: row.updatename,
+      modelname: row.modelname,
+      datetoupload: String(row.datetoupload),
+      count: Number(count?.n),
+    };
     video = await knex('videos').where({ updatename: 'Iron Flex' }).first('path', 'updatename');
-    const code = await runOpsCommand(['member', 'add', MEMBER, '--password', PASSWORD, '--days', '30'], { env: {}, knex, out: () => {}, err: () => {} });
+    const code = await runOpsCommand(['member', 'add', MEMBER, '--password', PASSWORD, '--days', '30'], {
+      env: {},
+      knex,
+      out: () => {},
+      err: () => {},
+    });
     expect(code).toBe(0);
   } finally {
     await knex.destroy();
@@ -45,7 +56,15 @@ afterAll(async () => {
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(screenshotDir, `i12-${name}.png`), fullPage: false });
   const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    violations.map(
+      (v) =>
+        `${name}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 }
 
 async function signIn(page: Page): Promise<void> {
@@ -58,7 +77,11 @@ async function signIn(page: Page): Promise<void> {
 
 /** Images on the page that finished loading without an image (a broken image icon). */
 const brokenImages = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll('main img')].filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 0).map((img) => (img as HTMLImageElement).src));
+  page.evaluate(() =>
+    [...document.querySelectorAll('main img')]
+      .filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 0)
+      .map((img) => (img as HTMLImageElement).src),
+  );
 
 async function resultTitles(page: Page, group: string): Promise<string[]> {
   const section = page.locator('main section section', { has: page.getByRole('heading', { name: group, exact: true }) });
@@ -103,7 +126,10 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
     const notice = page.locator('main .locked-notice');
     await notice.getByRole('link', { name: 'Join to see the full set' }).waitFor();
     await notice.getByRole('link', { name: 'Sign in' }).waitFor();
-    await page.locator('main .grid-thumbs img').first().evaluate((img) => (img as HTMLImageElement).decode());
+    await page
+      .locator('main .grid-thumbs img')
+      .first()
+      .evaluate((img) => (img as HTMLImageElement).decode());
     await shot(page, `set-visitor-${name}`);
 
     const thumb = page.locator('main .grid-thumbs a').nth(1);
@@ -114,7 +140,9 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
     await page.locator('main .locked-notice').waitFor();
     expect(await page.locator('main .item-meta').textContent()).toBe(`Photo 2 of ${set.count} · ${set.modelname}`);
     expect(new URL(page.url()).pathname).toBe(photoHref);
-    expect(await page.locator('main').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(`/login?next=${encodeURIComponent(photoHref)}`);
+    expect(await page.locator('main').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
+      `/login?next=${encodeURIComponent(photoHref)}`,
+    );
     expect(await page.getByRole('link', { name: 'Join to see the full set' }).count()).toBe(1);
     expect(await brokenImages(page)).toEqual([]);
     expect(await page.locator('main').textContent()).not.toContain('"error"');

@@ -24,7 +24,10 @@ describe('sign-in past the account budget', () => {
 
     // Someone else spends the budget with wrong guesses.
     for (let i = 0; i < 2; i += 1) {
-      const res = await page.request.post('/api/login', { data: { username: DEMO_MEMBER.username, password: 'wrong guess 1' }, headers: { Origin: site.stack.baseUrl } });
+      const res = await page.request.post('/api/login', {
+        data: { username: DEMO_MEMBER.username, password: 'wrong guess 1' },
+        headers: { Origin: site.stack.baseUrl },
+      });
       expect(res.status()).toBe(401);
     }
     const refused = await page.request.post('/api/login', { data: DEMO_MEMBER, headers: { Origin: site.stack.baseUrl } });
@@ -35,7 +38,8 @@ describe('sign-in past the account budget', () => {
     const solveMs: number[] = [];
     page.on('request', (request) => {
       const altcha = request.url().endsWith('/api/login') ? (request.postDataJSON() as { altcha?: string } | null)?.altcha : undefined;
-      if (altcha) solveMs.push(Number((JSON.parse(Buffer.from(altcha, 'base64').toString()) as { solution: { time?: number } }).solution.time));
+      if (altcha)
+        solveMs.push(Number((JSON.parse(Buffer.from(altcha, 'base64').toString()) as { solution: { time?: number } }).solution.time));
     });
     await page.goto('/login?next=/account');
     await page.getByLabel('Username').fill(DEMO_MEMBER.username);
@@ -51,7 +55,9 @@ describe('sign-in past the account budget', () => {
 
     await page.waitForURL((url) => url.pathname === '/account', { timeout: 30_000 });
     const seconds = (performance.now() - asked) / 1000;
-    console.info(`challenge asked → signed in: ${seconds.toFixed(2)} s (widget fetch, solve, resend); the solve itself: ${solveMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    console.info(
+      `challenge asked → signed in: ${seconds.toFixed(2)} s (widget fetch, solve, resend); the solve itself: ${solveMs.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+    );
     expect(solveMs).toHaveLength(1);
     expect(problems).toEqual([]);
     await context.close();

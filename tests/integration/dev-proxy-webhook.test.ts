@@ -28,11 +28,14 @@ afterAll(async () => {
 });
 
 describe('dev proxy: X-Webhook-Proxy-Secret', () => {
-  it.each(['/api/ccbill/webhook?eventType=RenewalSuccess', '/api/CCBill/Webhook', '/api//ccbill/webhook'])('adds it on %s, replacing the client copy', async (path) => {
-    seen = [];
-    await fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'X-Webhook-Proxy-Secret': 'a-guess' }, body: '{}' });
-    expect(seen[0]?.['x-webhook-proxy-secret']).toBe(SECRET);
-  });
+  it.each(['/api/ccbill/webhook?eventType=RenewalSuccess', '/api/CCBill/Webhook', '/api//ccbill/webhook'])(
+    'adds it on %s, replacing the client copy',
+    async (path) => {
+      seen = [];
+      await fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'X-Webhook-Proxy-Secret': 'a-guess' }, body: '{}' });
+      expect(seen[0]?.['x-webhook-proxy-secret']).toBe(SECRET);
+    },
+  );
 
   it.each(['/api/login', '/api/updates/1'])('drops a client copy on %s', async (path) => {
     seen = [];

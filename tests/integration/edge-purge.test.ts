@@ -84,7 +84,12 @@ const MEMBER = 7;
 const IAT = Math.floor(Date.now() / 1000);
 
 function opensslToken(expires: number, uri: string): string {
-  return execFileSync('/bin/sh', ['-c', 'printf "%s" "$1" | openssl md5 -binary | openssl base64 | tr "+/" "-_" | tr -d "="', 'token', `${expires}${uri} ${MEMBER} ${IAT} ${SECRET}`])
+  return execFileSync('/bin/sh', [
+    '-c',
+    'printf "%s" "$1" | openssl md5 -binary | openssl base64 | tr "+/" "-_" | tr -d "="',
+    'token',
+    `${expires}${uri} ${MEMBER} ${IAT} ${SECRET}`,
+  ])
     .toString()
     .trim();
 }
@@ -102,18 +107,29 @@ describe('edge URLs and the purge hook', () => {
     work = await mkdtemp(join(tmpdir(), 'edge-purge-'));
     await writeFile(join(work, 'index.html'), '<!doctype html><title>spa</title>');
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }));
-    fx = await startTempMedia({
-      MEDIA_TOKEN_KEYS: TEST_KEYS,
-      MEDIA_OFFLOAD: 'nginx',
-      EDGE_URL_SECRET: SECRET,
-      MEDIA_REVOCATION_URL: `${outside.url}/internal/media-revocations`,
-      MEDIA_TAKEDOWN_INTERVAL_S: '1',
-      PURGE_WEBHOOK_URL: `${outside.url}/purge`,
-      PURGE_COMMAND: `printf '%s\\n' "$PURGE_EVENT" "$@" >> '${join(work, 'purged.txt')}'`,
-    }, { logger });
+    fx = await startTempMedia(
+      {
+        MEDIA_TOKEN_KEYS: TEST_KEYS,
+        MEDIA_OFFLOAD: 'nginx',
+        EDGE_URL_SECRET: SECRET,
+        MEDIA_REVOCATION_URL: `${outside.url}/internal/media-revocations`,
+        MEDIA_TAKEDOWN_INTERVAL_S: '1',
+        PURGE_WEBHOOK_URL: `${outside.url}/purge`,
+        PURGE_COMMAND: `printf '%s\\n' "$PURGE_EVENT" "$@" >> '${join(work, 'purged.txt')}'`,
+      },
+      { logger },
+    );
     await put(fx.root, FILE, DATA);
-    nginx = await startNginx({ bffUrl: 'http://127.0.0.1:9', mediaUrl: fx.media.url, spaDir: work, mediaRoot: fx.root, vars: { EDGE_URL_SECRET: SECRET } });
-    await until('the media service to load its lists', async () => ((await raw(fx.media.url, '/readyz')).status === 200 ? true : undefined));
+    nginx = await startNginx({
+      bffUrl: 'http://127.0.0.1:9',
+      mediaUrl: fx.media.url,
+      spaDir: work,
+      mediaRoot: fx.root,
+      vars: { EDGE_URL_SECRET: SECRET },
+    });
+    await until('the media service to load its lists', async () =>
+      (await raw(fx.media.url, '/readyz')).status === 200 ? true : undefined,
+    );
   });
   afterAll(async () => {
     await nginx?.stop();
@@ -124,7 +140,9 @@ describe('edge URLs and the purge hook', () => {
 
   it('signs in the secure_link format: the token openssl computes is the one the code signs', () => {
     const url = signEdgeUrl(SECRET, { path: `/members/${FILE}`, expiresAt: expires, memberId: MEMBER, issuedAt: IAT });
-    expect(url).toBe(`/edge/members/video/clip-2/clip%202%20%C3%A9t%C3%A9.mp4?md5=${opensslToken(expires, `/edge/members/${FILE}`)}&expires=${expires}&mid=${MEMBER}&iat=${IAT}`);
+    expect(url).toBe(
+      `/edge/members/video/clip-2/clip%202%20%C3%A9t%C3%A9.mp4?md5=${opensslToken(expires, `/edge/members/${FILE}`)}&expires=${expires}&mid=${MEMBER}&iat=${IAT}`,
+    );
   });
 
   it('nginx (secure_link) and the media service both accept it; a bad or expired token is refused at the edge', async () => {
@@ -152,10 +170,14 @@ describe('edge URLs and the purge hook', () => {
     expect(JSON.parse(late.body.toString()).error.code).toBe('token_expired');
     expect(JSON.parse((await raw(fx.media.url, expired)).body.toString()).error.code).toBe('token_expired');
     // Another file with this file's token.
-    expect((await raw(nginx.url, url.replace('clip%202', 'clip%203')).then((r) => r.status))).toBe(403);
+    expect(await raw(nginx.url, url.replace('clip%202', 'clip%203')).then((r) => r.status)).toBe(403);
     // The member and the mint time are under the token at the edge too (issue 19): neither can be
     // moved past a valid-from time, nor dropped to make the old member-less form.
-    for (const altered of [url.replace(`iat=${IAT}`, `iat=${IAT + 60}`), url.replace(`mid=${MEMBER}`, 'mid=8'), url.replace(/&mid=.*$/, '')]) {
+    for (const altered of [
+      url.replace(`iat=${IAT}`, `iat=${IAT + 60}`),
+      url.replace(`mid=${MEMBER}`, 'mid=8'),
+      url.replace(/&mid=.*$/, ''),
+    ]) {
       expect((await raw(nginx.url, altered)).status, altered).toBe(403);
     }
   });
@@ -192,6 +214,13 @@ describe('edge URLs and the purge hook', () => {
       'takedown 2 purge webhook done',
       'restore 1 purge webhook done',
     ]);
-    expect(purged.trim().split('\n')).toEqual(['takedown', '/members/video/clip-2/', '/edge/members/video/clip-2/', 'restore', '/members/video/clip-2/', '/edge/members/video/clip-2/']);
+    expect(purged.trim().split('\n')).toEqual([
+      'takedown',
+      '/members/video/clip-2/',
+      '/edge/members/video/clip-2/',
+      'restore',
+      '/members/video/clip-2/',
+      '/edge/members/video/clip-2/',
+    ]);
   });
 });

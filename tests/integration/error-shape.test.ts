@@ -38,7 +38,12 @@ async function serve(middleware: typeof bffErrors): Promise<{ server: Server; ba
 
 async function ask(base: string, path: string) {
   const res = await fetch(base + path);
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), authenticate: res.headers.get('www-authenticate'), body: await res.text() };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    authenticate: res.headers.get('www-authenticate'),
+    body: await res.text(),
+  };
 }
 
 describe('one error shape from the bff and the media service', () => {

@@ -28,7 +28,11 @@ interface Answer {
   body: string;
 }
 
-function send(base: string, path: string, options: { from?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function send(
+  base: string,
+  path: string,
+  options: { from?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -48,7 +52,10 @@ function send(base: string, path: string, options: { from?: string; method?: str
 const cookiesOf = (res: Answer) => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
 const cookie = (res: Answer, name: string) => cookiesOf(res).find((c) => c.startsWith(`${name}=`)) ?? '';
 
-function signIn(base: string, options: { from?: string; headers?: Record<string, string>; username?: string; password?: string }): Promise<Answer> {
+function signIn(
+  base: string,
+  options: { from?: string; headers?: Record<string, string>; username?: string; password?: string },
+): Promise<Answer> {
   return send(base, '/api/login', {
     method: 'POST',
     from: options.from,
@@ -58,12 +65,23 @@ function signIn(base: string, options: { from?: string; headers?: Record<string,
 }
 
 const webhookQuery = 'clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
-function webhook(base: string, path: string, eventType: string, options: { from: string; forwardedFor: string; headers?: Record<string, string> }): Promise<Answer> {
+function webhook(
+  base: string,
+  path: string,
+  eventType: string,
+  options: { from: string; forwardedFor: string; headers?: Record<string, string> },
+): Promise<Answer> {
   return send(base, `${path}?${webhookQuery}${eventType}`, {
     method: 'POST',
     from: options.from,
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': options.forwardedFor, ...options.headers },
-    body: JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, transactionId: `${eventType}-${Date.now()}`, subscriptionId: '123456789012345678', nextRenewalDate: '2099-01-01' }),
+    body: JSON.stringify({
+      clientAccnum: 900000,
+      clientSubacc: 0,
+      transactionId: `${eventType}-${Date.now()}`,
+      subscriptionId: '123456789012345678',
+      nextRenewalDate: '2099-01-01',
+    }),
   });
 }
 
@@ -76,7 +94,10 @@ beforeAll(async () => {
   // The bff accepts the provider's range beside the simulator's loopback, so a webhook that nginx
   // lets through is stored: what reaches the bff is what nginx decided.
   // nginx's webhook location vouches with WEBHOOK_PROXY_SECRET, made here as an operator would.
-  stack = await startStack({ frontDoor: 'nginx', env: { WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24', WEBHOOK_PROXY_SECRET: PROXY_SECRET } });
+  stack = await startStack({
+    frontDoor: 'nginx',
+    env: { WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24', WEBHOOK_PROXY_SECRET: PROXY_SECRET },
+  });
   behindTls = await startNginx({
     bffUrl: stack.bffUrl,
     mediaUrl: stack.mediaUrl,
@@ -106,36 +127,50 @@ describe('nginx as the edge (no proxy in front, plain http)', () => {
     for (const c of cookiesOf(res)) expect(c).not.toMatch(/; secure/i);
   });
 
-  it.each(['/api/ccbill/webhook', '/API/CCBILL/WEBHOOK', '/api/ccbill/webhook/', '/api//ccbill/webhook', '/api/ccbill/%77ebhook', '/api/ccbill/./webhook'])(
-    'refuses a webhook to %s from a non-provider peer claiming a provider address, before the bff',
-    async (path) => {
-      const before = await webhookEvents();
-      const res = await webhook(stack.url, path, 'RenewalSuccess', { from: UNTRUSTED_PEER, forwardedFor: PROVIDER_ADDRESS });
-      expect(res.status).toBe(403);
-      expect(res.headers['content-type']).toMatch(/application\/json/);
-      expect(JSON.parse(res.body)).toEqual({ error: { code: 'forbidden', message: NGINX_REFUSAL } });
-      expect(await webhookEvents()).toBe(before);
-    },
-  );
+  it.each([
+    '/api/ccbill/webhook',
+    '/API/CCBILL/WEBHOOK',
+    '/api/ccbill/webhook/',
+    '/api//ccbill/webhook',
+    '/api/ccbill/%77ebhook',
+    '/api/ccbill/./webhook',
+  ])('refuses a webhook to %s from a non-provider peer claiming a provider address, before the bff', async (path) => {
+    const before = await webhookEvents();
+    const res = await webhook(stack.url, path, 'RenewalSuccess', { from: UNTRUSTED_PEER, forwardedFor: PROVIDER_ADDRESS });
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 'forbidden', message: NGINX_REFUSAL } });
+    expect(await webhookEvents()).toBe(before);
+  });
 });
 
 describe("webhook authority stays in nginx's webhook location (WEBHOOK_PROXY_SECRET)", () => {
   // 127.0.0.1 is nginx's own address: any process on its host (or in its network namespace) connects
   // to the bff from there, a trusted proxy and an allowed source, and claims a provider address.
-  it('refuses a direct post to the bff from the front door\'s address with a forged X-Forwarded-For, storing nothing', async () => {
+  it("refuses a direct post to the bff from the front door's address with a forged X-Forwarded-For, storing nothing", async () => {
     const before = await webhookEvents();
     const attempts: Record<string, string>[] = [{}, { 'X-Webhook-Proxy-Secret': randomBytes(32).toString('hex') }];
     for (const headers of attempts) {
-      const forged = await webhook(stack.bffUrl, '/api/ccbill/webhook', 'RenewalSuccess', { from: '127.0.0.1', forwardedFor: PROVIDER_ADDRESS, headers });
+      const forged = await webhook(stack.bffUrl, '/api/ccbill/webhook', 'RenewalSuccess', {
+        from: '127.0.0.1',
+        forwardedFor: PROVIDER_ADDRESS,
+        headers,
+      });
       expect(forged.status, forged.body).toBe(403);
-      expect(JSON.parse(forged.body)).toEqual({ error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' } });
+      expect(JSON.parse(forged.body)).toEqual({
+        error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' },
+      });
     }
     expect(await webhookEvents()).toBe(before);
   });
 
   it('stores the same delivery through nginx, which replaces any copy of the header the client sent', async () => {
     const before = await webhookEvents();
-    const relayed = await webhook(stack.url, '/api/ccbill/webhook', 'CustomerDataUpdate', { from: '127.0.0.1', forwardedFor: PROVIDER_ADDRESS, headers: { 'X-Webhook-Proxy-Secret': 'a-guess' } });
+    const relayed = await webhook(stack.url, '/api/ccbill/webhook', 'CustomerDataUpdate', {
+      from: '127.0.0.1',
+      forwardedFor: PROVIDER_ADDRESS,
+      headers: { 'X-Webhook-Proxy-Secret': 'a-guess' },
+    });
     expect(relayed.status, relayed.body).toBe(200);
     expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
     expect(await webhookEvents()).toBe(before + 1);
@@ -148,7 +183,10 @@ describe('npm start: the simulator delivers through the front door when WEBHOOK_
     const res = await fetch(`${stack.providerUrl}/_sim/webhook`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ eventType: 'CustomerDataUpdate', fields: { transactionId: `sim-${Date.now()}`, subscriptionId: '123456789012345678' } }),
+      body: JSON.stringify({
+        eventType: 'CustomerDataUpdate',
+        fields: { transactionId: `sim-${Date.now()}`, subscriptionId: '123456789012345678' },
+      }),
     });
     expect(await res.json()).toEqual({ status: 200 });
     expect(await webhookEvents()).toBe(before + 1);
@@ -174,16 +212,24 @@ describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {
     expect(res.status, res.body).toBe(200);
     for (const c of cookiesOf(res)) expect(c).not.toMatch(/; secure/i);
     // Nor does it make the https origin the site's own.
-    expect((await signIn(behindTls.url, { from: UNTRUSTED_PEER, headers: { ...headers, Origin: 'https://site.example' } })).status).toBe(403);
+    expect((await signIn(behindTls.url, { from: UNTRUSTED_PEER, headers: { ...headers, Origin: 'https://site.example' } })).status).toBe(
+      403,
+    );
   });
 
-  it("passes a provider webhook relayed by the trusted proxy, and refuses the same claim from anyone else", async () => {
+  it('passes a provider webhook relayed by the trusted proxy, and refuses the same claim from anyone else', async () => {
     const before = await webhookEvents();
-    const relayed = await webhook(behindTls.url, '/api/ccbill/webhook', 'CustomerDataUpdate', { from: TLS_PROXY, forwardedFor: PROVIDER_ADDRESS });
+    const relayed = await webhook(behindTls.url, '/api/ccbill/webhook', 'CustomerDataUpdate', {
+      from: TLS_PROXY,
+      forwardedFor: PROVIDER_ADDRESS,
+    });
     expect(relayed.status, relayed.body).toBe(200);
     expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
     expect(await webhookEvents()).toBe(before + 1);
-    const forged = await webhook(behindTls.url, '/api/ccbill/webhook', 'RenewalSuccess', { from: UNTRUSTED_PEER, forwardedFor: PROVIDER_ADDRESS });
+    const forged = await webhook(behindTls.url, '/api/ccbill/webhook', 'RenewalSuccess', {
+      from: UNTRUSTED_PEER,
+      forwardedFor: PROVIDER_ADDRESS,
+    });
     expect(forged.status).toBe(403);
     expect(JSON.parse(forged.body).error.message).toBe(NGINX_REFUSAL);
     expect(await webhookEvents()).toBe(before + 1);
@@ -191,7 +237,13 @@ describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {
 
   it("keys nginx's rate limits on the client the trusted proxy names", async () => {
     // An unknown account: the bff's own per-account budget stays out of the way.
-    const attempt = (client: string) => signIn(behindTls.url, { from: TLS_PROXY, username: 'nobody_here', password: 'wrong-password', headers: { ...site, Origin: 'https://site.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': client } });
+    const attempt = (client: string) =>
+      signIn(behindTls.url, {
+        from: TLS_PROXY,
+        username: 'nobody_here',
+        password: 'wrong-password',
+        headers: { ...site, Origin: 'https://site.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': client },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 6 && !statuses.includes(429); i += 1) statuses.push((await attempt('198.51.100.20')).status);
     expect(statuses).toContain(429);
@@ -202,7 +254,8 @@ describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {
 
 describe('the image renders the same directives', () => {
   const entrypoint = join(repoRoot, 'docker/nginx-entrypoint.sh');
-  const rendered = (env: Record<string, string>) => execFileSync('sh', [entrypoint, '--print'], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+  const rendered = (env: Record<string, string>) =>
+    execFileSync('sh', [entrypoint, '--print'], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
 
   it.each([
     { FRONT_TRUSTED_PROXIES: '', WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24' },
@@ -213,7 +266,10 @@ describe('the image renders the same directives', () => {
   });
 
   it('refuses a range or a name in both places, naming the variable', () => {
-    const cases: Record<string, string>[] = [{ WEBHOOK_ALLOWED_IPS: '64.38.212.1-64.38.212.254' }, { FRONT_TRUSTED_PROXIES: 'proxy.internal;' }];
+    const cases: Record<string, string>[] = [
+      { WEBHOOK_ALLOWED_IPS: '64.38.212.1-64.38.212.254' },
+      { FRONT_TRUSTED_PROXIES: 'proxy.internal;' },
+    ];
     for (const env of cases) {
       expect(() => addressListVars(env)).toThrow(new RegExp(`${Object.keys(env)[0]}: .* is not an address or CIDR`));
       expect(() => rendered(env)).toThrow(new RegExp(`${Object.keys(env)[0]}: .* is not an address or CIDR`));
@@ -221,8 +277,13 @@ describe('the image renders the same directives', () => {
   });
 
   it('gives every template placeholder a value (Dockerfile ENV, the entrypoint or compose)', () => {
-    const templates = [join(repoRoot, 'nginx/nginx.conf.template'), ...readdirSync(join(repoRoot, 'nginx/snippets')).map((f) => join(repoRoot, 'nginx/snippets', f))];
-    const placeholders = new Set(templates.flatMap((t) => [...readFileSync(t, 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*)\}/g)].map((m) => m[1])));
+    const templates = [
+      join(repoRoot, 'nginx/nginx.conf.template'),
+      ...readdirSync(join(repoRoot, 'nginx/snippets')).map((f) => join(repoRoot, 'nginx/snippets', f)),
+    ];
+    const placeholders = new Set(
+      templates.flatMap((t) => [...readFileSync(t, 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*)\}/g)].map((m) => m[1])),
+    );
     const dockerfile = readFileSync(join(repoRoot, 'docker/nginx.Dockerfile'), 'utf8');
     const env = dockerfile.slice(dockerfile.indexOf('\nENV '));
     const given = new Set([...env.matchAll(/^[ \t]*(?:ENV[ \t]+)?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));

@@ -33,7 +33,10 @@ function stubBff(req: IncomingMessage, res: ServerResponse): void {
   res.end(JSON.stringify({ from: 'bff', url: req.url }));
 }
 
-function send(path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+function send(
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   const { hostname, port } = new URL(nginx.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
@@ -75,12 +78,15 @@ afterAll(async () => {
 });
 
 describe('X-Accel-* from the bff', () => {
-  it.each(['/api/me?accel', '/api/photos/accel', '/api/login?accel', '/api/process_payment?accel'])('%s: not followed, not passed on', async (path) => {
-    const res = await send(path, { method: /^\/api\/(?:login|process)/.test(path) ? 'POST' : 'GET' });
-    expect(res.body).not.toContain(SECRET);
-    expect(JSON.parse(res.body)).toMatchObject({ from: 'bff' });
-    for (const name of Object.keys(res.headers)) expect(name).not.toMatch(/^x-accel-/);
-  });
+  it.each(['/api/me?accel', '/api/photos/accel', '/api/login?accel', '/api/process_payment?accel'])(
+    '%s: not followed, not passed on',
+    async (path) => {
+      const res = await send(path, { method: /^\/api\/(?:login|process)/.test(path) ? 'POST' : 'GET' });
+      expect(res.body).not.toContain(SECRET);
+      expect(JSON.parse(res.body)).toMatchObject({ from: 'bff' });
+      for (const name of Object.keys(res.headers)) expect(name).not.toMatch(/^x-accel-/);
+    },
+  );
 });
 
 /** Files in nginx's API cache: one per stored entry. */

@@ -162,7 +162,12 @@ describe('member answers', () => {
   it("two members' /api/me through nginx are their own, never a cached one", async () => {
     const knex = createKnex(stack.databaseUrl);
     try {
-      await insertMember(knex, { username: 'frontdoor2', passwordHash: await hashPassword('frontdoor-password-2'), email: 'frontdoor2@example.com', now: Date.now() });
+      await insertMember(knex, {
+        username: 'frontdoor2',
+        passwordHash: await hashPassword('frontdoor-password-2'),
+        email: 'frontdoor2@example.com',
+        now: Date.now(),
+      });
     } finally {
       await knex.destroy();
     }

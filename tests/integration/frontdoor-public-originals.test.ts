@@ -128,7 +128,13 @@ describe('public originals at the front door', () => {
     const [, , family, set, file] = path.split('/');
     // nginx matches and keys on the normalized path, the media service reads the raw one: an odd
     // spelling it refuses (400) or misses under another key must not replace the file's entry.
-    for (const spelling of [`/members/${family}/${set}%2F${file}`, `/members/${family}/${set}/${file}%3F`, `/members/${family}/x/%2e%2e/${set}/${file}`, `/members/${family}/${set}/./${file}`, `/members/${family}//${set}/${file}`]) {
+    for (const spelling of [
+      `/members/${family}/${set}%2F${file}`,
+      `/members/${family}/${set}/${file}%3F`,
+      `/members/${family}/x/%2e%2e/${set}/${file}`,
+      `/members/${family}/${set}/./${file}`,
+      `/members/${family}//${set}/${file}`,
+    ]) {
       const odd = await get(spelling);
       expect(odd.status, spelling).not.toBe(500);
       const res = await get(path);

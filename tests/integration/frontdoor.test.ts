@@ -31,13 +31,16 @@ async function entryScript(): Promise<string> {
 }
 
 describe('the SPA', () => {
-  it.each(['/', '/photos?page=2', '/models/Model%20A1', '/ccbill', '/vod/3'])('answers the deep link %s with index.html, not cached', async (path) => {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    expect(header(res, 'content-type')).toMatch(/^text\/html/);
-    expect(res.body.toString()).toMatch(/<div id="root">/);
-    expect(header(res, 'cache-control')).toBe('no-cache');
-  });
+  it.each(['/', '/photos?page=2', '/models/Model%20A1', '/ccbill', '/vod/3'])(
+    'answers the deep link %s with index.html, not cached',
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(header(res, 'content-type')).toMatch(/^text\/html/);
+      expect(res.body.toString()).toMatch(/<div id="root">/);
+      expect(header(res, 'cache-control')).toBe('no-cache');
+    },
+  );
 
   it('caches hashed assets for a year, immutable, and gzips JavaScript', async () => {
     const src = await entryScript();
@@ -63,10 +66,12 @@ describe('security headers', () => {
   it.each(['/ccbill', '/', '/api/updates/1', '/assets/missing.js'])('are on %s', async (path) => {
     const res = await get(path);
     const csp = header(res, 'content-security-policy');
-    const directives = new Map(csp.split(';').map((d) => {
-      const [name = '', ...values] = d.trim().split(/\s+/);
-      return [name, values] as const;
-    }));
+    const directives = new Map(
+      csp.split(';').map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
     expect(directives.get('script-src')).toEqual(["'self'"]);
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(directives.get('default-src')).toEqual(["'self'"]);
@@ -169,7 +174,7 @@ describe('thumbnail cache', () => {
     const jpeg = await get(thumb, { Accept: 'image/jpeg' });
     expect(header(jpeg, 'content-type')).toBe('image/jpeg');
     expect(header(jpeg, 'x-cache-status')).not.toBe('HIT');
-    expect(header((await get(thumb, { Accept: '*/*' })), 'x-cache-status')).toBe('HIT');
+    expect(header(await get(thumb, { Accept: '*/*' }), 'x-cache-status')).toBe('HIT');
     // q=0 refuses a format: the front door's normalisation must agree with the media service.
     const refused = await get(thumb, { Accept: webp });
     expect(header(refused, 'content-type')).toBe('image/webp');
@@ -242,8 +247,11 @@ describe('rate limits and the HSTS switch', () => {
         const answers: string[] = [];
         for (let i = 0; i < 8; i += 1) answers.push(`${paths[i % paths.length]} ${await post(paths[i % paths.length] ?? '')}`);
         // The budget (burst + 1) is shared by every spelling; what got through was refused by the bff.
-        expect(answers.filter((a) => a.endsWith('front-door 429')).length, `${group}: ${answers.join(', ')}`).toBeGreaterThanOrEqual(8 - (group === 'login' ? 3 : 2));
-        for (const a of answers.filter((x) => !x.endsWith('front-door 429'))) expect(a, group).toMatch(/^\/api\/(login|process_payment) (400|401|403)$|^\S+ 404$/);
+        expect(answers.filter((a) => a.endsWith('front-door 429')).length, `${group}: ${answers.join(', ')}`).toBeGreaterThanOrEqual(
+          8 - (group === 'login' ? 3 : 2),
+        );
+        for (const a of answers.filter((x) => !x.endsWith('front-door 429')))
+          expect(a, group).toMatch(/^\/api\/(login|process_payment) (400|401|403)$|^\S+ 404$/);
       }
     } finally {
       await variants.stop();

@@ -57,10 +57,17 @@ describe('ingest with STORAGE=s3', () => {
       .select('freephotosets.path', 'freephotoset_files.filename');
     expect(rows.length).toBeGreaterThan(0);
     expect(free.length).toBeGreaterThan(0);
-    for (const [family, list] of [['photos', rows], ['freephotos', free]] as const) {
+    for (const [family, list] of [
+      ['photos', rows],
+      ['freephotos', free],
+    ] as const) {
       for (const { path, filename } of list) {
         const src = await stat(join(source, family, path, filename));
-        expect(await store.head(`${family}/${path}/${filename}`)).toEqual({ relative: `${family}/${path}/${filename}`, size: src.size, mtimeMs: Math.round(src.mtimeMs) });
+        expect(await store.head(`${family}/${path}/${filename}`)).toEqual({
+          relative: `${family}/${path}/${filename}`,
+          size: src.size,
+          mtimeMs: Math.round(src.mtimeMs),
+        });
       }
     }
     const top = await readdir(mediaRoot);
@@ -70,7 +77,7 @@ describe('ingest with STORAGE=s3', () => {
     expect(top).toContain('photosthumbs');
   });
 
-  it("uploads video and VOD originals under their download names (the local copy stays for the encoder)", async () => {
+  it('uploads video and VOD originals under their download names (the local copy stays for the encoder)', async () => {
     for (const family of ['video', 'vod']) {
       for (const folder of await readdir(join(mediaRoot, family))) {
         for (const name of await readdir(join(mediaRoot, family, folder))) {
@@ -91,7 +98,14 @@ describe('ingest with STORAGE=s3', () => {
     let media: RunningMedia | undefined;
     try {
       media = await startMedia(
-        loadConfig({ MEDIA_ROOT: mediaRoot, VARIANT_CACHE_DIR: join(mediaRoot, '..', `${mediaRoot.split('/').pop()}-variants`), MEDIA_PORT: '0', LOG_LEVEL: 'silent', MEDIA_TOKEN_KEYS: KEYS, ...s3.env }),
+        loadConfig({
+          MEDIA_ROOT: mediaRoot,
+          VARIANT_CACHE_DIR: join(mediaRoot, '..', `${mediaRoot.split('/').pop()}-variants`),
+          MEDIA_PORT: '0',
+          LOG_LEVEL: 'silent',
+          MEDIA_TOKEN_KEYS: KEYS,
+          ...s3.env,
+        }),
       );
       const path = '/members/photos/set-alpha/a1.jpg';
       const url = signDownloadUrl(parseKeyRing(KEYS), { path, memberId: 3, expiresAt: Math.floor(Date.now() / 1000) + 600 });

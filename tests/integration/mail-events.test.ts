@@ -23,7 +23,13 @@ describe.each(testBackends())('mail for every event reaches SMTP once (%s)', (ba
   beforeAll(async () => {
     smtp = await startTestSmtp();
     kit = await startAccountKit(backend, { SITE_URL: 'https://example.test' });
-    worker = startMailWorker({ knex: kit.db.knex, transport: smtpTransport(smtp.url), logger: pino({ level: 'silent' }), from: '"Media Site" <no-reply@mail.example.test>', pollMs: 200 });
+    worker = startMailWorker({
+      knex: kit.db.knex,
+      transport: smtpTransport(smtp.url),
+      logger: pino({ level: 'silent' }),
+      from: '"Media Site" <no-reply@mail.example.test>',
+      pollMs: 200,
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -32,7 +38,10 @@ describe.each(testBackends())('mail for every event reaches SMTP once (%s)', (ba
   });
 
   const webhook = (eventType: string, fields: object) =>
-    kit.request.post(`${HOOK}${eventType}`).set('X-Forwarded-For', PROVIDER_ADDRESS).send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
+    kit.request
+      .post(`${HOOK}${eventType}`)
+      .set('X-Forwarded-For', PROVIDER_ADDRESS)
+      .send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
 
   /** Waits for `count` mails in all, then for the outbox to be empty and one more poll to pass with nothing more arriving. */
   async function delivered(count: number) {
@@ -53,14 +62,21 @@ describe.each(testBackends())('mail for every event reaches SMTP once (%s)', (ba
     await delivered(2);
 
     const next = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
-    for (let i = 0; i < 2; i++) await webhook('RenewalSuccess', { transactionId: 'mail-renew', nextRenewalDate: next, billedAmount: '14.99' });
+    for (let i = 0; i < 2; i++)
+      await webhook('RenewalSuccess', { transactionId: 'mail-renew', nextRenewalDate: next, billedAmount: '14.99' });
     for (let i = 0; i < 2; i++) await webhook('Cancellation', { transactionId: 'mail-cancel', reason: 'user' });
     for (let i = 0; i < 2; i++) await webhook('Chargeback', { transactionId: 'mail-cb', amount: '14.99' });
     // A declined card and a report without an address mail nobody.
     expect((await pay(kit, { username: 'mail_declined', cardEnding: '0000' })).result.body.approved).toBe(false);
-    const anonymous = await kit.request.post('/api/reports').set('Origin', ORIGIN).send({ content: '/video/clip-one', reason: 'other', details: 'no address given here' });
+    const anonymous = await kit.request
+      .post('/api/reports')
+      .set('Origin', ORIGIN)
+      .send({ content: '/video/clip-one', reason: 'other', details: 'no address given here' });
     expect(anonymous.status).toBe(201);
-    const report = await kit.request.post('/api/reports').set('Origin', ORIGIN).send({ content: '/video/clip-one', reason: 'copyright', details: 'This is my work.', email: 'owner@example.org' });
+    const report = await kit.request
+      .post('/api/reports')
+      .set('Origin', ORIGIN)
+      .send({ content: '/video/clip-one', reason: 'copyright', details: 'This is my work.', email: 'owner@example.org' });
     expect(report.status).toBe(201);
     const reference = report.body.reference as string;
     await delivered(6);

@@ -33,10 +33,17 @@ describe('client aborts', () => {
 
   it('1,000 aborted downloads leave no open descriptors', async () => {
     const baseline = await openDescriptors();
-    const variants: Array<Record<string, string>> = [{}, { Range: 'bytes=1000-' }, { Range: 'bytes=0-10,5000000-' }, { Range: 'bytes=-50000000' }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { Range: 'bytes=1000-' },
+      { Range: 'bytes=0-10,5000000-' },
+      { Range: 'bytes=-50000000' },
+    ];
     for (let batch = 0; batch < 20; batch += 1) {
       await Promise.all(
-        Array.from({ length: 50 }, (_, i) => abortAfterFirstChunk(fx.media.url, '/members/freephotos/big/big.bin', variants[i % variants.length] ?? {})),
+        Array.from({ length: 50 }, (_, i) =>
+          abortAfterFirstChunk(fx.media.url, '/members/freephotos/big/big.bin', variants[i % variants.length] ?? {}),
+        ),
       );
     }
     let now = await openDescriptors();

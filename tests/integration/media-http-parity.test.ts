@@ -30,23 +30,72 @@ const EARLIER = 'Sun, 31 Dec 2023 23:59:59 GMT';
 const LATER = 'Tue, 02 Jan 2024 00:00:00 GMT';
 
 const RANGES = [
-  'bytes=0-4', 'bytes=2-', 'bytes=-5', 'bytes=-1', 'bytes=0-0', 'bytes=999-', 'bytes=999-999', 'bytes=5-1000',
-  'bytes=0-', 'bytes=00-4', 'bytes= 0-4', 'bytes= 0 - 4', 'Bytes=0-4', 'BYTES=0-4',
+  'bytes=0-4',
+  'bytes=2-',
+  'bytes=-5',
+  'bytes=-1',
+  'bytes=0-0',
+  'bytes=999-',
+  'bytes=999-999',
+  'bytes=5-1000',
+  'bytes=0-',
+  'bytes=00-4',
+  'bytes= 0-4',
+  'bytes= 0 - 4',
+  'Bytes=0-4',
+  'BYTES=0-4',
   // Past the end, suffix longer than the file, positions at and past nginx's 2^63-1 limit.
-  'bytes=990-2000', 'bytes=-2000', 'bytes=0-9223372036854775807', 'bytes=-9223372036854775807',
-  'bytes=0-9223372036854775808', 'bytes=-99999999999999999999', 'bytes=99999999999999999999-',
+  'bytes=990-2000',
+  'bytes=-2000',
+  'bytes=0-9223372036854775807',
+  'bytes=-9223372036854775807',
+  'bytes=0-9223372036854775808',
+  'bytes=-99999999999999999999',
+  'bytes=99999999999999999999-',
   // Unsatisfiable.
-  `bytes=${SIZE}-`, `bytes=${SIZE}-${SIZE + 5}`, 'bytes=2000-3000', 'bytes=-0', 'bytes=5-1', `bytes=${SIZE}-,2000-`,
+  `bytes=${SIZE}-`,
+  `bytes=${SIZE}-${SIZE + 5}`,
+  'bytes=2000-3000',
+  'bytes=-0',
+  'bytes=5-1',
+  `bytes=${SIZE}-,2000-`,
   // Malformed.
-  'bytes=alpha', 'bytes=--2', 'bytes=-', 'bytes=1.5-3', 'bytes=0x10-20', 'bytes=1-2-3', 'bytes=0-4,abc',
-  'bytes=0-4,', 'bytes=0-4,,6-9', 'bytes=,0-4', 'bytes=0-4,\t6-9', 'bytes=0 4', 'bytes=0-4;6-9',
+  'bytes=alpha',
+  'bytes=--2',
+  'bytes=-',
+  'bytes=1.5-3',
+  'bytes=0x10-20',
+  'bytes=1-2-3',
+  'bytes=0-4,abc',
+  'bytes=0-4,',
+  'bytes=0-4,,6-9',
+  'bytes=,0-4',
+  'bytes=0-4,\t6-9',
+  'bytes=0 4',
+  'bytes=0-4;6-9',
   // Not bytes, or nothing to parse: ignored.
-  'items=0-4', 'bytes =0-4', 'bytes=', '0-4', 'bytes0-4', '',
+  'items=0-4',
+  'bytes =0-4',
+  'bytes=',
+  '0-4',
+  'bytes0-4',
+  '',
   // Several ranges: multipart, clamped, dropped, overlapping, past the cap, adding up past the file.
-  'bytes=0-4,10-14', 'bytes=0-4, 10-14', 'bytes=0-4 ,10-14', 'bytes=10-14,0-4', 'bytes=0-0,-1', 'bytes=-1,-1',
-  `bytes=0-4,${SIZE}-${SIZE + 5}`, 'bytes=5-1,0-4', 'bytes=0-499,500-999', 'bytes=0-10,5-15', 'bytes=0-600,400-999',
-  'bytes=0-999,0-999', 'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22',
-  'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22,24-25', 'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22,24-25,alpha',
+  'bytes=0-4,10-14',
+  'bytes=0-4, 10-14',
+  'bytes=0-4 ,10-14',
+  'bytes=10-14,0-4',
+  'bytes=0-0,-1',
+  'bytes=-1,-1',
+  `bytes=0-4,${SIZE}-${SIZE + 5}`,
+  'bytes=5-1,0-4',
+  'bytes=0-499,500-999',
+  'bytes=0-10,5-15',
+  'bytes=0-600,400-999',
+  'bytes=0-999,0-999',
+  'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22',
+  'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22,24-25',
+  'bytes=0-1,3-4,6-7,9-10,12-13,15-16,18-19,21-22,24-25,alpha',
 ];
 
 interface Case {
@@ -125,15 +174,45 @@ const DIFFERENCES: Difference[] = [
   { name: 'If-Unmodified-Since ISO date', headers: () => ({ 'If-Unmodified-Since': '2025-01-01T00:00:00Z' }), nginx: 412, service: 200 },
   { name: 'If-Unmodified-Since garbage', headers: () => ({ 'If-Unmodified-Since': 'yesterday' }), nginx: 412, service: 200 },
   { name: 'If-Unmodified-Since empty', headers: () => ({ 'If-Unmodified-Since': '' }), nginx: 412, service: 200 },
-  { name: 'If-Unmodified-Since ISO date + Range', headers: () => ({ 'If-Unmodified-Since': '2025-01-01T00:00:00Z', Range: 'bytes=0-4' }), nginx: 412, service: 206 },
+  {
+    name: 'If-Unmodified-Since ISO date + Range',
+    headers: () => ({ 'If-Unmodified-Since': '2025-01-01T00:00:00Z', Range: 'bytes=0-4' }),
+    nginx: 412,
+    service: 206,
+  },
   // A date nginx's parser reads but that is no HTTP-date (zone other than GMT).
-  { name: 'If-Modified-Since equal, UTC', headers: () => ({ 'If-Modified-Since': 'Mon, 01 Jan 2024 00:00:00 UTC' }), nginx: 304, service: 200 },
-  { name: 'If-Range date equal, UTC', headers: () => ({ Range: 'bytes=0-4', 'If-Range': 'Mon, 01 Jan 2024 00:00:00 UTC' }), nginx: 206, service: 200 },
+  {
+    name: 'If-Modified-Since equal, UTC',
+    headers: () => ({ 'If-Modified-Since': 'Mon, 01 Jan 2024 00:00:00 UTC' }),
+    nginx: 304,
+    service: 200,
+  },
+  {
+    name: 'If-Range date equal, UTC',
+    headers: () => ({ Range: 'bytes=0-4', 'If-Range': 'Mon, 01 Jan 2024 00:00:00 UTC' }),
+    nginx: 206,
+    service: 200,
+  },
   // §13.2.2 step 2: If-Unmodified-Since is evaluated only when If-Match is absent; nginx evaluates both.
-  { name: 'If-Match equal + If-Unmodified-Since earlier', headers: (e) => ({ 'If-Match': e, 'If-Unmodified-Since': EARLIER }), nginx: 412, service: 200 },
+  {
+    name: 'If-Match equal + If-Unmodified-Since earlier',
+    headers: (e) => ({ 'If-Match': e, 'If-Unmodified-Since': EARLIER }),
+    nginx: 412,
+    service: 200,
+  },
   // §13.2.2 step 4: If-Modified-Since is ignored when If-None-Match is present; nginx needs both to hold.
-  { name: 'If-None-Match equal + If-Modified-Since earlier', headers: (e) => ({ 'If-None-Match': e, 'If-Modified-Since': EARLIER }), nginx: 200, service: 304 },
-  { name: 'If-None-Match equal + If-Modified-Since ISO', headers: (e) => ({ 'If-None-Match': e, 'If-Modified-Since': '2024-01-01T00:00:00Z' }), nginx: 200, service: 304 },
+  {
+    name: 'If-None-Match equal + If-Modified-Since earlier',
+    headers: (e) => ({ 'If-None-Match': e, 'If-Modified-Since': EARLIER }),
+    nginx: 200,
+    service: 304,
+  },
+  {
+    name: 'If-None-Match equal + If-Modified-Since ISO',
+    headers: (e) => ({ 'If-None-Match': e, 'If-Modified-Since': '2024-01-01T00:00:00Z' }),
+    nginx: 200,
+    service: 304,
+  },
 ];
 
 interface View {
@@ -184,12 +263,16 @@ describe('Range and conditional requests: the service beside nginx on the same f
   let reference: string;
   let spaDir: string;
 
-  const link = (path: string) => signDownloadUrl(keys, { path: `/members/${path}`, memberId: 1, expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
+  const link = (path: string) =>
+    signDownloadUrl(keys, { path: `/members/${path}`, memberId: 1, expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
 
   beforeAll(async () => {
     offloading = await startMediaFixture({ MEDIA_OFFLOAD: 'nginx' });
     direct = await startMediaFixture({ MEDIA_ROOT: offloading.root });
-    for (const [path, data] of [[FILE, DATA], [EMPTY, Buffer.alloc(0)]] as const) {
+    for (const [path, data] of [
+      [FILE, DATA],
+      [EMPTY, Buffer.alloc(0)],
+    ] as const) {
       const file = await put(offloading.root, path, data);
       await utimes(file, MTIME, MTIME);
     }
@@ -198,7 +281,13 @@ describe('Range and conditional requests: the service beside nginx on the same f
     const staticPort = await freePort();
     // The reference: a plain static server, configured as the /_protected/ location is.
     const extraHttp = `\nserver {\n    listen 127.0.0.1:${staticPort};\n    root ${offloading.root};\n    max_ranges 8;\n    etag on;\n}\n`;
-    frontOffload = await startNginx({ bffUrl: 'http://127.0.0.1:9', mediaUrl: offloading.media.url, spaDir, mediaRoot: offloading.root, extraHttp });
+    frontOffload = await startNginx({
+      bffUrl: 'http://127.0.0.1:9',
+      mediaUrl: offloading.media.url,
+      spaDir,
+      mediaRoot: offloading.root,
+      extraHttp,
+    });
     frontDirect = await startNginx({ bffUrl: 'http://127.0.0.1:9', mediaUrl: direct.media.url, spaDir, mediaRoot: offloading.root });
     reference = `http://127.0.0.1:${staticPort}`;
   });
@@ -264,7 +353,11 @@ describe('Range and conditional requests: the service beside nginx on the same f
   });
 
   it('generated Range headers: the service answers as nginx (500 cases)', async () => {
-    const pos = fc.oneof(fc.nat({ max: SIZE + 10 }), fc.constantFrom(0, SIZE - 1, SIZE, 2 ** 53, 9223372036854775807n, 1e20), fc.integer({ min: -3, max: 3 }));
+    const pos = fc.oneof(
+      fc.nat({ max: SIZE + 10 }),
+      fc.constantFrom(0, SIZE - 1, SIZE, 2 ** 53, 9223372036854775807n, 1e20),
+      fc.integer({ min: -3, max: 3 }),
+    );
     const spec = fc.oneof(
       fc.tuple(pos, pos).map(([a, b]) => `${a}-${b}`),
       pos.map((a) => `${a}-`),
@@ -272,12 +365,24 @@ describe('Range and conditional requests: the service beside nginx on the same f
       fc.constantFrom('', '-', '--1', '1.5-3', 'a-b', ' 0-1', '0-1 ', '0 - 1', '0x0-0x10', '\t0-1'),
     );
     const header = fc.oneof(
-      { weight: 4, arbitrary: fc.tuple(fc.constantFrom('bytes', 'BYTES', 'Bytes', 'items', 'bytes '), fc.array(spec, { minLength: 1, maxLength: 11 }), fc.constantFrom(',', ', ', ' ,', ',,')).map(([unit, specs, sep]) => `${unit}=${specs.join(sep)}`) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(
+            fc.constantFrom('bytes', 'BYTES', 'Bytes', 'items', 'bytes '),
+            fc.array(spec, { minLength: 1, maxLength: 11 }),
+            fc.constantFrom(',', ', ', ' ,', ',,'),
+          )
+          .map(([unit, specs, sep]) => `${unit}=${specs.join(sep)}`),
+      },
       { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')) },
     );
     await fc.assert(
       fc.asyncProperty(header, fc.constantFrom(FILE, EMPTY), async (range, path) => {
-        const [a, b] = await Promise.all([raw(reference, `/${path}`, { Range: range }), raw(direct.media.url, link(path), { Range: range })]);
+        const [a, b] = await Promise.all([
+          raw(reference, `/${path}`, { Range: range }),
+          raw(direct.media.url, link(path), { Range: range }),
+        ]);
         expect(view(b, 'GET'), JSON.stringify(range)).toEqual(view(a, 'GET'));
       }),
       { numRuns: 500, seed: 20261123 },

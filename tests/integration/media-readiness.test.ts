@@ -95,7 +95,12 @@ describe('a media service whose bff is unreachable', () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_ready');
     }
 
-    const bff = spawnTs('bff', resolve(repoRoot, 'bff/src/main.ts'), { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(bffPort), LOG_LEVEL: 'warn' }, (_n, line) => lines.push(line));
+    const bff = spawnTs(
+      'bff',
+      resolve(repoRoot, 'bff/src/main.ts'),
+      { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(bffPort), LOG_LEVEL: 'warn' },
+      (_n, line) => lines.push(line),
+    );
     children.push(bff);
     await waitHealthy(`http://127.0.0.1:${bffPort}/healthz`, bff);
     // The first load is retried within a couple of seconds, not at the next 60 s poll.

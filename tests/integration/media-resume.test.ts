@@ -36,7 +36,11 @@ describe('resuming a 256 MB download cut off midway', () => {
   });
 
   const link = () =>
-    signDownloadUrl(keys, { path: '/members/video/movie-1/Movie HD001.mp4', memberId: 3, expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
+    signDownloadUrl(keys, {
+      path: '/members/video/movie-1/Movie HD001.mp4',
+      memberId: 3,
+      expiresAt: Math.floor(Date.now() / 1000) + 86_400,
+    });
   const base = (via: 'direct' | 'nginx') => (via === 'nginx' ? nginx.url : plain.media.url);
 
   describe.each(['direct', 'nginx'] as const)('%s', (via) => {

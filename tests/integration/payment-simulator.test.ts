@@ -43,7 +43,15 @@ async function createToken(body: object, headers: Record<string, string> = {}) {
   });
 }
 
-const terms = { initialPrice: '14.99', initialPeriod: 30, recurringPrice: '14.99', recurringPeriod: 30, rebills: 99, currencyCode: 840, passThroughInfo: [] };
+const terms = {
+  initialPrice: '14.99',
+  initialPeriod: 30,
+  recurringPrice: '14.99',
+  recurringPeriod: 30,
+  rebills: 99,
+  currencyCode: 840,
+  passThroughInfo: [],
+};
 
 describe('provider simulator', () => {
   it('issues OAuth tokens for form-encoded client credentials only; 401 without a body otherwise', async () => {
@@ -55,7 +63,11 @@ describe('provider simulator', () => {
     });
     expect(res.status).toBe(401);
     expect(await res.text()).toBe('');
-    const bad = await fetch(`${sim.url}/ccbill-auth/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${sim.url}/ccbill-auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(bad.status).toBe(400);
     const token = await client.backendBearer.token();
     expect(token.accessToken.split('.')).toHaveLength(3);
@@ -69,7 +81,10 @@ describe('provider simulator', () => {
     expect(body.paymentTokenId).toMatch(/^[0-9a-f]{32}$/);
     expect(typeof body.subscriptionId).toBe('string');
     expect(body).toMatchObject({ clientAccnum: 900000, clientSubacc: 0, timeToLive: 30, validNumberOfUse: 3, cvv2Response: 'M' });
-    const preflight = await fetch(`${sim.url}/payment-tokens/merchant-only-verify`, { method: 'OPTIONS', headers: { Origin: 'http://127.0.0.1:8080' } });
+    const preflight = await fetch(`${sim.url}/payment-tokens/merchant-only-verify`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://127.0.0.1:8080' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
   });
@@ -81,7 +96,11 @@ describe('provider simulator', () => {
     expect(error).toMatchObject({ errorCode: 200000, generalMessage: 'Validation failed!' });
     expect(error.errors).toEqual([expect.objectContaining({ field: 'paymentInfo.creditCardPaymentInfo.cardNum' })]);
     expect(Object.keys(error).sort()).toEqual(['errorCode', 'errors', 'generalMessage', 'id', 'timestamp', 'url']);
-    const accents = await createToken(tokenBody(testCardNumber('1111'), { customerInfo: { customerFname: 'Zoë', customerLname: 'X', email: 'a@b.co', zipcode: '1', country: 'US' } }));
+    const accents = await createToken(
+      tokenBody(testCardNumber('1111'), {
+        customerInfo: { customerFname: 'Zoë', customerLname: 'X', email: 'a@b.co', zipcode: '1', country: 'US' },
+      }),
+    );
     expect(((await accents.json()) as { errors: { message: string }[] }).errors[0]?.message).toBe('Unsupported characters');
     expect((await createToken(tokenBody(testCardNumber('1111')), { 'Content-Type': 'text/plain' })).status).toBe(415);
     const backendBearer = (await client.backendBearer.token()).accessToken;
@@ -89,7 +108,8 @@ describe('provider simulator', () => {
   });
 
   it('decides the charge from the card: approve, decline as HTTP 200, 500, stall, unknown token', async () => {
-    const tokenFor = async (ending: string) => ((await (await createToken(tokenBody(testCardNumber(ending)))).json()) as { paymentTokenId: string }).paymentTokenId;
+    const tokenFor = async (ending: string) =>
+      ((await (await createToken(tokenBody(testCardNumber(ending)))).json()) as { paymentTokenId: string }).paymentTokenId;
     const approved = await client.charge(await tokenFor('1111'), terms);
     expect(approved.kind).toBe('approved');
     if (approved.kind === 'approved') expect(approved.subscriptionId).toMatch(/^\d{18}$/);

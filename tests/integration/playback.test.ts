@@ -34,7 +34,10 @@ beforeAll(async () => {
     body: JSON.stringify(DEMO_MEMBER),
   });
   expect(login.status).toBe(200);
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 });
 afterAll(async () => {
   await stack?.stop();
@@ -46,7 +49,14 @@ describe('playing a demo video through the front door', () => {
   it('tells a visitor it is ready, with public poster, thumbnails track and trailer, and no renditions', async () => {
     const res = await api(`/api/playback/video/${path}`);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const view = (await res.json()) as { access: string; state: string; renditions: unknown[]; poster: string; thumbnails: string; trailer: string };
+    const view = (await res.json()) as {
+      access: string;
+      state: string;
+      renditions: unknown[];
+      poster: string;
+      thumbnails: string;
+      trailer: string;
+    };
     expect(view).toMatchObject({ access: 'sign_in', state: 'ready', renditions: [] });
     for (const url of [view.poster, view.thumbnails]) expect((await raw(stack.url, url)).status).toBe(200);
     const vtt = (await raw(stack.url, view.thumbnails)).body.toString();
@@ -69,7 +79,11 @@ describe('playing a demo video through the front door', () => {
     };
     expect(view.access).toBe('granted');
     const [rendition] = view.renditions;
-    expect(rendition).toMatchObject({ url: `/members/videorenditions/${path}/90p.mp4`, label: '90p', type: expect.stringMatching(/^video\/mp4; codecs="avc1\./) });
+    expect(rendition).toMatchObject({
+      url: `/members/videorenditions/${path}/90p.mp4`,
+      label: '90p',
+      type: expect.stringMatching(/^video\/mp4; codecs="avc1\./),
+    });
     const head = await raw(stack.url, rendition!.url, { Cookie: cookie, Range: 'bytes=0-99' });
     expect(head.status).toBe(206);
     expect(head.headers['content-type']).toBe('video/mp4');

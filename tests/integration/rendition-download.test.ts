@@ -48,11 +48,13 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
   const signed = () => signDownloadUrl(keys, { path, memberId: 3, expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
   const link = () => nginx.url + signed();
 
-  it('answers with the download name as an attachment, the real file\'s bytes, and ranges from nginx', async () => {
+  it("answers with the download name as an attachment, the real file's bytes, and ranges from nginx", async () => {
     expect(path).toBe('/members/videorenditions/movie-1/Movie HD001_720p.mp4');
     const head = await raw(nginx.url, signed(), {}, 'HEAD');
     expect(head.status).toBe(200);
-    expect(head.headers['content-disposition']).toBe(`attachment; filename="Movie HD001_720p.mp4"; filename*=UTF-8''Movie%20HD001_720p.mp4`);
+    expect(head.headers['content-disposition']).toBe(
+      `attachment; filename="Movie HD001_720p.mp4"; filename*=UTF-8''Movie%20HD001_720p.mp4`,
+    );
     expect(head.headers['content-length']).toBe(String(SIZE));
     expect(head.headers['x-accel-redirect']).toBeUndefined();
     const part = await raw(nginx.url, signed(), { Range: 'bytes=1048576-1048579', 'If-Range': String(head.headers.etag) });
@@ -87,29 +89,71 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
   });
 
   // The figure: a 10 s 1280x720 clip with grain at ~8 Mb/s, as a camera original might be, through the encoder.
-  it('encodes a clip whose manifest has the original\'s bytes next to each rendition\'s, each downloadable', { timeout: 240_000 }, async () => {
-    const source = join(fx.root, 'video/clip-9', ORIGINAL);
-    mkdirSync(join(fx.root, 'video/clip-9'), { recursive: true });
-    await run('ffmpeg', [
-      '-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=10', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=10',
-      '-vf', 'noise=alls=12:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '8M', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', source,
-    ], { timeout: 120_000 });
-    const s = statSync(source);
-    const manifest: Manifest = await deriveItem({
-      jobId: 9, attempt: 'a', type: 'video', path: 'clip-9', original: source, sourceSig: `${s.size}-${Math.round(s.mtimeMs)}`, mediaRoot: fx.root,
-      settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 2, nice: 10 },
-    });
-    expect(manifest.source.bytes).toBe(s.size);
-    const sizes = manifest.renditions.map((r) => `${r.label} ${(r.bytes / 1e6).toFixed(2)} MB`);
-    console.log(`figure: original ${(s.size / 1e6).toFixed(2)} MB; ${sizes.join(', ')}`);
-    for (const r of manifest.renditions) {
-      expect(r.bytes).toBe(statSync(join(fx.root, 'videorenditions/clip-9', r.file)).size);
-      const url = signDownloadUrl(keys, { path: renditionDownloadUrl('video', 'clip-9', ORIGINAL, r.label), memberId: 3, expiresAt: Math.floor(Date.now() / 1000) + 600 });
-      const res = await raw(nginx.url, url);
-      expect(res.status).toBe(200);
-      expect(res.body.length).toBe(r.bytes);
-      expect(createHash('sha256').update(res.body).digest('hex')).toBe(await sha256(join(fx.root, 'videorenditions/clip-9', r.file)));
-      expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="Movie HD001_${r.label}\\.mp4"`));
-    }
-  });
+  it(
+    "encodes a clip whose manifest has the original's bytes next to each rendition's, each downloadable",
+    { timeout: 240_000 },
+    async () => {
+      const source = join(fx.root, 'video/clip-9', ORIGINAL);
+      mkdirSync(join(fx.root, 'video/clip-9'), { recursive: true });
+      await run(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-nostdin',
+          '-y',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc2=size=1280x720:rate=25:duration=10',
+          '-f',
+          'lavfi',
+          '-i',
+          'sine=frequency=330:duration=10',
+          '-vf',
+          'noise=alls=12:allf=t',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-b:v',
+          '8M',
+          '-pix_fmt',
+          'yuv420p',
+          '-c:a',
+          'aac',
+          '-shortest',
+          source,
+        ],
+        { timeout: 120_000 },
+      );
+      const s = statSync(source);
+      const manifest: Manifest = await deriveItem({
+        jobId: 9,
+        attempt: 'a',
+        type: 'video',
+        path: 'clip-9',
+        original: source,
+        sourceSig: `${s.size}-${Math.round(s.mtimeMs)}`,
+        mediaRoot: fx.root,
+        settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 2, nice: 10 },
+      });
+      expect(manifest.source.bytes).toBe(s.size);
+      const sizes = manifest.renditions.map((r) => `${r.label} ${(r.bytes / 1e6).toFixed(2)} MB`);
+      console.log(`figure: original ${(s.size / 1e6).toFixed(2)} MB; ${sizes.join(', ')}`);
+      for (const r of manifest.renditions) {
+        expect(r.bytes).toBe(statSync(join(fx.root, 'videorenditions/clip-9', r.file)).size);
+        const url = signDownloadUrl(keys, {
+          path: renditionDownloadUrl('video', 'clip-9', ORIGINAL, r.label),
+          memberId: 3,
+          expiresAt: Math.floor(Date.now() / 1000) + 600,
+        });
+        const res = await raw(nginx.url, url);
+        expect(res.status).toBe(200);
+        expect(res.body.length).toBe(r.bytes);
+        expect(createHash('sha256').update(res.body).digest('hex')).toBe(await sha256(join(fx.root, 'videorenditions/clip-9', r.file)));
+        expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="Movie HD001_${r.label}\\.mp4"`));
+      }
+    },
+  );
 });

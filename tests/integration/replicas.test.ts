@@ -192,26 +192,48 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     const gone = await within('the takedown on both bffs and through nginx', COHERENCE_MS, async () => {
       // The two front-door requests one after the other: identical requests at once for an answer
       // nginx does not store (a 404) wait on its cache lock, which it rechecks every 500 ms.
-      const answers = [...(await Promise.all(bffs.map((b) => status(b.url, api)))), await status(nginx.url, api), await status(nginx.url, api)];
+      const answers = [
+        ...(await Promise.all(bffs.map((b) => status(b.url, api)))),
+        await status(nginx.url, api),
+        await status(nginx.url, api),
+      ];
       return answers.every((s) => s === 404);
     });
-    const mediaGone = await within('410 from both media services', TAKEDOWN_MS, async () => (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 410));
+    const mediaGone = await within('410 from both media services', TAKEDOWN_MS, async () =>
+      (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 410),
+    );
     expect(await status(nginx.url, original)).toBe(410);
     // Each media service tells the external cache once it refuses the item itself: two calls.
     const folderUrls = [`/members/freephotos/${set.path}/`, `/edge/members/freephotos/${set.path}/`].map((u) => u.replace(/ /g, '%20'));
-    await within('a takedown purge from each media service', TAKEDOWN_MS, async () => purges.filter((p) => p.event === 'takedown').length === REPLICAS);
+    await within(
+      'a takedown purge from each media service',
+      TAKEDOWN_MS,
+      async () => purges.filter((p) => p.event === 'takedown').length === REPLICAS,
+    );
     for (const p of purges) expect(p.urls).toEqual(folderUrls);
 
     await catalog('restore', `/freephotos/${set.path}`, '--by', 'ops', '--reason', 'replica test');
     const back = await within('the restore on both bffs and through nginx', COHERENCE_MS, async () => {
       // The two front-door requests one after the other: identical requests at once for an answer
       // nginx does not store (a 404) wait on its cache lock, which it rechecks every 500 ms.
-      const answers = [...(await Promise.all(bffs.map((b) => status(b.url, api)))), await status(nginx.url, api), await status(nginx.url, api)];
+      const answers = [
+        ...(await Promise.all(bffs.map((b) => status(b.url, api)))),
+        await status(nginx.url, api),
+        await status(nginx.url, api),
+      ];
       return answers.every((s) => s === 200);
     });
-    await within('200 from both media services', TAKEDOWN_MS, async () => (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 200));
-    await within('a restore purge from each media service', TAKEDOWN_MS, async () => purges.filter((p) => p.event === 'restore').length === REPLICAS);
-    console.log(`replicas: takedown on both bffs + nginx after ${gone} ms, 410 from both media services after ${mediaGone} ms; restore after ${back} ms`);
+    await within('200 from both media services', TAKEDOWN_MS, async () =>
+      (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 200),
+    );
+    await within(
+      'a restore purge from each media service',
+      TAKEDOWN_MS,
+      async () => purges.filter((p) => p.event === 'restore').length === REPLICAS,
+    );
+    console.log(
+      `replicas: takedown on both bffs + nginx after ${gone} ms, 410 from both media services after ${mediaGone} ms; restore after ${back} ms`,
+    );
   });
 
   it('keeps a session made on one bff on the other, and its media cookie on either media service', async () => {
@@ -222,11 +244,18 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
       body: JSON.stringify(DEMO_MEMBER),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const me = await fetch(`${b.url}/api/me`, { headers: { Cookie: cookie } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { username?: string }).username).toBe(DEMO_MEMBER.username);
-    const row = await db.knex('photoset_files as f').join('photosets as p', 'p.id', 'f.photoset_id').orderBy('f.id').first('p.path', 'f.filename');
+    const row = await db
+      .knex('photoset_files as f')
+      .join('photosets as p', 'p.id', 'f.photoset_id')
+      .orderBy('f.id')
+      .first('p.path', 'f.filename');
     const photo = `/members/photos/${row.path}/${row.filename}`;
     for (const m of media) {
       expect(await status(m.url, photo)).toBe(401);
@@ -238,7 +267,12 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     const { url, edgeUrl } = (await link.json()) as { url: string; edgeUrl: string };
     expect(edgeUrl).toMatch(/^\/edge\/members\/photos\/.+\?md5=[\w-]{22}&expires=\d+&mid=\d+&iat=\d+$/);
     for (const signed of [url, edgeUrl]) expect(await status(nginx.url, signed)).toBe(200);
-    expect(await status(nginx.url, edgeUrl.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1}`))).toBe(403);
+    expect(
+      await status(
+        nginx.url,
+        edgeUrl.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1}`),
+      ),
+    ).toBe(403);
     // Signed out on the second bff: the first no longer knows the session either.
     expect((await fetch(`${b.url}/api/logout`, { method: 'POST', headers: { Cookie: cookie, Origin: b.url } })).status).toBeLessThan(300);
     expect((await fetch(`${a.url}/api/me`, { headers: { Cookie: cookie } })).status).toBe(401);
@@ -249,7 +283,16 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     const subscription = '910000000000000077';
     const member = await db.knex('members').where({ username: DEMO_MEMBER.username }).first('id');
     const now = Date.now();
-    await db.knex('subscriptions').insert({ member_id: member.id, kind: 'membership', vod_id: null, provider_subscription_id: subscription, status: 'active', paid_until: now + 86_400_000, created_at: now, updated_at: now });
+    await db.knex('subscriptions').insert({
+      member_id: member.id,
+      kind: 'membership',
+      vod_id: null,
+      provider_subscription_id: subscription,
+      status: 'active',
+      paid_until: now + 86_400_000,
+      created_at: now,
+      updated_at: now,
+    });
     const deliver = (url: string, transactionId: string) =>
       fetch(`${url}/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventType=RenewalSuccess`, {
         method: 'POST',
@@ -257,9 +300,14 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
         body: JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, subscriptionId: subscription, transactionId, billedAmount: '14.99' }),
       }).then(async (res) => `${res.status} ${((await res.json()) as { status?: string }).status}`);
     const outcomes: string[] = [];
-    for (let round = 0; round < 10; round += 1) outcomes.push((await Promise.all([deliver(a.url, `replica-race-${round}`), deliver(b.url, `replica-race-${round}`)])).sort().join(' + '));
+    for (let round = 0; round < 10; round += 1)
+      outcomes.push(
+        (await Promise.all([deliver(a.url, `replica-race-${round}`), deliver(b.url, `replica-race-${round}`)])).sort().join(' + '),
+      );
     expect(new Set(outcomes)).toEqual(new Set(['200 duplicate + 200 stored']));
-    expect(Number((await db.knex('webhook_events').where('transaction_id', 'like', 'replica-race-%').count({ n: '*' }).first())?.n)).toBe(10);
+    expect(Number((await db.knex('webhook_events').where('transaction_id', 'like', 'replica-race-%').count({ n: '*' }).first())?.n)).toBe(
+      10,
+    );
   });
 
   it('charges one payment token sent to both bffs at once exactly once', async () => {
@@ -283,10 +331,13 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     expect(charge).toBeDefined();
     const send = (url: string) =>
       // The same browser (step 1's payment cookie) sending to every bff and the front door.
-      fetch(`${url}/api/process_payment`, { ...charge, headers: { ...(charge?.headers as Record<string, string>), Origin: url } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${url}/api/process_payment`, { ...charge, headers: { ...(charge?.headers as Record<string, string>), Origin: url } }).then(
+        async (r) => ({ status: r.status, body: await r.json() }),
+      );
     const answers = await Promise.all([send(a.url), send(b.url), send(nginx.url)]);
     for (const r of answers) expect(r.body).toEqual({ approved: true, status: 'approved' });
-    const charges = ((await (await fetch(`${provider.url}/_sim/charges`)).json()) as { charges: { passThrough: Record<string, string> }[] }).charges;
+    const charges = ((await (await fetch(`${provider.url}/_sim/charges`)).json()) as { charges: { passThrough: Record<string, string> }[] })
+      .charges;
     expect(charges.filter((c) => c.passThrough.username === 'replica_payer')).toHaveLength(1);
     expect(await db.knex('members').where({ username: 'replica_payer' })).toHaveLength(1);
   });

@@ -36,7 +36,9 @@ function hit(port: number, path: string, id: string): Promise<Outcome> {
       });
       res.on('error', (err) => resolve({ id, ok: false, error: `response: ${err.message}`, finishedAt: performance.now() }));
     });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ id, ok: false, error: err.code ?? err.message, finishedAt: performance.now() }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ id, ok: false, error: err.code ?? err.message, finishedAt: performance.now() }),
+    );
     req.end();
   });
 }
@@ -54,7 +56,12 @@ describe('bff SIGTERM under load', () => {
     await prepareData(databaseUrl, join(dataDir, 'media'), () => {});
     const port = await freePort();
     const logs: string[] = [];
-    bff = spawnTs('bff', join(repoRoot, 'bff/src/main.ts'), { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(port), LOG_LEVEL: 'info', REDIS_URL: '' }, (_, line) => logs.push(line));
+    bff = spawnTs(
+      'bff',
+      join(repoRoot, 'bff/src/main.ts'),
+      { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(port), LOG_LEVEL: 'info', REDIS_URL: '' },
+      (_, line) => logs.push(line),
+    );
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, bff);
 
     // A mix of cached listings and uncached searches (each a database read), 16 at a time.
@@ -116,7 +123,14 @@ describe('media service SIGTERM during a download', () => {
     const data = Buffer.alloc(size, 7);
     writeFileSync(join(dataDir, 'media/freephotos/big/file.bin'), data);
     const port = await freePort();
-    const env = { ...process.env, MEDIA_ROOT: join(dataDir, 'media'), VARIANT_CACHE_DIR: join(dataDir, 'variants'), MEDIA_PORT: String(port), MEDIA_OFFLOAD: 'none', LOG_LEVEL: 'warn' };
+    const env = {
+      ...process.env,
+      MEDIA_ROOT: join(dataDir, 'media'),
+      VARIANT_CACHE_DIR: join(dataDir, 'variants'),
+      MEDIA_PORT: String(port),
+      MEDIA_OFFLOAD: 'none',
+      LOG_LEVEL: 'warn',
+    };
     media = spawnTs('media', join(repoRoot, 'media-service/src/main.ts'), env, () => {});
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, media);
 

@@ -14,7 +14,8 @@ const EDGE_SECRET = 'sign-out-edge-secret-0123456789';
 const FILE = '/members/video/clip-1/clip-1001.mp4';
 const DATA = Buffer.from('sign-out reach test bytes');
 
-const setCookies = (res: { headers: Record<string, unknown> }) => ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
+const setCookies = (res: { headers: Record<string, unknown> }) =>
+  ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
 const mediaCookie = (set: string[]) => set.find((c) => c.startsWith('media_token='))?.split(';')[0] ?? '';
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ');
 
@@ -29,9 +30,13 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
     server = kit.app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     revocationUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/internal/media-revocations`;
-    fx = await startTempMedia({ MEDIA_REVOCATION_URL: revocationUrl, MEDIA_REVOCATION_INTERVAL_S: '5', EDGE_URL_SECRET: EDGE_SECRET }, {}, async (root) => {
-      await put(root, FILE.slice('/members/'.length), DATA);
-    });
+    fx = await startTempMedia(
+      { MEDIA_REVOCATION_URL: revocationUrl, MEDIA_REVOCATION_INTERVAL_S: '5', EDGE_URL_SECRET: EDGE_SECRET },
+      {},
+      async (root) => {
+        await put(root, FILE.slice('/members/'.length), DATA);
+      },
+    );
     while (!fx.media.revocations.loaded) await new Promise((r) => setTimeout(r, 20));
   });
   afterAll(async () => {
@@ -42,7 +47,8 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
 
   const run = (...argv: string[]) => runOpsCommand(argv, { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
   /** A member with a membership (added as an operator does: no payment needed here). */
-  const member = async (username: string) => expect(await run('member', 'add', username, '--password', 'correct horse', '--days', '30')).toBe(0);
+  const member = async (username: string) =>
+    expect(await run('member', 'add', username, '--password', 'correct horse', '--days', '30')).toBe(0);
 
   /** What a hijacker holding `cookie` takes away: a download link, an edge URL, the media cookie. */
   async function mint(cookie: string) {
@@ -77,7 +83,7 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
     expect(await answers(await mint(again))).toEqual([200, 200, 200]);
   });
 
-  it('a password change: the other session\'s minted access stops; this browser\'s new cookie and links work', async () => {
+  it("a password change: the other session's minted access stops; this browser's new cookie and links work", async () => {
     await member('reach_pw');
     const { cookie: stolen } = await signIn(kit, 'reach_pw');
     const { cookie: owner } = await signIn(kit, 'reach_pw');
@@ -85,7 +91,10 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
     const ownerBefore = await mint(owner);
     expect(await answers(minted)).toEqual([200, 200, 200]);
 
-    const change = await kit.request.post('/api/account/password').set({ Origin: ORIGIN, Cookie: owner }).send({ currentPassword: 'correct horse', newPassword: 'new horse battery' });
+    const change = await kit.request
+      .post('/api/account/password')
+      .set({ Origin: ORIGIN, Cookie: owner })
+      .send({ currentPassword: 'correct horse', newPassword: 'new horse battery' });
     expect(change.status).toBe(204);
     await poll();
     expect(await answers(minted)).toEqual([403, 403, 403]);

@@ -15,7 +15,7 @@ function descendants(root: number): number[] {
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
   const found = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of rows) {
       if (found.has(ppid) && !found.has(pid)) {

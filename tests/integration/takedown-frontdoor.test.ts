@@ -88,7 +88,9 @@ describe('a takedown at the front door', () => {
     expect(await status(`/members/freephotos/${set.path}/${file.filename}`)).toBe(410);
 
     const back = Date.now();
-    expect((await catalog('restore', `/members/freephotos/${set.path}/${file.filename}`, '--by', 'ops', '--reason', 'free set test')).code).toBe(0);
+    expect(
+      (await catalog('restore', `/members/freephotos/${set.path}/${file.filename}`, '--by', 'ops', '--reason', 'free set test')).code,
+    ).toBe(0);
     await within(variant, 200, back);
     await within(api, 200, back);
   });

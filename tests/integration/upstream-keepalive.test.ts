@@ -49,7 +49,13 @@ describe('front door upstream keep-alive with two bff replicas', () => {
   beforeAll(async () => {
     replicas = [await replica(), await replica()];
     work = await mkdtemp(join(tmpdir(), 'keepalive-'));
-    nginx = await startNginx({ bffUrl: replicas.map((r) => r.url), mediaUrl: 'http://127.0.0.1:9', spaDir: work, mediaRoot: work, accessLog: 'off' });
+    nginx = await startNginx({
+      bffUrl: replicas.map((r) => r.url),
+      mediaUrl: 'http://127.0.0.1:9',
+      spaDir: work,
+      mediaRoot: work,
+      accessLog: 'off',
+    });
   });
   afterAll(async () => {
     await nginx?.stop();

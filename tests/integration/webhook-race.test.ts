@@ -21,7 +21,13 @@ interface Bff {
 
 async function startBff(databaseUrl: string, lines: string[]): Promise<Bff> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(port), LOG_LEVEL: 'info', SEARCH_INDEX: 'off' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    BFF_PORT: String(port),
+    LOG_LEVEL: 'info',
+    SEARCH_INDEX: 'off',
+  };
   delete env.REDIS_URL;
   const child = spawnTs(`bff:${port}`, resolve(repoRoot, 'bff/src/main.ts'), env, (_name, line) => lines.push(line));
   const url = `http://127.0.0.1:${port}`;
@@ -78,7 +84,14 @@ describe.each(testBackends())('the same webhook delivered to two bff processes a
       method: 'POST',
       // The bffs trust loopback as a proxy; this is the address the provider's delivery came from.
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '64.38.240.17' },
-      body: JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, subscriptionId: SUBSCRIPTION, transactionId, billedAmount: '14.99', note: MARKER }),
+      body: JSON.stringify({
+        clientAccnum: 900000,
+        clientSubacc: 0,
+        subscriptionId: SUBSCRIPTION,
+        transactionId,
+        billedAmount: '14.99',
+        note: MARKER,
+      }),
     }).then(async (res) => ({ status: res.status, body: (await res.json()) as { status?: string } }));
 
   it(`answers 200 stored + 200 duplicate in each of ${ROUNDS} simultaneous pairs, applies once, logs no payload`, async () => {
@@ -87,7 +100,12 @@ describe.each(testBackends())('the same webhook delivered to two bff processes a
     for (let round = 0; round < ROUNDS; round += 1) {
       const id = `race-${backend}-${round}`;
       const answers = await Promise.all([deliver(a.url, id), deliver(b.url, id)]);
-      outcomes.push(answers.map((r) => `${r.status} ${r.body.status ?? JSON.stringify(r.body)}`).sort().join(' + '));
+      outcomes.push(
+        answers
+          .map((r) => `${r.status} ${r.body.status ?? JSON.stringify(r.body)}`)
+          .sort()
+          .join(' + '),
+      );
     }
     const tally = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
     expect(tally, JSON.stringify(tally)).toEqual({ '200 duplicate + 200 stored': ROUNDS });

@@ -14,7 +14,11 @@ const tsx = [process.execPath, ['--import', 'tsx']] as const;
 const parts: [string, string, string[]][] = [
   ['load', tsx[0], [...tsx[1], 'reliability/load.run.ts']],
   ['faults', tsx[0], [...tsx[1], 'reliability/faults.run.ts']],
-  ['hostile', process.execPath, [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', 'reliability/hostile-input', 'reliability/limits']],
+  [
+    'hostile',
+    process.execPath,
+    [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', 'reliability/hostile-input', 'reliability/limits'],
+  ],
 ];
 const failed: string[] = [];
 const load = loadavg()[0]?.toFixed(1);

@@ -18,7 +18,10 @@ const scenarios: Record<string, { order: number; title: string; run: () => Promi
   sigterm: { order: 24, title: 'Fault: SIGTERM to each service under load', run: () => sigtermEach({ before: 600 }) },
 };
 
-const wanted = (process.env.FAULTS ?? Object.keys(scenarios).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = (process.env.FAULTS ?? Object.keys(scenarios).join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const missed: Figure[] = [];
 for (const name of wanted) {
   const scenario = scenarios[name];

@@ -20,13 +20,27 @@ let media: RunningMedia;
 let publicFile: { url: string; bytes: Buffer };
 
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMIT_PAYMENT_PER_MINUTE: '100000', PAYMENT_RATE: '60000r/m', PAYMENT_BURST: '5000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' } });
+  stack = await startStack({
+    env: {
+      RATE_LIMIT_PAYMENT_PER_MINUTE: '100000',
+      PAYMENT_RATE: '60000r/m',
+      PAYMENT_BURST: '5000',
+      RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
+    },
+  });
   // Beside the media root: no path may ever reach it.
   writeFileSync(join(stack.dataDir, 'secret.txt'), SECRET);
   // Imported after the seed: the media service blocks sharp's SVG loader, which the seed renders with.
   const { loadConfig } = await import('@media-site/media-service/config');
   const { startMedia } = await import('@media-site/media-service/server');
-  media = await startMedia(loadConfig({ MEDIA_PORT: '0', MEDIA_ROOT: stack.mediaRoot, VARIANT_CACHE_DIR: join(stack.dataDir, 'own-variants'), LOG_LEVEL: 'silent' }));
+  media = await startMedia(
+    loadConfig({
+      MEDIA_PORT: '0',
+      MEDIA_ROOT: stack.mediaRoot,
+      VARIANT_CACHE_DIR: join(stack.dataDir, 'own-variants'),
+      LOG_LEVEL: 'silent',
+    }),
+  );
   const updates = (await (await fetch(`${stack.baseUrl}/api/updates/1`)).json()) as { thumbnail: string }[];
   const thumb = updates[0]?.thumbnail ?? '';
   publicFile = { url: thumb, bytes: readFileSync(join(stack.mediaRoot, thumb.replace(/^\/members\//, ''))) };
@@ -40,8 +54,43 @@ afterAll(async () => {
 
 /** Bytes rendered into a path segment: safe characters as they are, everything else %XX. */
 const segment = fc.oneof(
-  { weight: 3, arbitrary: fc.uint8Array({ minLength: 0, maxLength: 24 }).map((bytes) => [...bytes].map((b) => (/[\w.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('')) },
-  { weight: 2, arbitrary: fc.constantFrom('..', '.', '%2e%2e', '%2E%2e', '%252e%252e', '%00', '%2f', '%5c', '..%2f..', '%c0%ae%c0%ae', '%ff', '%', '%zz', 'secret.txt', '', '~', 'A'.repeat(300), '0', '-1', '1e3', '10001', '99999999999999999999') },
+  {
+    weight: 3,
+    arbitrary: fc
+      .uint8Array({ minLength: 0, maxLength: 24 })
+      .map((bytes) =>
+        [...bytes]
+          .map((b) => (/[\w.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
+          .join(''),
+      ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '..',
+      '.',
+      '%2e%2e',
+      '%2E%2e',
+      '%252e%252e',
+      '%00',
+      '%2f',
+      '%5c',
+      '..%2f..',
+      '%c0%ae%c0%ae',
+      '%ff',
+      '%',
+      '%zz',
+      'secret.txt',
+      '',
+      '~',
+      'A'.repeat(300),
+      '0',
+      '-1',
+      '1e3',
+      '10001',
+      '99999999999999999999',
+    ),
+  },
   { weight: 2, arbitrary: fc.stringMatching(/^[\w.-]{1,40}$/) },
 );
 
@@ -70,26 +119,60 @@ async function property(name: string, arb: fc.Arbitrary<unknown>, check: (v: nev
     }),
     { numRuns: RUNS, seed: Number(process.env.HOSTILE_SEED ?? 20260101) },
   );
-  figures.push(figure(name, `${ran} generated cases, 0 answers >= 500 (${Math.round(performance.now() - started)} ms)`, '2xx/3xx/4xx only, invariants held', true));
+  figures.push(
+    figure(
+      name,
+      `${ran} generated cases, 0 answers >= 500 (${Math.round(performance.now() - started)} ms)`,
+      '2xx/3xx/4xx only, invariants held',
+      true,
+    ),
+  );
 }
 
 describe('hostile input', () => {
   it('API path parameters: 2xx/4xx JSON, never 5xx, through nginx and at the bff', async () => {
-    const routes = ['photos', 'photos-by-date', 'videos', 'videos-by-date', 'vod', 'updates', 'models', 'modelname', 'search', 'thumbnails', 'freethumbnails', 'videos/prename', 'vod/prename'];
-    await property('API path parameters (13 routes; nginx and bff)', fc.tuple(fc.constantFrom(...routes), fc.array(segment, { minLength: 1, maxLength: 3 }), fc.boolean()), async ([route, segs, viaNginx]: [string, string[], boolean]) => {
-      const path = `/api/${route}/${segs.join('/')}`;
-      const s = await send(viaNginx ? stack.baseUrl : stack.bffUrl, { path }, { keepBody: true });
-      checkAnswer(s, viaNginx ? 'nginx' : 'bff');
-    });
+    const routes = [
+      'photos',
+      'photos-by-date',
+      'videos',
+      'videos-by-date',
+      'vod',
+      'updates',
+      'models',
+      'modelname',
+      'search',
+      'thumbnails',
+      'freethumbnails',
+      'videos/prename',
+      'vod/prename',
+    ];
+    await property(
+      'API path parameters (13 routes; nginx and bff)',
+      fc.tuple(fc.constantFrom(...routes), fc.array(segment, { minLength: 1, maxLength: 3 }), fc.boolean()),
+      async ([route, segs, viaNginx]: [string, string[], boolean]) => {
+        const path = `/api/${route}/${segs.join('/')}`;
+        const s = await send(viaNginx ? stack.baseUrl : stack.bffUrl, { path }, { keepBody: true });
+        checkAnswer(s, viaNginx ? 'nginx' : 'bff');
+      },
+    );
   });
 
   it('media paths: nothing outside the root, never 5xx', async () => {
     const families = ['photosthumbs', 'videothumbs', 'vodthumbs', 'freephotos', 'photos', 'video', 'vod', 'nothing', '..', '%2e%2e'];
-    await property('media paths (10 families, traversal tokens; nginx and service)', fc.tuple(fc.constantFrom(...families), fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.constantFrom('', '?w=320', '?w=7', '?w=')), async ([family, segs, viaNginx, query]: [string, string[], boolean, string]) => {
-      const path = `/members/${family}/${segs.join('/')}${query}`;
-      const s = await send(viaNginx ? stack.baseUrl : media.url, { path }, { keepBody: true });
-      checkAnswer(s, viaNginx ? 'nginx' : 'media');
-    });
+    await property(
+      'media paths (10 families, traversal tokens; nginx and service)',
+      fc.tuple(
+        fc.constantFrom(...families),
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.constantFrom('', '?w=320', '?w=7', '?w='),
+      ),
+      async ([family, segs, viaNginx, query]: [string, string[], boolean, string]) => {
+        const path = `/members/${family}/${segs.join('/')}${query}`;
+        const s = await send(viaNginx ? stack.baseUrl : media.url, { path }, { keepBody: true });
+        checkAnswer(s, viaNginx ? 'nginx' : 'media');
+      },
+    );
   });
 
   it('Range headers: 200 whole, 206 exact slices, 416 with */length; never 5xx', async () => {
@@ -102,37 +185,77 @@ describe('hostile input', () => {
       fc.constantFrom('', '-', '--1', '1.5-3', 'a-b', ' 0-1', '0-1 ', '0x0-0x10'),
     );
     const header = fc.oneof(
-      { weight: 4, arbitrary: fc.tuple(fc.constantFrom('bytes', 'BYTES', 'Bytes', 'items', 'bytes '), fc.array(spec, { minLength: 1, maxLength: 12 }), fc.constantFrom(',', ', ', ' ,')).map(([unit, specs, sep]) => `${unit}=${specs.join(sep)}`) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(
+            fc.constantFrom('bytes', 'BYTES', 'Bytes', 'items', 'bytes '),
+            fc.array(spec, { minLength: 1, maxLength: 12 }),
+            fc.constantFrom(',', ', ', ' ,'),
+          )
+          .map(([unit, specs, sep]) => `${unit}=${specs.join(sep)}`),
+      },
       { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')) },
     );
-    await property('Range headers on a public file (service streaming, and nginx)', fc.tuple(header, fc.boolean()), async ([range, viaNginx]: [string, boolean]) => {
-      const res = await fetch(`${viaNginx ? stack.baseUrl : media.url}${publicFile.url}`, { headers: { Range: range } });
-      const body = Buffer.from(await res.arrayBuffer());
-      expect([200, 206, 416], `${range}`).toContain(res.status);
-      if (res.status === 200) expect(body.equals(publicFile.bytes), range).toBe(true);
-      if (res.status === 416) expect(res.headers.get('content-range')).toBe(`bytes */${size}`);
-      if (res.status === 206 && !(res.headers.get('content-type') ?? '').startsWith('multipart/byteranges')) {
-        const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers.get('content-range') ?? '');
-        expect(m, range).not.toBeNull();
-        const [start, end, total] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
-        expect(total).toBe(size);
-        expect(body.equals(publicFile.bytes.subarray(start, end + 1)), range).toBe(true);
-      }
-    });
+    await property(
+      'Range headers on a public file (service streaming, and nginx)',
+      fc.tuple(header, fc.boolean()),
+      async ([range, viaNginx]: [string, boolean]) => {
+        const res = await fetch(`${viaNginx ? stack.baseUrl : media.url}${publicFile.url}`, { headers: { Range: range } });
+        const body = Buffer.from(await res.arrayBuffer());
+        expect([200, 206, 416], `${range}`).toContain(res.status);
+        if (res.status === 200) expect(body.equals(publicFile.bytes), range).toBe(true);
+        if (res.status === 416) expect(res.headers.get('content-range')).toBe(`bytes */${size}`);
+        if (res.status === 206 && !(res.headers.get('content-type') ?? '').startsWith('multipart/byteranges')) {
+          const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers.get('content-range') ?? '');
+          expect(m, range).not.toBeNull();
+          const [start, end, total] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
+          expect(total).toBe(size);
+          expect(body.equals(publicFile.bytes.subarray(start, end + 1)), range).toBe(true);
+        }
+      },
+    );
   });
 
   it('payment fields: refused with a JSON 4xx, never 5xx', async () => {
-    const text = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('', ' ', 'a'.repeat(5000), '<script>', "' OR 1=1 --", '\u0000', 'ä'.repeat(70), '../../etc', '4111111111111111'));
-    const value = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 3 }));
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.constantFrom('', ' ', 'a'.repeat(5000), '<script>', "' OR 1=1 --", '\u0000', 'ä'.repeat(70), '../../etc', '4111111111111111'),
+    );
+    const value = fc.oneof(
+      text,
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(text, { maxLength: 3 }),
+      fc.dictionary(text, text, { maxKeys: 3 }),
+    );
     const body = fc.oneof(
       fc.record({ username: value, password: value, vod: value }, { requiredKeys: [] }),
-      fc.record({ accessToken: value, paymentToken: value, vod: value, formData: fc.oneof(value, fc.record({ username: value, password: value, email: value }, { requiredKeys: [] })) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          accessToken: value,
+          paymentToken: value,
+          vod: value,
+          formData: fc.oneof(value, fc.record({ username: value, password: value, email: value }, { requiredKeys: [] })),
+        },
+        { requiredKeys: [] },
+      ),
       fc.jsonValue({ maxDepth: 3 }),
     );
     const steps = ['/api/get_ccbill_token', '/api/get_ccbill_back_token', '/api/process_payment', '/api/login'];
-    await property('payment and sign-in fields (4 endpoints, arbitrary JSON)', fc.tuple(fc.constantFrom(...steps), body, fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded')), async ([path, json, type]: [string, unknown, string]) => {
-      const s = await send(stack.baseUrl, { path, method: 'POST', headers: { Origin: stack.baseUrl, 'Content-Type': type }, body: JSON.stringify(json) ?? '' }, { keepBody: true });
-      checkAnswer(s, 'nginx');
-    });
+    await property(
+      'payment and sign-in fields (4 endpoints, arbitrary JSON)',
+      fc.tuple(fc.constantFrom(...steps), body, fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded')),
+      async ([path, json, type]: [string, unknown, string]) => {
+        const s = await send(
+          stack.baseUrl,
+          { path, method: 'POST', headers: { Origin: stack.baseUrl, 'Content-Type': type }, body: JSON.stringify(json) ?? '' },
+          { keepBody: true },
+        );
+        checkAnswer(s, 'nginx');
+      },
+    );
   });
 });

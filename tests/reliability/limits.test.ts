@@ -22,16 +22,53 @@ afterAll(async () => {
 describe('oversized requests', () => {
   it('are refused at nginx and at each service, never with 5xx', async () => {
     const big = (kib: number) => 'x'.repeat(kib * 1024);
-    const cases: { where: string; base: string; path: string; method?: string; headers?: Record<string, string>; body?: string; expect: number[] }[] = [
-      { where: 'nginx: 100 KiB JSON body to /api/login', base: stack.baseUrl, path: '/api/login', method: 'POST', headers: { 'Content-Type': 'application/json', Origin: stack.baseUrl }, body: JSON.stringify({ username: big(100) }), expect: [413] },
+    const cases: {
+      where: string;
+      base: string;
+      path: string;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      expect: number[];
+    }[] = [
+      {
+        where: 'nginx: 100 KiB JSON body to /api/login',
+        base: stack.baseUrl,
+        path: '/api/login',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: stack.baseUrl },
+        body: JSON.stringify({ username: big(100) }),
+        expect: [413],
+      },
       { where: 'nginx: 2 MiB body to /', base: stack.baseUrl, path: '/', method: 'POST', body: big(2048), expect: [413] },
       { where: 'nginx: 64 KiB header', base: stack.baseUrl, path: '/api/updates/1', headers: { 'X-Big': big(64) }, expect: [400, 431] },
       { where: 'nginx: 32 KiB URL', base: stack.baseUrl, path: `/api/search/${big(32)}`, expect: [414, 400] },
-      { where: 'bff: 100 KiB JSON body to /api/login', base: stack.bffUrl, path: '/api/login', method: 'POST', headers: { 'Content-Type': 'application/json', Origin: stack.bffUrl }, body: JSON.stringify({ username: big(100) }), expect: [413] },
+      {
+        where: 'bff: 100 KiB JSON body to /api/login',
+        base: stack.bffUrl,
+        path: '/api/login',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: stack.bffUrl },
+        body: JSON.stringify({ username: big(100) }),
+        expect: [413],
+      },
       { where: 'bff: 20 KiB header', base: stack.bffUrl, path: '/api/updates/1', headers: { 'X-Big': big(20) }, expect: [431] },
       { where: 'bff: 32 KiB URL', base: stack.bffUrl, path: `/api/search/${big(32)}`, expect: [400, 414, 431] },
-      { where: 'media: 20 KiB header', base: stack.mediaUrl, path: '/members/photosthumbs/x/large.jpg', headers: { 'X-Big': big(20) }, expect: [431] },
-      { where: 'media: 1 MiB body', base: stack.mediaUrl, path: '/members/photosthumbs/x/large.jpg', method: 'POST', body: big(1024), expect: [405, 413] },
+      {
+        where: 'media: 20 KiB header',
+        base: stack.mediaUrl,
+        path: '/members/photosthumbs/x/large.jpg',
+        headers: { 'X-Big': big(20) },
+        expect: [431],
+      },
+      {
+        where: 'media: 1 MiB body',
+        base: stack.mediaUrl,
+        path: '/members/photosthumbs/x/large.jpg',
+        method: 'POST',
+        body: big(1024),
+        expect: [405, 413],
+      },
     ];
     // Node's own answer to an oversized request destroyed the socket with the rest of the request
     // unread, so the 431 could lose the race to a reset; both services answer through
@@ -42,7 +79,9 @@ describe('oversized requests', () => {
       seen.push(`${c.where}: ${s.status || s.error}`);
       expect(c.expect, `${c.where}: ${s.status} ${s.error ?? ''} ${s.body?.slice(0, 80)}`).toContain(s.status);
     }
-    figures.push(figure('oversized bodies, headers and URLs (nginx, bff, media)', seen.join(' · '), '413 / 414 / 431 / 400 / 405, never 5xx', true));
+    figures.push(
+      figure('oversized bodies, headers and URLs (nginx, bff, media)', seen.join(' · '), '413 / 414 / 431 / 400 / 405, never 5xx', true),
+    );
   });
 });
 
@@ -80,13 +119,24 @@ describe('slow clients', () => {
       const rows: string[] = [];
       for (const t of targets) {
         const samples: Sample[] = [];
-        for (let round = 0; round < 10; round++) samples.push(...(await Promise.all(Array.from({ length: 5 }, () => send(t.base, { path: t.path }, { timeoutMs: 5000 })))));
+        for (let round = 0; round < 10; round++)
+          samples.push(...(await Promise.all(Array.from({ length: 5 }, () => send(t.base, { path: t.path }, { timeoutMs: 5000 })))));
         const s = summarize(samples);
         rows.push(`${t.name} ${s.requests - s.errors - samples.filter((x) => x.status !== 200).length}/${s.requests} ok, p99 ${s.p99} ms`);
-        expect(samples.filter((x) => x.status !== 200 || x.error), t.name).toEqual([]);
+        expect(
+          samples.filter((x) => x.status !== 200 || x.error),
+          t.name,
+        ).toEqual([]);
       }
       const open = slow.filter((c) => !c.closedByServer()).length;
-      figures.push(figure(`slowloris: ${perTarget} trickling sockets per target, 50 normal requests each`, `${rows.join(' · ')} (${open} of ${slow.length} slow sockets still open)`, 'every normal request answered', true));
+      figures.push(
+        figure(
+          `slowloris: ${perTarget} trickling sockets per target, 50 normal requests each`,
+          `${rows.join(' · ')} (${open} of ${slow.length} slow sockets still open)`,
+          'every normal request answered',
+          true,
+        ),
+      );
     } finally {
       for (const c of slow) c.stop();
     }

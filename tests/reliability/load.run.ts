@@ -87,7 +87,12 @@ try {
     figure(`${k} RSS under load, round 1 -> ${roundCount}`, `${loaded[0]?.[k]} -> ${loaded[roundCount - 1]?.[k]} MiB`, 'reported', true),
   ]);
   const figures = [
-    figure(`requests in ${roundSeconds * roundCount} s at ${connections} connections (front door, mixed browsing)`, `${total} (${rate}/s)`, 'reported', true),
+    figure(
+      `requests in ${roundSeconds * roundCount} s at ${connections} connections (front door, mixed browsing)`,
+      `${total} (${rate}/s)`,
+      'reported',
+      true,
+    ),
     figure('5xx answers', s5xx, '0', s5xx === 0),
     // Every URL of the mix exists: a 4xx would mean the mix measures error pages.
     figure('4xx answers', s4xx, '0', s4xx === 0),

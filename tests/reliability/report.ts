@@ -14,7 +14,8 @@ export function writeReport(note: string): void {
   const sets = readFigures();
   const lines = [START, '', note, '', '| scenario | measure | result | goal | met |', '|---|---|---|---|---|'];
   for (const set of sets) {
-    for (const f of set.figures) lines.push(`| ${cell(set.scenario)} | ${cell(f.measure)} | ${cell(f.value)} | ${cell(f.goal)} | ${f.ok ? 'yes' : '**no**'} |`);
+    for (const f of set.figures)
+      lines.push(`| ${cell(set.scenario)} | ${cell(f.measure)} | ${cell(f.value)} | ${cell(f.goal)} | ${f.ok ? 'yes' : '**no**'} |`);
   }
   lines.push('', END);
   const current = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : `# Reliability\n\n${START}\n${END}\n`;

@@ -10,6 +10,10 @@ export interface CatalogRun {
 export async function catalogCli(site: { databaseUrl: string; mediaRoot: string }, ...argv: string[]): Promise<CatalogRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runOpsCommand(argv, { env: { DATABASE_URL: site.databaseUrl, MEDIA_ROOT: site.mediaRoot }, out: (s) => out.push(s), err: (s) => err.push(s) });
+  const code = await runOpsCommand(argv, {
+    env: { DATABASE_URL: site.databaseUrl, MEDIA_ROOT: site.mediaRoot },
+    out: (s) => out.push(s),
+    err: (s) => err.push(s),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -39,7 +39,10 @@ export async function interrupted(cmd: string, args: string[], file: string, atL
   const child = spawn(cmd, args, { stdio: 'ignore' });
   const done = new Promise<void>((r) => child.once('exit', () => r()));
   for (;;) {
-    const size = await stat(file).then((s) => s.size, () => 0);
+    const size = await stat(file).then(
+      (s) => s.size,
+      () => 0,
+    );
     if (size >= atLeast || child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -48,7 +51,11 @@ export async function interrupted(cmd: string, args: string[], file: string, atL
   return statSync(file).size;
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * A download manager stopped the way a user stops it: aria2c fetches `source` with `options` at `limit`

@@ -36,7 +36,9 @@ for (const report of process.argv.slice(2)) {
 const secs = (ms) => `${(ms / 1000).toFixed(0)} s`.padStart(7);
 console.log(`${'project'.padEnd(20)} ${'files'.padStart(5)} ${'tests'.padStart(6)} ${'files'.padStart(7)} ${'span'.padStart(7)}`);
 for (const [name, row] of [...projects].sort((a, b) => b[1].ms - a[1].ms)) {
-  console.log(`${name.padEnd(20)} ${String(row.files).padStart(5)} ${String(row.tests).padStart(6)} ${secs(row.ms)} ${secs(row.end - row.start)}`);
+  console.log(
+    `${name.padEnd(20)} ${String(row.files).padStart(5)} ${String(row.tests).padStart(6)} ${secs(row.ms)} ${secs(row.end - row.start)}`,
+  );
 }
 console.log('\nslowest files:');
 for (const { path, ms } of files.sort((a, b) => b.ms - a.ms).slice(0, 15)) console.log(`${secs(ms)}  ${path}`);

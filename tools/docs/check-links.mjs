@@ -13,10 +13,11 @@ const SKIP = new Set();
 
 /** Tracked and new (not ignored) Markdown files: node_modules, build output and test artifacts are ignored. */
 function markdownFiles() {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', '*.md'], { cwd: root, encoding: 'utf8' });
-  return out
-    .split('\0')
-    .filter((file) => file && !SKIP.has(file) && existsSync(join(root, file)));
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', '*.md'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return out.split('\0').filter((file) => file && !SKIP.has(file) && existsSync(join(root, file)));
 }
 
 /** GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */

@@ -8,7 +8,8 @@ export interface Entitlements {
   vodPaths: string[];
 }
 
-export const accessWithdrawn = (member: Pick<MemberRow, 'revoked_at' | 'disabled_at'>) => member.revoked_at !== null || member.disabled_at !== null;
+export const accessWithdrawn = (member: Pick<MemberRow, 'revoked_at' | 'disabled_at'>) =>
+  member.revoked_at !== null || member.disabled_at !== null;
 
 /**
  * What the member may fetch. A chargeback, refund, return or void (`revoked_at`) and an operator's

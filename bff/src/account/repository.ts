@@ -90,13 +90,22 @@ export const mintSeconds = (member: Pick<MemberRow, 'access_valid_from'>, now: n
 
 /** Valid-from times set since `since` (unix ms): older ones outlast nothing a link or token could still be. */
 export async function accessValidFromSince(db: Knex, since: number): Promise<Record<string, number>> {
-  const rows: { id: unknown; at: unknown }[] = await db('members').where('access_valid_from', '>=', since).select('id', 'access_valid_from as at');
+  const rows: { id: unknown; at: unknown }[] = await db('members')
+    .where('access_valid_from', '>=', since)
+    .select('id', 'access_valid_from as at');
   return Object.fromEntries(rows.map((r) => [String(num(r.id)), validFromSeconds(num(r.at))]));
 }
 
 export async function insertSubscription(
   db: Knex,
-  s: { memberId: number; kind: 'membership' | 'vod'; vodId: number | null; providerSubscriptionId: string | null; paidUntil: number | null; now: number },
+  s: {
+    memberId: number;
+    kind: 'membership' | 'vod';
+    vodId: number | null;
+    providerSubscriptionId: string | null;
+    paidUntil: number | null;
+    now: number;
+  },
 ): Promise<number> {
   const [id] = await db('subscriptions').insert({
     member_id: s.memberId,
@@ -116,9 +125,15 @@ export async function subscriptionsByProviderId(db: Knex, providerSubscriptionId
   return rows.map((r) => toSubscription(r) as SubscriptionRow);
 }
 
-export async function updateSubscription(db: Knex, id: number, patch: { status?: SubscriptionStatus; paid_until?: number | null; now: number }): Promise<void> {
+export async function updateSubscription(
+  db: Knex,
+  id: number,
+  patch: { status?: SubscriptionStatus; paid_until?: number | null; now: number },
+): Promise<void> {
   const { now, ...rest } = patch;
-  await db('subscriptions').where({ id }).update({ ...rest, updated_at: now });
+  await db('subscriptions')
+    .where({ id })
+    .update({ ...rest, updated_at: now });
 }
 
 export async function membershipPaidUntil(db: Knex, memberId: number): Promise<number | null> {

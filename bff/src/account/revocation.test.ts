@@ -25,23 +25,39 @@ describe.each(testBackends())('chargebacks withdraw access for good (%s)', (back
     const { cookie } = await signIn(kit, username);
     const { result } = await pay(kit, { username, vod: VOD.path, cookie, credentials: false });
     expect(result.body.approved).toBe(true);
-    const subs = await kit.db.knex('members as m').join('subscriptions as s', 's.member_id', 'm.id').where('m.username', username).select('s.kind', 's.provider_subscription_id as sid', 'm.id');
+    const subs = await kit.db
+      .knex('members as m')
+      .join('subscriptions as s', 's.member_id', 'm.id')
+      .where('m.username', username)
+      .select('s.kind', 's.provider_subscription_id as sid', 'm.id');
     const sid = (kind: string) => String(subs.find((s) => s.kind === kind)?.sid);
     return { cookie, memberId: String(subs[0]?.id), membership: sid('membership'), vod: sid('vod') };
   }
   const hook = (eventType: string, fields: Record<string, unknown>) =>
-    kit.request.post(`${HOOK}${eventType}`).set('X-Forwarded-For', PROVIDER_ADDRESS).send({ clientAccnum: 900000, clientSubacc: 0, ...fields });
+    kit.request
+      .post(`${HOOK}${eventType}`)
+      .set('X-Forwarded-For', PROVIDER_ADDRESS)
+      .send({ clientAccnum: 900000, clientSubacc: 0, ...fields });
   async function access(cookie: string) {
     const res = await kit.request.get('/api/me').set('Cookie', cookie);
     expect(res.status).toBe(200);
-    const token = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('media_token='))?.split(';')[0]?.slice('media_token='.length) ?? '';
+    const token =
+      ([] as string[])
+        .concat(res.headers['set-cookie'] ?? [])
+        .find((c) => c.startsWith('media_token='))
+        ?.split(';')[0]
+        ?.slice('media_token='.length) ?? '';
     const verified = verifySessionToken(kit.deps.settings.mediaKeys, token, kit.deps.now() / 1000);
     if (!verified.ok) throw new Error(verified.reason);
     const claims = verified.value;
     const membershipActive = claims.membershipActiveUntil !== null && claims.membershipActiveUntil * 1000 > kit.deps.now();
     return { me: res.body, vods: claims.vodPaths, membershipActive };
   }
-  const vodLink = (cookie: string) => kit.request.get('/api/download-link').query({ path: `/members/vod/${VOD.path}/x.mp4` }).set('Cookie', cookie);
+  const vodLink = (cookie: string) =>
+    kit.request
+      .get('/api/download-link')
+      .query({ path: `/members/vod/${VOD.path}/x.mp4` })
+      .set('Cookie', cookie);
   const enable = (username: string) =>
     runOpsCommand(['member', 'enable', username], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
 
@@ -59,13 +75,18 @@ describe.each(testBackends())('chargebacks withdraw access for good (%s)', (back
     expect(await access(b.cookie)).toMatchObject({ vods: [], membershipActive: false });
     expect((await vodLink(b.cookie)).status).toBe(403);
 
-    const renewal = await hook('RenewalSuccess', { transactionId: 'cb-m-renew', subscriptionId: b.membership, nextRenewalDate: '2099-01-01' });
+    const renewal = await hook('RenewalSuccess', {
+      transactionId: 'cb-m-renew',
+      subscriptionId: b.membership,
+      nextRenewalDate: '2099-01-01',
+    });
     expect(renewal.body).toEqual({ status: 'stored' });
     const sub = await kit.db.knex('subscriptions').where({ provider_subscription_id: b.membership }).first('status', 'paid_until');
     expect(sub.status).toBe('revoked');
     expect(Number(sub.paid_until)).toBeLessThan(Date.parse('2099-01-01'));
     expect(await access(b.cookie)).toMatchObject({ vods: [], membershipActive: false });
-    for (const event of ['Cancellation', 'Expiration', 'UserReactivation']) await hook(event, { transactionId: `cb-m-${event}`, subscriptionId: b.membership });
+    for (const event of ['Cancellation', 'Expiration', 'UserReactivation'])
+      await hook(event, { transactionId: `cb-m-${event}`, subscriptionId: b.membership });
     expect((await kit.db.knex('subscriptions').where({ provider_subscription_id: b.membership }).first('status')).status).toBe('revoked');
 
     // Buying again would charge the card and give nothing.

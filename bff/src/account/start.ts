@@ -23,7 +23,11 @@ export function accountSettings(config: BffConfig): AccountSettings {
     mediaTokenTtlSeconds: config.MEDIA_TOKEN_TTL_SECONDS,
     downloadLinkTtlHours: config.DOWNLOAD_LINK_TTL_HOURS,
     edge: config.EDGE_URL_SECRET
-      ? { secret: config.EDGE_URL_SECRET, ttlSeconds: config.EDGE_URL_TTL_SECONDS, baseUrl: (config.EDGE_BASE_URL ?? '').replace(/\/$/, '') }
+      ? {
+          secret: config.EDGE_URL_SECRET,
+          ttlSeconds: config.EDGE_URL_TTL_SECONDS,
+          baseUrl: (config.EDGE_BASE_URL ?? '').replace(/\/$/, ''),
+        }
       : undefined,
     sessionTtlHours: config.SESSION_TTL_HOURS,
     trustedProxies: config.TRUSTED_PROXIES,
@@ -54,7 +58,9 @@ export function providerClient(config: BffConfig): CcbillClient {
 
 /** Builds the account dependencies from configuration; close() drops the rate limiter's Redis connection. */
 export function startAccount(config: BffConfig, knex: Knex, logger: Logger): { deps: AccountDeps; close(): void } {
-  const redis = config.REDIS_URL ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands', ha: config }) : undefined;
+  const redis = config.REDIS_URL
+    ? createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS, logger, role: 'commands', ha: config })
+    : undefined;
   const limiter = redis ? redisRateLimiter(redis, config.CACHE_KEY_PREFIX) : memoryRateLimiter();
   // One queue per process (the thread pool is): sign-in, new members' hashes, password changes.
   setHashQueueLimits({ max: config.LOGIN_HASH_QUEUE_MAX, perOwner: 2 });

@@ -9,7 +9,13 @@ import { waitFor } from '../test/redis-server';
 
 async function addFirstPhotoSet(knex: TestDb['knex'], path: string): Promise<void> {
   const updatename = `Aaa ${path}`;
-  await knex('photosets').insert({ path, updatename, modelname: 'Anna Alpha', datetoupload: '2030-01-01', search_text: searchText(updatename, 'Anna Alpha') });
+  await knex('photosets').insert({
+    path,
+    updatename,
+    modelname: 'Anna Alpha',
+    datetoupload: '2030-01-01',
+    search_text: searchText(updatename, 'Anna Alpha'),
+  });
 }
 
 describe.each(testBackends())('catalog cache (%s)', (backend) => {

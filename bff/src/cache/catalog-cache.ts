@@ -62,7 +62,8 @@ export class CatalogCache {
   constructor(private readonly options: CatalogCacheOptions) {
     this.ttlMs = options.ttlSeconds * 1000;
     // lru-cache drops an entry past its TTL when it is next read; the TTL only bounds memory.
-    this.local = this.ttlMs > 0 && options.localMaxEntries > 0 ? new LRUCache({ max: options.localMaxEntries, ttl: this.ttlMs }) : undefined;
+    this.local =
+      this.ttlMs > 0 && options.localMaxEntries > 0 ? new LRUCache({ max: options.localMaxEntries, ttl: this.ttlMs }) : undefined;
   }
 
   get currentGeneration(): number | undefined {

@@ -26,7 +26,11 @@ describe('cached fast path (node:http in front of Koa)', () => {
       },
     });
     const logger = pino({ level: 'info' }, sink);
-    bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'info' }), { knex: db.knex, logger, logDestination: sink });
+    bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', LOG_LEVEL: 'info' }), {
+      knex: db.knex,
+      logger,
+      logDestination: sink,
+    });
   });
   afterAll(async () => {
     await bff?.close();
@@ -107,7 +111,9 @@ describe('cached fast path (node:http in front of Koa)', () => {
     const id = replaced.headers.get('x-request-id')!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     bff.flushAccessLog();
-    expect(lines).toContainEqual(expect.objectContaining({ reqId: 'edge-42', method: 'GET', url: '/api/videos/1?utm=x', status: 200, msg: 'request' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ reqId: 'edge-42', method: 'GET', url: '/api/videos/1?utm=x', status: 200, msg: 'request' }),
+    );
     expect(lines).toContainEqual(expect.objectContaining({ reqId: id, status: 200 }));
   });
 
@@ -122,7 +128,10 @@ describe('cached fast path (node:http in front of Koa)', () => {
 
   it('forgets every answer when the catalog changes', async () => {
     const before = await (await get('/api/photos/1')).text();
-    await db.knex('photosets').update({ updatename: 'A renamed set' }).where({ id: (await db.knex('photosets').orderBy('updatename').first('id')).id });
+    await db
+      .knex('photosets')
+      .update({ updatename: 'A renamed set' })
+      .where({ id: (await db.knex('photosets').orderBy('updatename').first('id')).id });
     await bff.cache.catalogChanged();
     const after = await (await get('/api/photos/1')).text();
     expect(after).not.toBe(before);

@@ -39,7 +39,10 @@ export class FrontGenerationLink {
       if (now !== undefined && now >= generation) {
         if (now > generation + 1 && !this.warned) {
           this.warned = true;
-          this.logger.warn({ dir: this.dir, link: now, generation }, 'front-door generation link is ahead of the database (replaced?): nginx caches no API answer until it is removed');
+          this.logger.warn(
+            { dir: this.dir, link: now, generation },
+            'front-door generation link is ahead of the database (replaced?): nginx caches no API answer until it is removed',
+          );
         }
         return;
       }
@@ -77,7 +80,11 @@ export class FrontGenerationLink {
 }
 
 /** Keeps FRONT_GENERATION_DIR pointing at the generation the cache follows; off when `dir` is empty. */
-export function followFrontGeneration(cache: { currentGeneration: number | undefined; onGenerationChange(listener: (generation: number) => void): void }, dir: string | undefined, logger: Logger): FrontGenerationLink | undefined {
+export function followFrontGeneration(
+  cache: { currentGeneration: number | undefined; onGenerationChange(listener: (generation: number) => void): void },
+  dir: string | undefined,
+  logger: Logger,
+): FrontGenerationLink | undefined {
   if (!dir) return undefined;
   const link = new FrontGenerationLink(dir, logger);
   try {

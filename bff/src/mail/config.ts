@@ -27,7 +27,8 @@ export const mailConfigShape = {
       production: 'required unless `MAIL_DIR` is set',
     }),
   MAIL_DIR: z.preprocess(empty, z.string().optional()).meta({
-    description: 'without `SMTP_URL`: each mail an RFC 822 `.eml` file here; outside production the bff logs each file and a reset or confirmation link',
+    description:
+      'without `SMTP_URL`: each mail an RFC 822 `.eml` file here; outside production the bff logs each file and a reset or confirmation link',
     defaultText: '`$DATA_DIR/outbox`',
   }),
   MAIL_FROM: z
@@ -38,14 +39,22 @@ export const mailConfigShape = {
         .trim()
         .max(200)
         .optional()
-        .refine((v) => v === undefined || MAIL_FROM_FORM.test(v), { message: 'must be an address or "Name <address>", such as "Media Site" <no-reply@example.com>' }),
+        .refine((v) => v === undefined || MAIL_FROM_FORM.test(v), {
+          message: 'must be an address or "Name <address>", such as "Media Site" <no-reply@example.com>',
+        }),
     )
     .meta({
       description: 'the From header; production requires one on your own sending domain (SPF, DKIM)',
       defaultText: '`"<SITE_NAME>" <no-reply@localhost>`',
       production: 'required',
     }),
-  MAIL_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000).describe('how often the outbox worker looks for due mail (it is also woken when a mail is written)'),
+  MAIL_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(60_000)
+    .default(1000)
+    .describe('how often the outbox worker looks for due mail (it is also woken when a mail is written)'),
   MAIL_WORKER: z
     .enum(['on', 'off'])
     .default('on')
@@ -64,7 +73,10 @@ const fromDomain = (from: string): string => (/@([^\s<>@]+)>?$/.exec(from)?.[1] 
 export function refuseMailProblemsInProduction(config: MailProductionView, ctx: z.RefinementCtx): void {
   const issue = (key: keyof MailProductionView, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
   if (!config.SMTP_URL && !config.MAIL_DIR) {
-    issue('SMTP_URL', 'set the relay mail goes through, such as smtps://user:password@smtp.example.com:465 (or MAIL_DIR, where something else picks .eml files up)');
+    issue(
+      'SMTP_URL',
+      'set the relay mail goes through, such as smtps://user:password@smtp.example.com:465 (or MAIL_DIR, where something else picks .eml files up)',
+    );
   }
   if (config.SMTP_URL) {
     let password = '';
@@ -78,7 +90,10 @@ export function refuseMailProblemsInProduction(config: MailProductionView, ctx: 
   }
   const domain = config.MAIL_FROM ? fromDomain(config.MAIL_FROM) : 'localhost';
   if (domain === 'localhost' || domain.endsWith('.localhost') || domain === 'example.com' || domain.endsWith('.example.com')) {
-    issue('MAIL_FROM', 'set the From address on your own sending domain (with SPF/DKIM for it), such as "Media Site" <no-reply@mail.your-site.com>');
+    issue(
+      'MAIL_FROM',
+      'set the From address on your own sending domain (with SPF/DKIM for it), such as "Media Site" <no-reply@mail.your-site.com>',
+    );
   }
 }
 
@@ -96,7 +111,14 @@ export interface MailSettings {
  * repository root, like MEDIA_ROOT), MAIL_FROM to the site's name at localhost.
  */
 export function mailSettings(
-  config: { SMTP_URL?: string | undefined; MAIL_DIR?: string | undefined; MAIL_FROM?: string | undefined; MAIL_POLL_MS: number; MAIL_WORKER: 'on' | 'off'; SITE_NAME: string },
+  config: {
+    SMTP_URL?: string | undefined;
+    MAIL_DIR?: string | undefined;
+    MAIL_FROM?: string | undefined;
+    MAIL_POLL_MS: number;
+    MAIL_WORKER: 'on' | 'off';
+    SITE_NAME: string;
+  },
   dataDir: string,
 ): MailSettings {
   return {

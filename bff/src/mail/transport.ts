@@ -103,7 +103,11 @@ function noDelaySocket(host: string, port: number) {
   };
 }
 
-const stamp = (now: Date) => now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const stamp = (now: Date) =>
+  now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 /**
  * No relay (npm start, development): each mail is an RFC 822 .eml file in `dir`, written under a

@@ -10,7 +10,12 @@ import { silentLogger } from '../test/harness';
 import { nudgeMail } from './worker';
 
 const SITE = { name: 'Media Site', url: 'https://media.example.com' };
-const mail = (key: string) => ({ key, to: 'member@example.org', template: 'receipt', ...composeMail(SITE, 'Your receipt', 'Hello member,', ['Thank you.']) });
+const mail = (key: string) => ({
+  key,
+  to: 'member@example.org',
+  template: 'receipt',
+  ...composeMail(SITE, 'Your receipt', 'Hello member,', ['Thank you.']),
+});
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -25,10 +30,21 @@ describe('the bff sends its outbox', () => {
   let dir: string;
   const bffs: RunningBff[] = [];
   const start = async (env: Record<string, string>) => {
-    const bff = await startBff(loadConfig({ DATABASE_URL: db.url, BFF_PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'silent', MAIL_DIR: dir, MAIL_POLL_MS: '60000', ...env }), {
-      knex: db.knex,
-      logger: silentLogger,
-    });
+    const bff = await startBff(
+      loadConfig({
+        DATABASE_URL: db.url,
+        BFF_PORT: '0',
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'silent',
+        MAIL_DIR: dir,
+        MAIL_POLL_MS: '60000',
+        ...env,
+      }),
+      {
+        knex: db.knex,
+        logger: silentLogger,
+      },
+    );
     bffs.push(bff);
     return bff;
   };

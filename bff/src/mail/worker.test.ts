@@ -45,7 +45,14 @@ describe.each(testBackends())('mail outbox worker (%s)', (backend) => {
   let smtp: TestSmtp;
   const workers: MailWorker[] = [];
   const start = (options: Partial<MailWorkerOptions> = {}) => {
-    const worker = startMailWorker({ knex: db.knex, transport: smtpTransport(smtp.url), logger: silent, from: FROM, pollMs: 100, ...options });
+    const worker = startMailWorker({
+      knex: db.knex,
+      transport: smtpTransport(smtp.url),
+      logger: silent,
+      from: FROM,
+      pollMs: 100,
+      ...options,
+    });
     workers.push(worker);
     return worker;
   };
@@ -82,7 +89,12 @@ describe.each(testBackends())('mail outbox worker (%s)', (backend) => {
     expect(first.raw).toContain('text/plain');
     expect(first.raw).toContain('text/html');
     const rows = await db.knex('mail_outbox').select('status', 'attempts', 'sent_at', 'claimed_until');
-    expect(rows.every((r: { status: string; attempts: number | string; claimed_until: unknown }) => r.status === 'sent' && Number(r.attempts) === 1 && r.claimed_until === null)).toBe(true);
+    expect(
+      rows.every(
+        (r: { status: string; attempts: number | string; claimed_until: unknown }) =>
+          r.status === 'sent' && Number(r.attempts) === 1 && r.claimed_until === null,
+      ),
+    ).toBe(true);
   });
 
   it('a mail enqueued while the worker idles goes out on a nudge, before the next poll', async () => {
@@ -203,10 +215,20 @@ describe('mail as files (no SMTP_URL)', () => {
       },
     });
     const link = `${SITE.url}/reset-password?token=abc123`;
-    const reset = composeMail(SITE, 'Reset your password', 'Hello member,', ['Someone asked to reset your password.', { link, label: 'Choose a new password' }]);
+    const reset = composeMail(SITE, 'Reset your password', 'Hello member,', [
+      'Someone asked to reset your password.',
+      { link, label: 'Choose a new password' },
+    ]);
     await enqueueMail(db.knex, { key: 'reset:file-test', to: 'member@example.org', template: 'password-reset', ...reset }, Date.now());
     await enqueue(db, 'other@example.org');
-    const worker = startMailWorker({ knex: db.knex, transport: fileTransport(dir), logger: pino({ level: 'info' }, sink), from: FROM, pollMs: 100, logFiles: true });
+    const worker = startMailWorker({
+      knex: db.knex,
+      transport: fileTransport(dir),
+      logger: pino({ level: 'info' }, sink),
+      from: FROM,
+      pollMs: 100,
+      logFiles: true,
+    });
     await settled(db);
     await worker.stop();
     const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
@@ -246,11 +268,20 @@ describe('smtps (TLS from the first byte, port 465 style)', () => {
     const port = (server.server.address() as AddressInfo).port;
     const transport = smtpTransport(`smtps://127.0.0.1:${port}/?tls.rejectUnauthorized=false`);
     try {
-      await transport.send({ from: FROM, to: 'tls@example.org', subject: 'Over TLS', text: 'hello', html: '<p>hello</p>', messageId: '<tls@mail.example.com>' });
+      await transport.send({
+        from: FROM,
+        to: 'tls@example.org',
+        subject: 'Over TLS',
+        text: 'hello',
+        html: '<p>hello</p>',
+        messageId: '<tls@mail.example.com>',
+      });
       expect(got).toEqual(['Over TLS']);
       // The certificate is checked unless the URL says otherwise.
       const strict = smtpTransport(`smtps://127.0.0.1:${port}`);
-      await expect(strict.send({ from: FROM, to: 'tls@example.org', subject: 'x', text: 'x', html: 'x', messageId: '<x@mail.example.com>' })).rejects.toThrow();
+      await expect(
+        strict.send({ from: FROM, to: 'tls@example.org', subject: 'x', text: 'x', html: 'x', messageId: '<x@mail.example.com>' }),
+      ).rejects.toThrow();
       strict.close();
     } finally {
       transport.close();
@@ -264,38 +295,41 @@ describe('smtp:// to another machine', () => {
     .flat()
     .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
-  it.runIf(address)('requires STARTTLS: a relay that does not offer it gets nothing in clear, unless the URL says requireTLS=false', async () => {
-    const got: string[] = [];
-    const server = new SMTPServer({
-      disabledCommands: ['STARTTLS'],
-      authOptional: true,
-      logger: false,
-      onData(stream, _session, callback) {
-        stream.on('data', () => {});
-        stream.on('end', () => {
-          got.push('mail');
-          callback();
-        });
-      },
-    });
-    server.on('error', () => {});
-    await new Promise<void>((resolve) => server.listen(0, address, resolve));
-    const port = (server.server.address() as AddressInfo).port;
-    const message = { from: FROM, to: 'clear@example.org', subject: 'x', text: 'x', html: 'x', messageId: '<clear@mail.example.com>' };
-    const strict = smtpTransport(`smtp://user:secret@${address}:${port}`);
-    const plain = smtpTransport(`smtp://${address}:${port}/?requireTLS=false`);
-    try {
-      const err = await strict.send(message).catch((e: unknown) => e);
-      expect(classifySendError(err)).toBe('relay_down');
-      expect(got).toEqual([]);
-      await plain.send(message);
-      expect(got).toEqual(['mail']);
-    } finally {
-      strict.close();
-      plain.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
+  it.runIf(address)(
+    'requires STARTTLS: a relay that does not offer it gets nothing in clear, unless the URL says requireTLS=false',
+    async () => {
+      const got: string[] = [];
+      const server = new SMTPServer({
+        disabledCommands: ['STARTTLS'],
+        authOptional: true,
+        logger: false,
+        onData(stream, _session, callback) {
+          stream.on('data', () => {});
+          stream.on('end', () => {
+            got.push('mail');
+            callback();
+          });
+        },
+      });
+      server.on('error', () => {});
+      await new Promise<void>((resolve) => server.listen(0, address, resolve));
+      const port = (server.server.address() as AddressInfo).port;
+      const message = { from: FROM, to: 'clear@example.org', subject: 'x', text: 'x', html: 'x', messageId: '<clear@mail.example.com>' };
+      const strict = smtpTransport(`smtp://user:secret@${address}:${port}`);
+      const plain = smtpTransport(`smtp://${address}:${port}/?requireTLS=false`);
+      try {
+        const err = await strict.send(message).catch((e: unknown) => e);
+        expect(classifySendError(err)).toBe('relay_down');
+        expect(got).toEqual([]);
+        await plain.send(message);
+        expect(got).toEqual(['mail']);
+      } finally {
+        strict.close();
+        plain.close();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 });
 
 describe('classifySendError', () => {
@@ -304,7 +338,8 @@ describe('classifySendError', () => {
     expect(classifySendError({ code: 'EMESSAGE', responseCode: 552 })).toBe('permanent');
     expect(classifySendError({ code: 'EENVELOPE', responseCode: 450 })).toBe('temporary');
     expect(classifySendError({ code: 'EENVELOPE', responseCode: 421 })).toBe('relay_down');
-    for (const code of ['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ETLS', 'EAUTH', 'EDNS', 'EPROTOCOL']) expect(classifySendError({ code })).toBe('relay_down');
+    for (const code of ['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ETLS', 'EAUTH', 'EDNS', 'EPROTOCOL'])
+      expect(classifySendError({ code })).toBe('relay_down');
     expect(classifySendError({ code: 'EAUTH', responseCode: 535 })).toBe('relay_down');
     expect(classifySendError(new Error('boom'))).toBe('relay_down');
   });

@@ -125,7 +125,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         logger.error({ mail: mail.key, template: mail.template, attempts: mail.attempts + 1, err: error }, 'mail refused: not sent');
       } else {
         await markRetry(knex, mail.id, now() + backoffMs(mail.attempts), error);
-        logger.warn({ mail: mail.key, template: mail.template, attempts: mail.attempts + 1, err: error }, 'mail refused for now: retried later');
+        logger.warn(
+          { mail: mail.key, template: mail.template, attempts: mail.attempts + 1, err: error },
+          'mail refused for now: retried later',
+        );
       }
       return false;
     }

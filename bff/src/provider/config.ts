@@ -10,12 +10,21 @@ const accountNumber = (def: number, max: number) =>
   z
     .string()
     .default(String(def))
-    .pipe(z.string().trim().regex(/^\d+$/, `must be the provider's account number in digits (empty is not allowed; leave it unset for the local default ${def})`))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^\d+$/,
+          `must be the provider's account number in digits (empty is not allowed; leave it unset for the local default ${def})`,
+        ),
+    )
     .transform(Number)
     .pipe(z.number().int().max(max, `at most ${max}`));
 
 // Set but empty is a mistake too; unset means the simulator's local credentials.
-const credential = (def: string) => z.string().trim().min(1, 'must not be empty (leave it unset for the local simulator value)').default(def);
+const credential = (def: string) =>
+  z.string().trim().min(1, 'must not be empty (leave it unset for the local simulator value)').default(def);
 
 // Local-only defaults: they match tools/simulator (@media-site/simulator), which `npm start` runs.
 // Production sets all of them.
@@ -30,46 +39,48 @@ const SIMULATOR_ACCNUM = 900000;
 /** Card provider (CCBill RESTful API) and what a membership costs. Prices never come from requests. */
 export const providerConfigShape = {
   CCBILL_BASE_URL: z.url().default(SIMULATOR_BASE_URL).meta({
-    description: 'the card provider API: the simulator locally, `https://api.ccbill.com` in production; production: https and not this machine',
+    description:
+      'the card provider API: the simulator locally, `https://api.ccbill.com` in production; production: https and not this machine',
     production: 'required',
   }),
   CCBILL_PUBLIC_BASE_URL: z.url().optional().meta({
-    description: 'the base the browser calls for payment tokens, when it differs from the server\'s view; production: https and not this machine',
+    description:
+      "the base the browser calls for payment tokens, when it differs from the server's view; production: https and not this machine",
     defaultText: 'CCBILL_BASE_URL',
   }),
   CCBILL_CLIENT_ACCNUM: accountNumber(SIMULATOR_ACCNUM, 999_999).meta({
-    description: 'the merchant account number (production refuses the simulator\'s 900000)',
+    description: "the merchant account number (production refuses the simulator's 900000)",
     production: 'required',
   }),
   CCBILL_CLIENT_SUBACC: accountNumber(0, 9999).describe('the merchant subaccount'),
   CCBILL_FRONTEND_APP_ID: credential(SIMULATOR_CREDENTIALS.frontend.appId).meta({
-    description: 'the frontend OAuth application id; production refuses the simulator\'s and `change-me`',
-    defaultText: 'the simulator\'s',
+    description: "the frontend OAuth application id; production refuses the simulator's and `change-me`",
+    defaultText: "the simulator's",
     production: 'required',
   }),
   CCBILL_FRONTEND_SECRET: credential(SIMULATOR_CREDENTIALS.frontend.secret).meta({
-    description: 'the frontend OAuth secret; production refuses the simulator\'s, `change-me` and secrets under 16 characters',
-    defaultText: 'the simulator\'s',
+    description: "the frontend OAuth secret; production refuses the simulator's, `change-me` and secrets under 16 characters",
+    defaultText: "the simulator's",
     production: 'required',
   }),
   CCBILL_BACKEND_APP_ID: credential(SIMULATOR_CREDENTIALS.backend.appId).meta({
-    description: 'the backend OAuth application id; production refuses the simulator\'s and `change-me`',
-    defaultText: 'the simulator\'s',
+    description: "the backend OAuth application id; production refuses the simulator's and `change-me`",
+    defaultText: "the simulator's",
     production: 'required',
   }),
   CCBILL_BACKEND_SECRET: credential(SIMULATOR_CREDENTIALS.backend.secret).meta({
-    description: 'the backend OAuth secret; production refuses the simulator\'s, `change-me` and secrets under 16 characters',
-    defaultText: 'the simulator\'s',
+    description: "the backend OAuth secret; production refuses the simulator's, `change-me` and secrets under 16 characters",
+    defaultText: "the simulator's",
     production: 'required',
   }),
-  CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000).describe('timeout of the provider\'s OAuth call'),
+  CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
   CCBILL_CHARGE_TIMEOUT_MS: int(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
   MEMBERSHIP_PRICE: z
     .string()
     .regex(/^\d{1,5}\.\d{2}$/, 'a decimal like 14.99')
     .default('14.99')
     .describe('what a membership costs (spec §9); never taken from a request'),
-  MEMBERSHIP_PERIOD_DAYS: int(30, 1, 365).describe('a membership\'s period in days'),
+  MEMBERSHIP_PERIOD_DAYS: int(30, 1, 365).describe("a membership's period in days"),
   MEMBERSHIP_REBILLS: int(99, 0, 99).describe('how many times a membership rebills'),
   PAYMENT_CURRENCY_CODE: int(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
   VOD_PURCHASE_PERIOD_DAYS: int(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
@@ -104,9 +115,11 @@ function isLoopbackHost(hostname: string): boolean {
 /** Why a provider base URL is the simulator's rather than the provider's, or undefined. */
 function simulatorUrlReason(value: string): string | undefined {
   const url = new URL(value);
-  if (isLoopbackHost(url.hostname)) return `"${value}" is this machine (the local simulator); production calls the provider, https://api.ccbill.com`;
+  if (isLoopbackHost(url.hostname))
+    return `"${value}" is this machine (the local simulator); production calls the provider, https://api.ccbill.com`;
   // Basic credentials and card data travel on these calls: never in clear text.
-  if (url.protocol !== 'https:') return `"${value}" is plain ${url.protocol.replace(':', '')}; production calls the provider over https (https://api.ccbill.com)`;
+  if (url.protocol !== 'https:')
+    return `"${value}" is plain ${url.protocol.replace(':', '')}; production calls the provider over https (https://api.ccbill.com)`;
   return undefined;
 }
 
@@ -121,7 +134,8 @@ export function refuseSimulatorInProduction(config: ProviderProductionView, ctx:
     const reason = value === undefined ? undefined : simulatorUrlReason(value);
     if (reason) issue(key, reason);
   }
-  if (config.CCBILL_CLIENT_ACCNUM === SIMULATOR_ACCNUM) issue('CCBILL_CLIENT_ACCNUM', `${SIMULATOR_ACCNUM} is the simulator's account; set the merchant account number the provider gave you`);
+  if (config.CCBILL_CLIENT_ACCNUM === SIMULATOR_ACCNUM)
+    issue('CCBILL_CLIENT_ACCNUM', `${SIMULATOR_ACCNUM} is the simulator's account; set the merchant account number the provider gave you`);
   for (const [side, pair] of Object.entries(SIMULATOR_CREDENTIALS) as [string, { appId: string }][]) {
     const key = side === 'frontend' ? 'CCBILL_FRONTEND_APP_ID' : 'CCBILL_BACKEND_APP_ID';
     const reason = config[key] === pair.appId ? "is the simulator's" : placeholderReason(config[key]);

@@ -1,8 +1,6 @@
 /** What came back from one provider call; `timedOut`/`network` mean we do not know what happened. */
 export type ProviderResponse =
-  | { kind: 'answer'; status: number; body: unknown }
-  | { kind: 'timedOut' }
-  | { kind: 'network'; message: string };
+  { kind: 'answer'; status: number; body: unknown } | { kind: 'timedOut' } | { kind: 'network'; message: string };
 
 export { PROVIDER_ACCEPT } from '@media-site/contracts/provider';
 

@@ -47,7 +47,8 @@ export class BearerSource {
       },
       this.timeoutMs,
     );
-    if (res.kind !== 'answer') throw new ProviderAuthError(res.kind === 'timedOut' ? 'provider OAuth timed out' : 'provider OAuth unreachable');
+    if (res.kind !== 'answer')
+      throw new ProviderAuthError(res.kind === 'timedOut' ? 'provider OAuth timed out' : 'provider OAuth unreachable');
     const body = res.body as { access_token?: unknown; expires_in?: unknown } | null;
     if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
       throw new ProviderAuthError(`provider OAuth answered ${res.status}`);

@@ -2,16 +2,50 @@ import { describe, expect, it } from 'vitest';
 import { trigramKey } from './postings';
 import { TrigramIndex } from './trigram-index';
 
-const build = (texts: string[]) => TrigramIndex.build(texts.map((text, i) => ({ row: i, text })), 0);
-const brute = (texts: string[], needle: string, limit: number) =>
-  texts.flatMap((t, i) => (t.includes(needle) ? [i] : [])).slice(0, limit);
+const build = (texts: string[]) =>
+  TrigramIndex.build(
+    texts.map((text, i) => ({ row: i, text })),
+    0,
+  );
+const brute = (texts: string[], needle: string, limit: number) => texts.flatMap((t, i) => (t.includes(needle) ? [i] : [])).slice(0, limit);
 
 describe('TrigramIndex', () => {
-  const texts = ['alpha one\nanna', 'beta two\nalice', 'abcd', 'bcde', 'abcde', 'émilie ñoño\nzoë', 'aaaa', 'smile 😀 now', 'zz 1 100% real'];
+  const texts = [
+    'alpha one\nanna',
+    'beta two\nalice',
+    'abcd',
+    'bcde',
+    'abcde',
+    'émilie ñoño\nzoë',
+    'aaaa',
+    'smile 😀 now',
+    'zz 1 100% real',
+  ];
 
   it('answers 1-, 2- and 3+-code-unit needles like a plain includes, in load order', async () => {
     const index = await build(texts);
-    for (const needle of ['a', 'e', '\n', 'ab', 'ñ', 'o\na', 'abc', 'abcde', 'bcd', 'alpha one\nanna', '100%', 'aaa', 'aaaa', 'aaaaa', 'émilie', 'ñoño\nzoë', '😀', ' 😀 ', 'zzz', 'q']) {
+    for (const needle of [
+      'a',
+      'e',
+      '\n',
+      'ab',
+      'ñ',
+      'o\na',
+      'abc',
+      'abcde',
+      'bcd',
+      'alpha one\nanna',
+      '100%',
+      'aaa',
+      'aaaa',
+      'aaaaa',
+      'émilie',
+      'ñoño\nzoë',
+      '😀',
+      ' 😀 ',
+      'zzz',
+      'q',
+    ]) {
       expect(index.find(needle, 50), needle).toEqual(brute(texts, needle, 50));
     }
   });
@@ -44,7 +78,9 @@ describe('TrigramIndex', () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
     const alphabet = ['a', 'b', 'c', 'é', ' ', 'ñ', '\n', '%', '_', 'ж', '中', '\u0400', '😀'];
-    const rows = Array.from({ length: 300 }, () => Array.from({ length: 4 + (next() % 12) }, () => alphabet[next() % alphabet.length]!).join(''));
+    const rows = Array.from({ length: 300 }, () =>
+      Array.from({ length: 4 + (next() % 12) }, () => alphabet[next() % alphabet.length]!).join(''),
+    );
     const index = await build(rows);
     for (const row of rows.slice(0, 20)) {
       for (let start = 0; start < row.length; start++) {
@@ -60,8 +96,23 @@ describe('TrigramIndex', () => {
   it('finds rows holding every needle, each anywhere, in load order and up to the limit', async () => {
     const rows = ['iron flex\nmara s6', 'flexible\nanna', 'urban flex\nemilie z3', 'mara\nno match', 'ab cd\nx', 'cd\nab'];
     const index = await build(rows);
-    const all = (needles: string[], limit = 50) => rows.map((text, i) => ({ text, i })).filter(({ text }) => needles.every((n) => text.includes(n))).map(({ i }) => i).slice(0, limit);
-    for (const needles of [['flex', 'mara'], ['mara', 'flex'], ['flex'], ['ab', 'cd'], ['cd', 'ab', 'x'], ['a', 'fle'], ['e', 'z'], ['flex', 'nowhere'], ['ab', 'q']]) {
+    const all = (needles: string[], limit = 50) =>
+      rows
+        .map((text, i) => ({ text, i }))
+        .filter(({ text }) => needles.every((n) => text.includes(n)))
+        .map(({ i }) => i)
+        .slice(0, limit);
+    for (const needles of [
+      ['flex', 'mara'],
+      ['mara', 'flex'],
+      ['flex'],
+      ['ab', 'cd'],
+      ['cd', 'ab', 'x'],
+      ['a', 'fle'],
+      ['e', 'z'],
+      ['flex', 'nowhere'],
+      ['ab', 'q'],
+    ]) {
       expect(index.findAll(needles, 50), needles.join(' ')).toEqual(all(needles));
     }
     expect(index.findAll(['a', 'e'], 2)).toEqual(all(['a', 'e'], 2));

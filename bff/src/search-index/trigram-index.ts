@@ -72,7 +72,14 @@ export class TrigramIndex<Row> {
     };
     const keys = new Set<number>();
     for (const word of words) forEachTrigram(word, (key) => keys.add(key));
-    const positions = keys.size === 0 ? this.scan(words.reduce((a, b) => (b.length > a.length ? b : a)), limit, holdsAll) : this.lookup(keys, limit, holdsAll);
+    const positions =
+      keys.size === 0
+        ? this.scan(
+            words.reduce((a, b) => (b.length > a.length ? b : a)),
+            limit,
+            holdsAll,
+          )
+        : this.lookup(keys, limit, holdsAll);
     return positions.map((p) => this.rows[p]!);
   }
 

@@ -18,9 +18,21 @@ describe('per-address limits group IPv6 by /64', () => {
   afterAll(() => kit?.close());
 
   const calls = {
-    'username checks': (from: string, i: number) => kit.request.get('/api/username-available').query({ u: `probe_${i}` }).set('X-Forwarded-For', from),
-    'payment steps': (from: string, i: number) => kit.request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, 'X-Forwarded-For': from }).send({ username: `payer_${i}`, password: 'correct horse' }),
-    'sign-in': (from: string, i: number) => kit.request.post('/api/login').set({ Origin: ORIGIN, 'X-Forwarded-For': from }).send({ username: `nobody_${i}`, password: 'wrong password' }),
+    'username checks': (from: string, i: number) =>
+      kit.request
+        .get('/api/username-available')
+        .query({ u: `probe_${i}` })
+        .set('X-Forwarded-For', from),
+    'payment steps': (from: string, i: number) =>
+      kit.request
+        .post('/api/get_ccbill_token')
+        .set({ Origin: ORIGIN, 'X-Forwarded-For': from })
+        .send({ username: `payer_${i}`, password: 'correct horse' }),
+    'sign-in': (from: string, i: number) =>
+      kit.request
+        .post('/api/login')
+        .set({ Origin: ORIGIN, 'X-Forwarded-For': from })
+        .send({ username: `nobody_${i}`, password: 'wrong password' }),
   };
 
   it.each(Object.entries(calls))('%s: four addresses of one /64 share one budget; another /64 has its own', async (_name, call) => {

@@ -13,7 +13,21 @@ describe('address lists', () => {
   });
 
   it('marks private, loopback, link-local and unspecified entries as local, in any spelling', () => {
-    const local = ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.0/12', '192.168.1.0/24', '169.254.1.1', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:10.1.2.3', '::ffff:127.0.0.1', '64.38.212.0-127.0.0.1'];
+    const local = [
+      '127.0.0.1',
+      '::1',
+      '10.1.2.3',
+      '172.16.0.0/12',
+      '192.168.1.0/24',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.1.2.3',
+      '::ffff:127.0.0.1',
+      '64.38.212.0-127.0.0.1',
+    ];
     for (const entry of local) expect(parseAddressList(entry).local, entry).toEqual([entry]);
     expect(parseAddressList('64.38.212.0/24,64.38.215.1-64.38.215.254,2001:db8::1,::ffff:64.38.240.17').local).toEqual([]);
   });

@@ -1,7 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
 /** The provider's documented webhook source ranges (reference/ccbill.md §4). */
-export const CCBILL_WEBHOOK_RANGES = '64.38.212.1-64.38.212.254,64.38.215.1-64.38.215.254,64.38.240.1-64.38.240.254,64.38.241.1-64.38.241.254';
+export const CCBILL_WEBHOOK_RANGES =
+  '64.38.212.1-64.38.212.254,64.38.215.1-64.38.215.254,64.38.240.1-64.38.240.254,64.38.241.1-64.38.241.254';
 
 /** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket) -> `1.2.3.4`. */
 export function plainAddress(address: string): string {
@@ -60,11 +61,17 @@ const MAPPED = cidrSpan('::ffff:0:0', 96, 6);
  */
 function normalised(span: Span): Span[] {
   if (span.family === 4 || span.hi < MAPPED.lo || span.lo > MAPPED.hi) return [span];
-  const v4: Span = { family: 4, lo: (span.lo > MAPPED.lo ? span.lo : MAPPED.lo) - MAPPED.lo, hi: (span.hi < MAPPED.hi ? span.hi : MAPPED.hi) - MAPPED.lo };
+  const v4: Span = {
+    family: 4,
+    lo: (span.lo > MAPPED.lo ? span.lo : MAPPED.lo) - MAPPED.lo,
+    hi: (span.hi < MAPPED.hi ? span.hi : MAPPED.hi) - MAPPED.lo,
+  };
   return [span, v4];
 }
 
-const isWide = (span: Span) => span.lo >> (span.family === 4 ? 32n - NETWORK_BITS[4] : 128n - NETWORK_BITS[6]) !== span.hi >> (span.family === 4 ? 32n - NETWORK_BITS[4] : 128n - NETWORK_BITS[6]);
+const isWide = (span: Span) =>
+  span.lo >> (span.family === 4 ? 32n - NETWORK_BITS[4] : 128n - NETWORK_BITS[6]) !==
+  span.hi >> (span.family === 4 ? 32n - NETWORK_BITS[4] : 128n - NETWORK_BITS[6]);
 
 /** Addresses that are this machine or a private network, never the card provider (RFC 1918, 6598, 3927, 4193, 4291). */
 const LOCAL: Span[] = [
@@ -92,7 +99,10 @@ export function parseAddressList(spec: string): AddressList {
   const bad: string[] = [];
   const wide: string[] = [];
   const local: string[] = [];
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [from = '', to] = entry.split('-').map((s) => s.trim());
     const [net = '', bits] = entry.split('/');
     let span: Span | undefined;

@@ -47,7 +47,11 @@ export function createLoginChallenge(keys: KeyRing, nowMs: number): Promise<Chal
 
 // What the widget posts (base64 of JSON): only the shape we check, bounded, so nothing odd reaches the library.
 // A failed bound ends the parse (zod 4 would otherwise run the pattern too; issue 19).
-const hex = (max: number) => z.string().max(max, { abort: true }).regex(/^[0-9a-f]+$/);
+const hex = (max: number) =>
+  z
+    .string()
+    .max(max, { abort: true })
+    .regex(/^[0-9a-f]+$/);
 const payloadSchema = z.object({
   challenge: z.object({
     parameters: z.object({

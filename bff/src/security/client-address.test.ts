@@ -15,7 +15,13 @@ describe('addressBlock: who shares a per-address budget', () => {
 
   it('groups IPv6 addresses by /64, whatever their spelling', () => {
     const block = '2001:db8:1:2::/64';
-    for (const a of ['2001:db8:1:2::1', '2001:DB8:1:2:ffff:ffff:ffff:ffff', '2001:0db8:0001:0002:0:0:0:9', '2001:db8:1:2:abcd::', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::5')]) {
+    for (const a of [
+      '2001:db8:1:2::1',
+      '2001:DB8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0db8:0001:0002:0:0:0:9',
+      '2001:db8:1:2:abcd::',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::5'),
+    ]) {
       expect(addressBlock(a), a).toBe(block);
     }
     expect(addressBlock('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');

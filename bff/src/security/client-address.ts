@@ -27,5 +27,8 @@ export function addressBlock(address: string): string {
     const [hi = 0, lo = 0] = g.slice(6);
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
-  return `${g.slice(0, 4).map((n) => n.toString(16)).join(':')}::/64`;
+  return `${g
+    .slice(0, 4)
+    .map((n) => n.toString(16))
+    .join(':')}::/64`;
 }

@@ -16,7 +16,9 @@ function echo(trusted: string) {
 
 describe('trusted proxies: one rule behind ctx.ip, ctx.protocol and ctx.secure', () => {
   it('believes a trusted peer: the right-most X-Forwarded-For entry that is not a proxy, and its X-Forwarded-Proto', async () => {
-    const res = await echo('127.0.0.1,10.0.0.5').get('/').set({ Host: 'site.example', 'X-Forwarded-For': '6.6.6.6, 203.0.113.9, 10.0.0.5', 'X-Forwarded-Proto': 'https' });
+    const res = await echo('127.0.0.1,10.0.0.5')
+      .get('/')
+      .set({ Host: 'site.example', 'X-Forwarded-For': '6.6.6.6, 203.0.113.9, 10.0.0.5', 'X-Forwarded-Proto': 'https' });
     expect(res.body).toMatchObject({ ip: '203.0.113.9', protocol: 'https', secure: true, host: 'site.example' });
     expect((await echo('127.0.0.1').get('/')).body).toMatchObject({ ip: '127.0.0.1', protocol: 'http', secure: false });
   });

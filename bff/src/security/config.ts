@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEV_SIGNIN_KEYS, GENERATE_SECRET, keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
+import {
+  DEV_SIGNIN_KEYS,
+  GENERATE_SECRET,
+  keyRingProblems,
+  nodeEnvSchema,
+  placeholderReason,
+  weakKeyReason,
+} from '@media-site/contracts/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing, type KeyRing } from '@media-site/contracts/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
 import { originOf } from './origin';
@@ -38,7 +45,7 @@ export const securityConfigShape = {
   NODE_ENV: nodeEnvSchema,
   MEDIA_TOKEN_KEYS: keyRing(DEV_TOKEN_KEYS).meta({
     description:
-      'media token keys, `kid:secret,kid2:secret2`: the first signs, all verify; the same ring as the media service\'s; production: every secret 32 random bytes (`openssl rand -base64 48`)',
+      "media token keys, `kid:secret,kid2:secret2`: the first signs, all verify; the same ring as the media service's; production: every secret 32 random bytes (`openssl rand -base64 48`)",
     defaultText: 'a dev key (local only)',
     production: 'required',
   }),
@@ -50,24 +57,26 @@ export const securityConfigShape = {
     production: 'required',
   }),
   MEDIA_TOKEN_TTL_SECONDS: int(300, 30, 3600).describe(
-    'the media token\'s life (its cookie lasts the browser session); revocation reaches sessions within this time',
+    "the media token's life (its cookie lasts the browser session); revocation reaches sessions within this time",
   ),
-  DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14).describe('a signed download link\'s life'),
-  EDGE_URL_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()).describe(
-    'edge URLs a CDN verifies at its edge (nginx `secure_link` md5 format, media-service/README.md "Edge URLs for a CDN"); the same value for the bff, the media service and nginx; production refuses placeholders and under 32 random bytes (`openssl rand -hex 32`); unset or empty: none issued and `/edge/` answers 404',
-  ),
+  DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14).describe("a signed download link's life"),
+  EDGE_URL_SECRET: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional())
+    .describe(
+      'edge URLs a CDN verifies at its edge (nginx `secure_link` md5 format, media-service/README.md "Edge URLs for a CDN"); the same value for the bff, the media service and nginx; production refuses placeholders and under 32 random bytes (`openssl rand -hex 32`); unset or empty: none issued and `/edge/` answers 404',
+    ),
   // An edge URL is checked at a CDN's edge, which cannot know a member was revoked or signed out
   // everywhere, and a CDN's cached copy answers it without asking the origin: so it is short (the
   // origin refuses it after the member's valid-from time, docs/security.md).
   EDGE_URL_TTL_SECONDS: int(300, 60, 48 * 3600).describe(
-    'an edge URL\'s life (60 s to 48 h; a CDN\'s cached copy answers it without asking the origin, so a revoked or signed-out member\'s URL works there this long, at the origin only until the next revocation poll)',
+    "an edge URL's life (60 s to 48 h; a CDN's cached copy answers it without asking the origin, so a revoked or signed-out member's URL works there this long, at the origin only until the next revocation poll)",
   ),
   EDGE_BASE_URL: z
     .preprocess((v) => (v === '' ? undefined : v), z.url().optional())
-    .describe('the CDN\'s origin edge URLs point at (e.g. https://cdn.example.com); unset or empty: site-relative'),
-  SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365).describe('a session\'s life'),
+    .describe("the CDN's origin edge URLs point at (e.g. https://cdn.example.com); unset or empty: site-relative"),
+  SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365).describe("a session's life"),
   TRUSTED_PROXIES: addressList('127.0.0.1,::1').describe(
-    'peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door\'s address (compose: nginx\'s `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)',
+    "peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door's address (compose: nginx's `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)",
   ),
   TRUSTED_PROXIES_ALLOW_WIDE: z
     .enum(['true', 'false'])
@@ -76,12 +85,12 @@ export const securityConfigShape = {
   WEBHOOK_ALLOWED_IPS: addressList(CCBILL_WEBHOOK_RANGES).meta({
     description:
       'webhook source allow-list, checked by nginx (addresses and CIDRs only) and by the bff (also ranges `a-b`); `npm start` adds loopback for the simulator; production refuses entries wider than one /24, and private and loopback entries unless `WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE=true`',
-    defaultText: 'the provider\'s four /24 ranges',
+    defaultText: "the provider's four /24 ranges",
   }),
   WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: z
     .enum(['true', 'false'])
     .default('false')
-    .describe('`true` lets production allow private or loopback webhook sources (the demo shape\'s simulator)'),
+    .describe("`true` lets production allow private or loopback webhook sources (the demo shape's simulator)"),
   // Proof a delivery passed the front door's allow-list, which X-Forwarded-For from any host beside
   // nginx is not.
   WEBHOOK_PROXY_SECRET: z
@@ -96,7 +105,7 @@ export const securityConfigShape = {
     )
     .meta({
       description:
-        'nginx\'s webhook location (and only it) adds it as `X-Webhook-Proxy-Secret`; the bff refuses webhooks without it (403), so only deliveries through nginx\'s allow-list count; the same value for nginx and the bff, 32 random bytes (`openssl rand -hex 32`); `npm start` generates one; unset outside production: the source address alone',
+        "nginx's webhook location (and only it) adds it as `X-Webhook-Proxy-Secret`; the bff refuses webhooks without it (403), so only deliveries through nginx's allow-list count; the same value for nginx and the bff, 32 random bytes (`openssl rand -hex 32`); `npm start` generates one; unset outside production: the source address alone",
       production: 'required',
     }),
   ALLOWED_ORIGINS: z
@@ -114,7 +123,7 @@ export const securityConfigShape = {
           return z.NEVER;
         }),
     )
-    .describe('extra origins (scheme, host and port) allowed to send state-changing requests; the site\'s own origin always is'),
+    .describe("extra origins (scheme, host and port) allowed to send state-changing requests; the site's own origin always is"),
   RATE_LIMIT_LOGIN_PER_MINUTE: int(10, 1, 100_000).describe('sign-in requests per address and minute (Redis, or in-process)'),
   RATE_LIMIT_PAYMENT_PER_MINUTE: int(20, 1, 100_000).describe('payment requests per address and minute (Redis, or in-process)'),
 };
@@ -131,13 +140,19 @@ interface ProductionView {
 
 /** Production: real media keys, and only the front door's own address believed. Run on a production config only. */
 export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.RefinementCtx): void {
-  for (const problem of keyRingProblems(config.MEDIA_TOKEN_KEYS.spec)) ctx.addIssue({ code: 'custom', path: ['MEDIA_TOKEN_KEYS'], message: problem });
-  for (const problem of keyRingProblems(config.SIGNIN_KEYS.spec, DEV_SIGNIN_KEYS)) ctx.addIssue({ code: 'custom', path: ['SIGNIN_KEYS'], message: problem });
+  for (const problem of keyRingProblems(config.MEDIA_TOKEN_KEYS.spec))
+    ctx.addIssue({ code: 'custom', path: ['MEDIA_TOKEN_KEYS'], message: problem });
+  for (const problem of keyRingProblems(config.SIGNIN_KEYS.spec, DEV_SIGNIN_KEYS))
+    ctx.addIssue({ code: 'custom', path: ['SIGNIN_KEYS'], message: problem });
   // The media service holds the media keys too: a sign-in key equal to one would be known there.
   const mediaSecrets = [...config.MEDIA_TOKEN_KEYS.ring.byId.values()];
   for (const [kid, secret] of config.SIGNIN_KEYS.ring.byId) {
     if (mediaSecrets.some((media) => media.equals(secret))) {
-      ctx.addIssue({ code: 'custom', path: ['SIGNIN_KEYS'], message: `key "${kid}" is also a MEDIA_TOKEN_KEYS secret; sign-in needs its own: ${GENERATE_SECRET}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SIGNIN_KEYS'],
+        message: `key "${kid}" is also a MEDIA_TOKEN_KEYS secret; sign-in needs its own: ${GENERATE_SECRET}`,
+      });
     }
   }
   if (config.TRUSTED_PROXIES.wide.length > 0 && config.TRUSTED_PROXIES_ALLOW_WIDE !== 'true') {
@@ -146,7 +161,7 @@ export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.R
       path: ['TRUSTED_PROXIES'],
       message:
         `${config.TRUSTED_PROXIES.wide.join(', ')} ${config.TRUSTED_PROXIES.wide.length > 1 ? 'reach' : 'reaches'} past one /24 (/64 for IPv6): every host in it could claim any client address and forge provider webhooks. ` +
-        'List the address of the proxy in front of the bff (the nginx container\'s fixed address), or set TRUSTED_PROXIES_ALLOW_WIDE=true if every host in the range is a proxy you run',
+        "List the address of the proxy in front of the bff (the nginx container's fixed address), or set TRUSTED_PROXIES_ALLOW_WIDE=true if every host in the range is a proxy you run",
     });
   }
   if (config.WEBHOOK_ALLOWED_IPS.wide.length > 0) {
@@ -166,6 +181,14 @@ export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.R
     });
   }
   const proxySecret = config.WEBHOOK_PROXY_SECRET;
-  const proxyProblem = proxySecret === undefined ? 'is required in production: nginx\'s webhook location adds it, and without it any host beside nginx could post provider events' : (placeholderReason(proxySecret) ?? weakKeyReason(proxySecret));
-  if (proxyProblem) ctx.addIssue({ code: 'custom', path: ['WEBHOOK_PROXY_SECRET'], message: `${proxyProblem}; set the same value for nginx and the bff (e.g. openssl rand -hex 32)` });
+  const proxyProblem =
+    proxySecret === undefined
+      ? "is required in production: nginx's webhook location adds it, and without it any host beside nginx could post provider events"
+      : (placeholderReason(proxySecret) ?? weakKeyReason(proxySecret));
+  if (proxyProblem)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_PROXY_SECRET'],
+      message: `${proxyProblem}; set the same value for nginx and the bff (e.g. openssl rand -hex 32)`,
+    });
 }

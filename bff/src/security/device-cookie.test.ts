@@ -24,6 +24,11 @@ describe('device cookie', () => {
     expect(verifyDeviceCookie(keys, [prefix, kid, user, id.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), sig].join('.'))).toBeUndefined();
     expect(verifyDeviceCookie(keys, `${value}x`)).toBeUndefined();
     expect(verifyDeviceCookie(keys, undefined)).toBeUndefined();
-    expect(verifyDeviceCookie(keys, signSessionToken(keys, { memberId: 1, expiresAt: Date.now() / 1000 + 60, membershipActiveUntil: null, vodPaths: [] }))).toBeUndefined();
+    expect(
+      verifyDeviceCookie(
+        keys,
+        signSessionToken(keys, { memberId: 1, expiresAt: Date.now() / 1000 + 60, membershipActiveUntil: null, vodPaths: [] }),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -28,7 +28,8 @@ export function signinPurposeKey(secret: Buffer, purpose: string): Buffer {
   return createHmac('sha256', secret).update(purpose).digest();
 }
 
-const mac = (secret: Buffer, message: string) => createHmac('sha256', signinPurposeKey(secret, 'login-device-cookie')).update(message).digest('base64url');
+const mac = (secret: Buffer, message: string) =>
+  createHmac('sha256', signinPurposeKey(secret, 'login-device-cookie')).update(message).digest('base64url');
 
 /** Keeps the device id of a cookie the browser already holds for this username. */
 export function signDeviceCookie(keys: KeyRing, username: string, device?: Device): string {

@@ -36,11 +36,13 @@ const ATTACKS: Array<[string, string]> = [
 
 /** A value of the schema's shape with every string field (nested too) set to `s`. */
 function fill(schema: z.ZodType, s: string): unknown {
-  if (schema instanceof z.ZodObject) return Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, fill(v, s)]));
+  if (schema instanceof z.ZodObject)
+    return Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, fill(v, s)]));
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return fill(schema.unwrap() as z.ZodType, s);
   if (schema instanceof z.ZodPipe) return fill(schema.in as z.ZodType, s);
   // The webhook body: any keys, the free-text ones go through a pattern.
-  if (schema instanceof z.ZodRecord) return { reason: s, failureReason: s, transactionId: s, 'X-attempt': s, attempt: s, [s.slice(0, 200)]: s };
+  if (schema instanceof z.ZodRecord)
+    return { reason: s, failureReason: s, transactionId: s, 'X-attempt': s, attempt: s, [s.slice(0, 200)]: s };
   return s;
 }
 
@@ -98,6 +100,7 @@ describe('shared patterns stay linear on 64 KB', () => {
 
   it('EMAIL still accepts ordinary addresses and refuses malformed ones', () => {
     for (const ok of ['a@b.co', 'first.last+tag@mail.example.org', 'x_y@sub.domain.museum']) expect(EMAIL.test(ok), ok).toBe(true);
-    for (const bad of ['a@b', 'a@@b.c', 'a b@c.d', 'a@b.c ', '@b.c', 'a@.b.c', 'a@b..c', 'a@b.c.']) expect(EMAIL.test(bad), bad).toBe(false);
+    for (const bad of ['a@b', 'a@@b.c', 'a b@c.d', 'a@b.c ', '@b.c', 'a@.b.c', 'a@b..c', 'a@b.c.'])
+      expect(EMAIL.test(bad), bad).toBe(false);
   });
 });

@@ -38,7 +38,13 @@ function postWithoutBody(server: Server, path: string, headers: Record<string, s
       }
     });
     socket.on('error', reject);
-    const head = Object.entries({ Host: '127.0.0.1', Origin: ORIGIN, 'Content-Type': 'application/json', 'Content-Length': '4000', ...headers })
+    const head = Object.entries({
+      Host: '127.0.0.1',
+      Origin: ORIGIN,
+      'Content-Type': 'application/json',
+      'Content-Length': '4000',
+      ...headers,
+    })
       .map(([k, v]) => `${k}: ${v}`)
       .join('\r\n');
     socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n\r\n{"username"`);
@@ -63,7 +69,10 @@ describe('issue 19: per-address limits run before a body is read', () => {
 
   it("refuses issue 19's 15.9 KB payment body with a 400 that names the first failed field", async () => {
     expect(Buffer.byteLength(ISSUE_19_BODY)).toBeGreaterThan(15_800);
-    const res = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send(ISSUE_19_BODY);
+    const res = await kit.request
+      .post('/api/process_payment')
+      .set({ Origin: ORIGIN, 'Content-Type': 'application/json' })
+      .send(ISSUE_19_BODY);
     expect(res.status).toBe(400);
     // Validation stopped at the first failed check (one field named, not every problem in the body).
     // How quickly is measured by `npm run bench:event-loop`, not asserted here: the machine is shared.
@@ -74,7 +83,10 @@ describe('issue 19: per-address limits run before a body is read', () => {
     // The test above spent one; mixed routes share the one per-address counter.
     const paths = ['/api/process_payment', '/api/get_ccbill_token', '/api/get_ccbill_back_token'];
     for (let i = 1; i < PAYMENTS_PER_MINUTE; i++) {
-      const res = await kit.request.post(paths[i % 3] as string).set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send(ISSUE_19_BODY);
+      const res = await kit.request
+        .post(paths[i % 3] as string)
+        .set({ Origin: ORIGIN, 'Content-Type': 'application/json' })
+        .send(ISSUE_19_BODY);
       expect(res.status).not.toBe(429);
     }
     for (const path of paths) expect(await postWithoutBody(server, path)).toBe(429);
@@ -82,7 +94,10 @@ describe('issue 19: per-address limits run before a body is read', () => {
 
   it('refuses sign-in guesses over the per-address limit without reading the body', async () => {
     for (let i = 0; i < LOGINS_PER_MINUTE; i++) {
-      const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username: `nobody${i}`, password: 'wrong password' });
+      const res = await kit.request
+        .post('/api/login')
+        .set('Origin', ORIGIN)
+        .send({ username: `nobody${i}`, password: 'wrong password' });
       expect(res.status).not.toBe(429);
     }
     expect(await postWithoutBody(server, '/api/login')).toBe(429);

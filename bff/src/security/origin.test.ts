@@ -24,8 +24,20 @@ const SITE = { Host: '127.0.0.1:8080' };
 
 describe('same-origin guard', () => {
   it('accepts the site itself: scheme, host and port', async () => {
-    expect((await guarded().post('/').set({ ...SITE, Origin: 'http://127.0.0.1:8080' })).status).toBe(200);
-    expect((await guarded().post('/').set({ ...SITE, Referer: 'http://127.0.0.1:8080/ccbill' })).status).toBe(200);
+    expect(
+      (
+        await guarded()
+          .post('/')
+          .set({ ...SITE, Origin: 'http://127.0.0.1:8080' })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await guarded()
+          .post('/')
+          .set({ ...SITE, Referer: 'http://127.0.0.1:8080/ccbill' })
+      ).status,
+    ).toBe(200);
     expect((await guarded().post('/').set({ Host: 'Example.COM', Origin: 'http://example.com' })).status).toBe(200);
     expect((await guarded().post('/').set({ Host: 'example.com:80', Origin: 'http://example.com' })).status).toBe(200);
   });
@@ -38,27 +50,53 @@ describe('same-origin guard', () => {
     ['a look-alike prefix', 'http://127.0.0.1:8080.evil.example'],
     ['an opaque origin', 'null'],
   ])('refuses %s', async (_what, origin) => {
-    const res = await guarded().post('/').set({ ...SITE, Origin: origin });
+    const res = await guarded()
+      .post('/')
+      .set({ ...SITE, Origin: origin });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');
   });
 
   it('refuses a Referer from another port, and a request with neither header', async () => {
-    expect((await guarded().post('/').set({ ...SITE, Referer: 'http://127.0.0.1:9999/ccbill' })).status).toBe(403);
+    expect(
+      (
+        await guarded()
+          .post('/')
+          .set({ ...SITE, Referer: 'http://127.0.0.1:9999/ccbill' })
+      ).status,
+    ).toBe(403);
     expect((await guarded().post('/').set(SITE)).status).toBe(403);
   });
 
   it('takes https from a trusted proxy, so a TLS site matches its https origin', async () => {
     const behindTls = { Host: 'site.example', 'X-Forwarded-Proto': 'https' };
-    expect((await guarded().post('/').set({ ...behindTls, Origin: 'https://site.example' })).status).toBe(200);
-    expect((await guarded().post('/').set({ ...behindTls, Origin: 'http://site.example' })).status).toBe(403);
+    expect(
+      (
+        await guarded()
+          .post('/')
+          .set({ ...behindTls, Origin: 'https://site.example' })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await guarded()
+          .post('/')
+          .set({ ...behindTls, Origin: 'http://site.example' })
+      ).status,
+    ).toBe(403);
   });
 
   it('ignores X-Forwarded-Proto and X-Forwarded-Host from a peer that is not a trusted proxy', async () => {
     const untrusted = guarded([], '192.0.2.1');
-    expect((await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'https://site.example' })).status).toBe(403);
-    expect((await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'http://site.example' })).status).toBe(200);
-    expect((await guarded().post('/').set({ Host: 'site.example', 'X-Forwarded-Host': 'evil.example', Origin: 'http://evil.example' })).status).toBe(403);
+    expect(
+      (await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'https://site.example' })).status,
+    ).toBe(403);
+    expect(
+      (await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'http://site.example' })).status,
+    ).toBe(200);
+    expect(
+      (await guarded().post('/').set({ Host: 'site.example', 'X-Forwarded-Host': 'evil.example', Origin: 'http://evil.example' })).status,
+    ).toBe(403);
   });
 
   it('accepts a configured origin only with its exact port', async () => {

@@ -34,7 +34,11 @@ describe.each(limiters)('rate limiter (%s)', (_name, make) => {
     // A refund with nothing counted gives no extra hit.
     await limiter.refund('login:user:b', 2, 60);
     await limiter.refund('login:user:b', 2, 60);
-    expect([await limiter.hit('login:user:b', 2, 60), await limiter.hit('login:user:b', 2, 60), await limiter.hit('login:user:b', 2, 60)]).toEqual([true, true, false]);
+    expect([
+      await limiter.hit('login:user:b', 2, 60),
+      await limiter.hit('login:user:b', 2, 60),
+      await limiter.hit('login:user:b', 2, 60),
+    ]).toEqual([true, true, false]);
   });
 
   it('opens the window afresh once it ends', async () => {
@@ -65,7 +69,12 @@ describe('rate limiter windows', () => {
 
 describe('rate limiter without Redis', () => {
   it('falls back to the process when Redis does not answer', async () => {
-    const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
+    const redis = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     clients.push(redis);
     const limiter = redisRateLimiter(redis, 'test:');

@@ -16,10 +16,16 @@ export async function createSession(db: Knex, memberId: number, now: number, ttl
 
 export async function sessionMemberId(db: Knex, raw: string | undefined, now: number): Promise<number | undefined> {
   if (!raw || !/^[\w-]{43}$/.test(raw)) return undefined;
-  const row = await db('member_sessions').where({ id_hash: hashOf(raw) }).where('expires_at', '>', now).first('member_id');
+  const row = await db('member_sessions')
+    .where({ id_hash: hashOf(raw) })
+    .where('expires_at', '>', now)
+    .first('member_id');
   return row ? Number(row.member_id) : undefined;
 }
 
 export async function deleteSession(db: Knex, raw: string | undefined): Promise<void> {
-  if (raw) await db('member_sessions').where({ id_hash: hashOf(raw) }).delete();
+  if (raw)
+    await db('member_sessions')
+      .where({ id_hash: hashOf(raw) })
+      .delete();
 }

@@ -41,7 +41,12 @@ export async function insertVod(knex: Knex, vod: { path: string; price: string }
 
 /** The bff over a fresh database, talking to a provider simulator of its own. */
 /** `limiter`: another rate limiter than the in-process one (a Redis one, for example). */
-export async function startAccountKit(backend: Backend, env: Record<string, string> = {}, sim: SimulatorOptions = {}, options: { limiter?: RateLimiter } = {}): Promise<AccountKit> {
+export async function startAccountKit(
+  backend: Backend,
+  env: Record<string, string> = {},
+  sim: SimulatorOptions = {},
+  options: { limiter?: RateLimiter } = {},
+): Promise<AccountKit> {
   const db = await createTestDb(backend);
   await insertVod(db.knex);
   const simulator = await startSimulator({ stallMs: 4000, ...sim });
@@ -97,8 +102,25 @@ export function tokenRequestBody(clientAccnum: number, cardNum: string) {
     clientAccnum,
     clientSubacc: 0,
     subscriptionId: 0,
-    customerInfo: { customerFname: 'Ann', customerLname: 'Example', email: 'ann@example.com', zipcode: '62701', country: 'US', address1: '1 Main St', city: 'Springfield', state: 'IL' },
-    paymentInfo: { creditCardPaymentInfo: { cardNum, nameOnCard: 'Ann Example', expMonth: '12', expYear: String(new Date().getFullYear() + 2), cvv2: '123' } },
+    customerInfo: {
+      customerFname: 'Ann',
+      customerLname: 'Example',
+      email: 'ann@example.com',
+      zipcode: '62701',
+      country: 'US',
+      address1: '1 Main St',
+      city: 'Springfield',
+      state: 'IL',
+    },
+    paymentInfo: {
+      creditCardPaymentInfo: {
+        cardNum,
+        nameOnCard: 'Ann Example',
+        expMonth: '12',
+        expYear: String(new Date().getFullYear() + 2),
+        cvv2: '123',
+      },
+    },
     timeToLive: 30,
     validNumberOfUse: 3,
   };
@@ -106,7 +128,12 @@ export function tokenRequestBody(clientAccnum: number, cardNum: string) {
 
 /** The Cookie header after a response's Set-Cookie: the browser's cookies plus (or replaced by) the new ones. */
 export function withSetCookies(cookie: string | undefined, res: { headers: Record<string, unknown> }): string {
-  const jar = new Map((cookie ?? '').split(/;\s*/).filter(Boolean).map((c) => [c.split('=')[0] ?? '', c] as const));
+  const jar = new Map(
+    (cookie ?? '')
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((c) => [c.split('=')[0] ?? '', c] as const),
+  );
   for (const set of ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? [])) {
     const pair = set.split(';')[0] ?? '';
     jar.set(pair.split('=')[0] ?? '', pair);
@@ -130,7 +157,10 @@ export async function prepare(kit: AccountKit, input: PaymentInput) {
     body: JSON.stringify(tokenRequestBody(first.body.clientAccnum, testCardNumber(input.cardEnding ?? '1111'))),
   });
   const paymentToken = ((await created.json()) as { paymentTokenId: string }).paymentTokenId;
-  const second = await kit.request.post('/api/get_ccbill_back_token').set({ Origin: ORIGIN, ...cookie }).send({ paymentToken });
+  const second = await kit.request
+    .post('/api/get_ccbill_back_token')
+    .set({ Origin: ORIGIN, ...cookie })
+    .send({ paymentToken });
   const body = {
     accessToken: second.body.access_token as string,
     paymentToken,
@@ -152,7 +182,10 @@ export async function prepare(kit: AccountKit, input: PaymentInput) {
 export async function pay(kit: AccountKit, input: PaymentInput) {
   const prepared = await prepare(kit, input);
   if (!prepared.body) throw new Error(`step 1 failed: ${prepared.first.status} ${JSON.stringify(prepared.first.body)}`);
-  const result = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send(prepared.body);
+  const result = await kit.request
+    .post('/api/process_payment')
+    .set({ Origin: ORIGIN, ...prepared.cookie })
+    .send(prepared.body);
   return { ...prepared, result };
 }
 

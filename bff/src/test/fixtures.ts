@@ -62,9 +62,7 @@ async function insertContent<T extends Record<string, unknown>>(
   for (const row of rows) {
     await knex(table).insert({ ...row, search_text: searchText(row.updatename, row.modelname) });
   }
-  const ids = new Map(
-    (await knex(table).select('id', 'path')).map((r: { id: number; path: string }) => [r.path, Number(r.id)]),
-  );
+  const ids = new Map((await knex(table).select('id', 'path')).map((r: { id: number; path: string }) => [r.path, Number(r.id)]));
   return rows.map((r) => ({ ...r, id: ids.get(r.path)! }));
 }
 
@@ -98,7 +96,12 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
   const vods = await insertContent(
     knex,
     'vods',
-    baseRows('Vod', VOD_COUNT, modelIds).map((r, k) => ({ ...r, prename: `vod${k}.mov`, format: k % 2, price: Math.round((9.99 + k) * 100) / 100 })),
+    baseRows('Vod', VOD_COUNT, modelIds).map((r, k) => ({
+      ...r,
+      prename: `vod${k}.mov`,
+      format: k % 2,
+      price: Math.round((9.99 + k) * 100) / 100,
+    })),
   );
   const specials = await insertContent(
     knex,
@@ -107,12 +110,19 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
   );
 
   const first = photos[0]!;
-  for (const [position, filename] of [[3, 'c.jpg'], [1, 'a.jpg'], [2, 'b.jpg']] as const) {
+  for (const [position, filename] of [
+    [3, 'c.jpg'],
+    [1, 'a.jpg'],
+    [2, 'b.jpg'],
+  ] as const) {
     await knex('photoset_files').insert({ photoset_id: first.id, position, filename });
   }
   await knex('freephotosets').insert({ path: 'free-01', updatename: 'Free one', datetoupload: '2024-01-01' });
   const free = await knex('freephotosets').where({ path: 'free-01' }).first('id');
-  for (const [position, filename] of [[2, 'y.jpg'], [1, 'x.jpg']] as const) {
+  for (const [position, filename] of [
+    [2, 'y.jpg'],
+    [1, 'x.jpg'],
+  ] as const) {
     await knex('freephotoset_files').insert({ freephotoset_id: free.id, position, filename });
   }
   return { models, photos: [...photos, ...specials], videos, vods, specials };

@@ -40,7 +40,13 @@ export interface ReplicatedPair {
   stop(): Promise<void>;
 }
 
-async function startServer(dir: string, datadir: string, port: number, serverId: number, binlog: boolean): Promise<{ child: ChildProcess; server: MariadbServer }> {
+async function startServer(
+  dir: string,
+  datadir: string,
+  port: number,
+  serverId: number,
+  binlog: boolean,
+): Promise<{ child: ChildProcess; server: MariadbServer }> {
   const args = [
     '--no-defaults',
     `--datadir=${datadir}`,
@@ -100,7 +106,13 @@ export async function startReplicatedPair(primaryPort: number, replicaPort: numb
   const dir = await mkdtemp(join(tmpdir(), 'mariadb-pair-'));
   const install = spawnSync(
     'mariadb-install-db',
-    ['--no-defaults', `--datadir=${join(dir, 'primary')}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...(process.getuid?.() === 0 ? ['--user=root'] : [])],
+    [
+      '--no-defaults',
+      `--datadir=${join(dir, 'primary')}`,
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      ...(process.getuid?.() === 0 ? ['--user=root'] : []),
+    ],
     { encoding: 'utf8' },
   );
   if (install.status !== 0) throw new Error(`mariadb-install-db failed: ${install.stderr || install.stdout}`);

@@ -12,8 +12,24 @@ export const MANIFEST: Manifest = {
   duration: 120.5,
   source: { sig: '1-1', width: 1920, height: 1080, hasAudio: true },
   renditions: [
-    { label: '1080p', file: '1080p.mp4', width: 1920, height: 1080, bitrate: 4_800_000, bytes: 72_000_000, mime: 'video/mp4; codecs="avc1.640028, mp4a.40.2"' },
-    { label: '720p', file: '720p.mp4', width: 1280, height: 720, bitrate: 2_600_000, bytes: 39_000_000, mime: 'video/mp4; codecs="avc1.64001f, mp4a.40.2"' },
+    {
+      label: '1080p',
+      file: '1080p.mp4',
+      width: 1920,
+      height: 1080,
+      bitrate: 4_800_000,
+      bytes: 72_000_000,
+      mime: 'video/mp4; codecs="avc1.640028, mp4a.40.2"',
+    },
+    {
+      label: '720p',
+      file: '720p.mp4',
+      width: 1280,
+      height: 720,
+      bitrate: 2_600_000,
+      bytes: 39_000_000,
+      mime: 'video/mp4; codecs="avc1.64001f, mp4a.40.2"',
+    },
   ],
   poster: { file: 'poster.jpg', width: 1280, height: 720 },
   sprite: { file: 'sprite.jpg', width: 1600, height: 1170, frames: 121, interval: 1 },
@@ -23,7 +39,14 @@ export const MANIFEST: Manifest = {
 };
 
 async function item(knex: Knex, table: 'videos' | 'vods', path: string): Promise<number> {
-  const row = { path, updatename: `Title ${path}`, modelname: 'Model A1', datetoupload: '2025-05-01', search_text: searchText(`Title ${path}`, 'Model A1'), prename: `${path}_HD` };
+  const row = {
+    path,
+    updatename: `Title ${path}`,
+    modelname: 'Model A1',
+    datetoupload: '2025-05-01',
+    search_text: searchText(`Title ${path}`, 'Model A1'),
+    prename: `${path}_HD`,
+  };
   const [id] = await knex(table).insert(table === 'vods' ? { ...row, format: 0, price: '9.99' } : row);
   return Number(id);
 }

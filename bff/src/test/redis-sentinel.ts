@@ -35,13 +35,20 @@ export interface SentinelSetup {
  * A primary redis-server, one replica and three sentinels (quorum 2) on the given ports, in a temp
  * folder. Sentinel marks the master down after `downAfterMs` without an answer.
  */
-export async function startSentinelSetup(ports: { primary: number; replica: number; sentinels: number[] }, downAfterMs = 1000): Promise<SentinelSetup> {
+export async function startSentinelSetup(
+  ports: { primary: number; replica: number; sentinels: number[] },
+  downAfterMs = 1000,
+): Promise<SentinelSetup> {
   const dir = await mkdtemp(join(tmpdir(), 'redis-sentinel-'));
   const name = 'site';
   const children = new Map<number, ChildProcess>();
   const clients: Redis[] = [];
   const server = (port: number, extra: string[]) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra],
+      { stdio: 'ignore' },
+    );
     children.set(port, child);
   };
   const client = (port: number) => {
@@ -95,20 +102,24 @@ export async function startSentinelSetup(ports: { primary: number; replica: numb
       children.set(port, child);
     }
     for (const port of ports.sentinels) {
-      await waitFor(async () => {
-        const c = client(port);
-        try {
-          await c.connect();
-          // Each sentinel has found the replica and the other sentinels (a failover needs both).
-          const master = (await c.call('SENTINEL', 'MASTER', name)) as string[];
-          const field = (key: string) => Number(master[master.indexOf(key) + 1]);
-          return field('num-slaves') >= 1 && field('num-other-sentinels') >= ports.sentinels.length - 1;
-        } catch {
-          return false;
-        } finally {
-          c.disconnect();
-        }
-      }, `sentinel ${port} to see the replica and its peers`, 20_000);
+      await waitFor(
+        async () => {
+          const c = client(port);
+          try {
+            await c.connect();
+            // Each sentinel has found the replica and the other sentinels (a failover needs both).
+            const master = (await c.call('SENTINEL', 'MASTER', name)) as string[];
+            const field = (key: string) => Number(master[master.indexOf(key) + 1]);
+            return field('num-slaves') >= 1 && field('num-other-sentinels') >= ports.sentinels.length - 1;
+          } catch {
+            return false;
+          } finally {
+            c.disconnect();
+          }
+        },
+        `sentinel ${port} to see the replica and its peers`,
+        20_000,
+      );
     }
   } catch (err) {
     for (const child of children.values()) child.kill('SIGKILL');

@@ -31,7 +31,10 @@ const decodeWords = (value: string): string =>
   value.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, kind: string, body: string) =>
     kind.toLowerCase() === 'b'
       ? Buffer.from(body, 'base64').toString('utf8')
-      : Buffer.from(body.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+      : Buffer.from(
+          body.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8'),
   );
 
 /** Header `name` of a raw message (folded lines joined). */

@@ -11,7 +11,14 @@ export async function originalFile(db: Knex, mediaRoot: string, type: PlayableTy
     return row ? join(mediaRoot, 'video', path, videoDownloadName(String(row.prename))) : null;
   }
   const row = await db('vods').where({ path }).first('prename', 'format', 'datetoupload');
-  return row ? join(mediaRoot, 'vod', path, vodDownloadName({ prename: String(row.prename), path, format: Number(row.format), datetoupload: String(row.datetoupload) })) : null;
+  return row
+    ? join(
+        mediaRoot,
+        'vod',
+        path,
+        vodDownloadName({ prename: String(row.prename), path, format: Number(row.format), datetoupload: String(row.datetoupload) }),
+      )
+    : null;
 }
 
 /** Size and modification time: what changes when an original is replaced (ingest keeps the source's mtime). */

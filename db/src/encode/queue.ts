@@ -193,7 +193,14 @@ const ended = (now: number) => ({ slot: null, claim: null, lease_until: null, up
  * Stores the outputs' manifest. Done when the source is still the one encoded; queued again when
  * the original was replaced meanwhile (the new manifest serves until the redo finishes).
  */
-export async function finishJob(db: Db, id: number, claim: string, encodedSig: string, manifest: string, now: number): Promise<'done' | 'requeued' | 'lost'> {
+export async function finishJob(
+  db: Db,
+  id: number,
+  claim: string,
+  encodedSig: string,
+  manifest: string,
+  now: number,
+): Promise<'done' | 'requeued' | 'lost'> {
   const done = await db('media_jobs')
     .where({ id, claim, status: 'running', source_sig: encodedSig })
     .update({ ...ended(now), status: 'done', progress: 1000, error: null, manifest });
@@ -212,13 +219,25 @@ export interface FailOptions {
   permanent?: boolean;
 }
 
-export async function failJob(db: Db, id: number, claim: string, error: string, now: number, options: FailOptions): Promise<'failed' | 'retry' | 'lost'> {
+export async function failJob(
+  db: Db,
+  id: number,
+  claim: string,
+  error: string,
+  now: number,
+  options: FailOptions,
+): Promise<'failed' | 'retry' | 'lost'> {
   const job = await jobById(db, id);
   if (!job || job.claim !== claim || job.status !== 'running') return 'lost';
   const final = options.permanent || job.attempts >= options.maxAttempts;
   const changed = await db('media_jobs')
     .where({ id, claim, status: 'running' })
-    .update({ ...ended(now), status: final ? 'failed' : 'queued', run_after: final ? 0 : now + options.retryDelayMs * job.attempts, error: clip(error) });
+    .update({
+      ...ended(now),
+      status: final ? 'failed' : 'queued',
+      run_after: final ? 0 : now + options.retryDelayMs * job.attempts,
+      error: clip(error),
+    });
   return changed !== 1 ? 'lost' : final ? 'failed' : 'retry';
 }
 
@@ -226,7 +245,15 @@ export async function failJob(db: Db, id: number, claim: string, error: string, 
 export async function releaseJob(db: Db, id: number, claim: string, now: number): Promise<void> {
   await db('media_jobs')
     .where({ id, claim, status: 'running' })
-    .update({ slot: null, claim: null, lease_until: null, status: 'queued', progress: 0, attempts: db.raw('CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END'), updated_at: now });
+    .update({
+      slot: null,
+      claim: null,
+      lease_until: null,
+      status: 'queued',
+      progress: 0,
+      attempts: db.raw('CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END'),
+      updated_at: now,
+    });
 }
 
 /**
@@ -235,7 +262,9 @@ export async function releaseJob(db: Db, id: number, claim: string, now: number)
  * fails instead: a file that kills its worker every time must not take the queue down with it.
  */
 export async function recoverStale(db: Knex, now: number, isDead: (claim: string) => boolean, maxAttempts: number): Promise<number> {
-  const running: Record<string, unknown>[] = await db('media_jobs').where({ status: 'running' }).select('id', 'claim', 'lease_until', 'attempts');
+  const running: Record<string, unknown>[] = await db('media_jobs')
+    .where({ status: 'running' })
+    .select('id', 'claim', 'lease_until', 'attempts');
   let recovered = 0;
   for (const row of running) {
     const claim = row.claim === null ? '' : String(row.claim);
@@ -274,8 +303,13 @@ export function formatJobCounts(counts: Record<JobStatus, number>): string {
   return `${counts.done} done, ${counts.running} running, ${counts.queued} queued, ${counts.failed} failed`;
 }
 
-export async function listJobs(db: Db, filter: { statuses?: readonly JobStatus[]; ids?: readonly number[]; limit?: number } = {}): Promise<JobRow[]> {
-  const query = db('media_jobs').orderBy('id').limit(filter.limit ?? 1000);
+export async function listJobs(
+  db: Db,
+  filter: { statuses?: readonly JobStatus[]; ids?: readonly number[]; limit?: number } = {},
+): Promise<JobRow[]> {
+  const query = db('media_jobs')
+    .orderBy('id')
+    .limit(filter.limit ?? 1000);
   if (filter.statuses) query.whereIn('status', [...filter.statuses]);
   if (filter.ids) query.whereIn('id', filter.ids.length ? [...filter.ids] : [-1]);
   return (await query.select()).map(toJob);

@@ -43,13 +43,18 @@ export function composeMail(site: MailSite, subject: string, greeting: string, b
       text.push(block.rows.map(([k, v]) => `${k}: ${v}`).join('\n'));
       html.push(
         `<table style="border-collapse:collapse">${block.rows
-          .map(([k, v]) => `<tr><td style="padding:2px 12px 2px 0;color:#555555">${escapeHtml(k)}</td><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`)
+          .map(
+            ([k, v]) =>
+              `<tr><td style="padding:2px 12px 2px 0;color:#555555">${escapeHtml(k)}</td><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`,
+          )
           .join('')}</table>`,
       );
     }
   }
   text.push(`-- \n${site.name}\n${site.url}/`);
-  html.push(`<p style="font-size:12px;color:#555555">${escapeHtml(site.name)} · <a href="${escapeHtml(site.url)}/">${escapeHtml(site.url.replace(/^https?:\/\//, ''))}</a></p>`);
+  html.push(
+    `<p style="font-size:12px;color:#555555">${escapeHtml(site.name)} · <a href="${escapeHtml(site.url)}/">${escapeHtml(site.url.replace(/^https?:\/\//, ''))}</a></p>`,
+  );
   return {
     subject: `${subject} · ${site.name}`,
     text: `${text.join('\n\n')}\n`,

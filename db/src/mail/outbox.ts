@@ -18,7 +18,8 @@ const SUBJECT_MAX = 200;
  * only if that change committed. A second mail with the same key is ignored (a replayed event).
  */
 export async function enqueueMail(db: Knex, mail: OutgoingMail, now: number): Promise<void> {
-  if (mail.key.length === 0 || mail.key.length > MAIL_KEY_MAX) throw new Error(`mail key must be 1-${MAIL_KEY_MAX} characters: ${mail.key.slice(0, 40)}`);
+  if (mail.key.length === 0 || mail.key.length > MAIL_KEY_MAX)
+    throw new Error(`mail key must be 1-${MAIL_KEY_MAX} characters: ${mail.key.slice(0, 40)}`);
   if (!mail.to || mail.to.length > 254) throw new Error(`mail ${mail.key} has no usable address`);
   const subject = mail.subject.length > SUBJECT_MAX ? `${mail.subject.slice(0, SUBJECT_MAX - 1)}…` : mail.subject;
   await db('mail_outbox')
@@ -83,7 +84,9 @@ const due = (db: Knex, now: number) =>
  * sender won it. One transaction per batch: one commit (one log flush), not one per mail.
  */
 export async function claimDueMails(db: Knex, now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {
-  return db.transaction((trx) => (db.client.config.client === 'mysql2' ? claimLocked(trx, now, limit, leaseMs) : claimIn(trx, now, limit, leaseMs)));
+  return db.transaction((trx) =>
+    db.client.config.client === 'mysql2' ? claimLocked(trx, now, limit, leaseMs) : claimIn(trx, now, limit, leaseMs),
+  );
 }
 
 const COLUMNS = ['id', 'mail_key', 'to_address', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'created_at'];
@@ -95,7 +98,12 @@ const COLUMNS = ['id', 'mail_key', 'to_address', 'template', 'subject', 'text_bo
 async function claimLocked(trx: Knex.Transaction, now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {
   const rows = await due(trx, now).orderBy('id').limit(limit).forUpdate().skipLocked().select<OutboxRow[]>(COLUMNS);
   if (rows.length === 0) return [];
-  await trx('mail_outbox').whereIn('id', rows.map((r) => r.id)).update({ claimed_until: now + leaseMs });
+  await trx('mail_outbox')
+    .whereIn(
+      'id',
+      rows.map((r) => r.id),
+    )
+    .update({ claimed_until: now + leaseMs });
   return rows.map(queued);
 }
 
@@ -115,7 +123,9 @@ async function claimIn(db: Knex, now: number, limit: number, leaseMs: number): P
   const candidates = await due(db, now).orderBy('id').limit(limit).select<OutboxRow[]>(COLUMNS);
   const claimed: QueuedMail[] = [];
   for (const row of candidates) {
-    const won = await due(db, now).andWhere('id', row.id).update({ claimed_until: now + leaseMs });
+    const won = await due(db, now)
+      .andWhere('id', row.id)
+      .update({ claimed_until: now + leaseMs });
     if (won === 1) claimed.push(queued(row));
   }
   return claimed;
@@ -161,7 +171,8 @@ export async function markFailed(db: Knex, id: number, now: number, error: strin
 
 /** How long the oldest mail not yet sent has waited (0 with none waiting). */
 export async function oldestUnsentAgeMs(db: Knex, now: number): Promise<number> {
-  const row = (await db('mail_outbox').where('status', 'pending').min({ oldest: 'created_at' }).first()) as { oldest: number | string | null } | undefined;
+  const row = (await db('mail_outbox').where('status', 'pending').min({ oldest: 'created_at' }).first()) as
+    { oldest: number | string | null } | undefined;
   return row?.oldest === null || row?.oldest === undefined ? 0 : Math.max(0, now - Number(row.oldest));
 }
 
@@ -172,7 +183,10 @@ export interface OutboxCounts {
 }
 
 export async function outboxCounts(db: Knex): Promise<OutboxCounts> {
-  const rows = (await db('mail_outbox').select('status').count({ n: '*' }).groupBy('status')) as Array<{ status: string; n: number | string }>;
+  const rows = (await db('mail_outbox').select('status').count({ n: '*' }).groupBy('status')) as Array<{
+    status: string;
+    n: number | string;
+  }>;
   const counts: OutboxCounts = { pending: 0, sent: 0, failed: 0 };
   for (const { status, n } of rows) if (status in counts) counts[status as keyof OutboxCounts] = Number(n);
   return counts;

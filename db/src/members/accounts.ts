@@ -22,7 +22,6 @@ export interface MemberSummary {
 // mysql2 returns bigint columns as strings.
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-
 async function memberId(db: Knex, username: string): Promise<number> {
   const row = await memberNamed(db, username).first('id');
   if (!row) throw new MemberRuleError('not_found', `no member ${username}`);
@@ -36,7 +35,10 @@ export async function insertMember(db: Knex, m: { username: string; passwordHash
 }
 
 /** A member with, when `days` > 0, a membership paid through now + days (no provider subscription). */
-export async function addMember(db: Knex, m: { username: string; passwordHash: string; email: string; days: number; now: number }): Promise<number> {
+export async function addMember(
+  db: Knex,
+  m: { username: string; passwordHash: string; email: string; days: number; now: number },
+): Promise<number> {
   return db.transaction(async (trx) => {
     if (await memberNamed(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
     const memberId = await insertMember(trx, m);
@@ -119,13 +121,18 @@ export async function enableMember(db: Knex, username: string): Promise<{ wasDis
 }
 
 export async function listMembers(db: Knex): Promise<MemberSummary[]> {
-  const members: Record<string, unknown>[] = await db('members').orderBy('username').select('id', 'username', 'email', 'created_at', 'revoked_at', 'disabled_at', 'disabled_reason');
+  const members: Record<string, unknown>[] = await db('members')
+    .orderBy('username')
+    .select('id', 'username', 'email', 'created_at', 'revoked_at', 'disabled_at', 'disabled_reason');
   const paid: { member_id: unknown; until: unknown }[] = await db('subscriptions')
     .where({ kind: 'membership' })
     .whereIn('status', ['active', 'cancelled'])
     .groupBy('member_id')
     .select('member_id', db.raw('max(paid_until) as until'));
-  const vods: { member_id: unknown; n: unknown }[] = await db('subscriptions').where({ kind: 'vod', status: 'active' }).groupBy('member_id').select('member_id', db.raw('count(*) as n'));
+  const vods: { member_id: unknown; n: unknown }[] = await db('subscriptions')
+    .where({ kind: 'vod', status: 'active' })
+    .groupBy('member_id')
+    .select('member_id', db.raw('count(*) as n'));
   const paidBy = new Map(paid.map((r) => [Number(r.member_id), numOrNull(r.until)]));
   const vodsBy = new Map(vods.map((r) => [Number(r.member_id), Number(r.n)]));
   return members.map((r) => ({

@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
     .orderBy('id')
     .select('id', 'username', 'created_at');
   if (clashes.length > 0) {
-    const list = clashes.map((r) => `id ${String(r.id)} "${String(r.username)}" (created ${new Date(Number(r.created_at)).toISOString()})`).join(', ');
+    const list = clashes
+      .map((r) => `id ${String(r.id)} "${String(r.username)}" (created ${new Date(Number(r.created_at)).toISOString()})`)
+      .join(', ');
     throw new Error(
       `usernames must be unique in any letter case, and these members differ only in case: ${list}. ` +
         `Rename all but one of each (UPDATE members SET username = '<new name>' WHERE id = <id>), tell those members their new username, then migrate again.`,

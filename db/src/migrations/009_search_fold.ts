@@ -22,9 +22,15 @@ async function refold(knex: Knex, table: string): Promise<number> {
   let after = 0;
   let total = 0;
   for (;;) {
-    const rows: Row[] = await knex(table).where('id', '>', after).orderBy('id').limit(BATCH).select('id', 'updatename', 'modelname', 'search_text');
+    const rows: Row[] = await knex(table)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .select('id', 'updatename', 'modelname', 'search_text');
     if (rows.length === 0) return total;
-    const changed = rows.map((r) => ({ id: Number(r.id), text: searchText(r.updatename, r.modelname), old: r.search_text })).filter((r) => r.text !== r.old);
+    const changed = rows
+      .map((r) => ({ id: Number(r.id), text: searchText(r.updatename, r.modelname), old: r.search_text }))
+      .filter((r) => r.text !== r.old);
     total += changed.length;
     if (changed.length) {
       // One statement per batch: a CASE over the batch's ids.
@@ -34,7 +40,12 @@ async function refold(knex: Knex, table: string): Promise<number> {
           'id',
           changed.map((r) => r.id),
         )
-        .update({ search_text: knex.raw(`CASE id ${cases} END`, changed.flatMap((r) => [r.id, r.text])) });
+        .update({
+          search_text: knex.raw(
+            `CASE id ${cases} END`,
+            changed.flatMap((r) => [r.id, r.text]),
+          ),
+        });
     }
     after = Number(rows.at(-1)!.id);
   }

@@ -34,7 +34,10 @@ export function addBusinessDays(at: number, days: number, holidays: HolidayList 
 
 /** Parses 'YYYY-MM-DD,YYYY-MM-DD' (REPORT_HOLIDAYS); throws naming the first bad entry. */
 export function parseHolidays(spec: string | undefined): HolidayList {
-  const dates = (spec ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const dates = (spec ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   for (const d of dates) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`)) || dateKey(Date.parse(`${d}T00:00:00Z`)) !== d) {
       throw new Error(`REPORT_HOLIDAYS: "${d}" is not a YYYY-MM-DD date`);

@@ -4,5 +4,26 @@ export { APPEAL_BUSINESS_DAYS, deadlinesOf, nextDeadline, overdue } from './dead
 export { ReportRuleError } from './errors';
 export { appealDecisionNotices, appealReceivedNotice, outcomeNotice, reportReceivedNotice } from './notices';
 export { newReference, REFERENCE_PATTERN } from './reference';
-export { acknowledgeReport, decideAppeal, insertReport, openReports, recordAppeal, reportByReference, reportsReceived, resolveReport, type ReportRow } from './repository';
-export { activeTakedowns, contentRefOf, hiddenContentIds, mediaPrefixesOf, restore, takeDown, takedownLog, type ContentRef, type ContentTableName, type ContentType } from './takedowns';
+export {
+  acknowledgeReport,
+  decideAppeal,
+  insertReport,
+  openReports,
+  recordAppeal,
+  reportByReference,
+  reportsReceived,
+  resolveReport,
+  type ReportRow,
+} from './repository';
+export {
+  activeTakedowns,
+  contentRefOf,
+  hiddenContentIds,
+  mediaPrefixesOf,
+  restore,
+  takeDown,
+  takedownLog,
+  type ContentRef,
+  type ContentTableName,
+  type ContentType,
+} from './takedowns';

@@ -10,26 +10,50 @@ import type { ReportRow } from './repository';
 // the reporter or appellant gave; an address that could never be delivered is skipped, never an error
 // that would undo the decision.
 
-const usable = (address: string | null): address is string => address !== null && address.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(address);
+const usable = (address: string | null): address is string =>
+  address !== null && address.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(address);
 
 export async function reportReceivedNotice(db: Knex, site: MailSite, r: ReportRow, holidays: HolidayList): Promise<void> {
   if (!usable(r.reporter_email)) return;
   const d = deadlinesOf(r, holidays);
-  const mail = reportReceivedMail(site, { reference: r.reference, receivedAt: r.created_at, acknowledgeBy: d.acknowledgeBy, resolveBy: d.resolveBy, appealBusinessDays: APPEAL_BUSINESS_DAYS });
-  await enqueueMail(db, { key: `report:${r.reference}:received`, to: r.reporter_email, template: 'report-received', ...mail }, r.created_at);
+  const mail = reportReceivedMail(site, {
+    reference: r.reference,
+    receivedAt: r.created_at,
+    acknowledgeBy: d.acknowledgeBy,
+    resolveBy: d.resolveBy,
+    appealBusinessDays: APPEAL_BUSINESS_DAYS,
+  });
+  await enqueueMail(
+    db,
+    { key: `report:${r.reference}:received`, to: r.reporter_email, template: 'report-received', ...mail },
+    r.created_at,
+  );
 }
 
 export async function appealReceivedNotice(db: Knex, site: MailSite, r: ReportRow, holidays: HolidayList): Promise<void> {
   const decideBy = deadlinesOf(r, holidays).appealDecideBy;
   if (!usable(r.appeal_email) || r.appealed_at === null || decideBy === null) return;
   const mail = appealReceivedMail(site, { reference: r.reference, appealedAt: r.appealed_at, decideBy });
-  await enqueueMail(db, { key: `report:${r.reference}:appeal-received`, to: r.appeal_email, template: 'appeal-received', ...mail }, r.appealed_at);
+  await enqueueMail(
+    db,
+    { key: `report:${r.reference}:appeal-received`, to: r.appeal_email, template: 'appeal-received', ...mail },
+    r.appealed_at,
+  );
 }
 
 export async function outcomeNotice(db: Knex, site: MailSite, r: ReportRow): Promise<void> {
   if (!usable(r.reporter_email) || r.outcome === null || r.resolved_at === null) return;
-  const mail = reportOutcomeMail(site, { reference: r.reference, outcome: r.outcome, resolvedAt: r.resolved_at, appealBusinessDays: APPEAL_BUSINESS_DAYS });
-  await enqueueMail(db, { key: `report:${r.reference}:resolved`, to: r.reporter_email, template: 'report-outcome', ...mail }, r.resolved_at);
+  const mail = reportOutcomeMail(site, {
+    reference: r.reference,
+    outcome: r.outcome,
+    resolvedAt: r.resolved_at,
+    appealBusinessDays: APPEAL_BUSINESS_DAYS,
+  });
+  await enqueueMail(
+    db,
+    { key: `report:${r.reference}:resolved`, to: r.reporter_email, template: 'report-outcome', ...mail },
+    r.resolved_at,
+  );
 }
 
 /** To the appellant, and to the reporter too when that is someone else: the first decision may have changed. */
@@ -38,6 +62,10 @@ export async function appealDecisionNotices(db: Knex, site: MailSite, r: ReportR
   const mail = appealOutcomeMail(site, { reference: r.reference, decision: r.appeal_decision, decidedAt: r.appeal_decided_at });
   const to = new Map([r.reporter_email, r.appeal_email].filter(usable).map((a) => [a.toLowerCase(), a] as const));
   for (const [i, address] of [...to.values()].entries()) {
-    await enqueueMail(db, { key: `report:${r.reference}:appeal-decided:${i}`, to: address, template: 'appeal-outcome', ...mail }, r.appeal_decided_at);
+    await enqueueMail(
+      db,
+      { key: `report:${r.reference}:appeal-decided:${i}`, to: address, template: 'appeal-outcome', ...mail },
+      r.appeal_decided_at,
+    );
   }
 }

@@ -85,7 +85,11 @@ export async function acknowledgeReport(db: Db, reference: string, by: string, n
 }
 
 /** Resolving also acknowledges a report nobody acknowledged yet: the reporter got an answer. */
-export async function resolveReport(db: Db, reference: string, r: { outcome: Outcome; note: string; by: string; now: number }): Promise<ReportRow> {
+export async function resolveReport(
+  db: Db,
+  reference: string,
+  r: { outcome: Outcome; note: string; by: string; now: number },
+): Promise<ReportRow> {
   const report = await mustFind(db, reference);
   if (report.resolved_at !== null) throw new ReportRuleError('conflict', `${reference} was resolved already`);
   await db('content_reports')
@@ -103,7 +107,8 @@ export async function resolveReport(db: Db, reference: string, r: { outcome: Out
 /** One appeal per report, and only against a decision. */
 export async function recordAppeal(db: Db, reference: string, a: { text: string; email: string | null; now: number }): Promise<ReportRow> {
   const report = await mustFind(db, reference);
-  if (report.resolved_at === null) throw new ReportRuleError('conflict', 'this report has not been decided yet; an appeal is possible once it has');
+  if (report.resolved_at === null)
+    throw new ReportRuleError('conflict', 'this report has not been decided yet; an appeal is possible once it has');
   if (report.appealed_at !== null) throw new ReportRuleError('conflict', 'an appeal for this report was received already');
   const changed = await db('content_reports')
     .where({ id: report.id })
@@ -113,7 +118,11 @@ export async function recordAppeal(db: Db, reference: string, a: { text: string;
   return mustFind(db, reference);
 }
 
-export async function decideAppeal(db: Db, reference: string, d: { decision: AppealDecision; note: string; by: string; now: number }): Promise<ReportRow> {
+export async function decideAppeal(
+  db: Db,
+  reference: string,
+  d: { decision: AppealDecision; note: string; by: string; now: number },
+): Promise<ReportRow> {
   const report = await mustFind(db, reference);
   if (report.appealed_at === null) throw new ReportRuleError('conflict', `${reference} has no appeal`);
   if (report.appeal_decided_at !== null) throw new ReportRuleError('conflict', `the appeal on ${reference} was decided already`);

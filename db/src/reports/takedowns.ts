@@ -5,7 +5,12 @@ import { ReportRuleError } from './errors';
 export type ContentType = 'photoset' | 'freephotoset' | 'video' | 'vod';
 export type ContentTableName = 'photosets' | 'freephotosets' | 'videos' | 'vods';
 
-export const CONTENT_TABLE: Record<ContentType, ContentTableName> = { photoset: 'photosets', freephotoset: 'freephotosets', video: 'videos', vod: 'vods' };
+export const CONTENT_TABLE: Record<ContentType, ContentTableName> = {
+  photoset: 'photosets',
+  freephotoset: 'freephotosets',
+  video: 'videos',
+  vod: 'vods',
+};
 
 // The media families that serve an item's files, by content type (spec §7 media tree).
 const MEDIA_FAMILIES: Record<ContentType, readonly string[]> = {
@@ -70,7 +75,12 @@ export interface TakedownRow {
 
 export async function activeTakedowns(db: Knex | Knex.Transaction): Promise<TakedownRow[]> {
   const rows: Record<string, unknown>[] = await db('takedowns').orderBy('taken_down_at').orderBy('id');
-  return rows.map((r) => ({ content_type: r.content_type as ContentType, path: String(r.path), content_id: Number(r.content_id), taken_down_at: Number(r.taken_down_at) }));
+  return rows.map((r) => ({
+    content_type: r.content_type as ContentType,
+    path: String(r.path),
+    content_id: Number(r.content_id),
+    taken_down_at: Number(r.taken_down_at),
+  }));
 }
 
 export interface TakedownChange {

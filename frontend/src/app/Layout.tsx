@@ -32,7 +32,12 @@ export function Layout() {
     </RouteErrorBoundary>
   );
 
-  if (framed) return <main id="main" className="site-main">{page}</main>;
+  if (framed)
+    return (
+      <main id="main" className="site-main">
+        {page}
+      </main>
+    );
 
   return (
     <>

@@ -28,7 +28,19 @@ export function useFormSubmit() {
 }
 
 /** The submit button (its busy label while sending) and the polite status line under it. */
-export function SubmitWithStatus({ busy, label, busyLabel, message, style }: { busy: boolean; label: string; busyLabel: string; message: FormMessage; style?: CSSProperties }) {
+export function SubmitWithStatus({
+  busy,
+  label,
+  busyLabel,
+  message,
+  style,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  message: FormMessage;
+  style?: CSSProperties;
+}) {
   return (
     <>
       <button type="submit" className="button button-primary" disabled={busy}>

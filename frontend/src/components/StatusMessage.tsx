@@ -56,7 +56,11 @@ export function isUnavailable(error: Error): boolean {
 /** Spec §8's "Error: {message}", with a Retry button where asking again can help (see isRetryable). */
 export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   if (error instanceof TimeoutError) return <SlowNotice onRetry={onRetry} />;
-  const message = <p className="status status-error" role="alert">Error: {error.message}</p>;
+  const message = (
+    <p className="status status-error" role="alert">
+      Error: {error.message}
+    </p>
+  );
   if (!onRetry || !isRetryable(error)) return message;
   return (
     <div className="error-state">
@@ -114,7 +118,11 @@ export function ResourceView<T>({
 }) {
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {
-    return back ? <DetailError error={resource.error} onRetry={resource.retry} back={back} /> : <ErrorMessage error={resource.error} onRetry={resource.retry} />;
+    return back ? (
+      <DetailError error={resource.error} onRetry={resource.retry} back={back} />
+    ) : (
+      <ErrorMessage error={resource.error} onRetry={resource.retry} />
+    );
   }
   return <>{children(resource.data)}</>;
 }

@@ -36,26 +36,29 @@ export function useInfinitePages<T>(
   const controller = useRef<AbortController | null>(null);
   const done = pages.length > 0 && (pages[pages.length - 1]?.length ?? 0) < pageSize;
 
-  const fetchPages = useCallback(async (from: number, to: number) => {
-    busy.current = true;
-    setLoading(true);
-    const signal = controller.current?.signal ?? new AbortController().signal;
-    try {
-      for (let page = from; page <= to; page += 1) {
-        const rows = await loadRef.current(page, signal);
-        if (signal.aborted) return;
-        setPages((previous) => [...previous.slice(0, page - 1), rows]);
-        if (rows.length < pageSize) break;
+  const fetchPages = useCallback(
+    async (from: number, to: number) => {
+      busy.current = true;
+      setLoading(true);
+      const signal = controller.current?.signal ?? new AbortController().signal;
+      try {
+        for (let page = from; page <= to; page += 1) {
+          const rows = await loadRef.current(page, signal);
+          if (signal.aborted) return;
+          setPages((previous) => [...previous.slice(0, page - 1), rows]);
+          if (rows.length < pageSize) break;
+        }
+      } catch (caught) {
+        if (!signal.aborted) setError(toError(caught));
+      } finally {
+        if (!signal.aborted) {
+          busy.current = false;
+          setLoading(false);
+        }
       }
-    } catch (caught) {
-      if (!signal.aborted) setError(toError(caught));
-    } finally {
-      if (!signal.aborted) {
-        busy.current = false;
-        setLoading(false);
-      }
-    }
-  }, [pageSize]);
+    },
+    [pageSize],
+  );
 
   useEffect(() => {
     controller.current = new AbortController();

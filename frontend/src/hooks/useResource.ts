@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-export type Resource<T> =
-  | { status: 'loading' }
-  | { status: 'error'; error: Error }
-  | { status: 'success'; data: T };
+export type Resource<T> = { status: 'loading' } | { status: 'error'; error: Error } | { status: 'success'; data: T };
 
 /** A resource plus `retry`, which asks again (after an error) without reloading the page. */
 export type RetryableResource<T> = Resource<T> & { retry: () => void };

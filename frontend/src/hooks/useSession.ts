@@ -13,9 +13,7 @@ export interface Member {
  * bff is away). That is "unknown", not "signed out": the member, if any, is the last one known.
  */
 export type SessionState =
-  | { status: 'unknown'; unreachable?: boolean }
-  | { status: 'signedOut' }
-  | { status: 'signedIn'; member: Member; unreachable?: boolean };
+  { status: 'unknown'; unreachable?: boolean } | { status: 'signedOut' } | { status: 'signedIn'; member: Member; unreachable?: boolean };
 
 let state: SessionState = { status: 'unknown' };
 const listeners = new Set<() => void>();
@@ -72,7 +70,12 @@ function subscribe(listener: () => void): () => void {
 }
 
 function isMember(value: unknown): value is Member {
-  return typeof value === 'object' && value !== null && typeof (value as Member).username === 'string' && typeof (value as Member).mediaTokenSeconds === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Member).username === 'string' &&
+    typeof (value as Member).mediaTokenSeconds === 'number'
+  );
 }
 
 // The bff sets this readable marker beside its HttpOnly session cookie: visitors never ask /api/me.

@@ -25,7 +25,11 @@ function refused(reason: TokenFailure, what: 'link' | 'session'): AppError {
 /** Also refuses what was minted before the member's "valid from" time (sign out everywhere, a password change). */
 export function notRevoked(memberId: string, issuedAt: number, revocations: RevocationList): void {
   if (revocations.has(memberId)) throw new AppError('forbidden', 'Media access has been withdrawn for this account');
-  if (revocations.refuses(memberId, issuedAt)) throw new AppError('forbidden', 'This link or media session was ended by a sign-out everywhere or a password change; get a new one from the site');
+  if (revocations.refuses(memberId, issuedAt))
+    throw new AppError(
+      'forbidden',
+      'This link or media session was ended by a sign-out everywhere or a password change; get a new one from the site',
+    );
 }
 
 /**
@@ -52,7 +56,8 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
   notRevoked(claims.memberId, claims.issuedAt, revocations);
 
   if (readers === 'buyers') {
-    if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? '')) throw new AppError('forbidden', 'This VOD has not been purchased');
+    if (path.rest.length < 2 || !claims.vodPaths.includes(path.rest[0] ?? ''))
+      throw new AppError('forbidden', 'This VOD has not been purchased');
   } else if (claims.membershipActiveUntil <= now) {
     throw new AppError('forbidden', 'An active membership is required');
   }

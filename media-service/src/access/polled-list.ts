@@ -79,10 +79,18 @@ export abstract class PolledList {
         failures += 1;
         const starting = this.loadedAt === undefined;
         const level = starting && failures < QUIET_FIRST_FAILURES ? 'info' : 'warn';
-        logger[level]({ err, list: this.name, failures }, starting ? `${this.name} list not loaded yet; media requests wait for it` : `${this.name} list refresh failed; keeping the last one`);
+        logger[level](
+          { err, list: this.name, failures },
+          starting
+            ? `${this.name} list not loaded yet; media requests wait for it`
+            : `${this.name} list refresh failed; keeping the last one`,
+        );
       }
       if (this.stopped) return;
-      const delay = this.loadedAt === undefined ? (FIRST_LOAD_RETRY_MS[Math.min(failures, FIRST_LOAD_RETRY_MS.length) - 1] ?? 2000) : intervalSeconds * 1000;
+      const delay =
+        this.loadedAt === undefined
+          ? (FIRST_LOAD_RETRY_MS[Math.min(failures, FIRST_LOAD_RETRY_MS.length) - 1] ?? 2000)
+          : intervalSeconds * 1000;
       this.timer = setTimeout(() => void tick(), delay);
       this.timer.unref();
     };

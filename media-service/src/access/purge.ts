@@ -51,8 +51,11 @@ function runCommand(command: string, body: PurgeEvent): Promise<void> {
   return new Promise((resolve, reject) => {
     // Run through the shell so an operator can write `curl ... "$@"`-style lines; the URLs are
     // arguments ($1, $2, ...), never spliced into the command text.
-    execFile('/bin/sh', ['-c', command, 'purge', ...body.urls], { timeout: 30_000, env: { ...process.env, PURGE_EVENT: body.event } }, (err) =>
-      err ? reject(err) : resolve(),
+    execFile(
+      '/bin/sh',
+      ['-c', command, 'purge', ...body.urls],
+      { timeout: 30_000, env: { ...process.env, PURGE_EVENT: body.event } },
+      (err) => (err ? reject(err) : resolve()),
     );
   });
 }
@@ -88,7 +91,9 @@ export class Purger {
         const last = attempt === attempts;
         this.logger[last ? 'error' : 'warn'](
           { purge: target, event: event.event, prefixes: event.prefixes, attempt, err: (err as Error).message },
-          last ? `purge ${target} failed after ${attempts} attempts; the external cache may still hold these URLs` : `purge ${target} failed; retrying`,
+          last
+            ? `purge ${target} failed after ${attempts} attempts; the external cache may still hold these URLs`
+            : `purge ${target} failed; retrying`,
         );
         if (!last) {
           await sleep(delay);

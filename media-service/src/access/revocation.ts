@@ -35,9 +35,11 @@ export class RevocationList extends PolledList {
     const members = (body as { members?: unknown } | null)?.members;
     if (!Array.isArray(members)) throw new Error('revocation list body has no members array');
     const validFrom = (body as { validFrom?: unknown }).validFrom ?? {};
-    if (typeof validFrom !== 'object' || validFrom === null || Array.isArray(validFrom)) throw new Error('revocation list validFrom is not an object');
+    if (typeof validFrom !== 'object' || validFrom === null || Array.isArray(validFrom))
+      throw new Error('revocation list validFrom is not an object');
     const times = Object.entries(validFrom as Record<string, unknown>);
-    if (!times.every(([, at]) => Number.isInteger(at))) throw new Error('revocation list validFrom has a time that is not whole unix seconds');
+    if (!times.every(([, at]) => Number.isInteger(at)))
+      throw new Error('revocation list validFrom has a time that is not whole unix seconds');
     this.replace(members.map(String), times as [string, number][]);
   }
 }

@@ -7,7 +7,7 @@ function asciiFallback(name: string): string {
   const ascii = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-     
+
     .replace(/[^\x20-\x7e]|["\\%]/g, '_');
   return ascii.trim() === '' ? 'download' : ascii;
 }

@@ -7,10 +7,7 @@ export const MAX_RANGES = 8;
 
 export type { ByteRange };
 
-export type RangeDecision =
-  | { kind: 'full' }
-  | { kind: 'partial'; ranges: ByteRange[] }
-  | { kind: 'unsatisfiable' };
+export type RangeDecision = { kind: 'full' } | { kind: 'partial'; ranges: ByteRange[] } | { kind: 'unsatisfiable' };
 
 /** nginx's limit on a position (off_t): longer numbers are refused, as nginx does. */
 const MAX_POSITION = '9223372036854775807';

@@ -122,7 +122,8 @@ export function answer(ctx: Context, rep: Representation, options: AnswerOptions
   } else if (decision.kind === 'partial') {
     const boundary = randomBytes(12).toString('hex');
     const partHeaders = decision.ranges.map(
-      (r, i) => `${i > 0 ? '\r\n' : ''}--${boundary}\r\nContent-Type: ${rep.type}\r\nContent-Range: bytes ${r.start}-${r.end}/${rep.size}\r\n\r\n`,
+      (r, i) =>
+        `${i > 0 ? '\r\n' : ''}--${boundary}\r\nContent-Type: ${rep.type}\r\nContent-Range: bytes ${r.start}-${r.end}/${rep.size}\r\n\r\n`,
     );
     const closing = `\r\n--${boundary}--\r\n`;
     status = 206;

@@ -172,7 +172,12 @@ async function* bytesOf(segments: readonly Segment[], { start, end }: ByteRange)
     if ('buffer' in segment) {
       yield segment.buffer.subarray(from - segment.start, to - segment.start + 1);
     } else {
-      for await (const chunk of createReadStream(segment.absolute, { start: from - segment.start, end: to - segment.start, highWaterMark: READ_CHUNK })) yield chunk as Buffer;
+      for await (const chunk of createReadStream(segment.absolute, {
+        start: from - segment.start,
+        end: to - segment.start,
+        highWaterMark: READ_CHUNK,
+      }))
+        yield chunk as Buffer;
     }
   }
 }

@@ -44,7 +44,12 @@ export function askedFile(ctx: Context, deps: AccessDeps): AskedFile {
  * time is before the member's "valid from" time (nginx or a CDN cannot know that; this can).
  */
 function edgeAccess(secret: string, path: MediaPath, query: Context['query'], revocations: RevocationList, now: number): Access {
-  const check = verifyEdgeUrl(secret, path.relative, { md5: one(query.md5), expires: one(query.expires), mid: one(query.mid), iat: one(query.iat) }, now);
+  const check = verifyEdgeUrl(
+    secret,
+    path.relative,
+    { md5: one(query.md5), expires: one(query.expires), mid: one(query.mid), iat: one(query.iat) },
+    now,
+  );
   if (!check.ok) {
     if (check.reason === 'expired') throw new AppError('token_expired', 'This download link has expired; get a new one from the site');
     throw new AppError('forbidden', 'Invalid download link');

@@ -78,7 +78,13 @@ function dispositionFor(path: MediaPath, name: string): string | undefined {
  * `?w=`: answers with the resized variant (true), or returns false when there is none to send (the
  * cache disk is full) and the original stands in for it.
  */
-async function sendVariant(ctx: Context, variants: VariantService, source: VariantSource, width: number, cacheControl: string): Promise<boolean> {
+async function sendVariant(
+  ctx: Context,
+  variants: VariantService,
+  source: VariantSource,
+  width: number,
+  cacheControl: string,
+): Promise<boolean> {
   const format = negotiateFormat(ctx.get('Accept') || undefined);
   const variant = await variants.get(source, width, format);
   if (!variant) return false;
@@ -101,7 +107,8 @@ async function headOrUnavailable(remote: PresigningOriginals, relative: string) 
   try {
     return await remote.head(relative);
   } catch (err) {
-    if (err instanceof StorageUnavailable) throw new AppError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
+    if (err instanceof StorageUnavailable)
+      throw new AppError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
     throw err;
   }
 }
@@ -112,7 +119,14 @@ async function headOrUnavailable(remote: PresigningOriginals, relative: string) 
  * S3_PRESIGN_SECONDS, and the client sends its Range (and If-Range, If-None-Match) to the bucket
  * (media-service/README.md, "Originals in object storage", says why not proxy the bytes).
  */
-async function fromObjectStorage(ctx: Context, deps: RepresentationDeps, remote: PresigningOriginals, path: MediaPath, access: Access, width: number | null): Promise<void> {
+async function fromObjectStorage(
+  ctx: Context,
+  deps: RepresentationDeps,
+  remote: PresigningOriginals,
+  path: MediaPath,
+  access: Access,
+  width: number | null,
+): Promise<void> {
   const object = await headOrUnavailable(remote, path.relative);
   if (!object) throw notFound();
   // Object storage answers have never used the edge lifetime (EDGE_CACHE); kept as they were.
@@ -138,10 +152,17 @@ function renditionBehind(path: MediaPath, file: string): MediaPath {
 }
 
 /** MEDIA_ROOT: a variant, an X-Accel-Redirect (nginx sends the bytes) or the file itself. */
-async function fromMediaRoot(ctx: Context, deps: RepresentationDeps, { path, edge }: AskedFile, access: Access, width: number | null): Promise<void> {
+async function fromMediaRoot(
+  ctx: Context,
+  deps: RepresentationDeps,
+  { path, edge }: AskedFile,
+  access: Access,
+  width: number | null,
+): Promise<void> {
   // A rendition's download name (`{base}_{label}.mp4`) is that rendition's `{label}.mp4` in the
   // same folder, sent as an attachment under the asked name; access was checked on the asked path.
-  const download = FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
+  const download =
+    FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
   const file = await resolveMediaFile(deps.realRoot, download ? renditionBehind(path, download.file) : path);
   if (width !== null && (await sendVariant(ctx, deps.variants, file, width, cacheControlFor(access, edge, false)))) return;
 

@@ -3,7 +3,9 @@ import type { VariantFormat } from './format';
 
 // Only the decoders our media uses: SVG, PDF, TIFF and friends are attack surface we do not need.
 sharp.block({ operation: ['VipsForeignLoad'] });
-sharp.unblock({ operation: ['VipsForeignLoadJpeg', 'VipsForeignLoadPng', 'VipsForeignLoadWebp', 'VipsForeignLoadHeif', 'VipsForeignLoadGif'] });
+sharp.unblock({
+  operation: ['VipsForeignLoadJpeg', 'VipsForeignLoadPng', 'VipsForeignLoadWebp', 'VipsForeignLoadHeif', 'VipsForeignLoadGif'],
+});
 // Each variant is rendered once (single-flight, then the disk cache): libvips' operation cache
 // (up to 50 MB by default) would only hold memory that is never reused.
 sharp.cache(false);

@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import type { VariantFormat } from './format';
 import { PoolFullError, WorkPool } from './pool';
 import { renderVariant } from './render';
-import type { VariantStore} from './store';
+import type { VariantStore } from './store';
 import { variantKey } from './store';
 
 /** What a variant is made from: a file under MEDIA_ROOT (`absolute`), or an original in object storage (`load`). */

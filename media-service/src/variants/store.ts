@@ -50,7 +50,10 @@ export class VariantStore {
   constructor(private readonly options: VariantStoreOptions) {
     this.write = options.write ?? ((path, data) => writeFile(path, data));
     const maxSize = options.memoryBytes;
-    this.memory = maxSize > 0 ? new LRUCache({ maxSize, maxEntrySize: Math.max(1, Math.floor(maxSize / 8)), sizeCalculation: (data) => data.length }) : undefined;
+    this.memory =
+      maxSize > 0
+        ? new LRUCache({ maxSize, maxEntrySize: Math.max(1, Math.floor(maxSize / 8)), sizeCalculation: (data) => data.length })
+        : undefined;
   }
 
   private file(key: string, format: VariantFormat): string {

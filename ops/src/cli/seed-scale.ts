@@ -19,7 +19,8 @@ await runCli(usage, async () => {
   }
   const rowsText = flags.rows ?? '100000';
   const rows = Number(rowsText);
-  if (!/^\d+$/.test(rowsText) || rows < 1 || rows > MAX_ROWS) throw new UsageError(`--rows must be an integer from 1 to ${MAX_ROWS} (got ${rowsText})`);
+  if (!/^\d+$/.test(rowsText) || rows < 1 || rows > MAX_ROWS)
+    throw new UsageError(`--rows must be an integer from 1 to ${MAX_ROWS} (got ${rowsText})`);
 
   const knex = createKnex(databaseUrlFromEnv(), { acquireTimeoutMs: 10_000 });
   try {

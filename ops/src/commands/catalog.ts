@@ -18,7 +18,13 @@ export const catalogCommands: Record<string, Command> = {
     --wait     then encode this folder's videos and VODs here, with a progress bar
     --json     print the report as JSON
     --quiet    no per-item progress lines`,
-    options: { link: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, wait: { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' } },
+    options: {
+      link: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      wait: { type: 'boolean' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
     positionals: 1,
     async run([folder], flags, ctx) {
       const { knex, config, io } = ctx;

@@ -13,8 +13,8 @@ export const envSchema = z.object({
     .refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://')
     .describe('`redis://host:6379`: where a catalog change is announced to every bff; unset = the bffs see it at their next database poll'),
   REDIS_SENTINELS: z.string().optional().describe('Redis behind Sentinel: `host:port,host:port` of the sentinels (as for the bff)'),
-  REDIS_SENTINEL_NAME: z.string().optional().describe('the master\'s name behind Sentinel'),
-  CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe('Redis key and channel prefix (the same as the bff\'s)'),
+  REDIS_SENTINEL_NAME: z.string().optional().describe("the master's name behind Sentinel"),
+  CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe("Redis key and channel prefix (the same as the bff's)"),
   ...toolsEnv,
   ...encodeEnv,
 });
@@ -34,7 +34,8 @@ export interface CliConfig {
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  if (!parsed.success)
+    throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
   const c = parsed.data;
   const haProblem = redisHaProblem(c);
   if (haProblem) throw new Error(`invalid environment:\n  ${haProblem.path}: ${haProblem.message}`);

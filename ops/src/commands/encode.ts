@@ -48,7 +48,13 @@ export const encodeCommands: Record<string, Command> = {
     --retry-failed   queue failed jobs again first
     --concurrency N  jobs at once across all workers (default ENCODE_CONCURRENCY)
     --quiet          failures and the summary only`,
-    options: { watch: { type: 'boolean' }, scan: { type: 'boolean' }, 'retry-failed': { type: 'boolean' }, concurrency: { type: 'string' }, quiet: { type: 'boolean' } },
+    options: {
+      watch: { type: 'boolean' },
+      scan: { type: 'boolean' },
+      'retry-failed': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
     positionals: 0,
     async run(_positionals, flags, ctx) {
       const concurrency = concurrencyOf(flags, ctx.config.encode.concurrency);
@@ -70,7 +76,8 @@ export const encodeCommands: Record<string, Command> = {
     positionals: 0,
     async run(_positionals, flags, { knex, io }) {
       const status = flags.status as string | undefined;
-      if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status)) throw bad(`--status must be one of ${JOB_STATUSES.join(', ')}`);
+      if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status))
+        throw bad(`--status must be one of ${JOB_STATUSES.join(', ')}`);
       const limit = flags.limit === undefined ? 50 : Number(flags.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) throw bad('--limit must be a whole number from 1 to 100000');
       const counts = await jobCounts(knex);

@@ -28,10 +28,11 @@ async function readStdin(): Promise<string> {
 async function passwordOf(flags: Record<string, unknown>, ctx: CommandContext): Promise<{ password: string; generated: boolean }> {
   if (typeof flags.password === 'string' && flags['password-stdin']) throw bad('give --password or --password-stdin, not both');
   let password: string;
-  if (flags['password-stdin']) password = ((await (ctx.io.stdin ?? readStdin)()).split(/\r?\n/)[0] ?? '');
+  if (flags['password-stdin']) password = (await (ctx.io.stdin ?? readStdin)()).split(/\r?\n/)[0] ?? '';
   else if (typeof flags.password === 'string') password = flags.password;
   else return { password: randomBytes(12).toString('base64url'), generated: true };
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw bad(`the password must be ${PASSWORD_MIN}-${PASSWORD_MAX} characters`);
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+    throw bad(`the password must be ${PASSWORD_MIN}-${PASSWORD_MAX} characters`);
   return { password, generated: false };
 }
 
@@ -66,7 +67,14 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
   const { knex, io } = ctx;
   if (sub === 'list') {
     const members = await listMembers(knex);
-    if (flags.json) io.out(JSON.stringify(members.map((m) => ({ ...m, status: statusOf(m, now) })), null, 2));
+    if (flags.json)
+      io.out(
+        JSON.stringify(
+          members.map((m) => ({ ...m, status: statusOf(m, now) })),
+          null,
+          2,
+        ),
+      );
     else if (members.length === 0) io.out('no members');
     else for (const m of members) io.out(formatMember(m, now));
     return 0;
@@ -89,7 +97,9 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
       if (reason === '') throw bad('--reason is required');
       if (reason.length > DISABLE_REASON_MAX) throw bad(`--reason is longer than ${DISABLE_REASON_MAX} characters`);
       const { sessions } = await disableMember(knex, username, reason, now);
-      io.out(`disabled: ${username} (${sessions} session(s) ended); the media service refuses their tokens and links at its next revocation poll`);
+      io.out(
+        `disabled: ${username} (${sessions} session(s) ended); the media service refuses their tokens and links at its next revocation poll`,
+      );
       return 0;
     }
     default: {

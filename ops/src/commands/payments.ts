@@ -1,7 +1,8 @@
 import { approve, decline, expireOpen, listOpen, settleOptionsFromEnv } from '@media-site/bff/payments-reconcile';
 import { UsageError, type Command } from './types';
 
-const number = (flags: Record<string, unknown>, name: string): number | undefined => (flags[name] === undefined ? undefined : Number(flags[name]));
+const number = (flags: Record<string, unknown>, name: string): number | undefined =>
+  flags[name] === undefined ? undefined : Number(flags[name]);
 
 /**
  * Helping with a stuck payment: charges in doubt that no webhook settled. The settling itself is
@@ -22,7 +23,9 @@ export const paymentCommands: Record<string, Command> = {
         const minutes = number(flags, 'older-than-minutes') ?? 5;
         const rows = await listOpen(knex, minutes * 60_000);
         for (const a of rows) {
-          io.out(`${a.id}\t${a.status}\t${new Date(a.created_at).toISOString()}\t${a.kind}\t${a.username}\t${a.amount}\t${a.provider_subscription_id ?? '-'}`);
+          io.out(
+            `${a.id}\t${a.status}\t${new Date(a.created_at).toISOString()}\t${a.kind}\t${a.username}\t${a.amount}\t${a.provider_subscription_id ?? '-'}`,
+          );
         }
         io.out(`${rows.length} open attempt(s)`);
         return 0;

@@ -43,9 +43,12 @@ function ungrouped(argv: string[]): string[] {
 export const USAGE = `usage: npm run ops -- [<group>] <command> [options]   (\`npm run catalog -- <command>\` is the same)
 
 ${Object.entries(groups)
-  .map(([group, members]) => `${group}:\n\n${Object.values(members)
-    .map((c) => `  ${c.usage}`)
-    .join('\n\n')}`)
+  .map(
+    ([group, members]) =>
+      `${group}:\n\n${Object.values(members)
+        .map((c) => `  ${c.usage}`)
+        .join('\n\n')}`,
+  )
   .join('\n\n')}
 
 Environment: DATABASE_URL (default: embedded SQLite under .data), MEDIA_ROOT (default: .data/media),

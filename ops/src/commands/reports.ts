@@ -55,13 +55,15 @@ function text(flags: Record<string, unknown>, name: string, max: number): string
 function appealEmail(flags: Record<string, unknown>): string | null {
   const value = typeof flags.email === 'string' ? flags.email.trim() : '';
   if (value === '') return null;
-  if (value.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(value)) throw new ReportRuleError('bad_input', `--email must be an e-mail address of at most ${EMAIL_MAX} characters`);
+  if (value.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(value))
+    throw new ReportRuleError('bad_input', `--email must be an e-mail address of at most ${EMAIL_MAX} characters`);
   return value;
 }
 
 function oneOf<T extends string>(flags: Record<string, unknown>, name: string, allowed: readonly T[]): T {
   const value = flags[name];
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new ReportRuleError('bad_input', `--${name} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw new ReportRuleError('bad_input', `--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -93,7 +95,9 @@ function formatDetail(r: ReportRow, at: number, holidays: HolidayList): string {
     `  resolve       by ${v.resolveBy}  done ${v.resolved}${r.outcome ? `  outcome ${r.outcome} (${r.resolved_by})` : ''}`,
   ];
   if (r.appealed_at !== null) {
-    lines.push(`  appeal        by ${v.appealDecideBy}  received ${v.appealed}${r.appeal_decision ? `  decision ${r.appeal_decision} (${r.appeal_decided_by})` : ''}`);
+    lines.push(
+      `  appeal        by ${v.appealDecideBy}  received ${v.appealed}${r.appeal_decision ? `  decision ${r.appeal_decision} (${r.appeal_decided_by})` : ''}`,
+    );
   }
   if (v.overdue.length) lines.push(`  OVERDUE: ${v.overdue.join(', ')}`);
   lines.push(`  details: ${r.details}`);
@@ -121,14 +125,21 @@ async function mustFind(ctx: CommandContext, reference: string): Promise<ReportR
 
 function contentRef(arg: string): ContentRef {
   const ref = contentRefOf(arg);
-  if (!ref) throw new ReportRuleError('bad_input', `"${arg}" does not name a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)`);
+  if (!ref)
+    throw new ReportRuleError(
+      'bad_input',
+      `"${arg}" does not name a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)`,
+    );
   return ref;
 }
 
 async function announce(ctx: CommandContext, generation: number): Promise<void> {
   const { redisUrl, redisHa, cacheKeyPrefix } = ctx.config;
   // Without Redis, running bff instances see the new generation at their next poll (seconds).
-  if (redisUrl) await publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa).catch((err: unknown) => ctx.io.err(`warning: could not announce the change on Redis (${String(err)}); bff instances will see it at their next poll`));
+  if (redisUrl)
+    await publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa).catch((err: unknown) =>
+      ctx.io.err(`warning: could not announce the change on Redis (${String(err)}); bff instances will see it at their next poll`),
+    );
 }
 
 async function reportsCommand([sub, reference]: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
@@ -143,7 +154,14 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
   switch (sub) {
     case 'list': {
       const queue = queueOrder(await openReports(ctx.knex), at, holidays);
-      if (flags.json) ctx.io.out(JSON.stringify(queue.map((r) => view(r, at, holidays)), null, 2));
+      if (flags.json)
+        ctx.io.out(
+          JSON.stringify(
+            queue.map((r) => view(r, at, holidays)),
+            null,
+            2,
+          ),
+        );
       else if (queue.length === 0) ctx.io.out('no open reports');
       else for (const r of queue) ctx.io.out(formatDetail(r, at, holidays));
       return 0;
@@ -187,7 +205,12 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
     }
     case 'decide': {
       const ref = needRef();
-      const decision = { decision: oneOf<AppealDecision>(flags, 'decision', APPEAL_DECISIONS), note: text(flags, 'note', NOTE_MAX), by: by(), now: at };
+      const decision = {
+        decision: oneOf<AppealDecision>(flags, 'decision', APPEAL_DECISIONS),
+        note: text(flags, 'note', NOTE_MAX),
+        by: by(),
+        now: at,
+      };
       changed = await ctx.knex.transaction(async (trx) => {
         const r = await decideAppeal(trx, ref, decision);
         await appealDecisionNotices(trx, mailSiteFromEnv(ctx.io.env), r);
@@ -272,7 +295,11 @@ export const reportCommands: Record<string, Command> = {
       else if (rows.length === 0) io.out(flags.log ? 'no takedowns logged' : 'nothing is taken down');
       else
         for (const r of rows) {
-          io.out('action' in r ? `${iso(r.at)}  ${r.action.padEnd(8)} ${r.content_type} ${r.path}  by ${r.actor}${r.report_reference ? ` (${r.report_reference})` : ''}: ${r.reason}` : `${iso(r.taken_down_at)}  ${r.content_type} ${r.path}`);
+          io.out(
+            'action' in r
+              ? `${iso(r.at)}  ${r.action.padEnd(8)} ${r.content_type} ${r.path}  by ${r.actor}${r.report_reference ? ` (${r.report_reference})` : ''}: ${r.reason}`
+              : `${iso(r.taken_down_at)}  ${r.content_type} ${r.path}`,
+          );
         }
       return 0;
     },

@@ -15,7 +15,10 @@ const TABLES = {
 
 /** Matches MySQL's utf8mb4_unicode_ci closely enough: "émilie", "Emilie" and "EMILIE" are one model. */
 export function modelKey(modelname: string): string {
-  return modelname.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return modelname
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 export class IngestConflict extends Error {}
@@ -31,8 +34,14 @@ export class ModelDirectory {
   private constructor(private readonly byKey: Map<string, ModelRef>) {}
 
   static async load(db: Db): Promise<ModelDirectory> {
-    const rows: { id: number | string; modelname: string; thumbnail: string | null }[] = await db('models').select('id', 'modelname', 'thumbnail');
-    return new ModelDirectory(new Map(rows.map((r) => [modelKey(r.modelname), { id: Number(r.id), modelname: r.modelname, thumbnail: r.thumbnail }])));
+    const rows: { id: number | string; modelname: string; thumbnail: string | null }[] = await db('models').select(
+      'id',
+      'modelname',
+      'thumbnail',
+    );
+    return new ModelDirectory(
+      new Map(rows.map((r) => [modelKey(r.modelname), { id: Number(r.id), modelname: r.modelname, thumbnail: r.thumbnail }])),
+    );
   }
 
   find(modelname: string): ModelRef | undefined {
@@ -40,7 +49,11 @@ export class ModelDirectory {
   }
 
   /** The model for `modelname`, created when new; its thumbnail is set once, when it has none. */
-  async ensure(trx: Knex.Transaction, modelname: string, thumbnail: string | null): Promise<{ model: ModelRef; created: boolean; commit: () => void }> {
+  async ensure(
+    trx: Knex.Transaction,
+    modelname: string,
+    thumbnail: string | null,
+  ): Promise<{ model: ModelRef; created: boolean; commit: () => void }> {
     const known = this.find(modelname);
     if (known) {
       if (known.thumbnail === null && thumbnail) await trx('models').where({ id: known.id }).update({ thumbnail });
@@ -82,7 +95,13 @@ export interface WriteResult {
 }
 
 /** Adds or updates one item's row and file list; `files` is null for videos. */
-export async function writeItem(trx: Knex.Transaction, models: ModelDirectory, item: ScannedItem, files: string[] | null, modelThumbnail: string | null): Promise<{ result: WriteResult; commit: () => void }> {
+export async function writeItem(
+  trx: Knex.Transaction,
+  models: ModelDirectory,
+  item: ScannedItem,
+  files: string[] | null,
+  modelThumbnail: string | null,
+): Promise<{ result: WriteResult; commit: () => void }> {
   const spec = TABLES[item.type];
   let modelCreated = false;
   let commit = () => {};
@@ -109,10 +128,18 @@ export async function writeItem(trx: Knex.Transaction, models: ModelDirectory, i
     change = changed ? 'updated' : 'unchanged';
   }
   if (spec.files && files) {
-    const current: { filename: string }[] = change === 'added' ? [] : await trx(spec.files).where({ [spec.fk]: id }).orderBy('position').select('filename');
+    const current: { filename: string }[] =
+      change === 'added'
+        ? []
+        : await trx(spec.files)
+            .where({ [spec.fk]: id })
+            .orderBy('position')
+            .select('filename');
     const same = current.length === files.length && current.every((row, i) => row.filename === files[i]);
     if (!same) {
-      await trx(spec.files).where({ [spec.fk]: id }).del();
+      await trx(spec.files)
+        .where({ [spec.fk]: id })
+        .del();
       const rows = files.map((filename, i) => ({ [spec.fk]: id, position: i + 1, filename }));
       for (let i = 0; i < rows.length; i += 400) await trx(spec.files).insert(rows.slice(i, i + 400));
       if (change === 'unchanged') change = 'updated';

@@ -27,7 +27,13 @@ export async function outputsPresent(mediaRoot: string, type: PlayableType, path
  * job when there is none, when the original changed, or when a finished job's files are gone.
  * Null when the original is missing (nothing to encode).
  */
-export async function ensureJob(db: Knex, mediaRoot: string, type: PlayableType, path: string, now: number): Promise<{ id: number; queued: boolean; status: JobStatus } | null> {
+export async function ensureJob(
+  db: Knex,
+  mediaRoot: string,
+  type: PlayableType,
+  path: string,
+  now: number,
+): Promise<{ id: number; queued: boolean; status: JobStatus } | null> {
   const original = await originalFile(db, mediaRoot, type, path);
   const sig = original && (await sourceSig(original));
   if (!sig) return null;
@@ -38,9 +44,17 @@ export async function ensureJob(db: Knex, mediaRoot: string, type: PlayableType,
 }
 
 /** ensureJob for every video and VOD of the catalog (the demo seed; `encode --scan` after an upgrade). */
-export async function ensureAllJobs(db: Knex, mediaRoot: string, now: number, onItem?: (done: number) => void): Promise<{ items: number; queued: number; missing: number }> {
+export async function ensureAllJobs(
+  db: Knex,
+  mediaRoot: string,
+  now: number,
+  onItem?: (done: number) => void,
+): Promise<{ items: number; queued: number; missing: number }> {
   const summary = { items: 0, queued: 0, missing: 0 };
-  for (const [type, table] of [['video', 'videos'], ['vod', 'vods']] as const) {
+  for (const [type, table] of [
+    ['video', 'videos'],
+    ['vod', 'vods'],
+  ] as const) {
     let after = 0;
     for (;;) {
       const rows: { id: unknown; path: string }[] = await db(table).where('id', '>', after).orderBy('id').limit(500).select('id', 'path');

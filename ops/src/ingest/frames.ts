@@ -16,7 +16,9 @@ export function frameNames(path: string): string[] {
 
 async function durationSeconds(tools: FfmpegTools, video: string): Promise<number | null> {
   try {
-    const { stdout } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', video], { timeout: 60_000 });
+    const { stdout } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', video], {
+      timeout: 60_000,
+    });
     const seconds = Number.parseFloat(stdout.trim());
     return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
   } catch {
@@ -27,7 +29,23 @@ async function durationSeconds(tools: FfmpegTools, video: string): Promise<numbe
 async function grab(tools: FfmpegTools, video: string, at: number, out: string): Promise<void> {
   await run(
     tools.ffmpeg,
-    ['-v', 'error', '-nostdin', '-y', '-ss', at.toFixed(3), '-i', video, '-frames:v', '1', '-vf', `scale='min(${FRAME_WIDTH},iw)':-2`, '-q:v', '3', out],
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      '-y',
+      '-ss',
+      at.toFixed(3),
+      '-i',
+      video,
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale='min(${FRAME_WIDTH},iw)':-2`,
+      '-q:v',
+      '3',
+      out,
+    ],
     { timeout: 120_000 },
   );
 }

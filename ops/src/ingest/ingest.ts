@@ -59,7 +59,7 @@ function modelThumbnail(item: ScannedItem, hasFrame: boolean): string | null {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message.split('\n')[0] ?? err.name : String(err);
+  return err instanceof Error ? (err.message.split('\n')[0] ?? err.name) : String(err);
 }
 
 /** Adds or updates catalog rows and media for every valid item in `folder`; see docs/operate.md. */
@@ -99,7 +99,12 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       let files: string[] | null = item.type === 'photos' || item.type === 'freephotos' ? item.images : null;
       let hasFrame = false;
       if (!dryRun) {
-        const media = await placeItemMedia(item, { mediaRoot: options.mediaRoot, mode: options.mode ?? 'copy', ffmpeg, originals: options.originals ?? null });
+        const media = await placeItemMedia(item, {
+          mediaRoot: options.mediaRoot,
+          mode: options.mode ?? 'copy',
+          ffmpeg,
+          originals: options.originals ?? null,
+        });
         report.filesWritten += media.written;
         report.notes.push(...media.notes);
         files = media.images;
@@ -144,7 +149,9 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     try {
       await options.publish(report.generation.after);
     } catch (err) {
-      report.notes.push(`warning: could not announce catalog generation ${report.generation.after} on Redis (${message(err)}); bff instances pick it up at their next database poll`);
+      report.notes.push(
+        `warning: could not announce catalog generation ${report.generation.after} on Redis (${message(err)}); bff instances pick it up at their next database poll`,
+      );
     }
   }
   return report;

@@ -46,7 +46,14 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
   if (item.type === 'photos' || item.type === 'freephotos') {
     let images = item.images;
     if (item.type === 'photos') {
-      const thumbs = await makePhotoThumbs({ dir: item.dir, images, thumbsDir: item.thumbsDir, providedThumbs: provided, destDir: join(root, 'photosthumbs', item.path), mode: ctx.mode });
+      const thumbs = await makePhotoThumbs({
+        dir: item.dir,
+        images,
+        thumbsDir: item.thumbsDir,
+        providedThumbs: provided,
+        destDir: join(root, 'photosthumbs', item.path),
+        mode: ctx.mode,
+      });
       written += thumbs.written;
       const bad = new Set(thumbs.unreadable.map((u) => u.image));
       for (const u of thumbs.unreadable) notes.push(`skipped ${item.type}/${item.path}/${u.image}: unreadable image (${u.reason})`);
@@ -62,10 +69,17 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
   }
 
   if (extensionOf(item.videoFile) !== extensionOf(item.downloadName)) {
-    notes.push(`${item.type}/${item.path}: ${item.videoFile} is stored as ${item.downloadName}, the download name, whose extension differs`);
+    notes.push(
+      `${item.type}/${item.path}: ${item.videoFile} is stored as ${item.downloadName}, the download name, whose extension differs`,
+    );
   }
-  if ((await placeFile(join(item.dir, item.videoFile), join(root, item.type, item.path, item.downloadName), ctx.mode)) === 'placed') written++;
-  if (ctx.originals && (await ctx.originals.put(`${item.type}/${item.path}/${item.downloadName}`, join(item.dir, item.videoFile))) === 'placed') written++;
+  if ((await placeFile(join(item.dir, item.videoFile), join(root, item.type, item.path, item.downloadName), ctx.mode)) === 'placed')
+    written++;
+  if (
+    ctx.originals &&
+    (await ctx.originals.put(`${item.type}/${item.path}/${item.downloadName}`, join(item.dir, item.videoFile))) === 'placed'
+  )
+    written++;
   const frames = await makeFrames({
     video: join(item.dir, item.videoFile),
     path: item.path,
@@ -77,7 +91,9 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
   });
   written += frames.written;
   if (frames.missing.length) {
-    notes.push(`${item.type}/${item.path}: no thumbnails ${frames.missing.join(', ')} (${ctx.ffmpeg ? 'ffmpeg could not extract them' : 'ffmpeg not found and none provided'})`);
+    notes.push(
+      `${item.type}/${item.path}: no thumbnails ${frames.missing.join(', ')} (${ctx.ffmpeg ? 'ffmpeg could not extract them' : 'ffmpeg not found and none provided'})`,
+    );
   }
   return { written, images: null, notes, hasFrame: !frames.missing.includes(`${item.path}_02.jpg`) };
 }

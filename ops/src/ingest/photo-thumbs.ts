@@ -11,13 +11,21 @@ const MAX_INPUT_PIXELS = 100_000_000;
 
 async function resize(src: string, size: { width: number; height: number }, out: string): Promise<void> {
   const ext = extensionOf(out);
-  const image = sharp(src, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize(size.width, size.height, { fit: 'cover' });
+  const image = sharp(src, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize(size.width, size.height, { fit: 'cover' });
   const encoded = ext === '.png' ? image.png() : ext === '.webp' ? image.webp({ quality: 78 }) : image.jpeg({ quality: 78, mozjpeg: true });
   await encoded.toFile(out);
 }
 
 /** A provided thumbnail is copied; otherwise one is made from `src` unless a fresh one exists. */
-async function thumbnail(src: string, provided: string | null, dest: string, size: { width: number; height: number }, mode: PlaceMode): Promise<boolean> {
+async function thumbnail(
+  src: string,
+  provided: string | null,
+  dest: string,
+  size: { width: number; height: number },
+  mode: PlaceMode,
+): Promise<boolean> {
   if (provided) return (await placeFile(provided, dest, mode)) === 'placed';
   if (await isFresh(dest, src)) return false;
   await writeDerived(dest, src, (tmp) => resize(src, size, tmp));
@@ -52,10 +60,11 @@ export async function makePhotoThumbs(input: PhotoThumbsInput): Promise<PhotoThu
       if (await thumbnail(join(input.dir, image), provided(image), join(input.destDir, image), THUMB, input.mode)) result.written++;
       readable.push(image);
     } catch (err) {
-      result.unreadable.push({ image, reason: err instanceof Error ? err.message.split('\n')[0] ?? 'unreadable' : String(err) });
+      result.unreadable.push({ image, reason: err instanceof Error ? (err.message.split('\n')[0] ?? 'unreadable') : String(err) });
     }
   }
   const first = readable[0];
-  if (first && (await thumbnail(join(input.dir, first), provided(COVER_NAME), join(input.destDir, COVER_NAME), COVER, input.mode))) result.written++;
+  if (first && (await thumbnail(join(input.dir, first), provided(COVER_NAME), join(input.destDir, COVER_NAME), COVER, input.mode)))
+    result.written++;
   return result;
 }

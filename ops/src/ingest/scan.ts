@@ -83,7 +83,10 @@ export async function scanFolder(root: string): Promise<ScanResult> {
     else if (entry.kind !== 'dir') result.skipped.push({ where: entry.name, reason: 'not a content directory' });
     else if ((ITEM_TYPES as readonly string[]).includes(entry.name)) typeDirs.add(entry.name);
     else if (!(entry.name in THUMB_DIRS)) {
-      result.skipped.push({ where: entry.name, reason: `unknown type (expected ${[...ITEM_TYPES, ...Object.keys(THUMB_DIRS)].join(', ')})` });
+      result.skipped.push({
+        where: entry.name,
+        reason: `unknown type (expected ${[...ITEM_TYPES, ...Object.keys(THUMB_DIRS)].join(', ')})`,
+      });
     }
   }
   for (const type of ITEM_TYPES) {
@@ -134,7 +137,9 @@ async function scanItem(root: string, type: ItemType, path: string, skipped: Ski
       (entry.kind === 'dir' ? 'nested directory' : null) ??
       unsafeNameReason(entry.name, MAX_FILENAME_LENGTH) ??
       (type === 'photos' && entry.name === COVER_NAME ? `${COVER_NAME} is reserved for the set cover` : null) ??
-      (wanted.includes(extensionOf(entry.name)) ? null : `not ${type === 'video' || type === 'vod' ? 'a video' : 'an image'} file (${wanted.join(' ')})`);
+      (wanted.includes(extensionOf(entry.name))
+        ? null
+        : `not ${type === 'video' || type === 'vod' ? 'a video' : 'an image'} file (${wanted.join(' ')})`);
     if (problem) skipped.push({ where: `${where}/${entry.name}`, reason: problem });
     else files.push(entry.name);
   }
@@ -159,7 +164,8 @@ async function scanItem(root: string, type: ItemType, path: string, skipped: Ski
     return null;
   }
   // The download name is the file's real name under MEDIA_ROOT, so it has to be a safe one too.
-  const downloadName = type === 'video' ? videoDownloadName((parsed.meta as VideoMeta).prename) : vodDownloadName({ ...(parsed.meta as VodMeta), path });
+  const downloadName =
+    type === 'video' ? videoDownloadName((parsed.meta as VideoMeta).prename) : vodDownloadName({ ...(parsed.meta as VodMeta), path });
   const unsafe = unsafeNameReason(downloadName, MAX_FILENAME_LENGTH);
   if (unsafe) {
     skipped.push({ where, reason: `prename gives the file name "${downloadName}": ${unsafe}` });

@@ -22,7 +22,8 @@ export interface CatalogStats {
 }
 
 async function typeStats(knex: Knex, table: string, filesTable?: string): Promise<TypeStats> {
-  const row = (await knex(table).count({ n: '*' }).max({ newest: 'datetoupload' }).first()) as { n: number | string; newest: string | null } | undefined;
+  const row = (await knex(table).count({ n: '*' }).max({ newest: 'datetoupload' }).first()) as
+    { n: number | string; newest: string | null } | undefined;
   const stats: TypeStats = { items: Number(row?.n ?? 0), newest: row?.newest ?? null };
   if (filesTable) {
     const files = (await knex(filesTable).count({ n: '*' }).first()) as { n: number | string } | undefined;
@@ -40,9 +41,10 @@ export async function catalogStats(knex: Knex): Promise<CatalogStats> {
   ];
   const total = (await knex('models').count({ n: '*' }).first()) as { n: number | string } | undefined;
   const linked = knex.union([knex('photosets').select('model_id'), knex('videos').select('model_id'), knex('vods').select('model_id')]);
-  const orphans = (await knex('models').whereNotIn('id', knex.select('model_id').from(linked.as('u')).whereNotNull('model_id')).count({ n: '*' }).first()) as
-    | { n: number | string }
-    | undefined;
+  const orphans = (await knex('models')
+    .whereNotIn('id', knex.select('model_id').from(linked.as('u')).whereNotNull('model_id'))
+    .count({ n: '*' })
+    .first()) as { n: number | string } | undefined;
   const dates = [photos.newest, freephotos.newest, videos.newest, vods.newest].filter((d): d is string => d !== null).sort();
   return {
     photos,

@@ -20,7 +20,11 @@ export async function ensureDemoMember(db: Knex, now = Date.now()): Promise<{ cr
   }
   const memberId = Number(row.id);
   // The bff's rule for "paid through": the latest active or cancelled membership.
-  const paid = await db('subscriptions').where({ member_id: memberId, kind: 'membership' }).whereIn('status', ['active', 'cancelled']).max({ until: 'paid_until' }).first();
+  const paid = await db('subscriptions')
+    .where({ member_id: memberId, kind: 'membership' })
+    .whereIn('status', ['active', 'cancelled'])
+    .max({ until: 'paid_until' })
+    .first();
   const until = paid?.until === null || paid?.until === undefined ? null : Number(paid.until);
   if (until === null || until < now + 30 * DAY_MS) {
     await db('subscriptions').insert({

@@ -42,9 +42,22 @@ function single(file: string, p: Placeholder): ImageJob {
 function photoJobs(root: string, catalog: DemoCatalog): ImageJob[] {
   const jobs: ImageJob[] = [];
   for (const set of catalog.photosets) {
-    jobs.push(single(join(root, 'photosthumbs', set.path, 'large.jpg'), { ...COVER_SIZE, colourKey: set.path, title: set.updatename, subtitle: set.modelname }));
+    jobs.push(
+      single(join(root, 'photosthumbs', set.path, 'large.jpg'), {
+        ...COVER_SIZE,
+        colourKey: set.path,
+        title: set.updatename,
+        subtitle: set.modelname,
+      }),
+    );
     set.files.forEach((image, i) => {
-      const full: Placeholder = { ...FULL_SIZE, colourKey: set.path, shade: i + 1, title: set.updatename, subtitle: `${set.modelname} · ${i + 1} / ${set.files.length}` };
+      const full: Placeholder = {
+        ...FULL_SIZE,
+        colourKey: set.path,
+        shade: i + 1,
+        title: set.updatename,
+        subtitle: `${set.modelname} · ${i + 1} / ${set.files.length}`,
+      };
       jobs.push({
         files: [join(root, 'photos', set.path, image), join(root, 'photosthumbs', set.path, image)],
         make: async () => {
@@ -56,7 +69,15 @@ function photoJobs(root: string, catalog: DemoCatalog): ImageJob[] {
   }
   for (const set of catalog.freephotosets) {
     set.files.forEach((image, i) => {
-      jobs.push(single(join(root, 'freephotos', set.path, image), { ...FULL_SIZE, colourKey: set.path, shade: i + 1, title: set.updatename, subtitle: `Free preview · ${i + 1} / ${set.files.length}` }));
+      jobs.push(
+        single(join(root, 'freephotos', set.path, image), {
+          ...FULL_SIZE,
+          colourKey: set.path,
+          shade: i + 1,
+          title: set.updatename,
+          subtitle: `Free preview · ${i + 1} / ${set.files.length}`,
+        }),
+      );
     });
   }
   return jobs;
@@ -65,7 +86,13 @@ function photoJobs(root: string, catalog: DemoCatalog): ImageJob[] {
 function frameJobs(root: string, dir: 'videothumbs' | 'vodthumbs', rows: DemoCatalog['videos'] | DemoCatalog['vods']): ImageJob[] {
   return rows.flatMap((row) =>
     FRAME_SUFFIXES.map((suffix, i) =>
-      single(join(root, dir, row.path, `${row.path}_${suffix}.jpg`), { ...FRAME_SIZE, colourKey: row.path, shade: i * 3, title: row.updatename, subtitle: `${row.modelname} · 0:${suffix}` }),
+      single(join(root, dir, row.path, `${row.path}_${suffix}.jpg`), {
+        ...FRAME_SIZE,
+        colourKey: row.path,
+        shade: i * 3,
+        title: row.updatename,
+        subtitle: `${row.modelname} · 0:${suffix}`,
+      }),
     ),
   );
 }
@@ -87,7 +114,11 @@ export async function writeMediaTree(options: MediaTreeOptions): Promise<MediaTr
   const catalog = options.catalog ?? buildDemoCatalog();
   const summary: MediaTreeSummary = { written: 0, skipped: 0, clips: 'not needed' };
 
-  const jobs = [...photoJobs(root, catalog), ...frameJobs(root, 'videothumbs', catalog.videos), ...frameJobs(root, 'vodthumbs', catalog.vods)];
+  const jobs = [
+    ...photoJobs(root, catalog),
+    ...frameJobs(root, 'videothumbs', catalog.videos),
+    ...frameJobs(root, 'vodthumbs', catalog.vods),
+  ];
   await runPool(jobs, options.concurrency ?? availableParallelism() + 1, async (job) => {
     const present = await Promise.all(job.files.map(fileExists));
     if (present.every(Boolean)) {

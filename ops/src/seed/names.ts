@@ -47,13 +47,40 @@ export const MODEL_NAMES: readonly string[] = [
 export const EMPTY_MODEL_NAMES: readonly string[] = ['Model B3', 'Ines C0'];
 
 export const TITLE_ADJECTIVES: readonly string[] = [
-  'Morning', 'Golden', 'Iron', 'Summer', 'Quiet', 'Studio', 'Harbor', 'Velvet',
-  'Granite', 'Sunset', 'Winter', 'Coastal', 'Urban', 'Bright', 'Midnight', 'Forest',
+  'Morning',
+  'Golden',
+  'Iron',
+  'Summer',
+  'Quiet',
+  'Studio',
+  'Harbor',
+  'Velvet',
+  'Granite',
+  'Sunset',
+  'Winter',
+  'Coastal',
+  'Urban',
+  'Bright',
+  'Midnight',
+  'Forest',
 ];
 
 export const TITLE_NOUNS: readonly string[] = [
-  'Session', 'Lift', 'Workout', 'Portraits', 'Stretch', 'Routine', 'Power', 'Flex',
-  'Shoot', 'Training', 'Balance', 'Strength', 'Pose', 'Warmup', 'Circuit',
+  'Session',
+  'Lift',
+  'Workout',
+  'Portraits',
+  'Stretch',
+  'Routine',
+  'Power',
+  'Flex',
+  'Shoot',
+  'Training',
+  'Balance',
+  'Strength',
+  'Pose',
+  'Warmup',
+  'Circuit',
 ];
 
 /** Titles with LIKE wildcards, so search-escaping tests have rows to find (and not to find). */

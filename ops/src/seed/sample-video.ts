@@ -15,7 +15,24 @@ export const FIXTURE_CLIP = fileURLToPath(new URL('../../fixtures/sample.mp4', i
 // 2 s of test pattern and a tone at 160x90: tiny, but a real file every player opens.
 const SOURCES = ['-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'];
 const ENCODINGS: Record<Container, string[]> = {
-  mp4: ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', '-crf', '30', '-c:a', 'aac', '-b:a', '32k', '-movflags', '+faststart', '-f', 'mp4'],
+  mp4: [
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '30',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '32k',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+  ],
   mpg: ['-c:v', 'mpeg1video', '-c:a', 'mp2', '-f', 'mpeg'],
   wmv: ['-c:v', 'wmv2', '-c:a', 'wmav2', '-f', 'asf'],
 };
@@ -39,12 +56,16 @@ async function encodeWithFfmpeg(): Promise<SampleClips> {
  * One clip per container, encoded once per run with ffmpeg; without ffmpeg (or if it fails) the
  * committed MP4 fixture stands in for all three, since players sniff the content anyway.
  */
-export async function loadSampleClips(options: { useFfmpeg?: boolean; log?: (msg: string) => void } = {}): Promise<{ clips: SampleClips; source: 'ffmpeg' | 'fixture' }> {
+export async function loadSampleClips(
+  options: { useFfmpeg?: boolean; log?: (msg: string) => void } = {},
+): Promise<{ clips: SampleClips; source: 'ffmpeg' | 'fixture' }> {
   if (options.useFfmpeg !== false) {
     try {
       return { clips: await encodeWithFfmpeg(), source: 'ffmpeg' };
     } catch (err) {
-      options.log?.(`ffmpeg unavailable (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); using the committed sample clip`);
+      options.log?.(
+        `ffmpeg unavailable (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); using the committed sample clip`,
+      );
     }
   }
   const mp4 = await readFile(FIXTURE_CLIP);

@@ -14,7 +14,34 @@ export interface ScaleSummary {
   generation: number;
 }
 
-const SYLLABLES = ['ka', 'ri', 'lo', 'ven', 'sa', 'mi', 'tor', 'el', 'da', 'ne', 'qui', 'zo', 'bel', 'ha', 'ju', 'wy', 'xa', 'fi', 'go', 'pe', 'ul', 'or', 'is', 'ya', 'an', 'ce'];
+const SYLLABLES = [
+  'ka',
+  'ri',
+  'lo',
+  'ven',
+  'sa',
+  'mi',
+  'tor',
+  'el',
+  'da',
+  'ne',
+  'qui',
+  'zo',
+  'bel',
+  'ha',
+  'ju',
+  'wy',
+  'xa',
+  'fi',
+  'go',
+  'pe',
+  'ul',
+  'or',
+  'is',
+  'ya',
+  'an',
+  'ce',
+];
 const EXTRA_WORDS = ['Edition', 'Part', 'Take', 'Cut', 'Set', 'Series', 'Day', 'Night', 'Round', 'Chapter'];
 const FIRST_DAY = Date.UTC(2005, 0, 1);
 const DAYS = (Date.UTC(2026, 9, 31) - FIRST_DAY) / 86_400_000;
@@ -65,7 +92,12 @@ function builders(modelCount: number): Record<'photosets' | 'videos' | 'vods', B
     },
     vods: (id) => {
       const { prng, row } = content('vods', id, modelCount);
-      return { ...row, prename: `S${id}_${camelName(row.updatename)}.mp4`, format: prng.int(0, 1), price: VOD_PRICES[id % VOD_PRICES.length] };
+      return {
+        ...row,
+        prename: `S${id}_${camelName(row.updatename)}.mp4`,
+        format: prng.int(0, 1),
+        price: VOD_PRICES[id % VOD_PRICES.length],
+      };
     },
   };
 }

@@ -3,15 +3,17 @@ const FOLD: Record<string, string> = { ø: 'o', ł: 'l', æ: 'ae', œ: 'oe', đ:
 
 /** URL-safe slug: lowercase ASCII letters, digits and single dashes. */
 export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[øłæœđßþ]/g, (c) => FOLD[c] ?? '')
-    .replace(/['’]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    // Runs are single dashes by now (a `-+$` would take quadratic time on a long run).
-    .replace(/^-|-$/g, '');
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[øłæœđßþ]/g, (c) => FOLD[c] ?? '')
+      .replace(/['’]/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      // Runs are single dashes by now (a `-+$` would take quadratic time on a long run).
+      .replace(/^-|-$/g, '')
+  );
 }
 
 /** CamelCase ASCII, for file-name-like prenames ("Ava O'Neill" -> "AvaONeill"). */

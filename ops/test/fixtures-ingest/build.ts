@@ -8,7 +8,9 @@ const SAMPLE_CLIP = fileURLToPath(new URL('../../fixtures/sample.mp4', import.me
 
 async function jpeg(file: string, colour: string, width = 240, height = 160): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 70 }).toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: colour } })
+    .jpeg({ quality: 70 })
+    .toFile(file);
 }
 
 async function json(file: string, value: unknown): Promise<void> {
@@ -64,14 +66,38 @@ export async function buildIngestFolder(): Promise<string> {
   await json(p('freephotos/free-one/meta.json'), { updatename: 'Free Preview One', datetoupload: '2025-01-15' });
 
   await clip(p('video/clip-hd/source.mp4'));
-  await json(p('video/clip-hd/meta.json'), { updatename: 'Harbour Run', modelname: 'Émilie B', datetoupload: '2025-05-01', prename: 'V001_EmilieB_HarbourRun_HD' });
+  await json(p('video/clip-hd/meta.json'), {
+    updatename: 'Harbour Run',
+    modelname: 'Émilie B',
+    datetoupload: '2025-05-01',
+    prename: 'V001_EmilieB_HarbourRun_HD',
+  });
   await clip(p('video/clip-plain/source.mp4'));
-  await json(p('video/clip-plain/meta.json'), { updatename: 'Quiet Hall', modelname: 'Model C3', datetoupload: '2023-08-19', prename: 'V002_ModelC3_QuietHall' });
+  await json(p('video/clip-plain/meta.json'), {
+    updatename: 'Quiet Hall',
+    modelname: 'Model C3',
+    datetoupload: '2023-08-19',
+    prename: 'V002_ModelC3_QuietHall',
+  });
 
   await clip(p('vod/vod-new/take.mp4'));
-  await json(p('vod/vod-new/meta.json'), { updatename: 'Summit Day', modelname: 'Model A1', datetoupload: '2024-01-28', prename: 'ModelA1_SummitDay.wmv', format: 'mp4', price: 14.99 });
+  await json(p('vod/vod-new/meta.json'), {
+    updatename: 'Summit Day',
+    modelname: 'Model A1',
+    datetoupload: '2024-01-28',
+    prename: 'ModelA1_SummitDay.wmv',
+    format: 'mp4',
+    price: 14.99,
+  });
   await clip(p('vod/vod-old/take.mp4'));
-  await json(p('vod/vod-old/meta.json'), { updatename: 'Old Quarry', modelname: 'Model D4', datetoupload: '2023-02-10', prename: 'ignored-before-cutoff', format: 1, price: 9.99 });
+  await json(p('vod/vod-old/meta.json'), {
+    updatename: 'Old Quarry',
+    modelname: 'Model D4',
+    datetoupload: '2023-02-10',
+    prename: 'ignored-before-cutoff',
+    format: 1,
+    price: 9.99,
+  });
 
   await writeFile(p('README.txt'), 'operator notes');
   await mkdir(p('extras/whatever'), { recursive: true });
@@ -87,9 +113,22 @@ export async function buildIngestFolder(): Promise<string> {
   await clip(p('video/bad-json/a.mp4'));
   await writeFile(p('video/bad-json/meta.json'), '{ "updatename": ');
   await clip(p('vod/no-price/a.mp4'));
-  await json(p('vod/no-price/meta.json'), { updatename: 'No Price', modelname: 'Model A1', datetoupload: '2025-02-01', prename: 'NoPrice', format: 0 });
+  await json(p('vod/no-price/meta.json'), {
+    updatename: 'No Price',
+    modelname: 'Model A1',
+    datetoupload: '2025-02-01',
+    prename: 'NoPrice',
+    format: 0,
+  });
   await clip(p('vod/slash-prename/a.mp4'));
-  await json(p('vod/slash-prename/meta.json'), { updatename: 'Slash', modelname: 'Model A1', datetoupload: '2025-02-01', prename: '../escape', format: 0, price: 5 });
+  await json(p('vod/slash-prename/meta.json'), {
+    updatename: 'Slash',
+    modelname: 'Model A1',
+    datetoupload: '2025-02-01',
+    prename: '../escape',
+    format: 0,
+    price: 5,
+  });
   await jpeg(p('videothumbs/orphan/orphan_02.jpg'), '#000000');
   return root;
 }

@@ -54,6 +54,7 @@ const RANGES = ['bytes=0-1023', 'bytes=100-', 'bytes=-512', 'bytes=0-0'];
 export function browseRequest(mix: BrowseMix, n: number): Req {
   const pick = <T>(list: T[], k: number): T => list[k % list.length] as T;
   if (n % 40 === 39 && mix.files.length) return { path: pick(mix.files, n), headers: { Range: pick(RANGES, n) } };
-  if (n % 3 === 2 && mix.thumbnails.length) return { path: pick(mix.thumbnails, n * 7), headers: { Accept: n % 2 ? 'image/webp,*/*' : 'image/*' } };
+  if (n % 3 === 2 && mix.thumbnails.length)
+    return { path: pick(mix.thumbnails, n * 7), headers: { Accept: n % 2 ? 'image/webp,*/*' : 'image/*' } };
   return { path: pick(mix.api, n * 13) };
 }

@@ -19,7 +19,11 @@ export interface Sample {
 }
 
 /** One request; never rejects. Bodies are kept only when asked (they cost memory under load). */
-export function send(base: string, req: Req, options: { agent?: Agent; timeoutMs?: number; keepBody?: boolean; t0?: number } = {}): Promise<Sample> {
+export function send(
+  base: string,
+  req: Req,
+  options: { agent?: Agent; timeoutMs?: number; keepBody?: boolean; t0?: number } = {},
+): Promise<Sample> {
   const url = new URL(req.path, base);
   const t0 = options.t0 ?? 0;
   const started = performance.now();
@@ -27,7 +31,15 @@ export function send(base: string, req: Req, options: { agent?: Agent; timeoutMs
     const done = (status: number, error?: string, body?: string) =>
       resolve({ at: started - t0, path: req.path, status, ms: performance.now() - started, error, body });
     const r = request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method ?? 'GET', headers: req.headers, agent: options.agent, timeout: options.timeoutMs ?? 10_000 },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: req.method ?? 'GET',
+        headers: req.headers,
+        agent: options.agent,
+        timeout: options.timeoutMs ?? 10_000,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => {
@@ -53,7 +65,11 @@ export interface Traffic {
  * `connections` loops, each sending its next request when the previous one answered, until
  * stop() or maxMs (every run is bounded in time).
  */
-export function startTraffic(base: string, next: (n: number) => Req, options: { connections: number; maxMs: number; timeoutMs?: number }): Traffic {
+export function startTraffic(
+  base: string,
+  next: (n: number) => Req,
+  options: { connections: number; maxMs: number; timeoutMs?: number },
+): Traffic {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const samples: Sample[] = [];
   const t0 = performance.now();

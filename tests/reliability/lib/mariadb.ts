@@ -38,9 +38,13 @@ function accepts(port: number): Promise<boolean> {
 export async function startOwnMariadb(): Promise<OwnMariadb> {
   const dir = mkdtempSync(join(tmpdir(), 'rel-mariadb-'));
   const datadir = join(dir, 'data');
-  const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'], {
-    encoding: 'utf8',
-  });
+  const install = spawnSync(
+    'mariadb-install-db',
+    ['--no-defaults', `--datadir=${datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (install.status !== 0) throw new Error(`mariadb-install-db failed: ${install.stderr}`);
   const port = await freePort();
   let proc: ChildProcess | undefined;
@@ -63,10 +67,15 @@ export async function startOwnMariadb(): Promise<OwnMariadb> {
       { stdio: 'ignore' },
     );
     const child = proc;
-    await waitUntil(async () => {
-      if (child.exitCode !== null) throw new Error(`mariadbd exited (${child.exitCode}); see ${join(dir, 'error.log')}`);
-      return accepts(port);
-    }, 'mariadbd to accept connections', 60_000, 100);
+    await waitUntil(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`mariadbd exited (${child.exitCode}); see ${join(dir, 'error.log')}`);
+        return accepts(port);
+      },
+      'mariadbd to accept connections',
+      60_000,
+      100,
+    );
   };
   const stop = async () => {
     const child = proc;

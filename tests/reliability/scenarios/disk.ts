@@ -77,11 +77,23 @@ export async function diskFull(): Promise<Figure[]> {
         unlinkSync(join(dir, 'filler'));
         // The store re-checks free space every 5 s.
         let after: Probe = { asked: 0, originals: 0, longCached: 0, failed: [] };
-        await waitUntil(async () => {
-          after = await probeVariants(stack.baseUrl, stack.mediaRoot, thumbs.slice(0, 3), 480);
-          return after.failed.length === 0 && after.originals === 0;
-        }, 'variants after the disk was freed', 20_000, 1000).catch(() => 0);
-        figures.push(figure('room again on the variant disk', `${after.asked - after.originals - after.failed.length} of ${after.asked} answered as resized variants`, 'variants resume without a restart', after.asked > 0 && after.originals === 0 && after.failed.length === 0));
+        await waitUntil(
+          async () => {
+            after = await probeVariants(stack.baseUrl, stack.mediaRoot, thumbs.slice(0, 3), 480);
+            return after.failed.length === 0 && after.originals === 0;
+          },
+          'variants after the disk was freed',
+          20_000,
+          1000,
+        ).catch(() => 0);
+        figures.push(
+          figure(
+            'room again on the variant disk',
+            `${after.asked - after.originals - after.failed.length} of ${after.asked} answered as resized variants`,
+            'variants resume without a restart',
+            after.asked > 0 && after.originals === 0 && after.failed.length === 0,
+          ),
+        );
       } finally {
         await stack.stop();
       }
@@ -93,7 +105,12 @@ export async function diskFull(): Promise<Figure[]> {
       const thumbs = await thumbnails(stack.baseUrl);
       const low = await probeVariants(stack.baseUrl, stack.mediaRoot, thumbs, 640);
       figures.push(
-        figure('free space below VARIANT_MIN_FREE_BYTES', `${low.asked - low.failed.length} of ${low.asked} answered 200, ${low.originals} the original, ${low.longCached} cached > 60 s`, 'all served, from the original, cached briefly', low.failed.length === 0 && low.originals === low.asked && low.longCached === 0),
+        figure(
+          'free space below VARIANT_MIN_FREE_BYTES',
+          `${low.asked - low.failed.length} of ${low.asked} answered 200, ${low.originals} the original, ${low.longCached} cached > 60 s`,
+          'all served, from the original, cached briefly',
+          low.failed.length === 0 && low.originals === low.asked && low.longCached === 0,
+        ),
       );
     } finally {
       await stack.stop();

@@ -21,7 +21,11 @@ export async function mysqlOutage(options: { phaseMs: number; connections?: numb
   try {
     const uncached = (n: number) => (n % 2 ? `/api/photos/${1 + (n % 9999)}` : `/api/search/q${n.toString(36)}`);
     const t0 = performance.now();
-    const traffic = startTraffic(stack.baseUrl, (n) => ({ path: uncached(n) }), { connections: options.connections ?? 8, maxMs: options.phaseMs * 4 + 120_000, timeoutMs: 15_000 });
+    const traffic = startTraffic(stack.baseUrl, (n) => ({ path: uncached(n) }), {
+      connections: options.connections ?? 8,
+      maxMs: options.phaseMs * 4 + 120_000,
+      timeoutMs: 15_000,
+    });
     await sleep(options.phaseMs);
     const stopAt = performance.now() - t0;
     await db.stop();
@@ -32,7 +36,12 @@ export async function mysqlOutage(options: { phaseMs: number; connections?: numb
     const upAt = performance.now() - t0;
     // Recovered: fresh requests (unseen search terms) answer 200 again.
     let probe = 0;
-    const recoveryMs = await waitUntil(async () => (await send(stack.baseUrl, { path: `/api/search/r${probe++}` })).status === 200, 'the bff to recover', 60_000, 100);
+    const recoveryMs = await waitUntil(
+      async () => (await send(stack.baseUrl, { path: `/api/search/r${probe++}` })).status === 200,
+      'the bff to recover',
+      60_000,
+      100,
+    );
     const recoveredAt = performance.now() - t0;
     await sleep(options.phaseMs);
     // Frozen rather than stopped: connections stay open and nothing answers.
@@ -42,7 +51,12 @@ export async function mysqlOutage(options: { phaseMs: number; connections?: numb
     const thawAt = performance.now() - t0;
     db.thaw();
     probe = 0;
-    const thawRecoveryMs = await waitUntil(async () => (await send(stack.baseUrl, { path: `/api/search/f${probe++}` })).status === 200, 'the bff to recover after the freeze', 60_000, 100);
+    const thawRecoveryMs = await waitUntil(
+      async () => (await send(stack.baseUrl, { path: `/api/search/f${probe++}` })).status === 200,
+      'the bff to recover after the freeze',
+      60_000,
+      100,
+    );
     const samples = await traffic.stop();
     const frozen = samples.filter((s) => s.at >= freezeAt && s.at < thawAt);
     const frozenSlowest = maxOf(frozen.map((s) => s.ms));
@@ -57,12 +71,32 @@ export async function mysqlOutage(options: { phaseMs: number; connections?: numb
     const body = await send(stack.baseUrl, { path: '/api/photos/1' }, { keepBody: true });
     const sameBff = stack.children.bff.proc.pid === bffPid && stack.children.bff.proc.exitCode === null;
     return [
-      figure('MySQL stopped under load: requests while it was down', `${down.length} (${unavailable.length} answered 503, the rest without the database)`, '503 for what needs the database', unavailable.length > 0),
+      figure(
+        'MySQL stopped under load: requests while it was down',
+        `${down.length} (${unavailable.length} answered 503, the rest without the database)`,
+        '503 for what needs the database',
+        unavailable.length > 0,
+      ),
       figure('MySQL down: slowest 503', `${round(slowest503, 0)} ms`, 'within 2000 ms', slowest503 < 2000),
       figure('MySQL down: answers other than 200/503, or no answer', `${wrong.length} of ${samples.length}`, '0', wrong.length === 0),
-      figure('MySQL back: first fresh 200 after the server accepted connections', `${round(recoveryMs, 0)} ms (restart took ${round(upAt - startAt, 0)} ms)`, 'recovers without restarting the bff', sameBff && body.status === 200),
-      figure('MySQL back: failed answers afterwards', `${afterBad.length} of ${after.length}`, '0', after.length > 0 && afterBad.length === 0),
-      figure('MySQL frozen (SIGSTOP): slowest answer while frozen', `${round(frozenSlowest, 0)} ms (${frozen.length} requests, ${frozen503} answered 503)`, 'within 2000 ms', frozen.length > 0 && frozenSlowest < 2000),
+      figure(
+        'MySQL back: first fresh 200 after the server accepted connections',
+        `${round(recoveryMs, 0)} ms (restart took ${round(upAt - startAt, 0)} ms)`,
+        'recovers without restarting the bff',
+        sameBff && body.status === 200,
+      ),
+      figure(
+        'MySQL back: failed answers afterwards',
+        `${afterBad.length} of ${after.length}`,
+        '0',
+        after.length > 0 && afterBad.length === 0,
+      ),
+      figure(
+        'MySQL frozen (SIGSTOP): slowest answer while frozen',
+        `${round(frozenSlowest, 0)} ms (${frozen.length} requests, ${frozen503} answered 503)`,
+        'within 2000 ms',
+        frozen.length > 0 && frozenSlowest < 2000,
+      ),
       figure('MySQL thawed: first fresh 200 after SIGCONT', `${round(thawRecoveryMs, 0)} ms`, 'recovers without a restart', true),
       figure('MySQL stop took', `${round(stoppedAt - stopAt, 0)} ms (clean shutdown)`, 'reported', true),
     ];

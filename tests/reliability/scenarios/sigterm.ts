@@ -22,23 +22,26 @@ function hit(url: string, path: string, id: string, slow: boolean): Promise<Outc
   const u = new URL(path, url);
   return new Promise((resolve) => {
     const done = (ok: boolean, error?: string) => resolve({ id, ok, error, finishedAt: performance.now() });
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, agent: false, headers: { Connection: 'close', 'X-Request-Id': id } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (slow) {
-          res.pause();
-          setTimeout(() => res.resume(), 4);
-        }
-      });
-      res.on('end', () => {
-        const expected = Number(res.headers['content-length'] ?? -1);
-        const ok = (res.statusCode === 200 || res.statusCode === 206) && (expected < 0 || expected === bytes);
-        done(ok, ok ? undefined : `status ${res.statusCode}, ${bytes} of ${expected} bytes`);
-      });
-      res.on('error', (err) => done(false, `response: ${err.message}`));
-      res.on('aborted', () => done(false, 'aborted'));
-    });
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, agent: false, headers: { Connection: 'close', 'X-Request-Id': id } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (slow) {
+            res.pause();
+            setTimeout(() => res.resume(), 4);
+          }
+        });
+        res.on('end', () => {
+          const expected = Number(res.headers['content-length'] ?? -1);
+          const ok = (res.statusCode === 200 || res.statusCode === 206) && (expected < 0 || expected === bytes);
+          done(ok, ok ? undefined : `status ${res.statusCode}, ${bytes} of ${expected} bytes`);
+        });
+        res.on('error', (err) => done(false, `response: ${err.message}`));
+        res.on('aborted', () => done(false, 'aborted'));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => done(false, err.code ?? err.message));
     req.end();
   });
@@ -58,7 +61,14 @@ function servedIds(lines: string[]): Set<string> {
 }
 
 /** Loops of one-connection requests against a service; SIGTERM once `before` have completed. */
-async function sigtermUnderLoad(child: Child, url: string, next: (n: number) => { path: string; slow: boolean }, logs: string[], before: number, tag: string) {
+async function sigtermUnderLoad(
+  child: Child,
+  url: string,
+  next: (n: number) => { path: string; slow: boolean },
+  logs: string[],
+  before: number,
+  tag: string,
+) {
   const outcomes: Outcome[] = [];
   let stop = false;
   let sent = 0;
@@ -99,12 +109,22 @@ export async function sigtermEach(options: { before?: number } = {}): Promise<Fi
     mkdirSync(join(stack.mediaRoot, 'freephotos', photoSet), { recursive: true });
     writeFileSync(join(stack.mediaRoot, 'freephotos', photoSet, 'big-download.jpg'), Buffer.alloc(24 * 1024 * 1024, 7));
     const bffPaths = ['/api/updates/1', '/api/photos/2', '/api/videos/1', '/api/vod/1', '/api/search/model', '/api/search/a'];
-    const bff = await sigtermUnderLoad(stack.children.bff, stack.bffUrl, (n) => ({ path: bffPaths[n % bffPaths.length] ?? '/', slow: false }), logs.bff ?? [], options.before ?? 300, 'bff');
+    const bff = await sigtermUnderLoad(
+      stack.children.bff,
+      stack.bffUrl,
+      (n) => ({ path: bffPaths[n % bffPaths.length] ?? '/', slow: false }),
+      logs.bff ?? [],
+      options.before ?? 300,
+      'bff',
+    );
     const thumbs = updates.map((u) => u.thumbnail).slice(0, 20);
     const media = await sigtermUnderLoad(
       stack.children.media,
       stack.mediaUrl,
-      (n) => (n % 4 === 0 ? { path: `/members/freephotos/${photoSet}/big-download.jpg`, slow: true } : { path: `${thumbs[n % thumbs.length]}?w=${[160, 320, 480, 640, 960, 1280][n % 6]}`, slow: false }),
+      (n) =>
+        n % 4 === 0
+          ? { path: `/members/freephotos/${photoSet}/big-download.jpg`, slow: true }
+          : { path: `${thumbs[n % thumbs.length]}?w=${[160, 320, 480, 640, 960, 1280][n % 6]}`, slow: false },
       logs.media ?? [],
       Math.round((options.before ?? 300) / 3),
       'media',

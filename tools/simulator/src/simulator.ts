@@ -151,8 +151,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '');
-    const [appId, secret] = Buffer.from(basic?.[1] ?? '', 'base64').toString('utf8').split(':');
-    const role = appId === frontend.appId && secret === frontend.secret ? 'frontend' : appId === backend.appId && secret === backend.secret ? 'backend' : undefined;
+    const [appId, secret] = Buffer.from(basic?.[1] ?? '', 'base64')
+      .toString('utf8')
+      .split(':');
+    const role =
+      appId === frontend.appId && secret === frontend.secret
+        ? 'frontend'
+        : appId === backend.appId && secret === backend.secret
+          ? 'backend'
+          : undefined;
     if (!role) {
       send(res, 401);
       return;
@@ -194,12 +201,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const body = parseJson(raw);
     const errors = body ? paymentTokenErrors(body) : [{ field: 'body', message: 'malformed JSON' }];
     if (!body || errors.length > 0) return send(res, 400, errorBody(url, 200000, 'Validation failed!', errors));
-    if (body.clientAccnum !== clientAccnum || body.clientSubacc !== clientSubacc) return send(res, 500, errorBody(url, 100100, 'Invalid client account'));
+    if (body.clientAccnum !== clientAccnum || body.clientSubacc !== clientSubacc)
+      return send(res, 500, errorBody(url, 100100, 'Invalid client account'));
     const card = (body.paymentInfo as { creditCardPaymentInfo: { cardNum: string } }).creditCardPaymentInfo;
     const paymentTokenId = randomBytes(16).toString('hex');
     const timeToLive = body.timeToLive as number;
     const validNumberOfUse = body.validNumberOfUse as number;
-    tokens.set(paymentTokenId, { outcome: outcomeOf(card.cardNum), expiresAt: Date.now() + timeToLive * 3_600_000, usesLeft: validNumberOfUse });
+    tokens.set(paymentTokenId, {
+      outcome: outcomeOf(card.cardNum),
+      expiresAt: Date.now() + timeToLive * 3_600_000,
+      usesLeft: validNumberOfUse,
+    });
     return send(res, 200, {
       paymentTokenId,
       programParticipationId: null,
@@ -224,7 +236,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const body = parseJson(raw);
     const errors = body ? chargeErrors(body) : [{ field: 'body', message: 'malformed JSON' }];
     if (!body || errors.length > 0) return send(res, 400, errorBody(url, 200000, 'Validation failed!', errors));
-    if (body.clientAccnum !== clientAccnum || body.clientSubacc !== clientSubacc) return send(res, 500, errorBody(url, 100100, 'Invalid client account'));
+    if (body.clientAccnum !== clientAccnum || body.clientSubacc !== clientSubacc)
+      return send(res, 500, errorBody(url, 100100, 'Invalid client account'));
     const token = tokens.get(tokenId);
     if (!token) return send(res, 404, errorBody(url, 100101, 'Payment token not found'));
     if (token.expiresAt <= Date.now() || token.usesLeft <= 0) return send(res, 400, errorBody(url, 100102, 'Payment token expired'));

@@ -39,8 +39,16 @@ export function paymentTokenErrors(body: Json): FieldError[] {
   if (!card) errors.push({ field: 'paymentInfo.creditCardPaymentInfo', message: 'is required' });
   else {
     need(typeof card.cardNum === 'string' && luhnValid(card.cardNum), 'paymentInfo.creditCardPaymentInfo.cardNum', 'Invalid card number');
-    need(typeof card.nameOnCard === 'string' && card.nameOnCard.trim() !== '' && ASCII.test(card.nameOnCard), 'paymentInfo.creditCardPaymentInfo.nameOnCard', 'must not be blank');
-    need(typeof card.expMonth === 'string' && /^(?:0[1-9]|1[0-2])$/.test(card.expMonth), 'paymentInfo.creditCardPaymentInfo.expMonth', 'must be 01-12');
+    need(
+      typeof card.nameOnCard === 'string' && card.nameOnCard.trim() !== '' && ASCII.test(card.nameOnCard),
+      'paymentInfo.creditCardPaymentInfo.nameOnCard',
+      'must not be blank',
+    );
+    need(
+      typeof card.expMonth === 'string' && /^(?:0[1-9]|1[0-2])$/.test(card.expMonth),
+      'paymentInfo.creditCardPaymentInfo.expMonth',
+      'must be 01-12',
+    );
     need(typeof card.expYear === 'string' && /^\d{4}$/.test(card.expYear), 'paymentInfo.creditCardPaymentInfo.expYear', 'must be yyyy');
     need(typeof card.cvv2 === 'string' && /^\d{3,4}$/.test(card.cvv2), 'paymentInfo.creditCardPaymentInfo.cvv2', 'must be 3 or 4 digits');
   }
@@ -53,7 +61,8 @@ export function chargeErrors(body: Json): FieldError[] {
   const need = (ok: boolean, field: string, message: string) => {
     if (!ok) errors.push({ field, message });
   };
-  const decimal = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\d+(?:\.\d{1,2})?$/.test(v));
+  const decimal = (v: unknown) =>
+    (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\d+(?:\.\d{1,2})?$/.test(v));
   need(intIn(body.clientAccnum, 999_999), 'clientAccnum', 'must be an integer up to 999999');
   need(intIn(body.clientSubacc, 9999), 'clientSubacc', 'must be an integer up to 9999');
   need(decimal(body.initialPrice), 'initialPrice', 'must be a decimal');

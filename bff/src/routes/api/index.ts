@@ -27,7 +27,17 @@ export function apiRouter(deps: ApiDeps): Router {
     resource(api, deps);
   }
   if (deps.account) {
-    for (const resource of [authRoutes, accountRoutes, passwordResetRoutes, paymentRoutes, webhookRoutes, reportRoutes, playbackRoutes, positionRoutes]) resource(api, deps.account);
+    for (const resource of [
+      authRoutes,
+      accountRoutes,
+      passwordResetRoutes,
+      paymentRoutes,
+      webhookRoutes,
+      reportRoutes,
+      playbackRoutes,
+      positionRoutes,
+    ])
+      resource(api, deps.account);
   }
   return api;
 }

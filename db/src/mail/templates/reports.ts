@@ -12,7 +12,10 @@ const FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 
 export const reportDate = (ms: number): string => `${FORMAT.format(new Date(ms))} UTC`;
 
 /** The SPA's status page for a report, which also holds its appeal form. */
-const statusLink = (site: MailSite, reference: string) => ({ link: siteLink(site, `/reports/${encodeURIComponent(reference)}/appeal`), label: 'See the status of your report' });
+const statusLink = (site: MailSite, reference: string) => ({
+  link: siteLink(site, `/reports/${encodeURIComponent(reference)}/appeal`),
+  label: 'See the status of your report',
+});
 
 // The same sentences as the status page (frontend/src/features/reports/reasons.ts).
 const OUTCOME_TEXT: Record<Outcome, string> = {
@@ -50,13 +53,21 @@ export function reportReceivedMail(
 export function appealReceivedMail(site: MailSite, m: { reference: string; appealedAt: number; decideBy: number }): RenderedMail {
   return composeMail(site, `We received your appeal on ${m.reference}`, GREETING, [
     `Your appeal on report ${m.reference} was received ${reportDate(m.appealedAt)}. Someone who did not take the first decision reviews it.`,
-    { rows: [['Reference', m.reference], ['Decided by', reportDate(m.decideBy)]] },
+    {
+      rows: [
+        ['Reference', m.reference],
+        ['Decided by', reportDate(m.decideBy)],
+      ],
+    },
     'We write to this address with the decision.',
     statusLink(site, m.reference),
   ]);
 }
 
-export function reportOutcomeMail(site: MailSite, m: { reference: string; outcome: Outcome; resolvedAt: number; appealBusinessDays: number }): RenderedMail {
+export function reportOutcomeMail(
+  site: MailSite,
+  m: { reference: string; outcome: Outcome; resolvedAt: number; appealBusinessDays: number },
+): RenderedMail {
   return composeMail(site, `Your report ${m.reference}: ${OUTCOME_SHORT[m.outcome]}`, GREETING, [
     `We decided on your report ${m.reference} on ${reportDate(m.resolvedAt)}. ${OUTCOME_TEXT[m.outcome]}`,
     `If you disagree, you can appeal on the status page; appeals are decided within ${m.appealBusinessDays} business days.`,

@@ -10,7 +10,15 @@ export function signInHref(pathname: string, search = ''): string {
  * The call to action beside anything members-only: says what it is and what to do. Visitors get
  * Join and Sign in; a signed-in account without an active membership gets Join.
  */
-export function LockedNotice({ access, what, joinLabel = 'Join to see the full set' }: { access: Access; what: string; joinLabel?: string }) {
+export function LockedNotice({
+  access,
+  what,
+  joinLabel = 'Join to see the full set',
+}: {
+  access: Access;
+  what: string;
+  joinLabel?: string;
+}) {
   const location = useLocation();
   if (access.status === 'unknown') return null;
   return (

@@ -18,7 +18,8 @@ export const PAYMENT_MESSAGES = {
 } as const;
 
 // Under "Transaction failed." (spec text): what happened and what to do, in plain words (issue 23).
-export const DECLINED_DETAIL = 'Your card was declined, and nothing was charged. Try another card, or check the card details with your bank.';
+export const DECLINED_DETAIL =
+  'Your card was declined, and nothing was charged. Try another card, or check the card details with your bank.';
 export const FAILED_DETAIL = 'Nothing was charged. Try again in a moment, or try another card.';
 
 // Step 1's answer also says where the provider is (server configuration, not a build-time host).
@@ -157,14 +158,18 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
     return false;
   }
 
-  const paymentToken = await step(async () =>
-    (
-      await postJson<{ paymentTokenId?: string }>(
-        `${first.providerBase ?? paymentConfig.providerBase}/payment-tokens/merchant-only-verify`,
-        paymentTokenBody(form, { clientAccnum: first.clientAccnum ?? paymentConfig.clientAccnum, clientSubacc: first.clientSubacc ?? paymentConfig.clientSubacc }),
-        { headers: { Authorization: `Bearer ${first.access_token}`, Accept: PROVIDER_ACCEPT } },
-      )
-    ).paymentTokenId,
+  const paymentToken = await step(
+    async () =>
+      (
+        await postJson<{ paymentTokenId?: string }>(
+          `${first.providerBase ?? paymentConfig.providerBase}/payment-tokens/merchant-only-verify`,
+          paymentTokenBody(form, {
+            clientAccnum: first.clientAccnum ?? paymentConfig.clientAccnum,
+            clientSubacc: first.clientSubacc ?? paymentConfig.clientSubacc,
+          }),
+          { headers: { Authorization: `Bearer ${first.access_token}`, Accept: PROVIDER_ACCEPT } },
+        )
+      ).paymentTokenId,
   );
   if (!paymentToken) {
     onStatus(PAYMENT_MESSAGES.paymentToken);
@@ -172,7 +177,9 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
   }
 
   // The handle is bound to this payment token and to step 1's cookie (sent automatically: same origin).
-  const second = await step(async () => (await postJson<{ access_token?: string }>('/api/get_ccbill_back_token', { paymentToken })).access_token);
+  const second = await step(
+    async () => (await postJson<{ access_token?: string }>('/api/get_ccbill_back_token', { paymentToken })).access_token,
+  );
   if (!second) {
     onStatus(PAYMENT_MESSAGES.secondToken);
     return false;
@@ -181,7 +188,12 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
   let conflict = false;
   const answer = await step(async () => {
     try {
-      return await postJson<ProcessAnswer>('/api/process_payment', { accessToken: second, paymentToken, vod, formData: processBody(form, vod) });
+      return await postJson<ProcessAnswer>('/api/process_payment', {
+        accessToken: second,
+        paymentToken,
+        vod,
+        formData: processBody(form, vod),
+      });
     } catch (error) {
       conflict = error instanceof HttpError && error.status === 409;
       throw error;

@@ -7,7 +7,12 @@ export interface FrameHeightMessage {
 }
 
 export function isFrameHeightMessage(data: unknown): data is FrameHeightMessage {
-  return typeof data === 'object' && data !== null && (data as FrameHeightMessage).type === FRAME_HEIGHT_MESSAGE && Number.isFinite((data as FrameHeightMessage).height);
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as FrameHeightMessage).type === FRAME_HEIGHT_MESSAGE &&
+    Number.isFinite((data as FrameHeightMessage).height)
+  );
 }
 
 /**
@@ -25,7 +30,10 @@ export function reportFrameHeight(): () => void {
   const root = document.getElementById('root') ?? document.body;
   root.style.minHeight = '0';
   const post = () => {
-    window.parent.postMessage({ type: FRAME_HEIGHT_MESSAGE, height: contentHeight(root) } satisfies FrameHeightMessage, window.location.origin);
+    window.parent.postMessage(
+      { type: FRAME_HEIGHT_MESSAGE, height: contentHeight(root) } satisfies FrameHeightMessage,
+      window.location.origin,
+    );
   };
   const observer = new ResizeObserver(post);
   observer.observe(root);

@@ -22,7 +22,8 @@ type Rule = (value: string, fields: PaymentFields, now: Date) => string | null;
 
 const RULES: Record<FieldName, Rule> = {
   username: (value) => (USERNAME.test(value) ? null : 'Username must be 3 to 15 letters, digits or underscores.'),
-  password: (value) => (value.length >= PASSWORD_MIN && value.length <= PASSWORD_MAX ? null : `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`),
+  password: (value) =>
+    value.length >= PASSWORD_MIN && value.length <= PASSWORD_MAX ? null : `Password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
   email: (value) => (value.length <= EMAIL_MAX && EMAIL.test(value) ? null : 'Enter a valid e-mail address.'),
   nameOnCard: (value) => text(value, 64, 'Name on card'),
   cardNumber: (value) => {

@@ -29,10 +29,22 @@ export function ContinueWatching() {
       <h2 id="continue-watching">Continue watching</h2>
       <ul className="continue-row">
         {items.map((item) => (
-          <MediaCard key={`${item.type}/${item.path}`} to={`/${item.type}/${encodeURIComponent(item.path)}`} title={item.updatename} thumbnail={item.thumbnail}>
+          <MediaCard
+            key={`${item.type}/${item.path}`}
+            to={`/${item.type}/${encodeURIComponent(item.path)}`}
+            title={item.updatename}
+            thumbnail={item.thumbnail}
+          >
             <span>{item.modelname}</span>
             <span>{item.duration ? `${formatTime(item.seconds)} of ${formatTime(item.duration)}` : `at ${formatTime(item.seconds)}`}</span>
-            {item.duration ? <progress className="continue-progress" max={item.duration} value={item.seconds} aria-label={`Watched ${Math.round((item.seconds / item.duration) * 100)} %`} /> : null}
+            {item.duration ? (
+              <progress
+                className="continue-progress"
+                max={item.duration}
+                value={item.seconds}
+                aria-label={`Watched ${Math.round((item.seconds / item.duration) * 100)} %`}
+              />
+            ) : null}
           </MediaCard>
         ))}
       </ul>

@@ -55,7 +55,9 @@ function Preparing({ playback, noun }: { playback: Playback; noun: string }) {
   const percent = playback.progress ? Math.round(playback.progress * 100) : null;
   return (
     <div className="player-status" role="status">
-      <p>This {noun} is being prepared for playback{percent === null ? '' : ` (${percent} %)`}. You can download it meanwhile.</p>
+      <p>
+        This {noun} is being prepared for playback{percent === null ? '' : ` (${percent} %)`}. You can download it meanwhile.
+      </p>
       {percent === null ? null : <progress max={100} value={percent} aria-label="Preparing for playback" />}
     </div>
   );
@@ -130,7 +132,11 @@ export function PlayerSection({ type, folder }: { type: PlayableType; folder: st
   }
   return (
     <section className="player-section" aria-label="Player">
-      {playback.state === 'ready' && playback.renditions.length ? <VideoPlayer key={playback.path} playback={playback} /> : <Preparing playback={playback} noun={noun} />}
+      {playback.state === 'ready' && playback.renditions.length ? (
+        <VideoPlayer key={playback.path} playback={playback} />
+      ) : (
+        <Preparing playback={playback} noun={noun} />
+      )}
       <DownloadChoices downloads={playback.downloads} />
     </section>
   );

@@ -30,7 +30,9 @@ function resumePoint(playback: Playback): number {
 }
 
 function isTyping(target: EventTarget): boolean {
-  return target instanceof HTMLElement && (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'A'].includes(target.tagName) || target.isContentEditable);
+  return (
+    target instanceof HTMLElement && (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'A'].includes(target.tagName) || target.isContentEditable)
+  );
 }
 
 /**
@@ -49,18 +51,23 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
   const [resumedAt, setResumedAt] = useState<number | null>(null);
   // Where to continue once the (new) source has its metadata: the stored position first, then the
   // spot a quality change or a media-cookie renewal left off at.
-  const pending = useRef<{ at: number; play: boolean } | null>(resumePoint(playback) > 0 ? { at: resumePoint(playback), play: false } : null);
+  const pending = useRef<{ at: number; play: boolean } | null>(
+    resumePoint(playback) > 0 ? { at: resumePoint(playback), play: false } : null,
+  );
   const retried = useRef(false);
 
   usePositionSaver(video, playback.type, playback.path, playback.duration);
 
-  const seek = useCallback((seconds: number) => {
-    const v = video.current;
-    if (!v) return;
-    const end = Number.isFinite(v.duration) ? v.duration : (playback.duration ?? 0);
-    v.currentTime = Math.min(Math.max(seconds, 0), Math.max(end - 0.05, 0));
-    setCurrent(v.currentTime);
-  }, [playback.duration]);
+  const seek = useCallback(
+    (seconds: number) => {
+      const v = video.current;
+      if (!v) return;
+      const end = Number.isFinite(v.duration) ? v.duration : (playback.duration ?? 0);
+      v.currentTime = Math.min(Math.max(seconds, 0), Math.max(end - 0.05, 0));
+      setCurrent(v.currentTime);
+    },
+    [playback.duration],
+  );
 
   useEffect(() => {
     const v = video.current;
@@ -163,7 +170,14 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
   return (
     <div className="player">
       {/* Keyboard shortcuts are scoped to this group (focusable, labelled), never page-wide. */}
-      <div ref={frame} className="player-frame" role="group" aria-label={`Video player: ${playback.updatename}`} tabIndex={0} onKeyDown={onKeyDown}>
+      <div
+        ref={frame}
+        className="player-frame"
+        role="group"
+        aria-label={`Video player: ${playback.updatename}`}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+      >
         <video
           ref={video}
           src={rendition.url}

@@ -12,7 +12,12 @@ const MIN_GAP_MS = 2_500;
  * page). Nothing is written until the member has pressed play once, so opening a video and leaving
  * never overwrites a stored position with 0.
  */
-export function usePositionSaver(videoRef: RefObject<HTMLVideoElement | null>, type: PlayableType, folder: string, knownDuration: number | null): void {
+export function usePositionSaver(
+  videoRef: RefObject<HTMLVideoElement | null>,
+  type: PlayableType,
+  folder: string,
+  knownDuration: number | null,
+): void {
   const state = useRef({ started: false, lastAt: 0, lastSeconds: -1, timer: 0 as ReturnType<typeof setTimeout> | 0 });
 
   useEffect(() => {

@@ -1,4 +1,11 @@
-import { DETAILS_MAX, EMAIL_MAX, REASON_LABELS, REPORT_REASONS as REASONS, URL_MAX, type ReportReason } from '@media-site/contracts/report-vocabulary';
+import {
+  DETAILS_MAX,
+  EMAIL_MAX,
+  REASON_LABELS,
+  REPORT_REASONS as REASONS,
+  URL_MAX,
+  type ReportReason,
+} from '@media-site/contracts/report-vocabulary';
 
 // The API's fixed list (contracts/src/report-vocabulary.ts); the values are part of the API contract.
 export const REPORT_REASONS = REASONS.map((value) => ({ value, label: REASON_LABELS[value] }));

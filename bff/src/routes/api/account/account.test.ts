@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
-const setCookies = (res: { headers: Record<string, unknown> }) => ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
+const setCookies = (res: { headers: Record<string, unknown> }) =>
+  ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ');
 
 /** Joins (the payment signs in) and returns the session's Cookie header. */
@@ -28,7 +29,9 @@ describe.each(testBackends())('the member account: /api/account, password, sign 
     expect(res.body.membership.paidUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const original = `/members/vod/${VOD.path}/vod one.mp4`;
     // Not encoded: the original alone, size unknown (playback/downloads.test.ts covers the renditions).
-    expect(res.body.vodItems).toEqual([{ path: VOD.path, updatename: 'VOD one', download: original, downloads: [{ label: 'Original', bytes: null, path: original }] }]);
+    expect(res.body.vodItems).toEqual([
+      { path: VOD.path, updatename: 'VOD one', download: original, downloads: [{ label: 'Original', bytes: null, path: original }] },
+    ]);
     await kit.db.knex('subscriptions').where({ kind: 'membership' }).update({ status: 'cancelled' });
     expect((await kit.request.get('/api/account').set('Cookie', cookie)).body.membership).toMatchObject({ active: true, renews: false });
     expect((await kit.request.get('/api/account')).status).toBe(401);
@@ -37,11 +40,24 @@ describe.each(testBackends())('the member account: /api/account, password, sign 
   it('changes the password with the current one; other sessions end, this browser stays signed in', async () => {
     const cookie = await join(kit, 'acct_pw');
     const { cookie: elsewhere } = await signIn(kit, 'acct_pw');
-    const change = (body: object, headers: Record<string, string> = { Origin: ORIGIN, Cookie: cookie }) => kit.request.post('/api/account/password').set(headers).send(body);
+    const change = (body: object, headers: Record<string, string> = { Origin: ORIGIN, Cookie: cookie }) =>
+      kit.request.post('/api/account/password').set(headers).send(body);
 
-    expect((await change({ currentPassword: 'correct horse', newPassword: 'new horse battery' }, { Origin: 'https://evil.example', Cookie: cookie })).status).toBe(403);
+    expect(
+      (
+        await change(
+          { currentPassword: 'correct horse', newPassword: 'new horse battery' },
+          { Origin: 'https://evil.example', Cookie: cookie },
+        )
+      ).status,
+    ).toBe(403);
     expect((await change({ currentPassword: 'correct horse', newPassword: 'new horse battery' }, { Origin: ORIGIN })).status).toBe(401);
-    for (const body of [{}, { currentPassword: 'correct horse' }, { currentPassword: 'correct horse', newPassword: 'short' }, { currentPassword: 'correct horse', newPassword: 'x'.repeat(65) }]) {
+    for (const body of [
+      {},
+      { currentPassword: 'correct horse' },
+      { currentPassword: 'correct horse', newPassword: 'short' },
+      { currentPassword: 'correct horse', newPassword: 'x'.repeat(65) },
+    ]) {
       const res = await change(body);
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(/^(currentPassword|newPassword): /);
@@ -90,7 +106,14 @@ describe.each(testBackends())('password change limits (%s)', (backend) => {
     const cookie = cookieHeader(setCookies(result));
     const statuses: number[] = [];
     for (let i = 0; i < 5; i += 1) {
-      statuses.push((await kit.request.post('/api/account/password').set({ Origin: ORIGIN, Cookie: cookie }).send({ currentPassword: `guess ${i}xx`, newPassword: 'new horse battery' })).status);
+      statuses.push(
+        (
+          await kit.request
+            .post('/api/account/password')
+            .set({ Origin: ORIGIN, Cookie: cookie })
+            .send({ currentPassword: `guess ${i}xx`, newPassword: 'new horse battery' })
+        ).status,
+      );
     }
     expect(statuses.slice(0, 3)).toEqual([403, 403, 403]);
     expect(statuses.slice(3)).toEqual([429, 429]);

@@ -36,18 +36,46 @@ export type EmailConfirmBody = z.infer<typeof emailConfirmBody>;
  */
 export async function requestEmailChange(deps: AccountDeps, member: MemberRow, input: EmailChangeBody, address: string): Promise<void> {
   const { limiter, settings } = deps;
-  await enforceRateLimit(limiter, `emailchange:member:${member.id}`, EMAIL_CHANGES_PER_HOUR, 3600, 'too many e-mail changes, try again in an hour');
-  if (!(await verifyPassword(input.currentPassword, member.password_hash, { owner: address }))) throw new ForbiddenError('the current password is wrong');
+  await enforceRateLimit(
+    limiter,
+    `emailchange:member:${member.id}`,
+    EMAIL_CHANGES_PER_HOUR,
+    3600,
+    'too many e-mail changes, try again in an hour',
+  );
+  if (!(await verifyPassword(input.currentPassword, member.password_hash, { owner: address })))
+    throw new ForbiddenError('the current password is wrong');
   if (input.email.toLowerCase() === member.email.toLowerCase()) throw new BadRequestError('email: this is already your address');
   const { token, hash } = newLinkToken();
   const now = deps.now();
   await deps.knex.transaction(async (trx) => {
     await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
-    await trx('email_changes').insert({ token_hash: hash, member_id: member.id, new_email: input.email, created_at: now, expires_at: now + EMAIL_CHANGE_TTL_MS, used_at: null });
+    await trx('email_changes').insert({
+      token_hash: hash,
+      member_id: member.id,
+      new_email: input.email,
+      created_at: now,
+      expires_at: now + EMAIL_CHANGE_TTL_MS,
+      used_at: null,
+    });
     const key = hash.slice(0, 32);
     const facts = { username: member.username, newEmail: input.email };
-    await enqueueMail(trx, { key: `email-confirm:${key}`, to: input.email, template: 'email-confirm', ...emailConfirmMail(settings.site, { ...facts, token }) }, now);
-    if (member.email !== '') await enqueueMail(trx, { key: `email-requested:${key}`, to: member.email, template: 'email-change-requested', ...emailChangeRequestedMail(settings.site, facts) }, now);
+    await enqueueMail(
+      trx,
+      { key: `email-confirm:${key}`, to: input.email, template: 'email-confirm', ...emailConfirmMail(settings.site, { ...facts, token }) },
+      now,
+    );
+    if (member.email !== '')
+      await enqueueMail(
+        trx,
+        {
+          key: `email-requested:${key}`,
+          to: member.email,
+          template: 'email-change-requested',
+          ...emailChangeRequestedMail(settings.site, facts),
+        },
+        now,
+      );
   });
   nudgeMail();
 }
@@ -55,7 +83,11 @@ export async function requestEmailChange(deps: AccountDeps, member: MemberRow, i
 async function liveChange(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number; newEmail: string }> {
   if (!LINK_TOKEN.test(token)) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   const hash = linkTokenHash(token);
-  const row = await db('email_changes').where({ token_hash: hash }).whereNull('used_at').where('expires_at', '>', now).first('member_id', 'new_email');
+  const row = await db('email_changes')
+    .where({ token_hash: hash })
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .first('member_id', 'new_email');
   if (!row) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   return { hash, memberId: Number(row.member_id), newEmail: String(row.new_email) };
 }
@@ -67,13 +99,22 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
   const member = await memberById(deps.knex, change.memberId);
   if (!member || member.disabled_at !== null) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   await deps.knex.transaction(async (trx) => {
-    const spent = await trx('email_changes').where({ token_hash: change.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
+    const spent = await trx('email_changes')
+      .where({ token_hash: change.hash })
+      .whereNull('used_at')
+      .where('expires_at', '>', now)
+      .update({ used_at: now });
     if (spent !== 1) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
     await setEmail(trx, member.id, change.newEmail);
     // Reset links mailed to the old address stop working with it.
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });
-    if (member.email !== '') await enqueueMail(trx, { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail }, now);
+    if (member.email !== '')
+      await enqueueMail(
+        trx,
+        { key: `email-changed:${change.hash.slice(0, 32)}`, to: member.email, template: 'email-changed', ...mail },
+        now,
+      );
   });
   nudgeMail();
   return change.newEmail;

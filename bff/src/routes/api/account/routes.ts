@@ -29,30 +29,48 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       ctx.body = await accountView(deps, await signedIn(ctx, deps));
     })
     // Guesses of the current password: counted per address before the body is read (issue 19).
-    .post('/account/password', requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'pwchange:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      const member = await signedIn(ctx, deps);
-      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), addressBlock(ctx.ip));
-      // The "password changed" notice committed with it: sent now rather than at the worker's next poll.
-      nudgeMail();
-      // Read again: the media token must carry the valid-from time the change just set.
-      await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
-      ctx.status = 204;
-    })
+    .post(
+      '/account/password',
+      requireSameOrigin(deps.settings.allowedOrigins),
+      limitPerAddress(deps.limiter, 'pwchange:ip', deps.settings.loginPerMinute),
+      readBody(),
+      async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        const member = await signedIn(ctx, deps);
+        const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), addressBlock(ctx.ip));
+        // The "password changed" notice committed with it: sent now rather than at the worker's next poll.
+        nudgeMail();
+        // Read again: the media token must carry the valid-from time the change just set.
+        await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
+        ctx.status = 204;
+      },
+    )
     // The current password again, so counted per address before the body like the password change.
-    .post('/account/email', requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'emailchange:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      const member = await signedIn(ctx, deps);
-      const input = parseBody(emailChangeBody, ctx);
-      await requestEmailChange(deps, member, input, addressBlock(ctx.ip));
-      ctx.status = 202;
-      ctx.body = { message: `We sent a confirmation link to ${input.email}. Your address changes when you open it.` };
-    })
+    .post(
+      '/account/email',
+      requireSameOrigin(deps.settings.allowedOrigins),
+      limitPerAddress(deps.limiter, 'emailchange:ip', deps.settings.loginPerMinute),
+      readBody(),
+      async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        const member = await signedIn(ctx, deps);
+        const input = parseBody(emailChangeBody, ctx);
+        await requestEmailChange(deps, member, input, addressBlock(ctx.ip));
+        ctx.status = 202;
+        ctx.body = { message: `We sent a confirmation link to ${input.email}. Your address changes when you open it.` };
+      },
+    )
     // The link is the proof: no session needed (it may be opened on another device).
-    .post('/account/email/confirm', requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'emailconfirm:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { email: await confirmEmailChange(deps, parseBody(emailConfirmBody, ctx)) };
-    })
+    .post(
+      '/account/email/confirm',
+      requireSameOrigin(deps.settings.allowedOrigins),
+      limitPerAddress(deps.limiter, 'emailconfirm:ip', deps.settings.loginPerMinute),
+      readBody(),
+      async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { email: await confirmEmailChange(deps, parseBody(emailConfirmBody, ctx)) };
+      },
+    )
     .post('/account/sign-out-everywhere', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       await signOutEverywhere(deps, await signedIn(ctx, deps));

@@ -61,8 +61,15 @@ export async function accountView(deps: AccountDeps, member: MemberRow) {
  */
 export async function changePassword(deps: AccountDeps, member: MemberRow, input: ChangePasswordBody, address: string): Promise<string> {
   const { limiter, settings } = deps;
-  await enforceRateLimit(limiter, `pwchange:member:${member.id}`, settings.loginPerAccount, ACCOUNT_WINDOW_SECONDS, 'too many password changes, try again in 15 minutes');
-  if (!(await verifyPassword(input.currentPassword, member.password_hash, { owner: address }))) throw new ForbiddenError('the current password is wrong');
+  await enforceRateLimit(
+    limiter,
+    `pwchange:member:${member.id}`,
+    settings.loginPerAccount,
+    ACCOUNT_WINDOW_SECONDS,
+    'too many password changes, try again in 15 minutes',
+  );
+  if (!(await verifyPassword(input.currentPassword, member.password_hash, { owner: address })))
+    throw new ForbiddenError('the current password is wrong');
   if (input.newPassword === input.currentPassword) throw new BadRequestError('newPassword: must differ from the current password');
   const hash = await hashPassword(input.newPassword, { owner: address });
   const now = deps.now();

@@ -61,9 +61,14 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
     const verified = verifyDownloadUrl(kit.deps.settings.mediaKeys, 'video/some set/clip 001.mp4', q);
     expect(verified.ok).toBe(true);
     if (verified.ok) expect(verified.value.expiresAt * 1000 - Date.now()).toBeGreaterThanOrEqual(24 * 3_600_000);
-    const vod = await kit.request.get('/api/download-link').query({ path: `/members/vod/${VOD.path}/x.mp4` }).set('Cookie', cookie);
+    const vod = await kit.request
+      .get('/api/download-link')
+      .query({ path: `/members/vod/${VOD.path}/x.mp4` })
+      .set('Cookie', cookie);
     expect(vod.status).toBe(403);
-    expect((await kit.request.get('/api/download-link').query({ path: '/members/video/../../etc/passwd' }).set('Cookie', cookie)).status).toBe(400);
+    expect(
+      (await kit.request.get('/api/download-link').query({ path: '/members/video/../../etc/passwd' }).set('Cookie', cookie)).status,
+    ).toBe(400);
     expect((await kit.request.get('/api/download-link').query({ path: '/members/video/a/b.mp4' })).status).toBe(401);
   });
 

@@ -9,7 +9,11 @@ describe('download links with edge URLs', () => {
   let cookie: string;
   const secret = 'bff-edge-secret-0123456789';
   beforeAll(async () => {
-    kit = await startAccountKit('sqlite', { EDGE_URL_SECRET: secret, EDGE_URL_TTL_SECONDS: '600', EDGE_BASE_URL: 'https://cdn.example.com/' });
+    kit = await startAccountKit('sqlite', {
+      EDGE_URL_SECRET: secret,
+      EDGE_URL_TTL_SECONDS: '600',
+      EDGE_BASE_URL: 'https://cdn.example.com/',
+    });
     await pay(kit, { username: 'edge_member' });
     ({ cookie } = await signIn(kit, 'edge_member'));
   });

@@ -50,7 +50,10 @@ export async function chargeSignInAttempt(deps: AccountDeps, username: string, c
   ];
   const left = await Promise.all(budgets.map((b) => limiter.hit(b.key, perAccount, ACCOUNT_WINDOW_SECONDS)));
   if (!known && left[1] === false) {
-    deps.logger.warn({ account: user }, 'sign-in needs a proof of work: the account spent its budget for unknown browsers (guessing from many addresses?)');
+    deps.logger.warn(
+      { account: user },
+      'sign-in needs a proof of work: the account spent its budget for unknown browsers (guessing from many addresses?)',
+    );
   }
   return {
     needsProof: left.includes(false),

@@ -22,12 +22,22 @@ const PER_ADDRESS_MINUTE = 6;
 describe.each(limiters)('sign-in limits (%s)', (_name, makeLimiter) => {
   let kit: AccountKit;
   beforeAll(async () => {
-    kit = await startAccountKit('sqlite', { RATE_LIMIT_LOGIN_PER_MINUTE: String(PER_ADDRESS_MINUTE), RATE_LIMIT_LOGIN_PER_ACCOUNT: String(PER_ACCOUNT) }, {}, { limiter: makeLimiter() });
+    kit = await startAccountKit(
+      'sqlite',
+      { RATE_LIMIT_LOGIN_PER_MINUTE: String(PER_ADDRESS_MINUTE), RATE_LIMIT_LOGIN_PER_ACCOUNT: String(PER_ACCOUNT) },
+      {},
+      { limiter: makeLimiter() },
+    );
     const configured = hashLogNFromEnv();
     for (const username of ['owner', 'owner_b', 'owner_c', 'owner_d', 'owner_e', 'owner_f', 'owner_g', 'someone']) {
       // owner_g's hash at the production cost: the queue test needs its checks to stay in flight.
       setHashLogN(username === 'owner_g' ? PRODUCTION_LOG_N : configured);
-      const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+      const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse'], {
+        env: {},
+        knex: kit.db.knex,
+        out: () => {},
+        err: () => {},
+      });
       expect(code).toBe(0);
     }
     setHashLogN(configured);
@@ -53,7 +63,9 @@ describe.each(limiters)('sign-in limits (%s)', (_name, makeLimiter) => {
   };
   const deviceOf = (res: { headers: Record<string, unknown> }) => {
     // Lenient, so that a missing cookie shows as the lock-out it causes.
-    return ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('login_device=')) ?? '';
+    return (
+      ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('login_device=')) ?? ''
+    );
   };
   const cookieValue = (set: string) => set.split(';')[0] ?? '';
 
@@ -98,7 +110,8 @@ describe.each(limiters)('sign-in limits (%s)', (_name, makeLimiter) => {
   it('a stolen device cookie buys only that device’s budget', async () => {
     const device = cookieValue(deviceOf(await login('owner_c', 'correct horse', '203.0.113.30')));
     const statuses: number[] = [];
-    for (let i = 1; i <= PER_ACCOUNT + 3; i += 1) statuses.push((await login('owner_c', 'wrong guess', `198.51.100.${100 + i}`, device)).status);
+    for (let i = 1; i <= PER_ACCOUNT + 3; i += 1)
+      statuses.push((await login('owner_c', 'wrong guess', `198.51.100.${100 + i}`, device)).status);
     expect(statuses).toEqual([...Array<number>(PER_ACCOUNT).fill(401), 403, 403, 403]);
   });
 
@@ -157,7 +170,10 @@ describe.each(limiters)('sign-in limits (%s)', (_name, makeLimiter) => {
     setHashQueueLimits({ max: 3, perOwner: 2 });
     try {
       // supertest sends on then(): start two without waiting for them.
-      const two = [login('owner_g', 'wrong guess', '192.0.2.200').then((r) => r), login('owner_g', 'wrong guess', '192.0.2.200').then((r) => r)];
+      const two = [
+        login('owner_g', 'wrong guess', '192.0.2.200').then((r) => r),
+        login('owner_g', 'wrong guess', '192.0.2.200').then((r) => r),
+      ];
       await expect.poll(hashesInFlight, { interval: 5 }).toBe(2);
       const third = await login('owner_g', 'wrong guess', '192.0.2.200');
       // Answered while the other two still hash: nobody waited behind them.

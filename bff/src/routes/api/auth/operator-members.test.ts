@@ -8,7 +8,13 @@ describe.each(testBackends())('members added and disabled by the operator CLI (%
   async function member(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runOpsCommand(['member', ...argv], { env: {}, knex: kit.db.knex, stdin: async () => 'from stdin 123\n', out: (s) => out.push(s), err: (s) => err.push(s) });
+    const code = await runOpsCommand(['member', ...argv], {
+      env: {},
+      knex: kit.db.knex,
+      stdin: async () => 'from stdin 123\n',
+      out: (s) => out.push(s),
+      err: (s) => err.push(s),
+    });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
   const memberId = async (username: string) => String((await kit.db.knex('members').where({ username }).first('id')).id);
@@ -50,7 +56,9 @@ describe.each(testBackends())('members added and disabled by the operator CLI (%
     const refused = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username: 'op_gone', password: 'correct horse' });
     expect(refused.status).toBe(403);
     // The wrong password still gets the plain 401: disabling does not reveal that the name exists.
-    expect((await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username: 'op_gone', password: 'not the password' })).status).toBe(401);
+    expect(
+      (await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username: 'op_gone', password: 'not the password' })).status,
+    ).toBe(401);
 
     expect((await member('enable', 'op_gone')).code).toBe(0);
     expect(await revocations()).not.toContain(id);

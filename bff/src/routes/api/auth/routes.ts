@@ -15,7 +15,11 @@ export function authRoutes(router: Router, deps: AccountDeps): void {
   const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
   // Every sign-in POST counts per address before its body is read (issue 19): the sign-in limits'
   // one per-address budget (the per-username budgets follow in limits.ts).
-  const signInGuard = [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'login:ip', deps.settings.loginPerMinute), readBody()];
+  const signInGuard = [
+    requireSameOrigin(deps.settings.allowedOrigins),
+    limitPerAddress(deps.limiter, 'login:ip', deps.settings.loginPerMinute),
+    readBody(),
+  ];
   router
     .post('/login', ...signInGuard, async (ctx) => {
       const client = signInClient(ctx, deps);

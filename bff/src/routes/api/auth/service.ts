@@ -93,7 +93,8 @@ export async function downloadLink(
   const [asked, folder] = mediaPath.split('/');
   // A rendition's download (`videorenditions/{path}/{base}_{label}.mp4`) asks what its original asks.
   const rendition = asked === 'videorenditions' || asked === 'vodrenditions' ? parseRenditionDownloadUrl(mediaPath) : undefined;
-  if (rendition === null) throw new BadRequestError('path: a rendition is downloaded as {name}_{label}.mp4 (the downloads list of /api/playback gives it)');
+  if (rendition === null)
+    throw new BadRequestError('path: a rendition is downloaded as {name}_{label}.mp4 (the downloads list of /api/playback gives it)');
   const family = rendition ? rendition.type : asked;
   if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account');
   if (folder && (await isTakenDown(deps.knex, family, folder))) throw new NotFoundError('this item has been removed');
@@ -111,7 +112,12 @@ export async function downloadLink(
   // The mint time the media service checks against the member's valid-from (sign out everywhere).
   const issuedAt = mintSeconds(member, now);
   const link = {
-    url: signDownloadUrl(deps.settings.mediaKeys, { path: mediaPath, memberId: member.id, expiresAt: Math.floor(expiresAt / 1000), issuedAt }),
+    url: signDownloadUrl(deps.settings.mediaKeys, {
+      path: mediaPath,
+      memberId: member.id,
+      expiresAt: Math.floor(expiresAt / 1000),
+      issuedAt,
+    }),
     expiresAt: new Date(expiresAt).toISOString(),
   };
   const edge = deps.settings.edge;
@@ -121,7 +127,9 @@ export async function downloadLink(
   const edgeExpiresAt = Math.min(expiresAt, now + edge.ttlSeconds * 1000);
   return {
     ...link,
-    edgeUrl: edge.baseUrl + signEdgeUrl(edge.secret, { path: mediaPath, expiresAt: Math.floor(edgeExpiresAt / 1000), memberId: member.id, issuedAt }),
+    edgeUrl:
+      edge.baseUrl +
+      signEdgeUrl(edge.secret, { path: mediaPath, expiresAt: Math.floor(edgeExpiresAt / 1000), memberId: member.id, issuedAt }),
     edgeExpiresAt: new Date(edgeExpiresAt).toISOString(),
   };
 }

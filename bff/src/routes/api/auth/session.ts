@@ -2,7 +2,14 @@ import type { Context } from 'koa';
 import type { SetOption } from 'cookies';
 import { SESSION_COOKIE as MEDIA_COOKIE } from '@media-site/contracts/token';
 import { addressBlock } from '../../../security/client-address';
-import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, DEVICE_COOKIE_PATH, signDeviceCookie, verifyDeviceCookie, type Device } from '../../../security/device-cookie';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_DAYS,
+  DEVICE_COOKIE_PATH,
+  signDeviceCookie,
+  verifyDeviceCookie,
+  type Device,
+} from '../../../security/device-cookie';
 import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, mediaToken } from '../../../account/entitlements';
@@ -19,7 +26,15 @@ export const SIGNED_IN_COOKIE = 'signed_in';
  * `Expires` (what the cookies package writes), from our clock.
  */
 function cookie(ctx: Context, path: string, lifetimeSeconds: number | undefined, httpOnly = true): SetOption {
-  return { path, sameSite: 'lax', httpOnly, secure: ctx.secure, signed: false, overwrite: true, ...(lifetimeSeconds === undefined ? {} : { maxAge: lifetimeSeconds * 1000 }) };
+  return {
+    path,
+    sameSite: 'lax',
+    httpOnly,
+    secure: ctx.secure,
+    signed: false,
+    overwrite: true,
+    ...(lifetimeSeconds === undefined ? {} : { maxAge: lifetimeSeconds * 1000 }),
+  };
 }
 
 const readCookie = (ctx: Context, name: string) => ctx.cookies.get(name, { signed: false });

@@ -12,7 +12,12 @@ import { VOD, signIn, startAccountKit, type AccountKit } from '../../../test/acc
 // mint time, the edge URL living EDGE_URL_TTL_SECONDS (5 minutes by default).
 const SECRET = 'takedown-edge-secret-0123456789';
 const VOD_FILE = `/members/vod/${VOD.path}/vod one.mp4`;
-const VOD_ITEM = { path: VOD.path, updatename: 'VOD one', download: VOD_FILE, downloads: [{ label: 'Original', bytes: null, path: VOD_FILE }] };
+const VOD_ITEM = {
+  path: VOD.path,
+  updatename: 'VOD one',
+  download: VOD_FILE,
+  downloads: [{ label: 'Original', bytes: null, path: VOD_FILE }],
+};
 
 describe.each(testBackends())('links and the account after a takedown (%s)', (backend) => {
   let kit: AccountKit;
@@ -20,12 +25,26 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
   let memberId: number;
   beforeAll(async () => {
     kit = await startAccountKit(backend, { EDGE_URL_SECRET: SECRET });
-    const code = await runOpsCommand(['member', 'add', 'tk_member', '--password', 'correct horse', '--days', '30'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    const code = await runOpsCommand(['member', 'add', 'tk_member', '--password', 'correct horse', '--days', '30'], {
+      env: {},
+      knex: kit.db.knex,
+      out: () => {},
+      err: () => {},
+    });
     expect(code).toBe(0);
     memberId = Number((await kit.db.knex('members').where({ username: 'tk_member' }).first('id')).id);
     const vod = await kit.db.knex('vods').where({ path: VOD.path }).first('id');
     const now = Date.now();
-    await kit.db.knex('subscriptions').insert({ member_id: memberId, kind: 'vod', vod_id: vod.id, provider_subscription_id: null, status: 'active', paid_until: null, created_at: now, updated_at: now });
+    await kit.db.knex('subscriptions').insert({
+      member_id: memberId,
+      kind: 'vod',
+      vod_id: vod.id,
+      provider_subscription_id: null,
+      status: 'active',
+      paid_until: null,
+      created_at: now,
+      updated_at: now,
+    });
     ({ cookie } = await signIn(kit, 'tk_member'));
   });
   afterAll(() => kit?.close());
@@ -39,7 +58,10 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
     const body = res.body as { url: string; edgeUrl: string; edgeExpiresAt: string };
     const url = new URL(body.url, 'http://x');
     const claims = verifyDownloadUrl(kit.deps.settings.mediaKeys, 'video/some set/clip 001.mp4', Object.fromEntries(url.searchParams));
-    expect(claims).toEqual({ ok: true, value: { memberId: String(memberId), expiresAt: expect.any(Number), issuedAt: expect.any(Number) } });
+    expect(claims).toEqual({
+      ok: true,
+      value: { memberId: String(memberId), expiresAt: expect.any(Number), issuedAt: expect.any(Number) },
+    });
     if (claims.ok) expect(Math.abs(claims.value.issuedAt - Date.now() / 1000)).toBeLessThan(5);
     const edge = verifyEdgeUrl(SECRET, 'video/some set/clip 001.mp4', Object.fromEntries(new URL(body.edgeUrl, 'http://x').searchParams));
     expect(edge).toMatchObject({ ok: true, memberId: String(memberId) });

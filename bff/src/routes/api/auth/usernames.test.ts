@@ -23,13 +23,22 @@ describe.each(testBackends())('usernames in any letter case (%s)', (backend) => 
   });
 
   it('refuses the same name in another case at payment steps 1 and 4', async () => {
-    const first = await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'Case_Member', password: 'correct horse' });
+    const first = await kit.request
+      .post('/api/get_ccbill_token')
+      .set('Origin', ORIGIN)
+      .send({ username: 'Case_Member', password: 'correct horse' });
     expect(first.status).toBe(409);
     // Steps 1-3 while the name is free; the operator then adds it in another case.
     const prepared = await prepare(kit, { username: 'Late_Name' });
     expect(await add('late_name')).toBe(0);
-    const fourth = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send(prepared.body);
+    const fourth = await kit.request
+      .post('/api/process_payment')
+      .set({ Origin: ORIGIN, ...prepared.cookie })
+      .send(prepared.body);
     expect(fourth.status).toBe(409);
-    expect((await kit.db.knex('members').select('username').orderBy('username')).map((r) => r.username)).toEqual(['case_member', 'late_name']);
+    expect((await kit.db.knex('members').select('username').orderBy('username')).map((r) => r.username)).toEqual([
+      'case_member',
+      'late_name',
+    ]);
   });
 });

@@ -21,18 +21,29 @@ describeCatalog('free photo set listing', (ctx) => {
       const path = `free-${String(k).padStart(2, '0')}`;
       await knex('freephotosets').insert({ path, updatename: `Free ${k}`, datetoupload: k % 3 ? `2024-0${(k % 9) + 1}-15` : '2024-01-01' });
     }
-    const rows = (await knex('freephotosets').select('id', 'path', 'updatename', 'datetoupload')) as Array<Omit<FreeSet, 'datetoupload' | 'files'> & { datetoupload: unknown }>;
+    const rows = (await knex('freephotosets').select('id', 'path', 'updatename', 'datetoupload')) as Array<
+      Omit<FreeSet, 'datetoupload' | 'files'> & { datetoupload: unknown }
+    >;
     for (const row of rows) {
-      const files = row.path === 'free-01' ? ['x.jpg', 'y.jpg'] : row.path === 'free-05' ? [] : row.path === 'free-07' ? ['b 2.jpg', 'a#1.jpg'] : [`${row.path}.jpg`];
+      const files =
+        row.path === 'free-01'
+          ? ['x.jpg', 'y.jpg']
+          : row.path === 'free-05'
+            ? []
+            : row.path === 'free-07'
+              ? ['b 2.jpg', 'a#1.jpg']
+              : [`${row.path}.jpg`];
       if (row.path !== 'free-01') {
-        for (const [position, filename] of files.entries()) await knex('freephotoset_files').insert({ freephotoset_id: row.id, position: position + 1, filename });
+        for (const [position, filename] of files.entries())
+          await knex('freephotoset_files').insert({ freephotoset_id: row.id, position: position + 1, filename });
       }
       const day = row.datetoupload instanceof Date ? row.datetoupload.toISOString().slice(0, 10) : String(row.datetoupload).slice(0, 10);
       sets.push({ ...row, id: Number(row.id), datetoupload: day, files });
     }
   });
 
-  const newestFirst = (a: FreeSet, b: FreeSet) => (a.datetoupload < b.datetoupload ? 1 : a.datetoupload > b.datetoupload ? -1 : b.id - a.id);
+  const newestFirst = (a: FreeSet, b: FreeSet) =>
+    a.datetoupload < b.datetoupload ? 1 : a.datetoupload > b.datetoupload ? -1 : b.id - a.id;
   const expected = (list: FreeSet[], page: number) =>
     pageOf([...list].sort(newestFirst), 10, page).map((s) => ({
       path: s.path,
@@ -43,7 +54,10 @@ describeCatalog('free photo set listing', (ctx) => {
   it('pages newest first, 10 to a page: a full page, the partial last page, then empty', async () => {
     expect(sets).toHaveLength(12);
     for (const page of [1, 2, 3, 10000]) {
-      const res = await ctx().request.get(`/api/freephotos/${page}`).expect(200).expect('Content-Type', /application\/json/);
+      const res = await ctx()
+        .request.get(`/api/freephotos/${page}`)
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual(expected(sets, page));
     }
     const first = (await ctx().request.get('/api/freephotos/1').expect(200)).body as Array<{ path: string; thumbnail: string | null }>;

@@ -16,11 +16,7 @@ export interface FreeSetRow {
  * first file through the (freephotoset_id, position) unique index, for the card's picture.
  */
 export function freeSetPage(knex: Knex, page: number, pageSize: number): Promise<FreeSetRow[]> {
-  const firstFile = knex('freephotoset_files')
-    .where('freephotoset_id', knex.ref('f.id'))
-    .orderBy('position')
-    .limit(1)
-    .select('filename');
+  const firstFile = knex('freephotoset_files').where('freephotoset_id', knex.ref('f.id')).orderBy('position').limit(1).select('filename');
   return visibleOnly(knex({ f: 'freephotosets' }), knex, 'freephotosets', 'f.id')
     .select('f.id', 'f.path', 'f.updatename', firstFile.as('first_file'))
     .orderBy('f.datetoupload', 'desc')

@@ -27,12 +27,30 @@ describeCatalog('models', (ctx) => {
     const name = 'Émilie Ñoño';
     const { photos, videos, vods } = ctx().catalog;
     const own = <T extends { modelname: string }>(rows: T[]) => rows.filter((r) => r.modelname === name);
-    const res = await ctx().request.get(`/api/modelname/${encodeURIComponent(name)}`).expect(200);
+    const res = await ctx()
+      .request.get(`/api/modelname/${encodeURIComponent(name)}`)
+      .expect(200);
     expect(res.body.photos).toEqual(
-      own(photos).sort(byDate).map((p) => ({ photo_id: p.id, path: p.path, updatename: p.updatename, datetoupload: p.datetoupload, thumbnail: `/members/photosthumbs/${p.path}/large.jpg` })),
+      own(photos)
+        .sort(byDate)
+        .map((p) => ({
+          photo_id: p.id,
+          path: p.path,
+          updatename: p.updatename,
+          datetoupload: p.datetoupload,
+          thumbnail: `/members/photosthumbs/${p.path}/large.jpg`,
+        })),
     );
-    expect(res.body.videos.map((v: { video_id: number }) => v.video_id)).toEqual(own(videos).sort(byDate).map((v) => v.id));
-    expect(res.body.vods.map((v: { vod_id: number }) => v.vod_id)).toEqual(own(vods).sort(byDate).map((v) => v.id));
+    expect(res.body.videos.map((v: { video_id: number }) => v.video_id)).toEqual(
+      own(videos)
+        .sort(byDate)
+        .map((v) => v.id),
+    );
+    expect(res.body.vods.map((v: { vod_id: number }) => v.vod_id)).toEqual(
+      own(vods)
+        .sort(byDate)
+        .map((v) => v.id),
+    );
     expect(Object.keys(res.body.videos[0]).sort()).toEqual(['datetoupload', 'path', 'thumbnail', 'updatename', 'video_id']);
     expect(res.body.vods.length).toBeGreaterThan(0);
   });
@@ -41,7 +59,9 @@ describeCatalog('models', (ctx) => {
     const res = await ctx().request.get('/api/modelname/Nobody').expect(404);
     expect(res.body.error.code).toBe('not_found');
     await ctx().request.get('/api/modelname/anna%20alpha').expect(404);
-    await ctx().request.get(`/api/modelname/${'n'.repeat(101)}`).expect(400);
+    await ctx()
+      .request.get(`/api/modelname/${'n'.repeat(101)}`)
+      .expect(400);
     await ctx().request.get('/api/modelname/%20%20').expect(400);
     await ctx().request.get('/api/modelname/a%0Ab').expect(400);
   });

@@ -7,6 +7,12 @@ import { modelDetail, modelList } from './service';
 
 export function modelRoutes(router: Router, deps: ApiDeps): void {
   router
-    .get('/models/:letter', replayable(deps.cache, (ctx) => modelList(deps, parseParam(letterParam, ctx.params.letter))))
-    .get('/modelname/:name', replayable(deps.cache, (ctx) => modelDetail(deps, parseParam(modelNameParam, ctx.params.name))));
+    .get(
+      '/models/:letter',
+      replayable(deps.cache, (ctx) => modelList(deps, parseParam(letterParam, ctx.params.letter))),
+    )
+    .get(
+      '/modelname/:name',
+      replayable(deps.cache, (ctx) => modelDetail(deps, parseParam(modelNameParam, ctx.params.name))),
+    );
 }

@@ -7,22 +7,34 @@ import { linkTokenHash } from './tokens';
 
 const SITE = 'https://members.example.com';
 const HOUR_MS = 3_600_000;
-const setCookies = (res: { headers: Record<string, unknown> }) => ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
+const setCookies = (res: { headers: Record<string, unknown> }) =>
+  ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ');
 
 async function addMember(kit: AccountKit, username: string, email: string, extra: string[] = []): Promise<number> {
-  const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse', '--email', email, ...extra], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+  const code = await runOpsCommand(['member', 'add', username, '--password', 'correct horse', '--email', email, ...extra], {
+    env: {},
+    knex: kit.db.knex,
+    out: () => {},
+    err: () => {},
+  });
   expect(code).toBe(0);
   return Number((await kit.db.knex('members').where({ username }).first('id')).id);
 }
 
 const ask = (kit: AccountKit, login: unknown) => kit.request.post('/api/password-reset').set('Origin', ORIGIN).send({ login });
 const confirm = (kit: AccountKit, body: object, cookie?: string) =>
-  kit.request.post('/api/password-reset/confirm').set({ Origin: ORIGIN, ...(cookie ? { Cookie: cookie } : {}) }).send(body);
+  kit.request
+    .post('/api/password-reset/confirm')
+    .set({ Origin: ORIGIN, ...(cookie ? { Cookie: cookie } : {}) })
+    .send(body);
 
 /** The reset mails written for an address, oldest first, with the token their link carries. */
 async function resetMails(kit: AccountKit, to: string) {
-  const rows: { mail_key: string; text_body: string; html_body: string; subject: string }[] = await kit.db.knex('mail_outbox').where({ to_address: to, template: 'password-reset' }).orderBy('id');
+  const rows: { mail_key: string; text_body: string; html_body: string; subject: string }[] = await kit.db
+    .knex('mail_outbox')
+    .where({ to_address: to, template: 'password-reset' })
+    .orderBy('id');
   return rows.map((r) => ({ ...r, token: /\/reset-password#token=([\w-]{43})\n/.exec(r.text_body)?.[1] ?? '' }));
 }
 
@@ -38,11 +50,25 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
   it('answers the same 202 for a known username, a known e-mail, an unknown one, a disabled and a revoked account; mails only the known ones', async () => {
     await addMember(kit, 'pr_known', 'known@example.com');
     await addMember(kit, 'pr_disabled', 'disabled@example.com');
-    await runOpsCommand(['member', 'disable', 'pr_disabled', '--reason', 'test'], { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+    await runOpsCommand(['member', 'disable', 'pr_disabled', '--reason', 'test'], {
+      env: {},
+      knex: kit.db.knex,
+      out: () => {},
+      err: () => {},
+    });
     const revoked = await addMember(kit, 'pr_revoked', 'revoked@example.com');
     await kit.db.knex('members').where({ id: revoked }).update({ revoked_at: Date.now() });
     const answers = [];
-    for (const login of ['pr_known', 'PR_KNOWN', 'Known@Example.com', 'pr_nobody', 'nobody@example.com', 'pr_disabled', 'disabled@example.com', 'pr_revoked']) {
+    for (const login of [
+      'pr_known',
+      'PR_KNOWN',
+      'Known@Example.com',
+      'pr_nobody',
+      'nobody@example.com',
+      'pr_disabled',
+      'disabled@example.com',
+      'pr_revoked',
+    ]) {
       const started = Date.now();
       const res = await ask(kit, login);
       // Answered no sooner than the floor, whichever way it went: the time says nothing either.
@@ -54,7 +80,7 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
     expect(await kit.db.knex('mail_outbox').whereIn('to_address', ['disabled@example.com', 'revoked@example.com'])).toHaveLength(0);
   });
 
-  it('mails a link to SITE_URL/reset-password#token=…: only the token\'s SHA-256 is stored, it expires in one hour', async () => {
+  it("mails a link to SITE_URL/reset-password#token=…: only the token's SHA-256 is stored, it expires in one hour", async () => {
     const id = await addMember(kit, 'pr_link', 'link@example.com');
     expect((await ask(kit, 'pr_link')).status).toBe(202);
     const [mail] = await resetMails(kit, 'link@example.com');
@@ -79,7 +105,8 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
 
   it(`sends at most ${RESETS_PER_ACCOUNT_PER_HOUR} reset mails per account per hour; past it the same answer and no mail`, async () => {
     await addMember(kit, 'pr_budget', 'budget@example.com');
-    for (let i = 0; i < RESETS_PER_ACCOUNT_PER_HOUR + 2; i += 1) expect((await ask(kit, i % 2 ? 'pr_budget' : 'budget@example.com')).body).toEqual(RESET_ANSWER);
+    for (let i = 0; i < RESETS_PER_ACCOUNT_PER_HOUR + 2; i += 1)
+      expect((await ask(kit, i % 2 ? 'pr_budget' : 'budget@example.com')).body).toEqual(RESET_ANSWER);
     expect(await resetMails(kit, 'budget@example.com')).toHaveLength(RESETS_PER_ACCOUNT_PER_HOUR);
   });
 
@@ -101,8 +128,13 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
     const [mail] = await resetMails(kit, 'reset@example.com');
 
     // An e-mail change asked for before the reset lapses with it.
-    await kit.request.post('/api/account/email').set({ Origin: ORIGIN, Cookie: before }).send({ email: 'thief@example.com', currentPassword: 'correct horse' });
-    const pending = /#token=([\w-]{43})\n/.exec(String((await kit.db.knex('mail_outbox').where({ to_address: 'thief@example.com' }).first('text_body'))?.text_body))?.[1];
+    await kit.request
+      .post('/api/account/email')
+      .set({ Origin: ORIGIN, Cookie: before })
+      .send({ email: 'thief@example.com', currentPassword: 'correct horse' });
+    const pending = /#token=([\w-]{43})\n/.exec(
+      String((await kit.db.knex('mail_outbox').where({ to_address: 'thief@example.com' }).first('text_body'))?.text_body),
+    )?.[1];
     expect(pending).toMatch(/^[\w-]{43}$/);
 
     for (const newPassword of ['short', 'x'.repeat(65)]) {
@@ -172,16 +204,28 @@ describe.each(testBackends())('password reset: POST /api/password-reset and /con
   it('the signed-in password change writes the "your password was changed" notice too', async () => {
     await addMember(kit, 'pr_change', 'change@example.com');
     const { cookie } = await signIn(kit, 'pr_change');
-    const res = await kit.request.post('/api/account/password').set({ Origin: ORIGIN, Cookie: cookie }).send({ currentPassword: 'correct horse', newPassword: 'changed horse 2' });
+    const res = await kit.request
+      .post('/api/account/password')
+      .set({ Origin: ORIGIN, Cookie: cookie })
+      .send({ currentPassword: 'correct horse', newPassword: 'changed horse 2' });
     expect(res.status).toBe(204);
     const notice = await kit.db.knex('mail_outbox').where({ to_address: 'change@example.com', template: 'password-changed' });
     expect(notice).toHaveLength(1);
     expect(notice[0].mail_key).toMatch(/^pwchanged:\d+:\d+$/);
   });
 
-  it('refuses another site\'s pages (Origin) on both routes', async () => {
-    expect((await kit.request.post('/api/password-reset').set('Origin', 'https://evil.example').send({ login: 'pr_known' })).status).toBe(403);
-    expect((await kit.request.post('/api/password-reset/confirm').set('Origin', 'https://evil.example').send({ token: 'x', newPassword: 'whatever horse' })).status).toBe(403);
+  it("refuses another site's pages (Origin) on both routes", async () => {
+    expect((await kit.request.post('/api/password-reset').set('Origin', 'https://evil.example').send({ login: 'pr_known' })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await kit.request
+          .post('/api/password-reset/confirm')
+          .set('Origin', 'https://evil.example')
+          .send({ token: 'x', newPassword: 'whatever horse' })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -197,7 +241,10 @@ describe('password reset limits per address', () => {
     for (let i = 0; i < 5; i += 1) statuses.push((await ask(kit, `pr_nobody${i}`)).status);
     expect(statuses).toEqual([202, 202, 202, 429, 429]);
     // Refused before the body is read: an unparseable body gets the 429, not a 400.
-    const junk = await kit.request.post('/api/password-reset').set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send('{not json');
+    const junk = await kit.request
+      .post('/api/password-reset')
+      .set({ Origin: ORIGIN, 'Content-Type': 'application/json' })
+      .send('{not json');
     expect(junk.status).toBe(429);
   });
 

@@ -21,12 +21,18 @@ export function passwordResetRoutes(router: Router, deps: AccountDeps): void {
       ctx.status = 202;
       ctx.body = RESET_ANSWER;
     })
-    .post('/password-reset/confirm', origin, limitPerAddress(deps.limiter, 'pwreset:confirm:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      const { member, session } = await confirmPasswordReset(deps, parseBody(passwordResetConfirmBody, ctx), addressBlock(ctx.ip));
-      // Signed in as sign-in does it: session and media cookies, and this browser a known device.
-      await issueCookies(ctx, deps, member, session);
-      rememberDevice(ctx, deps, member, signInClient(ctx, deps).device);
-      ctx.body = await memberView(deps, member);
-    });
+    .post(
+      '/password-reset/confirm',
+      origin,
+      limitPerAddress(deps.limiter, 'pwreset:confirm:ip', deps.settings.loginPerMinute),
+      readBody(),
+      async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        const { member, session } = await confirmPasswordReset(deps, parseBody(passwordResetConfirmBody, ctx), addressBlock(ctx.ip));
+        // Signed in as sign-in does it: session and media cookies, and this browser a known device.
+        await issueCookies(ctx, deps, member, session);
+        rememberDevice(ctx, deps, member, signInClient(ctx, deps).device);
+        ctx.body = await memberView(deps, member);
+      },
+    );
 }

@@ -10,19 +10,31 @@ export const TOKEN_MAX = 100;
  * the e-mail change: both length checks end the parse before the caller's pattern runs.
  */
 export const emailSized = (whenEmpty: string) =>
-  z.string().trim().min(1, stop(whenEmpty)).max(EMAIL_MAX, stop(`at most ${EMAIL_MAX} characters`));
+  z
+    .string()
+    .trim()
+    .min(1, stop(whenEmpty))
+    .max(EMAIL_MAX, stop(`at most ${EMAIL_MAX} characters`));
 
 /** A username or an e-mail address, by its shape; which accounts match is never said. */
 export const passwordResetBody = z.object({
-  login: emailSized('give your username or e-mail address')
-    .refine((v) => (v.includes('@') ? EMAIL.test(v) : USERNAME.test(v)), 'give a username (3-15 letters, digits or _) or an e-mail address'),
+  login: emailSized('give your username or e-mail address').refine(
+    (v) => (v.includes('@') ? EMAIL.test(v) : USERNAME.test(v)),
+    'give a username (3-15 letters, digits or _) or an e-mail address',
+  ),
 });
 export type PasswordResetBody = z.infer<typeof passwordResetBody>;
 
 /** The password rules of joining and of the signed-in change (account/schema.ts). */
-export const newPasswordRule = z.string().min(PASSWORD_MIN, stop(`at least ${PASSWORD_MIN} characters`)).max(PASSWORD_MAX, stop(`at most ${PASSWORD_MAX} characters`));
+export const newPasswordRule = z
+  .string()
+  .min(PASSWORD_MIN, stop(`at least ${PASSWORD_MIN} characters`))
+  .max(PASSWORD_MAX, stop(`at most ${PASSWORD_MAX} characters`));
 
-export const linkToken = z.string().min(1, stop('required')).max(TOKEN_MAX, stop(`at most ${TOKEN_MAX} characters`));
+export const linkToken = z
+  .string()
+  .min(1, stop('required'))
+  .max(TOKEN_MAX, stop(`at most ${TOKEN_MAX} characters`));
 
 export const passwordResetConfirmBody = z.object({
   token: linkToken,

@@ -22,16 +22,27 @@ export const ACCOUNTS_PER_ADDRESS_MAX = 5;
  */
 export const RESET_ANSWER_FLOOR_MS = 250;
 
-export const RESET_ANSWER = { message: 'If an account matches, we have sent a link to its e-mail address. It works for one hour.' } as const;
+export const RESET_ANSWER = {
+  message: 'If an account matches, we have sent a link to its e-mail address. It works for one hour.',
+} as const;
 export const RESET_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
 
 /**
  * The "your password was changed" notice, in the transaction of the change (signed in or by a reset
  * link). Members the operator added without an address (`member add` without --email) get none.
  */
-export async function passwordChangedNotice(trx: Knex, site: MailSite, member: Pick<MemberRow, 'id' | 'username' | 'email'>, now: number): Promise<void> {
+export async function passwordChangedNotice(
+  trx: Knex,
+  site: MailSite,
+  member: Pick<MemberRow, 'id' | 'username' | 'email'>,
+  now: number,
+): Promise<void> {
   if (member.email === '') return;
-  await enqueueMail(trx, { key: `pwchanged:${member.id}:${now}`, to: member.email, template: 'password-changed', ...passwordChangedMail(site, member) }, now);
+  await enqueueMail(
+    trx,
+    { key: `pwchanged:${member.id}:${now}`, to: member.email, template: 'password-changed', ...passwordChangedMail(site, member) },
+    now,
+  );
 }
 
 /** Accounts a login names: one by username (any letter case), or those with that e-mail address (any letter case, a few). */
@@ -52,7 +63,13 @@ async function issueReset(deps: AccountDeps, member: MemberRow, now: number): Pr
   const { token, hash } = newLinkToken();
   await deps.knex.transaction(async (trx) => {
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
-    await trx('password_resets').insert({ token_hash: hash, member_id: member.id, created_at: now, expires_at: now + RESET_TTL_MS, used_at: null });
+    await trx('password_resets').insert({
+      token_hash: hash,
+      member_id: member.id,
+      created_at: now,
+      expires_at: now + RESET_TTL_MS,
+      used_at: null,
+    });
     const mail = passwordResetMail(deps.settings.site, { username: member.username, token });
     await enqueueMail(trx, { key: `reset:${hash.slice(0, 32)}`, to: member.email, template: 'password-reset', ...mail }, now);
   });
@@ -97,7 +114,11 @@ async function liveReset(db: Knex, token: string, now: number): Promise<{ hash: 
  * member spent, every session ended, everything minted before refused (valid-from) and the notice
  * written. Returns the member and a new session for this browser.
  */
-export async function confirmPasswordReset(deps: AccountDeps, input: PasswordResetConfirmBody, address: string): Promise<{ member: MemberRow; session: string }> {
+export async function confirmPasswordReset(
+  deps: AccountDeps,
+  input: PasswordResetConfirmBody,
+  address: string,
+): Promise<{ member: MemberRow; session: string }> {
   const { knex, settings } = deps;
   const reset = await liveReset(knex, input.token, deps.now());
   const member = await memberById(knex, reset.memberId);
@@ -106,7 +127,11 @@ export async function confirmPasswordReset(deps: AccountDeps, input: PasswordRes
   const now = deps.now();
   await knex.transaction(async (trx) => {
     // Conditional: of two tabs confirming the same link, one wins.
-    const spent = await trx('password_resets').where({ token_hash: reset.hash }).whereNull('used_at').where('expires_at', '>', now).update({ used_at: now });
+    const spent = await trx('password_resets')
+      .where({ token_hash: reset.hash })
+      .whereNull('used_at')
+      .where('expires_at', '>', now)
+      .update({ used_at: now });
     if (spent !== 1) throw new BadRequestError(RESET_REFUSED);
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.

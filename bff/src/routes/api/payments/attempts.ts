@@ -76,7 +76,8 @@ export async function insertAttempt(db: Knex, a: NewAttempt): Promise<number> {
   return Number(id);
 }
 
-export const attemptByToken = async (db: Knex, paymentToken: string) => toAttempt(await db('payment_attempts').where({ payment_token: paymentToken }).first());
+export const attemptByToken = async (db: Knex, paymentToken: string) =>
+  toAttempt(await db('payment_attempts').where({ payment_token: paymentToken }).first());
 export const attemptById = async (db: Knex, id: number) => toAttempt(await db('payment_attempts').where({ id }).first());
 
 export async function reservationTaken(db: Knex, reservation: string): Promise<boolean> {
@@ -109,6 +110,9 @@ export async function closeAttempt(
 
 /** Attempts nobody settled: charges in doubt, for the reconciliation command. */
 export async function openAttempts(db: Knex, olderThan: number): Promise<AttemptRow[]> {
-  const rows: Record<string, unknown>[] = await db('payment_attempts').whereIn('status', OPEN).where('created_at', '<', olderThan).orderBy('id');
+  const rows: Record<string, unknown>[] = await db('payment_attempts')
+    .whereIn('status', OPEN)
+    .where('created_at', '<', olderThan)
+    .orderBy('id');
   return rows.map((r) => toAttempt(r) as AttemptRow);
 }

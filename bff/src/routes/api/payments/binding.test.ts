@@ -2,7 +2,17 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { ORIGIN, PROVIDER_ACCEPT, VOD, pay, prepare, signIn, startAccountKit, tokenRequestBody, type AccountKit } from '../../../test/account-kit';
+import {
+  ORIGIN,
+  PROVIDER_ACCEPT,
+  VOD,
+  pay,
+  prepare,
+  signIn,
+  startAccountKit,
+  tokenRequestBody,
+  type AccountKit,
+} from '../../../test/account-kit';
 
 // Issue 19: a payment token (and a step-3 handle) is bound to the browser that ran step 1 and to
 // the username it chose there. Each browser is a supertest agent: it keeps its own cookies.
@@ -28,7 +38,10 @@ describe.each(testBackends())('a payment is bound to its browser (%s)', (backend
   }
   const stepThree = (b: Browser, paymentToken: string) => b.post('/api/get_ccbill_back_token').set('Origin', ORIGIN).send({ paymentToken });
   const stepFour = (b: Browser, accessToken: string, paymentToken: string, username: string) =>
-    b.post('/api/process_payment').set('Origin', ORIGIN).send({ accessToken, paymentToken, formData: { username, password: 'correct horse', email: 'ann@example.com' } });
+    b
+      .post('/api/process_payment')
+      .set('Origin', ORIGIN)
+      .send({ accessToken, paymentToken, formData: { username, password: 'correct horse', email: 'ann@example.com' } });
   const chargesFor = (token: string) => kit.sim.charges.filter((c) => c.paymentTokenId === token);
 
   it('step 1 sets a short-lived HttpOnly, SameSite=Strict nonce cookie on /api', async () => {
@@ -75,7 +88,11 @@ describe.each(testBackends())('a payment is bound to its browser (%s)', (backend
     const noCookie = await kit.request
       .post('/api/process_payment')
       .set('Origin', ORIGIN)
-      .send({ accessToken: handle, paymentToken: v.paymentToken, formData: { username: 'victim_two', password: 'correct horse', email: 'ann@example.com' } });
+      .send({
+        accessToken: handle,
+        paymentToken: v.paymentToken,
+        formData: { username: 'victim_two', password: 'correct horse', email: 'ann@example.com' },
+      });
     expect(noCookie.status).toBe(403);
     const renamed = await stepFour(victim, handle, v.paymentToken, 'someone_else');
     expect(renamed.status).toBe(403);
@@ -92,11 +109,17 @@ describe.each(testBackends())('a payment is bound to its browser (%s)', (backend
     const prepared = await prepare(kit, { username: 'vod_owner', vod: VOD.path, cookie: owner, credentials: false });
     const nonce = prepared.cookie?.Cookie.split('; ').find((c) => c.startsWith('pay_start=')) ?? '';
     // The same browser, now signed in as another member: refused, nothing charged.
-    const switched = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, Cookie: `${other}; ${nonce}` }).send(prepared.body);
+    const switched = await kit.request
+      .post('/api/process_payment')
+      .set({ Origin: ORIGIN, Cookie: `${other}; ${nonce}` })
+      .send(prepared.body);
     expect(switched.status).toBe(403);
     expect(switched.body.error.message).toMatch(/another member/);
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
-    const paid = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, Cookie: `${owner}; ${nonce}` }).send(prepared.body);
+    const paid = await kit.request
+      .post('/api/process_payment')
+      .set({ Origin: ORIGIN, Cookie: `${owner}; ${nonce}` })
+      .send(prepared.body);
     expect(paid.body).toEqual({ approved: true, status: 'approved' });
   });
 

@@ -21,18 +21,29 @@ export class TokenClaimedError extends Error {}
 export async function issueHandle(db: Knex, now: number, ttlMs: number, binding: HandleBinding): Promise<string> {
   const raw = randomBytes(32).toString('base64url');
   try {
-    await db('payment_handles').insert({ handle_hash: hashOf(raw), expires_at: now + ttlMs, used_at: null, start_hash: binding.startHash, bound_token: binding.paymentToken });
+    await db('payment_handles').insert({
+      handle_hash: hashOf(raw),
+      expires_at: now + ttlMs,
+      used_at: null,
+      start_hash: binding.startHash,
+      bound_token: binding.paymentToken,
+    });
   } catch (err) {
-    if (await db('payment_handles').where({ bound_token: binding.paymentToken }).first('handle_hash')) throw new TokenClaimedError('payment token already claimed');
+    if (await db('payment_handles').where({ bound_token: binding.paymentToken }).first('handle_hash'))
+      throw new TokenClaimedError('payment token already claimed');
     throw err;
   }
-  await db('payment_handles').where('expires_at', '<', now - KEEP_CLAIM_MS).delete();
+  await db('payment_handles')
+    .where('expires_at', '<', now - KEEP_CLAIM_MS)
+    .delete();
   return raw;
 }
 
 /** What a handle is bound to (undefined: no such handle, or one from before binding). */
 export async function bindingOf(db: Knex, raw: string): Promise<HandleBinding | undefined> {
-  const row = await db('payment_handles').where({ handle_hash: hashOf(raw) }).first('start_hash', 'bound_token');
+  const row = await db('payment_handles')
+    .where({ handle_hash: hashOf(raw) })
+    .first('start_hash', 'bound_token');
   if (!row?.start_hash || !row.bound_token) return undefined;
   return { startHash: String(row.start_hash), paymentToken: String(row.bound_token) };
 }

@@ -25,10 +25,18 @@ export function outcomeOf(attempt: AttemptRow): PaymentOutcome {
     case 'declined':
       return {
         httpStatus: 200,
-        body: { approved: false, status: 'declined', message: 'The card was declined.', declineText: attempt.decline_text?.slice(0, DECLINE_TEXT_MAX) || undefined },
+        body: {
+          approved: false,
+          status: 'declined',
+          message: 'The card was declined.',
+          declineText: attempt.decline_text?.slice(0, DECLINE_TEXT_MAX) || undefined,
+        },
       };
     case 'failed':
-      return { httpStatus: 200, body: { approved: false, status: 'failed', message: 'The payment could not be processed; nothing was charged.' } };
+      return {
+        httpStatus: 200,
+        body: { approved: false, status: 'failed', message: 'The payment could not be processed; nothing was charged.' },
+      };
     default:
       return { httpStatus: 202, body: { approved: false, status: 'unknown', message: UNKNOWN_MESSAGE } };
   }

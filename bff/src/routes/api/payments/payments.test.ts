@@ -61,7 +61,10 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     expect(result.body).toMatchObject({ approved: false, status: 'declined', declineText: '27 System Error, Please Try Again' });
     expect(await kit.db.knex('members').where({ username: 'declined1' }).first()).toBeUndefined();
     // The username is free again for a second try.
-    const retry = await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'declined1', password: 'correct horse' });
+    const retry = await kit.request
+      .post('/api/get_ccbill_token')
+      .set('Origin', ORIGIN)
+      .send({ username: 'declined1', password: 'correct horse' });
     expect(retry.status).toBe(200);
   });
 
@@ -82,7 +85,14 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
 
   it('refuses a second purchase of the same username (a double-clicked submit) before charging', async () => {
     const [a, b] = await Promise.all([prepare(kit, { username: 'double_click' }), prepare(kit, { username: 'double_click' })]);
-    const results = await Promise.all([a, b].map((p) => kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...p.cookie }).send(p.body)));
+    const results = await Promise.all(
+      [a, b].map((p) =>
+        kit.request
+          .post('/api/process_payment')
+          .set({ Origin: ORIGIN, ...p.cookie })
+          .send(p.body),
+      ),
+    );
     expect(results.map((r) => r.body.approved === true).filter(Boolean)).toHaveLength(1);
     expect(kit.sim.charges.filter((c) => c.passThrough.username === 'double_click')).toHaveLength(1);
   });
@@ -98,7 +108,12 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     const hook = await kit.request
       .post('/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventType=UpSaleSuccess&eventGroupType=Subscription')
       .set('X-Forwarded-For', '64.38.212.7')
-      .send({ transactionId: '900000000000000001', subscriptionId: '123456789012345678', 'X-attempt': String(attempt.id), clientAccnum: 900000 });
+      .send({
+        transactionId: '900000000000000001',
+        subscriptionId: '123456789012345678',
+        'X-attempt': String(attempt.id),
+        clientAccnum: 900000,
+      });
     expect(hook.status).toBe(200);
     expect(await kit.db.knex('members').where({ username: 'stalled1' }).first()).toBeDefined();
   });
@@ -121,11 +136,20 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     const fresh = await startAccountKit(backend);
     try {
       fresh.sim.failNext('frontend-oauth');
-      const first = await fresh.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'no_bearer', password: 'correct horse' });
+      const first = await fresh.request
+        .post('/api/get_ccbill_token')
+        .set('Origin', ORIGIN)
+        .send({ username: 'no_bearer', password: 'correct horse' });
       expect(first.status).toBe(503);
-      const started = await fresh.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'no_bearer', password: 'correct horse' });
+      const started = await fresh.request
+        .post('/api/get_ccbill_token')
+        .set('Origin', ORIGIN)
+        .send({ username: 'no_bearer', password: 'correct horse' });
       fresh.sim.failNext('backend-oauth');
-      const third = await fresh.request.post('/api/get_ccbill_back_token').set({ Origin: ORIGIN, Cookie: withSetCookies(undefined, started) }).send({ paymentToken: 'made_up_token_1' });
+      const third = await fresh.request
+        .post('/api/get_ccbill_back_token')
+        .set({ Origin: ORIGIN, Cookie: withSetCookies(undefined, started) })
+        .send({ paymentToken: 'made_up_token_1' });
       expect(third.status).toBe(503);
     } finally {
       await fresh.close();
@@ -134,7 +158,10 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
 
   it('refuses a spent or made-up handle', async () => {
     const prepared = await prepare(kit, { username: 'handle_user' });
-    const fake = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send({ ...prepared.body, accessToken: 'x'.repeat(43) });
+    const fake = await kit.request
+      .post('/api/process_payment')
+      .set({ Origin: ORIGIN, ...prepared.cookie })
+      .send({ ...prepared.body, accessToken: 'x'.repeat(43) });
     expect(fake.status).toBe(403);
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
   });
@@ -154,12 +181,18 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     expect(chargesFor(paymentToken as string)[0]).toMatchObject({ initialPrice: '24.5' });
     const me = await kit.request.get('/api/me').set('Cookie', cookie);
     expect(me.body.vods).toEqual([VOD.path]);
-    const again = await kit.request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, Cookie: cookie }).send({ username: 'vod_buyer', password: 'correct horse', vod: VOD.path });
+    const again = await kit.request
+      .post('/api/get_ccbill_token')
+      .set({ Origin: ORIGIN, Cookie: cookie })
+      .send({ username: 'vod_buyer', password: 'correct horse', vod: VOD.path });
     expect(again.status).toBe(409);
   });
 
   it('needs a signed-in member to buy a VOD', async () => {
-    const anonymous = await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ username: 'vod_buyer', password: 'correct horse', vod: VOD.path });
+    const anonymous = await kit.request
+      .post('/api/get_ccbill_token')
+      .set('Origin', ORIGIN)
+      .send({ username: 'vod_buyer', password: 'correct horse', vod: VOD.path });
     expect(anonymous.status).toBe(401);
     expect((await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ vod: VOD.path })).status).toBe(401);
   });
@@ -185,7 +218,10 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
     const prepared = await prepare(kit, { username: 'vod_hidden', vod: HIDDEN_VOD.path, cookie, credentials: false });
     expect(prepared.first.status).toBe(200);
     await takeDown(kit.db.knex, { ref: { type: 'vod', path: HIDDEN_VOD.path }, actor: 'ops', reason: 'test', now: Date.now() });
-    const charge = await kit.request.post('/api/process_payment').set({ Origin: ORIGIN, ...prepared.cookie }).send(prepared.body);
+    const charge = await kit.request
+      .post('/api/process_payment')
+      .set({ Origin: ORIGIN, ...prepared.cookie })
+      .send(prepared.body);
     expect(charge.status).toBe(404);
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
     const again = await kit.request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, Cookie: cookie }).send({ vod: HIDDEN_VOD.path });

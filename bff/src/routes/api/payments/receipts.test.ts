@@ -32,7 +32,13 @@ describe.each(testBackends())('receipts through the outbox (%s)', (backend) => {
       status: 'pending',
     });
     const today = new Date().toISOString().slice(0, 10);
-    for (const fact of ['Membership, 30 days, renews automatically', 'Amount: $14.99', `Date: ${today}`, `payment ${attempt.id}, subscription ${attempt.provider_subscription_id}`, 'https://example.test/login']) {
+    for (const fact of [
+      'Membership, 30 days, renews automatically',
+      'Amount: $14.99',
+      `Date: ${today}`,
+      `payment ${attempt.id}, subscription ${attempt.provider_subscription_id}`,
+      'https://example.test/login',
+    ]) {
       expect(mail?.text_body).toContain(fact);
     }
     // The provider's webhook for the same sale arrives after the direct answer: settled already, no second mail.
@@ -52,11 +58,15 @@ describe.each(testBackends())('receipts through the outbox (%s)', (backend) => {
     const attempt = await attemptOf('receipt_vod', 'vod');
     const mails = await outbox('receipt_vod');
     expect(mails.map((m) => m.template)).toEqual(['welcome-receipt', 'vod-receipt']);
-    expect(mails[1]).toMatchObject({ mail_key: `receipt:attempt:${attempt.id}`, to_address: 'ann@example.com', subject: 'Receipt for VOD one · Example Site' });
+    expect(mails[1]).toMatchObject({
+      mail_key: `receipt:attempt:${attempt.id}`,
+      to_address: 'ann@example.com',
+      subject: 'Receipt for VOD one · Example Site',
+    });
     expect(mails[1]?.text_body).toContain('Product: VOD: VOD one\nAmount: $24.50');
   });
 
-  it('a charge in doubt settled by the provider\'s webhook: the welcome is written in the webhook\'s transaction, once', async () => {
+  it("a charge in doubt settled by the provider's webhook: the welcome is written in the webhook's transaction, once", async () => {
     await pay(kit, { username: 'rcpt_doubt', cardEnding: '0005' });
     const attempt = await attemptOf('rcpt_doubt', 'membership');
     expect(attempt.status).toBe('unknown');

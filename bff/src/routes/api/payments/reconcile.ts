@@ -9,7 +9,10 @@ import { settleApproved, settleDeclined, type SettleOptions } from './settle';
  * Settling charges in doubt (timeouts, provider errors) when no webhook did: the operator checks
  * the provider's admin for the transaction, then approves or declines the attempt here.
  */
-const membershipEnv = z.object({ MEMBERSHIP_PERIOD_DAYS: providerConfigShape.MEMBERSHIP_PERIOD_DAYS, MEMBERSHIP_REBILLS: providerConfigShape.MEMBERSHIP_REBILLS });
+const membershipEnv = z.object({
+  MEMBERSHIP_PERIOD_DAYS: providerConfigShape.MEMBERSHIP_PERIOD_DAYS,
+  MEMBERSHIP_REBILLS: providerConfigShape.MEMBERSHIP_REBILLS,
+});
 
 /**
  * What approving needs, from the environment alone: the operator command line (`ops payments
@@ -24,23 +27,34 @@ export async function listOpen(knex: Knex, olderThanMs: number, now = Date.now()
   return openAttempts(knex, now - olderThanMs);
 }
 
-export async function approve(knex: Knex, id: number, subscriptionId: string | null, options: SettleOptions, now = Date.now()): Promise<string> {
+export async function approve(
+  knex: Knex,
+  id: number,
+  subscriptionId: string | null,
+  options: SettleOptions,
+  now = Date.now(),
+): Promise<string> {
   const attempt = await attemptById(knex, id);
   if (!attempt) return `attempt ${id} does not exist`;
-  return (await settleApproved(knex, id, subscriptionId, now, options)) ? `attempt ${id} approved: access granted to ${attempt.username}` : `attempt ${id} was already ${attempt.status}`;
+  return (await settleApproved(knex, id, subscriptionId, now, options))
+    ? `attempt ${id} approved: access granted to ${attempt.username}`
+    : `attempt ${id} was already ${attempt.status}`;
 }
 
 export async function decline(knex: Knex, id: number, now = Date.now()): Promise<string> {
   const attempt = await attemptById(knex, id);
   if (!attempt) return `attempt ${id} does not exist`;
-  return (await settleDeclined(knex, id, 'declined by reconciliation', now)) ? `attempt ${id} declined` : `attempt ${id} was already ${attempt.status}`;
+  return (await settleDeclined(knex, id, 'declined by reconciliation', now))
+    ? `attempt ${id} declined`
+    : `attempt ${id} was already ${attempt.status}`;
 }
 
 /** Attempts still open after `olderThanMs` with no webhook: the provider did not charge them. */
 export async function expireOpen(knex: Knex, olderThanMs: number, now = Date.now()): Promise<number> {
   let count = 0;
   for (const attempt of await openAttempts(knex, now - olderThanMs)) {
-    if (await closeAttempt(knex, attempt.id, 'failed', { now, declineText: 'no provider confirmation (expired by reconciliation)' })) count += 1;
+    if (await closeAttempt(knex, attempt.id, 'failed', { now, declineText: 'no provider confirmation (expired by reconciliation)' }))
+      count += 1;
   }
   return count;
 }

@@ -17,7 +17,15 @@ import { PAYMENT_START_COOKIE, START_TTL_MS } from './starts';
 // this browser send it.
 const startNonce = (ctx: Context) => ctx.cookies.get(PAYMENT_START_COOKIE, { signed: false });
 function setStartNonce(ctx: Context, nonce: string): void {
-  ctx.cookies.set(PAYMENT_START_COOKIE, nonce, { path: '/api', sameSite: 'strict', httpOnly: true, secure: ctx.secure, signed: false, overwrite: true, maxAge: START_TTL_MS });
+  ctx.cookies.set(PAYMENT_START_COOKIE, nonce, {
+    path: '/api',
+    sameSite: 'strict',
+    httpOnly: true,
+    secure: ctx.secure,
+    signed: false,
+    overwrite: true,
+    maxAge: START_TTL_MS,
+  });
 }
 
 /**
@@ -42,7 +50,11 @@ async function signInFromPayment(ctx: Context, deps: AccountDeps, signedIn: Memb
 export function paymentRoutes(router: Router, deps: AccountDeps): void {
   // The per-address limit counts before the body is read or validated: a refused call costs nothing
   // more (issue 19). Repeats of a known payment token count too; they still get the first outcome.
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, 'pay:ip', deps.settings.paymentPerMinute), readBody()];
+  const guard = [
+    requireSameOrigin(deps.settings.allowedOrigins),
+    limitPerAddress(deps.limiter, 'pay:ip', deps.settings.paymentPerMinute),
+    readBody(),
+  ];
   router
     .post('/get_ccbill_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
@@ -69,6 +81,11 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
     .get('/payment-config', (ctx) => {
       // The provider origin the SPA talks to (and a CSP must allow), without hard-coding a host.
       const s = deps.settings;
-      ctx.body = { providerBase: s.providerPublicBase, clientAccnum: s.clientAccnum, clientSubacc: s.clientSubacc, membershipPrice: s.membership.price };
+      ctx.body = {
+        providerBase: s.providerPublicBase,
+        clientAccnum: s.clientAccnum,
+        clientSubacc: s.clientSubacc,
+        membershipPrice: s.membership.price,
+      };
     });
 }

@@ -3,8 +3,15 @@ import { EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@media-site/contra
 import { USERNAME } from '../auth/schema';
 import { stop } from '../shared/params';
 
-const vodPath = z.string().min(1, stop()).max(150, stop()).regex(/^[^/\\]+$/, 'a VOD folder name');
-const password = z.string().min(PASSWORD_MIN, stop(`at least ${PASSWORD_MIN} characters`)).max(PASSWORD_MAX, stop(`at most ${PASSWORD_MAX} characters`));
+const vodPath = z
+  .string()
+  .min(1, stop())
+  .max(150, stop())
+  .regex(/^[^/\\]+$/, 'a VOD folder name');
+const password = z
+  .string()
+  .min(PASSWORD_MIN, stop(`at least ${PASSWORD_MIN} characters`))
+  .max(PASSWORD_MAX, stop(`at most ${PASSWORD_MAX} characters`));
 
 export const frontendTokenBody = z
   .object({

@@ -109,14 +109,40 @@ async function awaitOutcome(deps: AccountDeps, paymentToken: string): Promise<Pa
   }
 }
 
-async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, passwordHash: string | null, now: number): Promise<{ attempt: NewAttempt; terms: ChargeTerms }> {
+async function planFor(
+  deps: AccountDeps,
+  input: ProcessPaymentBody,
+  member: MemberRow | undefined,
+  passwordHash: string | null,
+  now: number,
+): Promise<{ attempt: NewAttempt; terms: ChargeTerms }> {
   const s = deps.settings;
   if (input.vod !== undefined) {
     if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
     const vod = await vodToBuy(deps, member, input.vod);
     return {
-      attempt: { paymentToken: input.paymentToken, kind: 'vod', vodId: vod.id, memberId: member.id, username: member.username, passwordHash: null, email: member.email, amount: vod.price, currencyCode: s.currencyCode, reservation: `v:${member.id}:${vod.id}`, now },
-      terms: { initialPrice: vod.price, initialPeriod: s.vodPeriodDays, recurringPrice: '0.00', recurringPeriod: 0, rebills: 0, currencyCode: s.currencyCode, passThroughInfo: [] },
+      attempt: {
+        paymentToken: input.paymentToken,
+        kind: 'vod',
+        vodId: vod.id,
+        memberId: member.id,
+        username: member.username,
+        passwordHash: null,
+        email: member.email,
+        amount: vod.price,
+        currencyCode: s.currencyCode,
+        reservation: `v:${member.id}:${vod.id}`,
+        now,
+      },
+      terms: {
+        initialPrice: vod.price,
+        initialPeriod: s.vodPeriodDays,
+        recurringPrice: '0.00',
+        recurringPeriod: 0,
+        rebills: 0,
+        currencyCode: s.currencyCode,
+        passThroughInfo: [],
+      },
     };
   }
   const { username, email } = input.formData;
@@ -124,8 +150,28 @@ async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: Mem
   if (await memberByUsername(deps.knex, username)) throw new ConflictError('this username is taken');
   const m = s.membership;
   return {
-    attempt: { paymentToken: input.paymentToken, kind: 'membership', vodId: null, memberId: null, username, passwordHash, email, amount: m.price, currencyCode: s.currencyCode, reservation: membershipReservation(username), now },
-    terms: { initialPrice: m.price, initialPeriod: m.periodDays, recurringPrice: m.price, recurringPeriod: m.periodDays, rebills: m.rebills, currencyCode: s.currencyCode, passThroughInfo: [] },
+    attempt: {
+      paymentToken: input.paymentToken,
+      kind: 'membership',
+      vodId: null,
+      memberId: null,
+      username,
+      passwordHash,
+      email,
+      amount: m.price,
+      currencyCode: s.currencyCode,
+      reservation: membershipReservation(username),
+      now,
+    },
+    terms: {
+      initialPrice: m.price,
+      initialPeriod: m.periodDays,
+      recurringPrice: m.price,
+      recurringPeriod: m.periodDays,
+      rebills: m.rebills,
+      currencyCode: s.currencyCode,
+      passThroughInfo: [],
+    },
   };
 }
 
@@ -134,17 +180,24 @@ async function planFor(deps: AccountDeps, input: ProcessPaymentBody, member: Mem
  * step-1 nonce and this payment token, and the step-1 record names this username (or this
  * member and VOD). Checked before any hashing or charging; the bindings never change once written.
  */
-async function checkBinding(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, nonce: string | undefined): Promise<void> {
+async function checkBinding(
+  deps: AccountDeps,
+  input: ProcessPaymentBody,
+  member: MemberRow | undefined,
+  nonce: string | undefined,
+): Promise<void> {
   const binding = await bindingOf(deps.knex, input.accessToken);
   if (!binding) throw new ForbiddenError('this payment session has expired; start again');
-  if (!nonce || nonceHash(nonce) !== binding.startHash) throw new ForbiddenError('this payment was started in another browser; start again');
+  if (!nonce || nonceHash(nonce) !== binding.startHash)
+    throw new ForbiddenError('this payment was started in another browser; start again');
   if (binding.paymentToken !== input.paymentToken) throw new ForbiddenError('this payment token belongs to another checkout; start again');
   const start = await startByHash(deps.knex, binding.startHash, deps.now());
   if (!start) throw new ForbiddenError(NOT_STARTED_HERE);
   if (input.vod !== undefined) {
     const vod = await vodByPath(deps.knex, input.vod);
     // A VOD gone since step 1 is planFor's 404, not a binding question.
-    if (!member || start.member_id !== member.id || (vod && start.vod_id !== vod.id)) throw new ForbiddenError('this payment was started for another member or VOD; start again');
+    if (!member || start.member_id !== member.id || (vod && start.vod_id !== vod.id))
+      throw new ForbiddenError('this payment was started for another member or VOD; start again');
     return;
   }
   const username = input.formData.username;
@@ -160,9 +213,20 @@ export interface SettledPayment {
 }
 
 /** `GET /api/username-available?u=`: free for a new membership (no member, no open or approved attempt). */
-export async function usernameAvailable(deps: AccountDeps, username: string, address: string): Promise<{ username: string; available: boolean }> {
-  await enforceRateLimit(deps.limiter, `uname:ip:${address}`, deps.settings.usernameChecksPerMinute, 60, 'too many username checks, wait a minute');
-  const taken = (await memberByUsername(deps.knex, username)) !== undefined || (await reservationTaken(deps.knex, membershipReservation(username)));
+export async function usernameAvailable(
+  deps: AccountDeps,
+  username: string,
+  address: string,
+): Promise<{ username: string; available: boolean }> {
+  await enforceRateLimit(
+    deps.limiter,
+    `uname:ip:${address}`,
+    deps.settings.usernameChecksPerMinute,
+    60,
+    'too many username checks, wait a minute',
+  );
+  const taken =
+    (await memberByUsername(deps.knex, username)) !== undefined || (await reservationTaken(deps.knex, membershipReservation(username)));
   return { username, available: !taken };
 }
 
@@ -170,7 +234,12 @@ export async function usernameAvailable(deps: AccountDeps, username: string, add
  * Step 4, exactly once per payment token: the attempt is recorded (unique token, unique
  * reservation) before the one charge call; repeats and concurrent calls get the first outcome.
  */
-export async function processPayment(deps: AccountDeps, input: ProcessPaymentBody, member: MemberRow | undefined, nonce: string | undefined): Promise<SettledPayment> {
+export async function processPayment(
+  deps: AccountDeps,
+  input: ProcessPaymentBody,
+  member: MemberRow | undefined,
+  nonce: string | undefined,
+): Promise<SettledPayment> {
   const existing = await attemptByToken(deps.knex, input.paymentToken);
   if (existing) return { outcome: existing.status === 'pending' ? await awaitOutcome(deps, input.paymentToken) : outcomeOf(existing) };
   await checkBinding(deps, input, member, nonce);
@@ -190,7 +259,8 @@ export async function processPayment(deps: AccountDeps, input: ProcessPaymentBod
     id = await insertAttempt(deps.knex, attempt);
   } catch (err) {
     if (await attemptByToken(deps.knex, input.paymentToken)) return { outcome: await awaitOutcome(deps, input.paymentToken) };
-    if (await reservationTaken(deps.knex, attempt.reservation)) throw new ConflictError('a payment for this is already in progress or done');
+    if (await reservationTaken(deps.knex, attempt.reservation))
+      throw new ConflictError('a payment for this is already in progress or done');
     throw err;
   }
   const passThroughInfo = [

@@ -20,7 +20,13 @@ export interface SettleOptions {
  * mail in one transaction. Idempotent: a second settlement (webhook after the direct answer, a
  * replay) does nothing, and the receipt's key names the attempt.
  */
-export async function settleApproved(knex: Knex, attemptId: number, providerSubscriptionId: string | null, now: number, options: SettleOptions): Promise<boolean> {
+export async function settleApproved(
+  knex: Knex,
+  attemptId: number,
+  providerSubscriptionId: string | null,
+  now: number,
+  options: SettleOptions,
+): Promise<boolean> {
   const settled = await knex.transaction(async (trx) => {
     const attempt = await attemptById(trx, attemptId);
     if (!attempt || !(await closeAttempt(trx, attemptId, 'approved', { now, providerSubscriptionId }))) return false;
@@ -29,7 +35,13 @@ export async function settleApproved(knex: Knex, attemptId: number, providerSubs
     await trx('payment_attempts').where({ id: attemptId }).update({ member_id: memberId });
     const paidUntil = attempt.kind === 'membership' ? now + options.membership.periodDays * DAY_MS : null;
     await insertSubscription(trx, { memberId, kind: attempt.kind, vodId: attempt.vod_id, providerSubscriptionId, paidUntil, now });
-    await enqueueReceipt(trx, options, { ...attempt, member_id: memberId, provider_subscription_id: providerSubscriptionId }, paidUntil, now);
+    await enqueueReceipt(
+      trx,
+      options,
+      { ...attempt, member_id: memberId, provider_subscription_id: providerSubscriptionId },
+      paidUntil,
+      now,
+    );
     return true;
   });
   if (settled) {
@@ -41,7 +53,13 @@ export async function settleApproved(knex: Knex, attemptId: number, providerSubs
 }
 
 /** The welcome with the first receipt, or a VOD's receipt, to the member's current address. */
-async function enqueueReceipt(trx: Knex, options: SettleOptions, attempt: AttemptRow, paidUntil: number | null, now: number): Promise<void> {
+async function enqueueReceipt(
+  trx: Knex,
+  options: SettleOptions,
+  attempt: AttemptRow,
+  paidUntil: number | null,
+  now: number,
+): Promise<void> {
   const member = await trx('members').where({ id: attempt.member_id }).first('username', 'email');
   const to = String(member?.email ?? '').trim();
   // Members added by an operator may have no address; the charge still settles.
@@ -55,7 +73,12 @@ async function enqueueReceipt(trx: Knex, options: SettleOptions, attempt: Attemp
     subscriptionId: attempt.provider_subscription_id,
   };
   if (attempt.kind === 'membership') {
-    const mail = welcomeReceiptMail(options.site, { ...facts, periodDays: options.membership.periodDays, renews: options.membership.rebills > 0, paidUntil: paidUntil ?? now });
+    const mail = welcomeReceiptMail(options.site, {
+      ...facts,
+      periodDays: options.membership.periodDays,
+      renews: options.membership.rebills > 0,
+      paidUntil: paidUntil ?? now,
+    });
     await enqueueMail(trx, { key: `welcome:attempt:${attempt.id}`, to, template: 'welcome-receipt', ...mail }, now);
     return;
   }
@@ -70,13 +93,20 @@ async function createMember(trx: Knex, attempt: AttemptRow, now: number): Promis
 }
 
 /** Closes an attempt and counts the outcome once (a repeat that changes nothing is not counted). */
-async function close(knex: Knex, attemptId: number, status: Exclude<AttemptStatus, 'pending' | 'approved'>, now: number, declineText: string) {
+async function close(
+  knex: Knex,
+  attemptId: number,
+  status: Exclude<AttemptStatus, 'pending' | 'approved'>,
+  now: number,
+  declineText: string,
+) {
   const closed = await closeAttempt(knex, attemptId, status, { now, declineText: declineText.slice(0, 200) });
   if (closed) recordPaymentOutcome('settle', status);
   return closed;
 }
 
-export const settleDeclined = (knex: Knex, attemptId: number, declineText: string, now: number) => close(knex, attemptId, 'declined', now, declineText);
+export const settleDeclined = (knex: Knex, attemptId: number, declineText: string, now: number) =>
+  close(knex, attemptId, 'declined', now, declineText);
 
 /** The provider refused the request (4xx) or we never reached the charge: nothing was charged. */
 export const settleFailed = (knex: Knex, attemptId: number, reason: string, now: number) => close(knex, attemptId, 'failed', now, reason);

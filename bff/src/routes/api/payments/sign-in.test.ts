@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, VOD, pay, prepare, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
-const setCookies = (res: { headers: Record<string, unknown> }) => ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
+const setCookies = (res: { headers: Record<string, unknown> }) =>
+  ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []);
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ');
 const sidOf = (set: string[]) => set.find((c) => c.startsWith('sid='));
 
@@ -80,8 +81,16 @@ describe.each(testBackends())('GET /api/username-available (%s)', (backend) => {
     expect((await check('taken_one')).body.available).toBe(false);
     expect((await check('TAKEN_One')).body.available).toBe(false);
     await kit.db.knex('payment_attempts').insert({
-      payment_token: 'pendingtoken1', kind: 'membership', username: 'in_flight', email: 'a@example.com', amount: '14.99',
-      currency_code: 840, status: 'pending', reservation: 'u:in_flight', created_at: Date.now(), updated_at: Date.now(),
+      payment_token: 'pendingtoken1',
+      kind: 'membership',
+      username: 'in_flight',
+      email: 'a@example.com',
+      amount: '14.99',
+      currency_code: 840,
+      status: 'pending',
+      reservation: 'u:in_flight',
+      created_at: Date.now(),
+      updated_at: Date.now(),
     });
     expect((await check('in_flight')).body.available).toBe(false);
     expect((await check('free_one')).headers['cache-control']).toBe('no-store');

@@ -23,14 +23,23 @@ export interface StartRow {
 /** Records step 1; returns the raw nonce for the cookie (only its hash is stored). */
 export async function recordStart(db: Knex, start: PaymentStart, now: number): Promise<string> {
   const raw = randomBytes(32).toString('base64url');
-  await db('payment_starts').insert({ nonce_hash: nonceHash(raw), username: start.username, member_id: start.memberId, vod_id: start.vodId, expires_at: now + START_TTL_MS });
+  await db('payment_starts').insert({
+    nonce_hash: nonceHash(raw),
+    username: start.username,
+    member_id: start.memberId,
+    vod_id: start.vodId,
+    expires_at: now + START_TTL_MS,
+  });
   await db('payment_starts').where('expires_at', '<', now).delete();
   return raw;
 }
 
 /** The live record behind a cookie's nonce, if any. */
 export async function startByHash(db: Knex, hash: string, now: number): Promise<StartRow | undefined> {
-  const row: Record<string, unknown> | undefined = await db('payment_starts').where({ nonce_hash: hash }).where('expires_at', '>', now).first();
+  const row: Record<string, unknown> | undefined = await db('payment_starts')
+    .where({ nonce_hash: hash })
+    .where('expires_at', '>', now)
+    .first();
   if (!row) return undefined;
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return { nonce_hash: hash, username: (row.username as string | null) ?? null, member_id: n(row.member_id), vod_id: n(row.vod_id) };

@@ -20,7 +20,10 @@ describeCatalog('photo listings', (ctx) => {
   ] as const)('%s pages in %s order: full pages, the partial last page, then empty', async (route, order) => {
     expect(ctx().catalog.photos).toHaveLength(29);
     for (const page of [1, 2, 3, 4, 10000]) {
-      const res = await ctx().request.get(`${route}/${page}`).expect(200).expect('Content-Type', /application\/json/);
+      const res = await ctx()
+        .request.get(`${route}/${page}`)
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       expect(res.body).toEqual(expected(order, page));
     }
     expect(expected(order, 3)).toHaveLength(9);
@@ -42,7 +45,10 @@ describeCatalog('photo listings', (ctx) => {
 
   it('gives a set’s title, model, date, count and files; 404s an unknown set, 400s a malformed folder', async () => {
     const first = ctx().catalog.photos[0]!;
-    const res = await ctx().request.get(`/api/photos/set/${first.path}`).expect(200).expect('Content-Type', /application\/json/);
+    const res = await ctx()
+      .request.get(`/api/photos/set/${first.path}`)
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
     expect(res.body).toEqual({
       photos_id: first.id,
       path: first.path,

@@ -13,7 +13,13 @@ export interface PhotoSetRow {
 
 const COLUMNS = ['id', 'path', 'updatename', 'modelname', 'datetoupload'] as const;
 
-export function photoSetPage(knex: Knex, anchors: PageAnchors, order: ListingOrder, page: number, pageSize: number): Promise<PhotoSetRow[]> {
+export function photoSetPage(
+  knex: Knex,
+  anchors: PageAnchors,
+  order: ListingOrder,
+  page: number,
+  pageSize: number,
+): Promise<PhotoSetRow[]> {
   return contentPage(knex, anchors, 'photosets', order, page, pageSize, COLUMNS);
 }
 

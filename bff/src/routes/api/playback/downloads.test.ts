@@ -12,7 +12,13 @@ async function seed(knex: Knex): Promise<void> {
   await seedPlayback(knex);
   await knex('media_jobs')
     .where({ content_type: 'vod', path: 'show-ready' })
-    .update({ manifest: JSON.stringify({ ...MANIFEST, source: { ...MANIFEST.source, bytes: SOURCE_BYTES }, renditions: [...MANIFEST.renditions].reverse() }) });
+    .update({
+      manifest: JSON.stringify({
+        ...MANIFEST,
+        source: { ...MANIFEST.source, bytes: SOURCE_BYTES },
+        renditions: [...MANIFEST.renditions].reverse(),
+      }),
+    });
 }
 
 const VIDEO_DOWNLOADS = [
@@ -44,7 +50,9 @@ describe.each(testBackends())('downloads in every size (%s)', (backend) => {
     expect((await get('/api/playback/video/clip-ready', member)).body.downloads).toEqual(VIDEO_DOWNLOADS);
     expect((await get('/api/playback/vod/show-ready', buyer)).body.downloads).toEqual(VOD_DOWNLOADS);
     // Not encoded yet: the original alone, size unknown.
-    expect((await get('/api/playback/video/clip-none', member)).body.downloads).toEqual([{ label: 'Original', bytes: null, path: '/members/video/clip-none/clip-none_HD001.mp4' }]);
+    expect((await get('/api/playback/video/clip-none', member)).body.downloads).toEqual([
+      { label: 'Original', bytes: null, path: '/members/video/clip-none/clip-none_HD001.mp4' },
+    ]);
   });
 
   it('lists nothing to download unless the item is granted', async () => {
@@ -63,7 +71,9 @@ describe.each(testBackends())('downloads in every size (%s)', (backend) => {
       expect(res.status, path).toBe(200);
       const url = new URL(res.body.url, 'http://x');
       expect(url.pathname).toBe(path);
-      expect(verifyDownloadUrl(kit.deps.settings.mediaKeys, path.slice('/members/'.length), Object.fromEntries(url.searchParams))).toMatchObject({ ok: true });
+      expect(
+        verifyDownloadUrl(kit.deps.settings.mediaKeys, path.slice('/members/'.length), Object.fromEntries(url.searchParams)),
+      ).toMatchObject({ ok: true });
     }
     expect((await link(VIDEO_DOWNLOADS[1]!.path, buyer)).status).toBe(403);
     expect((await link(VIDEO_DOWNLOADS[1]!.path, lapsed)).status).toBe(403);
@@ -95,6 +105,8 @@ describe.each(testBackends())('downloads in every size (%s)', (backend) => {
   it('lists each bought VOD with its downloads on /api/account', async () => {
     const res = await get('/api/account', buyer);
     expect(res.status).toBe(200);
-    expect(res.body.vodItems).toEqual([{ path: 'show-ready', updatename: 'Title show-ready', download: VOD_DOWNLOADS[0]!.path, downloads: VOD_DOWNLOADS }]);
+    expect(res.body.vodItems).toEqual([
+      { path: 'show-ready', updatename: 'Title show-ready', download: VOD_DOWNLOADS[0]!.path, downloads: VOD_DOWNLOADS },
+    ]);
   });
 });

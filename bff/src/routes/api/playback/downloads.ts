@@ -35,7 +35,11 @@ const shortSide = (label: string) => Number.parseInt(label, 10);
  */
 export function downloadChoices(type: PlayableType, item: Naming, manifest: Manifest | null): DownloadChoice[] {
   const name = originalName(type, item);
-  const original: DownloadChoice = { label: 'Original', bytes: manifest?.source.bytes ?? null, path: `/members/${type}/${item.path}/${name}` };
+  const original: DownloadChoice = {
+    label: 'Original',
+    bytes: manifest?.source.bytes ?? null,
+    path: `/members/${type}/${item.path}/${name}`,
+  };
   const renditions = [...(manifest?.renditions ?? [])]
     .sort((a, b) => shortSide(b.label) - shortSide(a.label) || b.bytes - a.bytes)
     .map((r): DownloadChoice => ({ label: r.label, bytes: r.bytes, path: renditionDownloadUrl(type, item.path, name, r.label) }));

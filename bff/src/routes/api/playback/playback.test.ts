@@ -46,8 +46,22 @@ describe.each(testBackends())('GET /api/playback/{type}/{folder} (%s)', (backend
       access: 'granted',
       state: 'ready',
       renditions: [
-        { label: '1080p', url: '/members/videorenditions/clip-ready/1080p.mp4', width: 1920, height: 1080, bitrate: 4_800_000, type: MANIFEST.renditions[0]!.mime },
-        { label: '720p', url: '/members/videorenditions/clip-ready/720p.mp4', width: 1280, height: 720, bitrate: 2_600_000, type: MANIFEST.renditions[1]!.mime },
+        {
+          label: '1080p',
+          url: '/members/videorenditions/clip-ready/1080p.mp4',
+          width: 1920,
+          height: 1080,
+          bitrate: 4_800_000,
+          type: MANIFEST.renditions[0]!.mime,
+        },
+        {
+          label: '720p',
+          url: '/members/videorenditions/clip-ready/720p.mp4',
+          width: 1280,
+          height: 720,
+          bitrate: 2_600_000,
+          type: MANIFEST.renditions[1]!.mime,
+        },
       ],
       download: '/members/video/clip-ready/clip-ready_HD001.mp4',
       position: { seconds: 0, duration: 120.5, completed: false, updatedAt: null },
@@ -55,17 +69,34 @@ describe.each(testBackends())('GET /api/playback/{type}/{folder} (%s)', (backend
   });
 
   it('applies the original rule: a VOD needs its purchase, a video the membership', async () => {
-    expect((await play('/api/playback/vod/show-ready', buyer)).body).toMatchObject({ access: 'granted', download: '/members/vod/show-ready/show-ready_HD.mp4' });
+    expect((await play('/api/playback/vod/show-ready', buyer)).body).toMatchObject({
+      access: 'granted',
+      download: '/members/vod/show-ready/show-ready_HD.mp4',
+    });
     expect((await play('/api/playback/vod/show-other', buyer)).body).toMatchObject({ access: 'purchase_required', renditions: [] });
     expect((await play('/api/playback/vod/show-ready', member)).body).toMatchObject({ access: 'purchase_required', renditions: [] });
     expect((await play('/api/playback/video/clip-ready', buyer)).body).toMatchObject({ access: 'membership_required', renditions: [] });
-    expect((await play('/api/playback/video/clip-ready', lapsed)).body).toMatchObject({ access: 'membership_required', trailer: expect.any(String) });
+    expect((await play('/api/playback/video/clip-ready', lapsed)).body).toMatchObject({
+      access: 'membership_required',
+      trailer: expect.any(String),
+    });
   });
 
   it('says when the files are being prepared, failed or never queued', async () => {
-    expect((await play('/api/playback/video/clip-preparing', member)).body).toMatchObject({ state: 'preparing', progress: 0.42, duration: null, poster: null, trailer: null, renditions: [] });
+    expect((await play('/api/playback/video/clip-preparing', member)).body).toMatchObject({
+      state: 'preparing',
+      progress: 0.42,
+      duration: null,
+      poster: null,
+      trailer: null,
+      renditions: [],
+    });
     expect((await play('/api/playback/video/clip-failed', member)).body).toMatchObject({ state: 'failed', progress: null, renditions: [] });
-    expect((await play('/api/playback/video/clip-none', member)).body).toMatchObject({ state: 'unavailable', renditions: [], download: expect.any(String) });
+    expect((await play('/api/playback/video/clip-none', member)).body).toMatchObject({
+      state: 'unavailable',
+      renditions: [],
+      download: expect.any(String),
+    });
   });
 
   it('answers 404 for an unknown or taken-down item and 400 for a bad type or folder', async () => {

@@ -30,8 +30,18 @@ export async function positionOf(knex: Knex, memberId: number, type: PlayableTyp
 }
 
 export async function savePosition(knex: Knex, memberId: number, p: Omit<Position, 'updatedAt'>, now: number): Promise<Position> {
-  const row = { member_id: memberId, content_type: p.type, content_id: p.contentId, position_ms: p.positionMs, duration_ms: p.durationMs, updated_at: now };
-  await knex('playback_positions').insert(row).onConflict(['member_id', 'content_type', 'content_id']).merge(['position_ms', 'duration_ms', 'updated_at']);
+  const row = {
+    member_id: memberId,
+    content_type: p.type,
+    content_id: p.contentId,
+    position_ms: p.positionMs,
+    duration_ms: p.durationMs,
+    updated_at: now,
+  };
+  await knex('playback_positions')
+    .insert(row)
+    .onConflict(['member_id', 'content_type', 'content_id'])
+    .merge(['position_ms', 'duration_ms', 'updated_at']);
   return { ...p, updatedAt: now };
 }
 
@@ -41,7 +51,11 @@ export async function deletePosition(knex: Knex, memberId: number, type: Playabl
 
 /** The member's positions, most recently updated first (index member_id, updated_at). */
 export async function recentPositions(knex: Knex, memberId: number, limit: number): Promise<Position[]> {
-  const rows: Record<string, unknown>[] = await knex('playback_positions').where({ member_id: memberId }).orderBy('updated_at', 'desc').orderBy('content_id', 'desc').limit(limit);
+  const rows: Record<string, unknown>[] = await knex('playback_positions')
+    .where({ member_id: memberId })
+    .orderBy('updated_at', 'desc')
+    .orderBy('content_id', 'desc')
+    .limit(limit);
   return rows.map(toPosition);
 }
 
@@ -56,6 +70,16 @@ export interface ListedItem {
 export async function itemsByIds(knex: Knex, type: PlayableType, ids: number[]): Promise<Map<number, ListedItem>> {
   if (!ids.length) return new Map();
   const table = PLAYABLE_TABLE[type];
-  const rows: Record<string, unknown>[] = await visibleOnly(knex(table).whereIn('id', ids), knex, table).select('id', 'path', 'updatename', 'modelname');
-  return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), path: String(r.path), updatename: String(r.updatename), modelname: String(r.modelname) }]));
+  const rows: Record<string, unknown>[] = await visibleOnly(knex(table).whereIn('id', ids), knex, table).select(
+    'id',
+    'path',
+    'updatename',
+    'modelname',
+  );
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { id: Number(r.id), path: String(r.path), updatename: String(r.updatename), modelname: String(r.modelname) },
+    ]),
+  );
 }

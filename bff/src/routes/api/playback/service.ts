@@ -61,11 +61,21 @@ export async function playbackView(deps: AccountDeps, member: MemberRow | undefi
     trailer: manifest ? previewUrl(type, item.path, 'trailer') : null,
     renditions:
       manifest && granted
-        ? manifest.renditions.map((r) => ({ label: r.label, url: renditionUrl(type, item.path, r.label), width: r.width, height: r.height, bitrate: r.bitrate, type: r.mime }))
+        ? manifest.renditions.map((r) => ({
+            label: r.label,
+            url: renditionUrl(type, item.path, r.label),
+            width: r.width,
+            height: r.height,
+            bitrate: r.bitrate,
+            type: r.mime,
+          }))
         : [],
     download: granted ? originalPath(type, item) : null,
     // Every size to download: the original, then each rendition, largest first (none unless granted).
     downloads: granted ? downloadChoices(type, item, manifest) : [],
-    position: member && granted ? positionView(await positionOf(deps.knex, member.id, type, item.id), manifest ? Math.round(manifest.duration * 1000) : null) : null,
+    position:
+      member && granted
+        ? positionView(await positionOf(deps.knex, member.id, type, item.id), manifest ? Math.round(manifest.duration * 1000) : null)
+        : null,
   };
 }

@@ -16,7 +16,10 @@ describe.each(testBackends())('continue watching: /api/positions (%s)', (backend
   afterAll(() => kit?.close());
 
   const put = (path: string, body: unknown, cookie = member, headers: Record<string, string> = { Origin: ORIGIN }) =>
-    kit.request.put(path).set({ Cookie: cookie, ...headers }).send(body as object);
+    kit.request
+      .put(path)
+      .set({ Cookie: cookie, ...headers })
+      .send(body as object);
   const get = (path: string, cookie = member) => kit.request.get(path).set('Cookie', cookie);
   let clock = 0;
   const tick = () => kit.setNow((clock += 1000));
@@ -34,7 +37,12 @@ describe.each(testBackends())('continue watching: /api/positions (%s)', (backend
     // A second write shows at once: nothing in between kept the first answer.
     await put('/api/positions/video/clip-ready', { seconds: 60 });
     expect((await get('/api/positions/video/clip-ready')).body.seconds).toBe(60);
-    expect((await get('/api/positions/vod/show-ready', buyer)).body).toEqual({ seconds: 0, duration: 120.5, completed: false, updatedAt: null });
+    expect((await get('/api/positions/vod/show-ready', buyer)).body).toEqual({
+      seconds: 0,
+      duration: 120.5,
+      completed: false,
+      updatedAt: null,
+    });
   });
 
   it('lists unfinished videos, most recent first, and forgets on DELETE', async () => {
@@ -45,7 +53,16 @@ describe.each(testBackends())('continue watching: /api/positions (%s)', (backend
     const list = await get('/api/positions');
     expect(list.headers['cache-control']).toBe('no-store');
     expect(list.body.items).toEqual([
-      { type: 'video', path: 'clip-preparing', updatename: 'Title clip-preparing', modelname: 'Model A1', thumbnail: '/members/videothumbs/clip-preparing/clip-preparing_02.jpg', seconds: 5, duration: null, updatedAt: expect.any(String) },
+      {
+        type: 'video',
+        path: 'clip-preparing',
+        updatename: 'Title clip-preparing',
+        modelname: 'Model A1',
+        thumbnail: '/members/videothumbs/clip-preparing/clip-preparing_02.jpg',
+        seconds: 5,
+        duration: null,
+        updatedAt: expect.any(String),
+      },
       expect.objectContaining({ type: 'video', path: 'clip-ready', seconds: 60, duration: 120.5 }),
     ]);
     // Watched to the end: it leaves the list.
@@ -91,7 +108,9 @@ describe.each(testBackends())('continue watching: /api/positions (%s)', (backend
     expect(big.status).toBe(413);
     expect((await put('/api/positions/video/clip-ready', { seconds: 1 }, member, {})).status).toBe(403);
     expect((await put('/api/positions/video/clip-ready', { seconds: 1 }, member, { Origin: 'https://evil.example' })).status).toBe(403);
-    expect((await put('/api/positions/video/clip-ready', { seconds: 1 }, member, { Origin: ORIGIN, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect(
+      (await put('/api/positions/video/clip-ready', { seconds: 1 }, member, { Origin: ORIGIN, 'Sec-Fetch-Site': 'cross-site' })).status,
+    ).toBe(403);
   });
 
   it('limits writes per member and minute (429)', async () => {

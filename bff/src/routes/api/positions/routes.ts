@@ -12,7 +12,8 @@ import { continueWatching, forgetPosition, readPosition, writePosition } from '.
 /** "Continue watching": per member, never cached by any tier (no-store; not a replayable route). */
 export function positionRoutes(router: Router, deps: AccountDeps): void {
   const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody(POSITION_BODY_LIMIT)];
-  const target = (params: Record<string, string | undefined>) => [parseParam(playableTypeParam, params.type), parseParam(folderParam, params.folder)] as const;
+  const target = (params: Record<string, string | undefined>) =>
+    [parseParam(playableTypeParam, params.type), parseParam(folderParam, params.folder)] as const;
   router
     .get('/positions', async (ctx) => {
       ctx.set('Cache-Control', 'no-store');

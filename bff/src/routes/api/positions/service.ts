@@ -15,7 +15,12 @@ const REFUSED: Record<Exclude<PlayAccess, 'granted' | 'sign_in'>, string> = {
 };
 
 /** Positions belong to what the member may play: signed in, and entitled like the media service asks. */
-async function playableFor(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<{ member: MemberRow; playable: Playable; durationMs: number | null }> {
+async function playableFor(
+  deps: AccountDeps,
+  member: MemberRow | undefined,
+  type: PlayableType,
+  path: string,
+): Promise<{ member: MemberRow; playable: Playable; durationMs: number | null }> {
   if (!member) throw new UnauthenticatedError();
   const playable = await loadPlayable(deps, type, path);
   const access = await playAccess(deps, member, type, path);
@@ -43,7 +48,10 @@ export async function writePosition(deps: AccountDeps, member: MemberRow | undef
     throw new BadRequestError(`seconds must be from 0 to ${durationMs / 1000} (the length of this video)`);
   }
   const positionMs = Math.round(durationMs === null ? seconds * 1000 : Math.min(seconds * 1000, durationMs));
-  return view(await savePosition(deps.knex, member.id, { type, contentId: playable.item.id, positionMs, durationMs }, deps.now()), durationMs);
+  return view(
+    await savePosition(deps.knex, member.id, { type, contentId: playable.item.id, positionMs, durationMs }, deps.now()),
+    durationMs,
+  );
 }
 
 export async function forgetPosition(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<void> {
@@ -58,7 +66,9 @@ export const CONTINUE_WATCHING_LIMIT = 20;
 /** "Continue watching": the member's unfinished videos and VODs, most recent first. */
 export async function continueWatching(deps: AccountDeps, member: MemberRow | undefined) {
   if (!member) throw new UnauthenticatedError();
-  const positions = (await recentPositions(deps.knex, member.id, CONTINUE_WATCHING_LIMIT * 3)).filter((p) => !isCompleted(p.positionMs, p.durationMs));
+  const positions = (await recentPositions(deps.knex, member.id, CONTINUE_WATCHING_LIMIT * 3)).filter(
+    (p) => !isCompleted(p.positionMs, p.durationMs),
+  );
   const ids = (type: PlayableType) => positions.filter((p) => p.type === type).map((p) => p.contentId);
   const [videos, vods] = await Promise.all([itemsByIds(deps.knex, 'video', ids('video')), itemsByIds(deps.knex, 'vod', ids('vod'))]);
   const items = [];

@@ -4,7 +4,12 @@ import { resolveReport } from '@media-site/db/reports';
 import { loadConfig } from '../../../config';
 import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
 
-const valid = { content: '/video/clip-one', reason: 'no_consent', details: 'This is me and I never agreed to publication.', email: 'me@example.com' };
+const valid = {
+  content: '/video/clip-one',
+  reason: 'no_consent',
+  details: 'This is me and I never agreed to publication.',
+  email: 'me@example.com',
+};
 
 describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
   let kit: ReportKit;
@@ -13,7 +18,11 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
   });
   afterAll(() => kit?.close());
 
-  const post = (path: string, body: unknown) => kit.request.post(path).set('Origin', ORIGIN).send(body as object);
+  const post = (path: string, body: unknown) =>
+    kit.request
+      .post(path)
+      .set('Origin', ORIGIN)
+      .send(body as object);
 
   it('stores a report and answers its reference with the promised deadlines', async () => {
     kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
@@ -49,7 +58,9 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
     } finally {
       settings.reportHolidays = new Set();
     }
-    expect(() => loadConfig({ REPORT_HOLIDAYS: '2026-11-09,9th of May' })).toThrow(/REPORT_HOLIDAYS.*"9th of May" is not a YYYY-MM-DD date/);
+    expect(() => loadConfig({ REPORT_HOLIDAYS: '2026-11-09,9th of May' })).toThrow(
+      /REPORT_HOLIDAYS.*"9th of May" is not a YYYY-MM-DD date/,
+    );
   });
 
   let refusals = 0;
@@ -88,13 +99,22 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
     const ref = body.reference as string;
     const early = await post(`/api/reports/${ref}/appeal`, { text: 'please' });
     expect(early.status).toBe(409);
-    await resolveReport(kit.db.knex, ref, { outcome: 'no_action', note: 'release on file', by: 'ops', now: Date.parse('2026-11-10T09:00:00Z') });
+    await resolveReport(kit.db.knex, ref, {
+      outcome: 'no_action',
+      note: 'release on file',
+      by: 'ops',
+      now: Date.parse('2026-11-10T09:00:00Z'),
+    });
     expect((await kit.request.get(`/api/reports/${ref}`)).body).toMatchObject({ outcome: 'no_action', canAppeal: true });
     kit.setNow(Date.parse('2026-11-13T12:00:00Z'));
     expect((await post(`/api/reports/${ref}/appeal`, { text: '' })).status).toBe(400);
     const appeal = await post(`/api/reports/${ref}/appeal`, { text: 'The release is forged.', email: 'me@example.com' });
     expect(appeal.status).toBe(200);
-    expect(appeal.body).toMatchObject({ appealedAt: '2026-11-13T12:00:00.000Z', appealDecideBy: '2026-12-04T00:00:00.000Z', canAppeal: false });
+    expect(appeal.body).toMatchObject({
+      appealedAt: '2026-11-13T12:00:00.000Z',
+      appealDecideBy: '2026-12-04T00:00:00.000Z',
+      canAppeal: false,
+    });
     expect((await post(`/api/reports/${ref}/appeal`, { text: 'again' })).status).toBe(409);
     expect((await post('/api/reports/R-0000000000/appeal', { text: 'x' })).status).toBe(404);
     expect((await kit.request.get('/api/reports/R-0000000000')).status).toBe(404);

@@ -25,8 +25,13 @@ function reference(value: string | undefined): string {
 /** The /contact report form and the appeal form (docs/compliance.md). */
 export function reportRoutes(router: Router, deps: AccountDeps): void {
   // The per-address limit counts before the body is read or validated (issue 19).
-  const guard = (what: string) => [requireSameOrigin(deps.settings.allowedOrigins), limitPerAddress(deps.limiter, what, REPORTS_PER_MINUTE), readBody(8 * 1024)];
-  const limit = (ctx: Context, what: string, perMinute: number) => enforceRateLimit(deps.limiter, `${what}:${addressBlock(ctx.ip)}`, perMinute);
+  const guard = (what: string) => [
+    requireSameOrigin(deps.settings.allowedOrigins),
+    limitPerAddress(deps.limiter, what, REPORTS_PER_MINUTE),
+    readBody(8 * 1024),
+  ];
+  const limit = (ctx: Context, what: string, perMinute: number) =>
+    enforceRateLimit(deps.limiter, `${what}:${addressBlock(ctx.ip)}`, perMinute);
   router
     .post('/reports', ...guard('report'), async (ctx) => {
       const body = parseBody(reportBody, ctx);

@@ -21,16 +21,29 @@ export const reportBody = z.object({
     .trim()
     .min(1, stop('content: give the address of the page or file'))
     .max(URL_MAX, stop())
-    .refine((v) => v.startsWith('/') || /^https?:\/\/\S+$/i.test(v), 'content: give a path on this site (/video/...) or a full http(s) address')
+    .refine(
+      (v) => v.startsWith('/') || /^https?:\/\/\S+$/i.test(v),
+      'content: give a path on this site (/video/...) or a full http(s) address',
+    )
     .refine((v) => !/\s/.test(v), 'content: an address has no spaces'),
   reason: z.enum(REPORT_REASONS, 'reason: choose one of the listed reasons'),
-  details: z.string().trim().min(1, stop('details: describe the problem')).max(DETAILS_MAX, stop()).regex(NO_CONTROLS, 'details: control characters are not allowed'),
+  details: z
+    .string()
+    .trim()
+    .min(1, stop('details: describe the problem'))
+    .max(DETAILS_MAX, stop())
+    .regex(NO_CONTROLS, 'details: control characters are not allowed'),
   email: optionalEmail,
 });
 export type ReportBody = z.infer<typeof reportBody>;
 
 export const appealBody = z.object({
-  text: z.string().trim().min(1, stop('text: give the reasons for your appeal')).max(DETAILS_MAX, stop()).regex(NO_CONTROLS, 'text: control characters are not allowed'),
+  text: z
+    .string()
+    .trim()
+    .min(1, stop('text: give the reasons for your appeal'))
+    .max(DETAILS_MAX, stop())
+    .regex(NO_CONTROLS, 'text: control characters are not allowed'),
   email: optionalEmail,
 });
 export type AppealBody = z.infer<typeof appealBody>;

@@ -59,7 +59,14 @@ export async function submitReport(deps: ReportDeps, body: ReportBody) {
     const reference = newReference();
     try {
       const report = await deps.knex.transaction(async (trx) => {
-        await insertReport(trx, { reference, contentUrl: body.content, reason: body.reason, details: body.details, email: body.email ?? null, now });
+        await insertReport(trx, {
+          reference,
+          contentUrl: body.content,
+          reason: body.reason,
+          details: body.details,
+          email: body.email ?? null,
+          now,
+        });
         const stored = await reportByReference(trx, reference);
         if (!stored) throw new AppError('internal', 'report not stored');
         await reportReceivedNotice(trx, deps.settings.site, stored, deps.settings.reportHolidays);

@@ -11,7 +11,10 @@ describeCatalog(
     const search = async (term: string, request = ctx().request) => {
       const queries = countContentQueries(ctx().db.knex);
       try {
-        const body = (await request.get(`/api/search/${encodeURIComponent(term)}`).expect(200)).body as Record<string, Array<{ path: string }>>;
+        const body = (await request.get(`/api/search/${encodeURIComponent(term)}`).expect(200)).body as Record<
+          string,
+          Array<{ path: string }>
+        >;
         return { paths: body.photos!.map((p) => p.path), queries: queries.count };
       } finally {
         queries.stop();
@@ -20,7 +23,13 @@ describeCatalog(
     const addPhotoSet = (path: string, updatename: string) =>
       ctx()
         .db.knex('photosets')
-        .insert({ path, updatename, modelname: 'Anna Alpha', datetoupload: '2024-05-01', search_text: searchText(updatename, 'Anna Alpha') });
+        .insert({
+          path,
+          updatename,
+          modelname: 'Anna Alpha',
+          datetoupload: '2024-05-01',
+          search_text: searchText(updatename, 'Anna Alpha'),
+        });
 
     it('answers from the database while the index builds, then from memory with no query', async () => {
       const first = await search('title 07');

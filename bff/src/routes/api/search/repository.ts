@@ -35,10 +35,7 @@ function searchTextColumn(knex: Knex): string {
 export function searchContent(knex: Knex, table: ContentTable, words: readonly string[], limit: number): Promise<SearchRow[]> {
   const ids = visibleOnly(knex(table), knex, table).select('id');
   for (const word of words) ids.whereRaw(`${searchTextColumn(knex)} LIKE ? ESCAPE ?`, [containsPattern(word), '\\']);
-  ids
-    .orderBy('updatename')
-    .orderBy('id')
-    .limit(limit);
+  ids.orderBy('updatename').orderBy('id').limit(limit);
   return knex({ t: table })
     .join(ids.as('m'), 'm.id', 't.id')
     .select('t.id', 't.path', 't.updatename', 't.modelname')

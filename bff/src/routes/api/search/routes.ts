@@ -6,5 +6,8 @@ import { searchTermParam } from './schema';
 import { search } from './service';
 
 export function searchRoutes(router: Router, deps: ApiDeps): void {
-  router.get('/search/:term', replayable(deps.cache, (ctx) => search(deps, parseParam(searchTermParam, ctx.params.term))));
+  router.get(
+    '/search/:term',
+    replayable(deps.cache, (ctx) => search(deps, parseParam(searchTermParam, ctx.params.term))),
+  );
 }

@@ -7,12 +7,14 @@ import { searchContent, type SearchRow } from './repository';
 
 export const SEARCH_LIMIT = 50;
 
-const item = (thumbnail: (path: string) => string) => (row: SearchRow): SearchHit => ({
-  path: row.path,
-  updatename: row.updatename,
-  modelname: row.modelname,
-  thumbnail: thumbnail(row.path),
-});
+const item =
+  (thumbnail: (path: string) => string) =>
+  (row: SearchRow): SearchHit => ({
+    path: row.path,
+    updatename: row.updatename,
+    modelname: row.modelname,
+    thumbnail: thumbnail(row.path),
+  });
 
 type Matches = Record<ContentTable, SearchRow[]>;
 

@@ -41,7 +41,9 @@ export async function contentPage<Row>(
   const keys = LISTING_KEYS[order];
   const start = await anchors.locate(contentListName(table, order), (page - 1) * pageSize, contentAnchorBuilder(knex, table, order));
   if (!start) return [];
-  const ids = orderByKey(visibleOnly(knex(table).select('id'), knex, table), keys).limit(pageSize).offset(start.skip);
+  const ids = orderByKey(visibleOnly(knex(table).select('id'), knex, table), keys)
+    .limit(pageSize)
+    .offset(start.skip);
   if (start.after) whereAfter(ids, keys, start.after);
   return orderByKey(
     knex({ t: table })

@@ -114,12 +114,21 @@ export function orderByKey(query: Knex.QueryBuilder, columns: readonly KeyColumn
 }
 
 /** Every `every`-th key of `source` in key order, via ROW_NUMBER (MySQL 8, MariaDB 10.2+, SQLite 3.25+). */
-export async function buildAnchors(knex: Knex, source: Knex.QueryBuilder, columns: readonly KeyColumn[], every: number): Promise<AnchorList> {
+export async function buildAnchors(
+  knex: Knex,
+  source: Knex.QueryBuilder,
+  columns: readonly KeyColumn[],
+  every: number,
+): Promise<AnchorList> {
   const names = columns.map((c) => c.column);
   const order = columns.map((c) => `${c.column} ${c.direction}`).join(', ');
   const numbered = knex.select(...names, knex.raw(`row_number() over (order by ${order}) as rn_`)).from(source.as('s'));
   const [rows, count] = await Promise.all([
-    knex.select(...names).from(numbered.as('n')).whereRaw('rn_ % ? = 0', [every]).orderBy('rn_'),
+    knex
+      .select(...names)
+      .from(numbered.as('n'))
+      .whereRaw('rn_ % ? = 0', [every])
+      .orderBy('rn_'),
     knex.count({ n: '*' }).from(source.clone().as('s')),
   ]);
   const anchors = (rows as AnchorKey[]).map((r) => Object.fromEntries(names.map((n) => [n, r[n]!])));

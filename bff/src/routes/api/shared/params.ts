@@ -36,7 +36,13 @@ export function textParam(what: string, max: number) {
   return z
     .string()
     .transform((s) => s.trim())
-    .pipe(z.string().min(1, stop(message)).max(max, stop(message)).refine((s) => !CONTROL.test(s), message));
+    .pipe(
+      z
+        .string()
+        .min(1, stop(message))
+        .max(max, stop(message))
+        .refine((s) => !CONTROL.test(s), message),
+    );
 }
 
 export function parseParam<T>(schema: z.ZodType<T, string>, value: string | undefined): T {

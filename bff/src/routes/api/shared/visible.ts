@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import type { ContentTableName, ContentType } from '@media-site/db/reports';
 
-const TYPE_OF: Record<ContentTableName, ContentType> = { photosets: 'photoset', freephotosets: 'freephotoset', videos: 'video', vods: 'vod' };
+const TYPE_OF: Record<ContentTableName, ContentType> = {
+  photosets: 'photoset',
+  freephotosets: 'freephotoset',
+  videos: 'video',
+  vods: 'vod',
+};
 
 /**
  * Leaves out taken-down items (docs/compliance.md). `id NOT IN (a small subquery)` is answered from

@@ -12,7 +12,9 @@ describeCatalog('thumbnail lists', (ctx) => {
   it('404s unknown folders and 400s malformed ones', async () => {
     await ctx().request.get('/api/thumbnails/free-01').expect(404);
     await ctx().request.get('/api/freethumbnails/Photo-set-01').expect(404);
-    await ctx().request.get(`/api/thumbnails/${'p'.repeat(151)}`).expect(400);
+    await ctx()
+      .request.get(`/api/thumbnails/${'p'.repeat(151)}`)
+      .expect(400);
     await ctx().request.get('/api/freethumbnails/a%2Fb').expect(400);
     await ctx().request.get('/api/thumbnails/..%5C..').expect(400);
   });

@@ -43,7 +43,9 @@ function afterAnchor(query: Knex.QueryBuilder, type: UpdateType, anchor: AnchorK
   const rank = Number(anchor.rank_);
   if (RANK[type] > rank) return query.where('datetoupload', '<=', date);
   if (RANK[type] < rank) return query.where('datetoupload', '<', date);
-  return query.where((q) => q.where('datetoupload', '<', date).orWhere((same) => same.where('datetoupload', '=', date).where('id', '<', anchor.id!)));
+  return query.where((q) =>
+    q.where('datetoupload', '<', date).orWhere((same) => same.where('datetoupload', '=', date).where('id', '<', anchor.id!)),
+  );
 }
 
 const feedOrder = (a: UpdateKey, b: UpdateKey) =>
@@ -76,7 +78,10 @@ export async function updateKeys(knex: Knex, anchors: PageAnchors, page: number,
       return rows.map((r) => ({ type, id: Number(r.id), datetoupload: r.datetoupload }));
     }),
   );
-  return lists.flat().sort(feedOrder).slice(start.skip, start.skip + pageSize);
+  return lists
+    .flat()
+    .sort(feedOrder)
+    .slice(start.skip, start.skip + pageSize);
 }
 
 export function rowsByIds(knex: Knex, table: ContentTable, ids: number[]): Promise<UpdateRow[]> {

@@ -5,5 +5,8 @@ import { replayable } from '../shared/respond';
 import { updatesFeed } from './service';
 
 export function updateRoutes(router: Router, deps: ApiDeps): void {
-  router.get('/updates/:page', replayable(deps.cache, (ctx) => updatesFeed(deps, parseParam(pageParam, ctx.params.page))));
+  router.get(
+    '/updates/:page',
+    replayable(deps.cache, (ctx) => updatesFeed(deps, parseParam(pageParam, ctx.params.page))),
+  );
 }

@@ -18,5 +18,6 @@ export function videoPage(knex: Knex, anchors: PageAnchors, order: ListingOrder,
 }
 
 export async function videoByPath(knex: Knex, path: string): Promise<(VideoRow & { prename: string }) | undefined> {
-  return (await visibleOnly(knex('videos').where({ path }), knex, 'videos').first(...COLUMNS, 'prename')) as (VideoRow & { prename: string }) | undefined;
+  return (await visibleOnly(knex('videos').where({ path }), knex, 'videos').first(...COLUMNS, 'prename')) as
+    (VideoRow & { prename: string }) | undefined;
 }

@@ -21,9 +21,7 @@ export function toVideoItem(row: VideoRow): VideoItem {
 }
 
 export function videoListing({ knex, cache, anchors }: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
-  return cache.get(`videos:${order}:${page}`, async () =>
-    (await videoPage(knex, anchors, order, page, VIDEO_PAGE_SIZE)).map(toVideoItem),
-  );
+  return cache.get(`videos:${order}:${page}`, async () => (await videoPage(knex, anchors, order, page, VIDEO_PAGE_SIZE)).map(toVideoItem));
 }
 
 /**
@@ -34,7 +32,11 @@ export function videoDownload({ knex, cache }: ApiDeps, folder: string): Promise
   return cache.get(`video-prename:${folder}`, async () => {
     const row = await videoByPath(knex, folder);
     if (!row) throw new NotFoundError(`no video in folder ${folder}`);
-    const answer: VideoPrename = { prename: row.prename, download: `/members/video/${folder}/${videoDownloadName(row.prename)}`, ...toVideoItem(row) };
+    const answer: VideoPrename = {
+      prename: row.prename,
+      download: `/members/video/${folder}/${videoDownloadName(row.prename)}`,
+      ...toVideoItem(row),
+    };
     return answer;
   });
 }

@@ -57,7 +57,9 @@ describeCatalog('video listings and prename', (ctx) => {
   it('404s an unknown folder and 400s a malformed one', async () => {
     const res = await ctx().request.get('/api/videos/prename/no-such-folder').expect(404);
     expect(res.body.error.code).toBe('not_found');
-    await ctx().request.get(`/api/videos/prename/${'a'.repeat(150)}`).expect(404);
+    await ctx()
+      .request.get(`/api/videos/prename/${'a'.repeat(150)}`)
+      .expect(404);
     for (const bad of ['a'.repeat(151), 'a%20b', '%2E%2E%2Fetc', 'a%00b', 'caf%C3%A9']) {
       const r = await ctx().request.get(`/api/videos/prename/${bad}`).expect(400);
       expect(r.body.error.message).toMatch(/folder/);

@@ -32,13 +32,18 @@ describeCatalog('VOD listing and detail', (ctx) => {
     // The fixture dates are all after the 2024-01-28 cutoff or before it; both rules appear.
     for (const vod of ctx().catalog.vods.slice(0, 4)) {
       const res = await ctx().request.get(`/api/vod/prename/${vod.path}`).expect(200);
-      const name = vod.datetoupload >= '2024-01-28' ? vod.prename.replace(/\.mov$/, vod.format === 0 ? '.mp4' : '.mpg') : `${vod.path}.${vod.format === 0 ? 'mp4' : 'mpg'}`;
+      const name =
+        vod.datetoupload >= '2024-01-28'
+          ? vod.prename.replace(/\.mov$/, vod.format === 0 ? '.mp4' : '.mpg')
+          : `${vod.path}.${vod.format === 0 ? 'mp4' : 'mpg'}`;
       expect(res.body).toEqual({ ...item(vod), download: `/members/vod/${vod.path}/${name}` });
     }
   });
 
   it('404s an unknown folder and 400s a malformed one', async () => {
     await ctx().request.get('/api/vod/prename/nothing-here').expect(404);
-    await ctx().request.get(`/api/vod/prename/${'x'.repeat(151)}`).expect(400);
+    await ctx()
+      .request.get(`/api/vod/prename/${'x'.repeat(151)}`)
+      .expect(400);
   });
 });

@@ -23,7 +23,11 @@ interface Setup {
   attemptId: number;
 }
 
-async function setUp(backend: Parameters<typeof startAccountKit>[0], trustedProxies: string, env: Record<string, string> = {}): Promise<Setup> {
+async function setUp(
+  backend: Parameters<typeof startAccountKit>[0],
+  trustedProxies: string,
+  env: Record<string, string> = {},
+): Promise<Setup> {
   const kit = await startAccountKit(backend, { TRUSTED_PROXIES: trustedProxies, ...env });
   await pay(kit, { username: 'paid_member' });
   const paid = await kit.db.knex('payment_attempts').where({ username: 'paid_member' }).first();
@@ -35,7 +39,13 @@ async function setUp(backend: Parameters<typeof startAccountKit>[0], trustedProx
   return { kit, server, subscriptionId: paid.provider_subscription_id, attemptId: Number(stalled.id) };
 }
 
-function post(setup: Setup, from: string, eventType: string, fields: object, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function post(
+  setup: Setup,
+  from: string,
+  eventType: string,
+  fields: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { port } = setup.server.address() as { port: number };
   const body = JSON.stringify({ clientAccnum: 900000, clientSubacc: 0, transactionId: `${eventType}-${from}`, ...fields });
   return new Promise((resolve, reject) => {
@@ -61,7 +71,8 @@ function post(setup: Setup, from: string, eventType: string, fields: object, hea
   });
 }
 
-const forgeUpSale = (s: Setup) => post(s, FORGER, 'UpSaleSuccess', { 'X-attempt': String(s.attemptId), subscriptionId: '900000000000000099', username: 'never_charged' });
+const forgeUpSale = (s: Setup) =>
+  post(s, FORGER, 'UpSaleSuccess', { 'X-attempt': String(s.attemptId), subscriptionId: '900000000000000099', username: 'never_charged' });
 const forgeRenewal = (s: Setup) => post(s, FORGER, 'RenewalSuccess', { subscriptionId: s.subscriptionId, nextRenewalDate: '2099-01-01' });
 
 async function state(s: Setup) {
@@ -117,24 +128,43 @@ describe.each(testBackends())('a forged provider webhook from a private-range pe
       await setup?.kit.close();
     });
 
-    it('refuses a post from the front door\'s own address that lacks the secret or carries another, and stores nothing', async () => {
+    it("refuses a post from the front door's own address that lacks the secret or carries another, and stores nothing", async () => {
       const before = await state(setup);
       const fields = { 'X-attempt': String(setup.attemptId), subscriptionId: '900000000000000099', username: 'never_charged' };
-      const attempts: Record<string, string>[] = [{}, { [WEBHOOK_PROXY_HEADER]: '' }, { [WEBHOOK_PROXY_HEADER]: randomBytes(32).toString('hex') }, { [WEBHOOK_PROXY_HEADER]: secret.slice(0, -1) }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { [WEBHOOK_PROXY_HEADER]: '' },
+        { [WEBHOOK_PROXY_HEADER]: randomBytes(32).toString('hex') },
+        { [WEBHOOK_PROXY_HEADER]: secret.slice(0, -1) },
+      ];
       for (const headers of attempts) {
         const forged = await post(setup, PROXY, 'UpSaleSuccess', fields, headers);
         expect(forged.status).toBe(403);
-        expect(JSON.parse(forged.body)).toEqual({ error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' } });
+        expect(JSON.parse(forged.body)).toEqual({
+          error: { code: 'forbidden', message: 'webhooks are accepted through the front door only' },
+        });
       }
       expect(await state(setup)).toEqual(before);
     });
 
     it('stores what nginx relays with the secret, and still refuses the secret from an address off the allow-list', async () => {
-      const relayed = await post(setup, PROXY, 'CustomerDataUpdate', { subscriptionId: setup.subscriptionId }, { [WEBHOOK_PROXY_HEADER]: secret });
+      const relayed = await post(
+        setup,
+        PROXY,
+        'CustomerDataUpdate',
+        { subscriptionId: setup.subscriptionId },
+        { [WEBHOOK_PROXY_HEADER]: secret },
+      );
       expect(relayed.status).toBe(200);
       expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
       expect((await state(setup)).events).toBe(1);
-      const wrongSource = await post(setup, FORGER, 'RenewalSuccess', { subscriptionId: setup.subscriptionId }, { [WEBHOOK_PROXY_HEADER]: secret });
+      const wrongSource = await post(
+        setup,
+        FORGER,
+        'RenewalSuccess',
+        { subscriptionId: setup.subscriptionId },
+        { [WEBHOOK_PROXY_HEADER]: secret },
+      );
       expect(wrongSource.status).toBe(403);
     });
   });

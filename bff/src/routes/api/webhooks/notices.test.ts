@@ -19,18 +19,32 @@ describe.each(testBackends())('membership notices from provider webhooks (%s)', 
   afterAll(() => kit?.close());
 
   const send = (eventType: string, fields: object) =>
-    kit.request.post(`${HOOK}${eventType}`).set('X-Forwarded-For', PROVIDER_ADDRESS).send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
-  const notices = async (): Promise<Array<Record<string, string>>> => kit.db.knex('mail_outbox').where('template', '<>', 'welcome-receipt').orderBy('id');
-  const eventId = async (transactionId: string) => Number((await kit.db.knex('webhook_events').where({ transaction_id: transactionId }).first()).id);
+    kit.request
+      .post(`${HOOK}${eventType}`)
+      .set('X-Forwarded-For', PROVIDER_ADDRESS)
+      .send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
+  const notices = async (): Promise<Array<Record<string, string>>> =>
+    kit.db.knex('mail_outbox').where('template', '<>', 'welcome-receipt').orderBy('id');
+  const eventId = async (transactionId: string) =>
+    Number((await kit.db.knex('webhook_events').where({ transaction_id: transactionId }).first()).id);
   const subscription = () => kit.db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first();
 
   it('a renewal: one receipt with the billed amount and the next date; a replay adds none', async () => {
     const next = new Date(Number((await subscription()).paid_until) + 30 * DAY_MS).toISOString().slice(0, 10);
-    expect((await send('RenewalSuccess', { transactionId: 'n-renew', nextRenewalDate: next, billedAmount: '14.99' })).body).toEqual({ status: 'stored' });
-    expect((await send('RenewalSuccess', { transactionId: 'n-renew', nextRenewalDate: next, billedAmount: '14.99' })).body).toEqual({ status: 'duplicate' });
+    expect((await send('RenewalSuccess', { transactionId: 'n-renew', nextRenewalDate: next, billedAmount: '14.99' })).body).toEqual({
+      status: 'stored',
+    });
+    expect((await send('RenewalSuccess', { transactionId: 'n-renew', nextRenewalDate: next, billedAmount: '14.99' })).body).toEqual({
+      status: 'duplicate',
+    });
     const [mail, ...more] = await notices();
     expect(more).toEqual([]);
-    expect(mail).toMatchObject({ mail_key: `webhook:${await eventId('n-renew')}`, to_address: 'now@example.com', template: 'renewal-receipt', subject: 'Your membership renewed · Media Site' });
+    expect(mail).toMatchObject({
+      mail_key: `webhook:${await eventId('n-renew')}`,
+      to_address: 'now@example.com',
+      template: 'renewal-receipt',
+      subject: 'Your membership renewed · Media Site',
+    });
     expect(mail?.text_body).toContain(`Amount: $14.99`);
     expect(mail?.text_body).toContain(`Next renewal: ${next}`);
   });
@@ -40,7 +54,11 @@ describe.each(testBackends())('membership notices from provider webhooks (%s)', 
     await send('RenewalFailure', { transactionId: 'n-fail', failureReason: 'Insufficient funds' });
     expect(await subscription()).toEqual(before);
     const mail = (await notices()).at(-1);
-    expect(mail).toMatchObject({ mail_key: `webhook:${await eventId('n-fail')}`, template: 'renewal-failed', subject: 'We could not renew your membership · Media Site' });
+    expect(mail).toMatchObject({
+      mail_key: `webhook:${await eventId('n-fail')}`,
+      template: 'renewal-failed',
+      subject: 'We could not renew your membership · Media Site',
+    });
     expect(mail?.text_body).toContain(`Your access lasts until ${new Date(Number(before.paid_until)).toISOString().slice(0, 10)}`);
     expect(mail?.text_body).toContain("card billing provider's consumer support");
     // The provider's free text is not ours to repeat.
@@ -54,7 +72,9 @@ describe.each(testBackends())('membership notices from provider webhooks (%s)', 
     const added = (await notices()).slice(count);
     expect(added.map((m) => [m.mail_key, m.template])).toEqual([[`webhook:${await eventId('n-cancel')}`, 'cancellation']]);
     expect(added[0]?.subject).toBe('Your membership was cancelled · Media Site');
-    expect(added[0]?.text_body).toContain(`You keep access until ${new Date(Number((await subscription()).paid_until)).toISOString().slice(0, 10)}`);
+    expect(added[0]?.text_body).toContain(
+      `You keep access until ${new Date(Number((await subscription()).paid_until)).toISOString().slice(0, 10)}`,
+    );
   });
 
   it('a chargeback: access withdrawn, once; a refund after it and events for nobody add none', async () => {
@@ -67,7 +87,9 @@ describe.each(testBackends())('membership notices from provider webhooks (%s)', 
       .set('X-Forwarded-For', PROVIDER_ADDRESS)
       .send({ clientAccnum: 900000, transactionId: 'n-nobody', subscriptionId: '999999999999' });
     const added = (await notices()).slice(count);
-    expect(added.map((m) => [m.mail_key, m.template, m.to_address])).toEqual([[`webhook:${await eventId('n-cb')}`, 'access-withdrawn', 'now@example.com']]);
+    expect(added.map((m) => [m.mail_key, m.template, m.to_address])).toEqual([
+      [`webhook:${await eventId('n-cb')}`, 'access-withdrawn', 'now@example.com'],
+    ]);
     expect(added[0]?.subject).toBe('Your access was withdrawn · Media Site');
     expect(added[0]?.text_body).toContain('https://example.test/contact');
   });

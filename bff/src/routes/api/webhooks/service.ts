@@ -27,13 +27,23 @@ async function settle(deps: AccountDeps, trx: Knex, eventType: string, event: We
   const attempt = await attemptOf(trx, event);
   if (!attempt) return 'no matching attempt';
   const settled = eventType.endsWith('Success')
-    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, { membership: deps.settings.membership, site: deps.settings.site })
+    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, {
+        membership: deps.settings.membership,
+        site: deps.settings.site,
+      })
     : await settleDeclined(trx, attempt.id, event.failureReason ?? 'declined (webhook)', now);
   return settled ? `attempt ${attempt.id} settled` : `attempt ${attempt.id} already settled`;
 }
 
 /** One lifecycle event on one subscription; false when the event does not change it. */
-async function applyTo(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, s: SubscriptionRow, now: number): Promise<boolean> {
+async function applyTo(
+  deps: AccountDeps,
+  trx: Knex,
+  eventType: string,
+  event: WebhookRecord,
+  s: SubscriptionRow,
+  now: number,
+): Promise<boolean> {
   if (REVOKING.has(eventType)) {
     await updateSubscription(trx, s.id, { status: 'revoked', paid_until: now, now });
     await revokeMember(trx, s.member_id, now);
@@ -43,7 +53,9 @@ async function applyTo(deps: AccountDeps, trx: Knex, eventType: string, event: W
   if (s.status === 'revoked') return false;
   if (eventType === 'RenewalSuccess') {
     const next = Date.parse(event.nextRenewalDate?.slice(0, 10) ?? '');
-    const paidUntil = Number.isFinite(next) ? next + DAY_MS : Math.max(s.paid_until ?? now, now) + deps.settings.membership.periodDays * DAY_MS;
+    const paidUntil = Number.isFinite(next)
+      ? next + DAY_MS
+      : Math.max(s.paid_until ?? now, now) + deps.settings.membership.periodDays * DAY_MS;
     await updateSubscription(trx, s.id, { status: 'active', paid_until: Math.max(paidUntil, s.paid_until ?? 0), now });
   } else if (eventType === 'Cancellation') {
     // Paid-through time stays: access lasts until then.
@@ -63,14 +75,25 @@ const dateOf = (value: string | undefined): number | null => {
 };
 
 /** The member's notice for this event, from the subscription as it was before (`before`) and is now (`after`). */
-async function noticeFor(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, before: SubscriptionRow, after: SubscriptionRow, username: string, now: number): Promise<{ template: string; mail: RenderedMail } | undefined> {
+async function noticeFor(
+  deps: AccountDeps,
+  trx: Knex,
+  eventType: string,
+  event: WebhookRecord,
+  before: SubscriptionRow,
+  after: SubscriptionRow,
+  username: string,
+  now: number,
+): Promise<{ template: string; mail: RenderedMail } | undefined> {
   const site = deps.settings.site;
   // A purchase already withdrawn hears nothing more of it (a refund after a chargeback, a late renewal).
   if (before.status === 'revoked') return undefined;
   if (REVOKING.has(eventType)) return { template: 'access-withdrawn', mail: accessWithdrawnMail(site, { username, eventType }) };
   if (before.kind !== 'membership') return undefined;
   if (eventType === 'RenewalSuccess') {
-    const attempt = await trx('payment_attempts').where({ provider_subscription_id: before.provider_subscription_id }).first('currency_code');
+    const attempt = await trx('payment_attempts')
+      .where({ provider_subscription_id: before.provider_subscription_id })
+      .first('currency_code');
     const billed = event.billedAmount ?? event.amount;
     const mail = renewalReceiptMail(site, {
       username,
@@ -84,8 +107,10 @@ async function noticeFor(deps: AccountDeps, trx: Knex, eventType: string, event:
     return { template: 'renewal-receipt', mail };
   }
   // Nothing changes on our side: access lasts to the paid-through date unless a renewal succeeds.
-  if (eventType === 'RenewalFailure') return { template: 'renewal-failed', mail: renewalFailedMail(site, { username, paidUntil: after.paid_until }) };
-  if (eventType === 'Cancellation' && before.status === 'active') return { template: 'cancellation', mail: cancellationMail(site, { username, paidUntil: after.paid_until }) };
+  if (eventType === 'RenewalFailure')
+    return { template: 'renewal-failed', mail: renewalFailedMail(site, { username, paidUntil: after.paid_until }) };
+  if (eventType === 'Cancellation' && before.status === 'active')
+    return { template: 'cancellation', mail: cancellationMail(site, { username, paidUntil: after.paid_until }) };
   return undefined;
 }
 
@@ -93,7 +118,15 @@ async function noticeFor(deps: AccountDeps, trx: Knex, eventType: string, event:
  * One notice per stored event (its key names the event, so nothing is sent twice), to the
  * member's current address, in the event's transaction.
  */
-async function enqueueNotice(deps: AccountDeps, trx: Knex, webhookId: number, eventType: string, event: WebhookRecord, before: SubscriptionRow[], now: number): Promise<void> {
+async function enqueueNotice(
+  deps: AccountDeps,
+  trx: Knex,
+  webhookId: number,
+  eventType: string,
+  event: WebhookRecord,
+  before: SubscriptionRow[],
+  now: number,
+): Promise<void> {
   const after = await subscriptionsByProviderId(trx, String(event.subscriptionId));
   for (const s of before) {
     const member = await trx('members').where({ id: s.member_id }).first('username', 'email');
@@ -106,7 +139,14 @@ async function enqueueNotice(deps: AccountDeps, trx: Knex, webhookId: number, ev
   }
 }
 
-async function apply(deps: AccountDeps, trx: Knex, webhookId: number, eventType: string, event: WebhookRecord, now: number): Promise<string> {
+async function apply(
+  deps: AccountDeps,
+  trx: Knex,
+  webhookId: number,
+  eventType: string,
+  event: WebhookRecord,
+  now: number,
+): Promise<string> {
   if (/^(?:NewSale|UpSale)(?:Success|Failure)$/.test(eventType)) return settle(deps, trx, eventType, event, now);
   const subscriptions = event.subscriptionId ? await subscriptionsByProviderId(trx, event.subscriptionId) : [];
   if (subscriptions.length === 0) return 'no matching subscription';
@@ -121,17 +161,33 @@ async function apply(deps: AccountDeps, trx: Knex, webhookId: number, eventType:
  * transaction, so a replay changes nothing and a failure leaves nothing half-done for the retry.
  * Only the allow-listed fields (schema.ts) are stored; the body as sent never is.
  */
-export async function receiveWebhook(deps: AccountDeps, query: { clientAccnum: number; eventType: string }, event: WebhookRecord): Promise<'stored' | 'duplicate'> {
-  if (query.clientAccnum !== deps.settings.clientAccnum || (event.clientAccnum !== undefined && event.clientAccnum !== String(deps.settings.clientAccnum))) {
+export async function receiveWebhook(
+  deps: AccountDeps,
+  query: { clientAccnum: number; eventType: string },
+  event: WebhookRecord,
+): Promise<'stored' | 'duplicate'> {
+  if (
+    query.clientAccnum !== deps.settings.clientAccnum ||
+    (event.clientAccnum !== undefined && event.clientAccnum !== String(deps.settings.clientAccnum))
+  ) {
     throw new ForbiddenError('unknown client account');
   }
   const payload = JSON.stringify(event);
   // No transactionId (or one too long for the column): the fields themselves identify a replay.
   const given = event.transactionId;
-  const transactionId = given !== undefined && given.length <= 80 ? given : `sha256:${createHash('sha256').update(`${query.eventType}\n${payload}`).digest('hex')}`;
+  const transactionId =
+    given !== undefined && given.length <= 80
+      ? given
+      : `sha256:${createHash('sha256').update(`${query.eventType}\n${payload}`).digest('hex')}`;
   const now = deps.now();
   const stored = await deps.knex.transaction(async (trx) => {
-    const id = await storeEvent(trx, { transactionId, eventType: query.eventType, subscriptionId: event.subscriptionId?.slice(0, 32) ?? null, payload, now });
+    const id = await storeEvent(trx, {
+      transactionId,
+      eventType: query.eventType,
+      subscriptionId: event.subscriptionId?.slice(0, 32) ?? null,
+      payload,
+      now,
+    });
     if (id === undefined) return 'duplicate';
     const outcome = await apply(deps, trx, id, query.eventType, event, now);
     await recordOutcome(trx, id, outcome.slice(0, 40));

@@ -20,11 +20,20 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
   afterAll(() => kit?.close());
 
   const send = (eventType: string, fields: object, from = PROVIDER_ADDRESS) =>
-    kit.request.post(`${HOOK}${eventType}`).set('X-Forwarded-For', from).send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
-  const paidUntil = async () => Number((await kit.db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first()).paid_until);
+    kit.request
+      .post(`${HOOK}${eventType}`)
+      .set('X-Forwarded-For', from)
+      .send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
+  const paidUntil = async () =>
+    Number((await kit.db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first()).paid_until);
   const mediaClaims = async () => {
     const res = await kit.request.get('/api/me').set('Cookie', cookie);
-    const token = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('media_token='))?.split(';')[0]?.slice('media_token='.length) ?? '';
+    const token =
+      ([] as string[])
+        .concat(res.headers['set-cookie'] ?? [])
+        .find((c) => c.startsWith('media_token='))
+        ?.split(';')[0]
+        ?.slice('media_token='.length) ?? '';
     const verified = verifySessionToken(kit.deps.settings.mediaKeys, token);
     if (!verified.ok) throw new Error(verified.reason);
     return { me: res.body, claims: verified.value };
@@ -88,7 +97,8 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
     });
     expect(res.body).toEqual({ status: 'stored' });
     const rows = async (): Promise<Record<string, unknown>[]> => kit.db.knex('webhook_events').select();
-    const leaks = (dump: string) => ['4111', spaced, 'cvv', '"123"', '\\"123\\"', 'person@example.com', 'Annabel', 'cardNum', 'pan'].filter((s) => dump.includes(s));
+    const leaks = (dump: string) =>
+      ['4111', spaced, 'cvv', '"123"', '\\"123\\"', 'person@example.com', 'Annabel', 'cardNum', 'pan'].filter((s) => dump.includes(s));
     expect(leaks(JSON.stringify(await rows()))).toEqual([]);
     const stored = (await rows()).find((r) => r.transaction_id === 'odd-1');
     expect(JSON.parse(String(stored?.payload))).toEqual({

@@ -7,7 +7,10 @@ export interface AccountView extends Member {
   email: string;
   membership: Member['membership'] & { /** false once rebilling is cancelled (the paid time still runs) */ renews: boolean };
   /** A bought VOD that was taken down stays listed as removed: no title, no download. */
-  vodItems: ({ path: string; updatename: string; download: string; downloads?: DownloadChoice[]; removed?: undefined } | { path: string; removed: true })[];
+  vodItems: (
+    | { path: string; updatename: string; download: string; downloads?: DownloadChoice[]; removed?: undefined }
+    | { path: string; removed: true }
+  )[];
 }
 
 export function getAccount(signal: AbortSignal): Promise<AccountView> {
@@ -23,6 +26,10 @@ export async function changePassword(currentPassword: string, newPassword: strin
 }
 
 export async function signOutEverywhere(): Promise<void> {
-  const response = await fetch('/api/account/sign-out-everywhere', { method: 'POST', headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  const response = await fetch('/api/account/sign-out-everywhere', {
+    method: 'POST',
+    headers: { Accept: 'application/json' },
+    credentials: 'same-origin',
+  });
   if (!response.ok && response.status !== 401) throw new Error(`HTTP error! status: ${response.status}`);
 }

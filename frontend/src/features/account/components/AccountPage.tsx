@@ -18,14 +18,18 @@ function passwordProblem(error: unknown): string {
   if (error instanceof HttpError && error.status === 403) return 'The current password is wrong.';
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Try again in 15 minutes.';
   if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';
-  if (error instanceof HttpError && error.status === 400) return 'The new password must be 8 to 64 characters and differ from the current one.';
+  if (error instanceof HttpError && error.status === 400)
+    return 'The new password must be 8 to 64 characters and differ from the current one.';
   return 'The password could not be changed. Try again.';
 }
 
 function Membership({ account }: { account: AccountView }) {
   const { active, paidUntil, renews } = account.membership;
   let text: string;
-  if (active) text = renews ? `Active, paid until ${paidUntil}; renews automatically.` : `Active until ${paidUntil}; rebilling is cancelled, it will not renew.`;
+  if (active)
+    text = renews
+      ? `Active, paid until ${paidUntil}; renews automatically.`
+      : `Active until ${paidUntil}; rebilling is cancelled, it will not renew.`;
   else text = paidUntil ? `Ended on ${paidUntil}.` : 'No membership.';
   return (
     <section className="account-section" aria-labelledby="account-membership">
@@ -40,8 +44,8 @@ function Membership({ account }: { account: AccountView }) {
       )}
       {active && (
         <p className="muted">
-          To cancel rebilling, e-mail <a href={`mailto:${SITE_EMAIL}?subject=Cancel%20rebilling`}>{SITE_EMAIL}</a> or contact the card billing
-          provider&apos;s consumer support; either stops the next charge. Your access runs until the paid-until date.
+          To cancel rebilling, e-mail <a href={`mailto:${SITE_EMAIL}?subject=Cancel%20rebilling`}>{SITE_EMAIL}</a> or contact the card
+          billing provider&apos;s consumer support; either stops the next charge. Your access runs until the paid-until date.
         </p>
       )}
     </section>
@@ -106,11 +110,28 @@ function PasswordForm() {
       <form className="form" onSubmit={onSubmit}>
         <div className="field">
           <label htmlFor="account-current">Current password</label>
-          <input id="account-current" type="password" autoComplete="current-password" required maxLength={64} value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            id="account-current"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={64}
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="account-new">New password (8 to 64 characters)</label>
-          <input id="account-new" type="password" autoComplete="new-password" required minLength={8} maxLength={64} value={next} onChange={(e) => setNext(e.target.value)} />
+          <input
+            id="account-new"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            maxLength={64}
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
         </div>
         <SubmitWithStatus busy={busy} label="Change password" busyLabel="Changing..." message={message} />
       </form>

@@ -11,7 +11,8 @@ function problem(error: unknown): string {
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Try again later.';
   if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';
   if (error instanceof HttpError && error.serverMessage === 'email: this is already your address') return 'This is already your address.';
-  if (error instanceof HttpError && error.status === 400) return 'Enter a valid e-mail address (at most 254 characters) and your current password.';
+  if (error instanceof HttpError && error.status === 400)
+    return 'Enter a valid e-mail address (at most 254 characters) and your current password.';
   return 'The change could not be requested. Try again.';
 }
 
@@ -38,11 +39,27 @@ export function EmailSection({ email }: { email: string }) {
       <form className="form" onSubmit={(event) => void submit(event, change, problem)}>
         <div className="field">
           <label htmlFor="email-new">New e-mail address</label>
-          <input id="email-new" type="email" autoComplete="email" required maxLength={254} value={next} onChange={(e) => setNext(e.target.value)} />
+          <input
+            id="email-new"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="email-password">Current password (to confirm)</label>
-          <input id="email-password" type="password" autoComplete="current-password" required maxLength={64} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            id="email-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={64}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </div>
         <SubmitWithStatus busy={busy} label="Change e-mail" busyLabel="Sending..." message={message} style={BREAK_ANYWHERE} />
       </form>

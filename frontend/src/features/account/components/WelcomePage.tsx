@@ -16,8 +16,8 @@ export function WelcomePage() {
       {open ? (
         <>
           <p>
-            Your membership is active until {access.member.membership.paidUntil}. You are signed in on this browser, and everything for members is
-            open now:
+            Your membership is active until {access.member.membership.paidUntil}. You are signed in on this browser, and everything for
+            members is open now:
           </p>
           <ul>
             <li>

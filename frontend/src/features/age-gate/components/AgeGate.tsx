@@ -96,8 +96,8 @@ export function AgeGate({ pathname, children }: { pathname: string; children: Re
     >
       <h1 id="age-gate-title">Adults only</h1>
       <p>
-        This website contains adult material. Enter only if you are at least
-        18 years old (or the age of majority where you live) and such material is legal for you to view.
+        This website contains adult material. Enter only if you are at least 18 years old (or the age of majority where you live) and such
+        material is legal for you to view.
       </p>
       <div className="button-row">
         <button type="button" className="button button-primary" ref={enter} onClick={confirm}>

@@ -22,10 +22,21 @@ export function ForgotPasswordPage() {
     <section>
       <h1>Forgot your password?</h1>
       <p className="muted">Enter your username or the e-mail address you joined with. We will send a link to choose a new password.</p>
-      <form className="form" onSubmit={(event) => void submit(event, async () => (await requestPasswordReset(login.trim())) || RESET_SENT, problem)}>
+      <form
+        className="form"
+        onSubmit={(event) => void submit(event, async () => (await requestPasswordReset(login.trim())) || RESET_SENT, problem)}
+      >
         <div className="field">
           <label htmlFor="forgot-login">Username or e-mail</label>
-          <input id="forgot-login" name="login" autoComplete="username" required maxLength={254} value={login} onChange={(e) => setLogin(e.target.value)} />
+          <input
+            id="forgot-login"
+            name="login"
+            autoComplete="username"
+            required
+            maxLength={254}
+            value={login}
+            onChange={(e) => setLogin(e.target.value)}
+          />
         </div>
         <SubmitWithStatus busy={busy} label="Send the link" busyLabel="Sending..." message={message} />
       </form>

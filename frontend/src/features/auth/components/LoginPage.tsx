@@ -79,11 +79,28 @@ export function LoginPage() {
       <form className="form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="login-username">Username</label>
-          <input id="login-username" name="username" autoComplete="username" required maxLength={15} value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input
+            id="login-username"
+            name="username"
+            autoComplete="username"
+            required
+            maxLength={15}
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="login-password">Password</label>
-          <input id="login-password" name="password" type="password" autoComplete="current-password" required maxLength={64} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={64}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </div>
         {challenged && <HumanCheck key={round} onVerified={verified} />}
         <button type="submit" className="button button-primary" disabled={busy}>

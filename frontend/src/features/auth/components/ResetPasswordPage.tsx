@@ -7,9 +7,11 @@ import { confirmPasswordReset, tokenFromHash } from '../api/passwordReset';
 export const RESET_LINK_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
 
 function problem(error: unknown): { text: string; askAgain: boolean } {
-  if (error instanceof HttpError && error.status === 400 && !error.serverMessage?.startsWith('newPassword:')) return { text: RESET_LINK_REFUSED, askAgain: true };
+  if (error instanceof HttpError && error.status === 400 && !error.serverMessage?.startsWith('newPassword:'))
+    return { text: RESET_LINK_REFUSED, askAgain: true };
   if (error instanceof HttpError && error.status === 400) return { text: 'The new password must be 8 to 64 characters.', askAgain: false };
-  if (error instanceof HttpError && error.status === 429) return { text: 'Too many attempts. Wait a minute and try again.', askAgain: false };
+  if (error instanceof HttpError && error.status === 429)
+    return { text: 'Too many attempts. Wait a minute and try again.', askAgain: false };
   if (error instanceof HttpError && error.status === 503) return { text: 'The server is busy. Try again in a moment.', askAgain: false };
   return { text: 'The password could not be changed. Try again.', askAgain: false };
 }
@@ -41,7 +43,8 @@ export function ResetPasswordPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (password.length < 8 || password.length > 64) return setError({ text: 'The new password must be 8 to 64 characters.', askAgain: false });
+    if (password.length < 8 || password.length > 64)
+      return setError({ text: 'The new password must be 8 to 64 characters.', askAgain: false });
     if (password !== again) return setError({ text: 'The two passwords differ.', askAgain: false });
     setBusy(true);
     setError(null);
@@ -79,16 +82,36 @@ export function ResetPasswordPage() {
         <form className="form" onSubmit={(event) => void submit(event)}>
           <div className="field">
             <label htmlFor="reset-new">New password (8 to 64 characters)</label>
-            <input id="reset-new" type="password" autoComplete="new-password" required minLength={8} maxLength={64} value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              id="reset-new"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              maxLength={64}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor="reset-again">New password again</label>
-            <input id="reset-again" type="password" autoComplete="new-password" required minLength={8} maxLength={64} value={again} onChange={(e) => setAgain(e.target.value)} />
+            <input
+              id="reset-again"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              maxLength={64}
+              value={again}
+              onChange={(e) => setAgain(e.target.value)}
+            />
           </div>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Changing...' : 'Change password'}
           </button>
-          <div aria-live="polite">{error && (error.askAgain ? <AskAgain text={error.text} /> : <p className="status status-error">{error.text}</p>)}</div>
+          <div aria-live="polite">
+            {error && (error.askAgain ? <AskAgain text={error.text} /> : <p className="status status-error">{error.text}</p>)}
+          </div>
         </form>
       )}
     </section>

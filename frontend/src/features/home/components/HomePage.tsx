@@ -46,7 +46,12 @@ export function HomePage() {
       <FreeSets />
       <div className="home-columns">
         {COLUMNS.map((column) => (
-          <Column key={column.type} title={column.title} route={column.route} items={feed.items.filter((item) => item.type === column.type)} />
+          <Column
+            key={column.type}
+            title={column.title}
+            route={column.route}
+            items={feed.items.filter((item) => item.type === column.type)}
+          />
         ))}
       </div>
       {feed.loading && <Loading />}

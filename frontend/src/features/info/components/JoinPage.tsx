@@ -13,7 +13,8 @@ function PaymentFrame() {
   const [height, setHeight] = useState(DEFAULT_FRAME_HEIGHT);
   useEffect(() => {
     function onMessage(event: MessageEvent) {
-      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow || !isFrameHeightMessage(event.data)) return;
+      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow || !isFrameHeightMessage(event.data))
+        return;
       // The frame's own border (box-sizing: border-box) comes on top of its content's height.
       const border = frame.current ? frame.current.offsetHeight - frame.current.clientHeight : 0;
       setHeight(Math.min(Math.max(event.data.height + border, 200), 10_000));
@@ -55,20 +56,15 @@ export function JoinPage() {
         Your access starts as soon as the card is approved. The form below is also on <Link to="/ccbill">a page of its own</Link>.
       </p>
       <PaymentFrame />
-      <p>
-        VODs are sold separately and are not part of the membership: each one is a one-time purchase from its own page.
-      </p>
+      <p>VODs are sold separately and are not part of the membership: each one is a one-time purchase from its own page.</p>
       <h2>Can&apos;t pay by card?</h2>
       <p>
-        You can join by e-mail instead: write to {mail} with the username and password you would like, then pay the{' '}
-        {JOIN_FEE} membership fee through a money-transfer service. We will reply with the payment details and activate
-        your account once the transfer arrives. To buy a VOD this way, name the VOD you want in your e-mail.
+        You can join by e-mail instead: write to {mail} with the username and password you would like, then pay the {JOIN_FEE} membership
+        fee through a money-transfer service. We will reply with the payment details and activate your account once the transfer arrives. To
+        buy a VOD this way, name the VOD you want in your e-mail.
       </p>
       <h2>Cancelling</h2>
-      <p>
-        To cancel rebilling, e-mail {mail} or contact the card billing provider&apos;s consumer support; either stops the
-        next charge.
-      </p>
+      <p>To cancel rebilling, e-mail {mail} or contact the card billing provider&apos;s consumer support; either stops the next charge.</p>
     </article>
   );
 }

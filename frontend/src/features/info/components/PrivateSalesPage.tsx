@@ -14,8 +14,7 @@ export function PrivateSalesPage() {
         ))}
       </ol>
       <p>
-        To inquire, e-mail <a href={`mailto:${SITE_EMAIL}?subject=Private%20sales`}>{SITE_EMAIL}</a> with the model&apos;s
-        name.
+        To inquire, e-mail <a href={`mailto:${SITE_EMAIL}?subject=Private%20sales`}>{SITE_EMAIL}</a> with the model&apos;s name.
       </p>
     </article>
   );

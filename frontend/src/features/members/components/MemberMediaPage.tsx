@@ -20,7 +20,11 @@ export function MemberMediaPage() {
 
   if (!isFree && access.status === 'unknown') return access.unreachable ? <OutageNotice /> : <Loading />;
   if (!isFree && !mayViewMembersArea(access)) {
-    return family === 'photos' ? <LockedPhoto access={access} folder={folder} file={file} /> : <LockedVideo access={access} folder={folder} />;
+    return family === 'photos' ? (
+      <LockedPhoto access={access} folder={folder} file={file} />
+    ) : (
+      <LockedVideo access={access} folder={folder} />
+    );
   }
   if (family === 'photos') return <PhotoViewer folder={folder} file={file} />;
 
@@ -54,7 +58,13 @@ function LockedPhoto({ access, folder, file }: { access: Access; folder: string;
       ) : null}
       <LockedNotice access={access} what="The full-size photo" />
       <figure className="locked-preview">
-        <img src={`/members/photosthumbs/${encodeURIComponent(folder)}/${encodeURIComponent(file)}?w=320`} alt="" width={320} height={240} decoding="async" />
+        <img
+          src={`/members/photosthumbs/${encodeURIComponent(folder)}/${encodeURIComponent(file)}?w=320`}
+          alt=""
+          width={320}
+          height={240}
+          decoding="async"
+        />
       </figure>
       <p>
         <Link to={setPage}>Back to the set</Link>

@@ -114,7 +114,13 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
             </button>
           </p>
         ) : (
-          <img key={src} src={src} alt={`Photo ${index + 1} of ${count}, ${set.updatename}`} decoding="async" onError={() => setFailed(src)} />
+          <img
+            key={src}
+            src={src}
+            alt={`Photo ${index + 1} of ${count}, ${set.updatename}`}
+            decoding="async"
+            onError={() => setFailed(src)}
+          />
         )}
       </figure>
       <nav className="photo-viewer-nav" aria-label="Photos">

@@ -30,7 +30,14 @@ export function ModelDetailPage() {
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error') {
     // Spec: an unknown model reads "No Model Details Available", said inside the shared card.
-    return <DetailError error={resource.error} onRetry={resource.retry} back={{ to: '/models', label: 'Back to the models' }} detail="No Model Details Available" />;
+    return (
+      <DetailError
+        error={resource.error}
+        onRetry={resource.retry}
+        back={{ to: '/models', label: 'Back to the models' }}
+        detail="No Model Details Available"
+      />
+    );
   }
   const { photos, videos, vods } = resource.data;
   return (

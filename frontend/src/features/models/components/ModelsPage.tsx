@@ -33,7 +33,12 @@ export function ModelsPage() {
           models.length ? (
             <ul className="grid grid-gallery">
               {models.map((model) => (
-                <MediaCard key={model.modelname} to={`/models/${encodeURIComponent(model.modelname)}`} title={model.modelname} thumbnail={model.thumbnail} />
+                <MediaCard
+                  key={model.modelname}
+                  to={`/models/${encodeURIComponent(model.modelname)}`}
+                  title={model.modelname}
+                  thumbnail={model.thumbnail}
+                />
               ))}
             </ul>
           ) : (

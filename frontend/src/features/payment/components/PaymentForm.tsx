@@ -57,7 +57,8 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
   }, [username, vod]);
 
   // A format problem first; a name the server said is taken stays marked until it changes.
-  const fieldError = (name: FieldName, next: PaymentFields) => validateField(name, next) ?? (name === 'username' && !vod && next.username === takenName ? TAKEN_MESSAGE : null) ?? undefined;
+  const fieldError = (name: FieldName, next: PaymentFields) =>
+    validateField(name, next) ?? (name === 'username' && !vod && next.username === takenName ? TAKEN_MESSAGE : null) ?? undefined;
 
   function update(event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
     const name = event.target.name as FieldName;

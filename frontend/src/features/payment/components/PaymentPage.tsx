@@ -41,7 +41,8 @@ function VodPurchase({ folder, approved, onApproved }: { folder: string; approve
       <section>
         <h1>Buy a VOD</h1>
         <p className="status">
-          <Link to={signInHref('/ccbill', `?vod=${encodeURIComponent(folder)}`)}>Sign in</Link> to buy this VOD, or <Link to="/join">join</Link> first.
+          <Link to={signInHref('/ccbill', `?vod=${encodeURIComponent(folder)}`)}>Sign in</Link> to buy this VOD, or{' '}
+          <Link to="/join">join</Link> first.
         </p>
       </section>
     );
@@ -68,10 +69,13 @@ function VodPurchase({ folder, approved, onApproved }: { folder: string; approve
       <h1>
         Buy VOD: {vod.updatename} ({formatPrice(vod.price)})
       </h1>
-      <p className="muted">
-        A one-time charge, bought as {access.member.username}. All fields are required unless marked optional.
-      </p>
-      <PaymentForm runChain={runPaymentChain} onApproved={onApproved} vod={{ path: vod.path, price: vod.price }} approvedText={VOD_APPROVED_TEXT} />
+      <p className="muted">A one-time charge, bought as {access.member.username}. All fields are required unless marked optional.</p>
+      <PaymentForm
+        runChain={runPaymentChain}
+        onApproved={onApproved}
+        vod={{ path: vod.path, price: vod.price }}
+        approvedText={VOD_APPROVED_TEXT}
+      />
     </section>
   );
 }
@@ -103,7 +107,9 @@ export function PaymentPage() {
     <section>
       {/* In /join's frame the page around it already says the price and renewal: not twice (issue 23). */}
       <h1 className={framed ? 'visually-hidden' : undefined}>Join: $14.99 for 30 days</h1>
-      <p className="muted">{framed ? '' : 'Membership renews every 30 days until you cancel. '}All fields are required unless marked optional.</p>
+      <p className="muted">
+        {framed ? '' : 'Membership renews every 30 days until you cancel. '}All fields are required unless marked optional.
+      </p>
       <PaymentForm runChain={runPaymentChain} onApproved={() => setApproved(true)} />
     </section>
   );

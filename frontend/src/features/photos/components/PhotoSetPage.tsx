@@ -25,7 +25,11 @@ export function PhotoSetPage() {
             <h1>{set.updatename}</h1>
             <ItemMeta modelname={set.modelname} datetoupload={set.datetoupload} count={set.count} />
             {/* Thumbnails are public; the full photos are members-only. A visitor's thumbnail leads to the viewer page, which shows the same lock. */}
-            {open ? <SetDownload folder={folder} /> : access.status === 'unknown' ? null : <LockedNotice access={access} what="This photo set" />}
+            {open ? (
+              <SetDownload folder={folder} />
+            ) : access.status === 'unknown' ? null : (
+              <LockedNotice access={access} what="This photo set" />
+            )}
             {set.files.length ? (
               <ul className="grid grid-thumbs">
                 {set.files.map((image, index) => (

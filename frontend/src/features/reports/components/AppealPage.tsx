@@ -15,7 +15,11 @@ function Status({ report }: { report: ReportStatus }) {
       <dt>Received</dt>
       <dd>{utcDate(report.receivedAt)}</dd>
       <dt>Outcome</dt>
-      <dd>{report.resolvedAt ? `${outcomeText(report.outcome)} (${utcDate(report.resolvedAt)})` : `Not decided yet; due by ${utcDate(report.resolveBy)}.`}</dd>
+      <dd>
+        {report.resolvedAt
+          ? `${outcomeText(report.outcome)} (${utcDate(report.resolvedAt)})`
+          : `Not decided yet; due by ${utcDate(report.resolveBy)}.`}
+      </dd>
       {report.appealedAt && (
         <>
           <dt>Appeal</dt>
@@ -71,18 +75,37 @@ export function AppealPage() {
       {load.state === 'error' && <p className="status status-error">{load.message}</p>}
       {load.state === 'ready' && <Status report={load.report} />}
       {load.state === 'ready' && load.report.appealedAt && !load.report.appealDecision && (
-        <p role="status">Your appeal has been received. A different reviewer decides it within {load.report.appealBusinessDays} business days.</p>
+        <p role="status">
+          Your appeal has been received. A different reviewer decides it within {load.report.appealBusinessDays} business days.
+        </p>
       )}
       {load.state === 'ready' && !load.report.resolvedAt && <p>You can appeal once the report has been decided.</p>}
       {load.state === 'ready' && load.report.canAppeal && (
         <form className="form" onSubmit={(event) => void submit(event)}>
           <div className="field">
             <label htmlFor="appeal-text">Why should the decision change?</label>
-            <textarea id="appeal-text" name="text" required rows={6} cols={60} maxLength={DETAILS_MAX} value={text} onChange={(e) => setText(e.target.value)} />
+            <textarea
+              id="appeal-text"
+              name="text"
+              required
+              rows={6}
+              cols={60}
+              maxLength={DETAILS_MAX}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor="appeal-email">Your e-mail address (optional)</label>
-            <input id="appeal-email" name="email" type="email" autoComplete="email" maxLength={EMAIL_MAX} value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              id="appeal-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              maxLength={EMAIL_MAX}
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </div>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Sending...' : 'Send appeal'}

@@ -6,7 +6,8 @@ import { CONTENT_MAX, DETAILS_MAX, EMAIL_MAX, REPORT_REASONS, type ReportReason 
 import { utcDate } from './dates';
 
 export function messageFor(error: unknown): string {
-  if (error instanceof ReportApiError && error.status === 429) return 'Too many submissions from your connection. Wait a minute and try again.';
+  if (error instanceof ReportApiError && error.status === 429)
+    return 'Too many submissions from your connection. Wait a minute and try again.';
   if (error instanceof ReportApiError && error.status < 500) return error.message;
   return `Error: ${error instanceof Error ? error.message : 'the report could not be sent'}. Please try again, or e-mail us.`;
 }
@@ -16,8 +17,8 @@ function Receipt({ report }: { report: ReportStatus }) {
     <div className="report-receipt" role="status">
       <h3>Report received</h3>
       <p>
-        Your reference number is <strong data-testid="report-reference">{report.reference}</strong>. Keep it: you need it to follow up or
-        to appeal.
+        Your reference number is <strong data-testid="report-reference">{report.reference}</strong>. Keep it: you need it to follow up or to
+        appeal.
       </p>
       <ul>
         <li>We acknowledge your report within 48 hours, by {utcDate(report.acknowledgeBy)}.</li>
@@ -103,7 +104,15 @@ export function ReportForm() {
       </div>
       <div className="field">
         <label htmlFor="report-email">Your e-mail address (optional, so we can tell you the outcome)</label>
-        <input id="report-email" name="email" type="email" autoComplete="email" maxLength={EMAIL_MAX} value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="report-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={EMAIL_MAX}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </div>
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Sending...' : 'Send report'}

@@ -45,15 +45,15 @@ export function SearchPage() {
           {capitalise(resource.error.message)}.
         </p>
       ) : (
-      <ResourceView resource={resource}>
-        {(result) => (
-          <>
-            <Group title="Photos" route="/photos/" hits={result.photos} />
-            <Group title="Videos" route="/video/" hits={result.videos} />
-            <Group title="VOD" route="/vod/" hits={result.vods} />
-          </>
-        )}
-      </ResourceView>
+        <ResourceView resource={resource}>
+          {(result) => (
+            <>
+              <Group title="Photos" route="/photos/" hits={result.photos} />
+              <Group title="Videos" route="/video/" hits={result.videos} />
+              <Group title="VOD" route="/vod/" hits={result.vods} />
+            </>
+          )}
+        </ResourceView>
       )}
     </section>
   );

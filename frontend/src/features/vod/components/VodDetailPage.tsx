@@ -15,7 +15,15 @@ function formatPrice(price: number | string): string {
 }
 
 /** Buy, owned or sign in: from /api/me's answer (useAccess), never from a failed download. */
-function PurchaseRow({ access, vod, bought }: { access: Access; vod: { path: string; price: number | string; download: string }; bought: boolean }) {
+function PurchaseRow({
+  access,
+  vod,
+  bought,
+}: {
+  access: Access;
+  vod: { path: string; price: number | string; download: string };
+  bought: boolean;
+}) {
   const location = useLocation();
   if (access.status === 'unknown') return null;
   const price = formatPrice(vod.price);
@@ -68,7 +76,8 @@ export function VodDetailPage() {
   const bought = (useLocation().state as { bought?: boolean } | null)?.bought === true;
 
   if (resource.status === 'loading') return <Loading />;
-  if (resource.status === 'error') return <DetailError error={resource.error} onRetry={resource.retry} back={{ to: '/vod', label: 'Back to the VODs' }} />;
+  if (resource.status === 'error')
+    return <DetailError error={resource.error} onRetry={resource.retry} back={{ to: '/vod', label: 'Back to the VODs' }} />;
   const vod = resource.data;
   return (
     <section>
