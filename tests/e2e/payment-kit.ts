@@ -17,7 +17,7 @@ export interface PaymentSite {
 
 /**
  * The whole site against the provider simulator, with a short charge timeout (the 0002 card stalls
- * past it) and short-lived provider bearers (so a refused OAuth call can be shown at step 3).
+ * past it).
  */
 /** `env`: more variables for the services (e.g. looser limits for a test that signs in often). */
 export async function startPaymentSite(env: NodeJS.ProcessEnv = {}): Promise<PaymentSite> {
@@ -27,7 +27,6 @@ export async function startPaymentSite(env: NodeJS.ProcessEnv = {}): Promise<Pay
       LOG_LEVEL: 'debug',
       CCBILL_CHARGE_TIMEOUT_MS: '3000',
       SIMULATOR_STALL_MS: '6000',
-      SIMULATOR_TOKEN_LIFETIME_S: '15',
       RATE_LIMIT_PAYMENT_PER_MINUTE: '1000',
       RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
       MEDIA_REVOCATION_INTERVAL_S: '5',
