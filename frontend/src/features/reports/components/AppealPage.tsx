@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { InputField, TextAreaField } from '../../../components/Field';
+import { TextAreaField } from '../../../components/Field';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { getReport } from '../api/getReport';
 import type { ReportStatus } from '../api/request';
 import { submitAppeal } from '../api/submitAppeal';
-import { DETAILS_MAX, EMAIL_MAX, outcomeText } from '../reasons';
+import { DETAILS_MAX, outcomeText } from '../reasons';
 import { utcDate } from './dates';
-import { messageFor } from './ReportForm';
+import { messageFor, ReplyEmailField } from './ReportForm';
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; report: ReportStatus };
 
@@ -85,16 +85,7 @@ export function AppealPage() {
             value={text}
             onValue={setText}
           />
-          <InputField
-            id="appeal-email"
-            label="Your e-mail address (optional)"
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={EMAIL_MAX}
-            value={email}
-            onValue={setEmail}
-          />
+          <ReplyEmailField id="appeal-email" label="Your e-mail address (optional)" value={email} onValue={setEmail} />
           <SubmitWithStatus busy={busy} label="Send appeal" busyLabel="Sending..." message={message} />
         </form>
       )}

@@ -14,6 +14,32 @@ export function messageFor(error: unknown): string {
   return `Error: ${error instanceof Error ? error.message : 'the report could not be sent'}. Please try again, or e-mail us.`;
 }
 
+/** The optional address a reporter or appellant can leave to hear the outcome. */
+export function ReplyEmailField({
+  id,
+  label,
+  value,
+  onValue,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <InputField
+      id={id}
+      label={label}
+      name="email"
+      type="email"
+      autoComplete="email"
+      maxLength={EMAIL_MAX}
+      value={value}
+      onValue={onValue}
+    />
+  );
+}
+
 function Receipt({ report }: { report: ReportStatus }) {
   return (
     <div className="report-receipt" role="status">
@@ -92,13 +118,9 @@ export function ReportForm() {
           {details.length} / {DETAILS_MAX} characters
         </span>
       </TextAreaField>
-      <InputField
+      <ReplyEmailField
         id="report-email"
         label="Your e-mail address (optional, so we can tell you the outcome)"
-        name="email"
-        type="email"
-        autoComplete="email"
-        maxLength={EMAIL_MAX}
         value={email}
         onValue={setEmail}
       />
