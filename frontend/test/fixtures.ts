@@ -2,39 +2,26 @@ import { emptyFields } from '../src/features/payment/formData';
 import type { PaymentFields } from '../src/features/payment/formData';
 import type { PhotoItem, UpdateItem, VideoItem, VodDetail, VodItem } from '../src/features/api/types';
 
+/** What every listed item carries: its folder, title, model, upload date and a thumbnail under `/members/{thumbs}/`. */
+function listed(path: string, updatename: string, modelname: string, datetoupload: string, thumbs: string) {
+  return { path, updatename, modelname, datetoupload, thumbnail: `/members/${thumbs}/${path}/large.jpg` };
+}
+
 export function photo(id: number): PhotoItem {
-  return {
-    photos_id: id,
-    path: `set-${id}`,
-    updatename: `Photo Set ${id}`,
-    modelname: 'Model A1',
-    datetoupload: '2024-02-01',
-    thumbnail: `/members/photosthumbs/set-${id}/large.jpg`,
-  };
+  return { photos_id: id, ...listed(`set-${id}`, `Photo Set ${id}`, 'Model A1', '2024-02-01', 'photosthumbs') };
 }
 
 export function video(id: number): VideoItem {
-  return {
-    video_id: id,
-    path: `clip-${id}`,
-    updatename: `Video ${id}`,
-    modelname: 'Model B2',
-    datetoupload: '2024-03-01',
-    thumbnail: `/members/videothumbs/clip-${id}/large.jpg`,
-  };
+  return { video_id: id, ...listed(`clip-${id}`, `Video ${id}`, 'Model B2', '2024-03-01', 'videothumbs') };
 }
 
 export function vod(id: number): VodItem {
   return {
     vod_id: id,
-    path: `vod-${id}`,
-    updatename: `VOD ${id}`,
-    modelname: 'Model C3',
-    datetoupload: '2024-04-01',
+    ...listed(`vod-${id}`, `VOD ${id}`, 'Model C3', '2024-04-01', 'vodthumbs'),
     prename: `vod-${id}.mp4`,
     format: 0,
     price: 24.99,
-    thumbnail: `/members/vodthumbs/vod-${id}/large.jpg`,
   };
 }
 
@@ -43,15 +30,7 @@ export function vodDetail(id: number): VodDetail {
 }
 
 export function update(type: UpdateItem['type'], id: number): UpdateItem {
-  return {
-    type,
-    id,
-    path: `${type}-${id}`,
-    thumbnail: `/members/${type}thumbs/${type}-${id}/large.jpg`,
-    updatename: `${type} update ${id}`,
-    modelname: 'Model D4',
-    datetoupload: '2024-05-01',
-  };
+  return { type, id, ...listed(`${type}-${id}`, `${type} update ${id}`, 'Model D4', '2024-05-01', `${type}thumbs`) };
 }
 
 export function validFields(): PaymentFields {

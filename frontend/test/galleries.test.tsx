@@ -5,11 +5,17 @@ import { photo, video } from './fixtures';
 
 const full = (make: (id: number) => unknown, from = 1) => Array.from({ length: 10 }, (_, index) => make(from + index));
 
+/** Opens `path` with every fetch answered by `respond`, and waits for `first` (a card's title) to show. */
+async function openGallery(path: string, respond: (url: string) => Response, first: string) {
+  const fetchMock = stubFetch(respond);
+  renderAt(path);
+  await screen.findByText(first);
+  return fetchMock;
+}
+
 describe('/photos paging and sort', () => {
   it('starts alphabetically on page 1 with Previous disabled and the date button', async () => {
-    const fetchMock = stubFetch(() => json(full(photo)));
-    renderAt('/photos');
-    await screen.findByText('Photo Set 1');
+    const fetchMock = await openGallery('/photos', () => json(full(photo)), 'Photo Set 1');
     expect(calledUrls(fetchMock)).toContain('/api/photos/1');
     expect(screen.getByRole('button', { name: 'Previous' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', false);
@@ -18,9 +24,11 @@ describe('/photos paging and sort', () => {
   });
 
   it('pages forward and toggling the sort returns to page 1 of the date order', async () => {
-    const fetchMock = stubFetch((url) => json(full(photo, url.endsWith('/2') ? 11 : 1)));
-    renderAt('/photos?page=1&sort=alpha');
-    await screen.findByText('Photo Set 1');
+    const fetchMock = await openGallery(
+      '/photos?page=1&sort=alpha',
+      (url) => json(full(photo, url.endsWith('/2') ? 11 : 1)),
+      'Photo Set 1',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Photo Set 11');
     expect(calledUrls(fetchMock)).toContain('/api/photos/2');
@@ -33,9 +41,7 @@ describe('/photos paging and sort', () => {
   });
 
   it('disables Next when fewer than 10 items came back', async () => {
-    stubFetch(() => json([photo(1), photo(2)]));
-    renderAt('/photos?page=3&sort=date');
-    await screen.findByText('Photo Set 1');
+    await openGallery('/photos?page=3&sort=date', () => json([photo(1), photo(2)]), 'Photo Set 1');
     expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Sort by Name' })).toBeTruthy();
   });
@@ -50,9 +56,7 @@ describe('/photos paging and sort', () => {
 
 describe('/videos paging and sort', () => {
   it('uses the videos endpoints and labels', async () => {
-    const fetchMock = stubFetch(() => json(full(video)));
-    renderAt('/videos');
-    await screen.findByText('Video 1');
+    const fetchMock = await openGallery('/videos', () => json(full(video)), 'Video 1');
     expect(calledUrls(fetchMock)).toContain('/api/videos/1');
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Date' }));
     await screen.findByRole('button', { name: 'Sort Alphabetically' });
@@ -61,9 +65,7 @@ describe('/videos paging and sort', () => {
   });
 
   it('reads a bad page number as page 1', async () => {
-    const fetchMock = stubFetch(() => json([video(1)]));
-    renderAt('/videos?page=abc');
-    await screen.findByText('Video 1');
+    const fetchMock = await openGallery('/videos?page=abc', () => json([video(1)]), 'Video 1');
     expect(calledUrls(fetchMock)).toEqual(['/api/videos/1']);
   });
 });

@@ -13,6 +13,20 @@ const REFUSED = 'This reset link has expired or was already used. Ask for a new 
 
 const bodyOf = (init: RequestInit | undefined) => JSON.parse(String(init?.body)) as Record<string, string>;
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const NEW_PASSWORD = 'New password (8 to 64 characters)';
+
+/** Opens the page of a reset link carrying TOKEN, once its form shows. */
+async function openResetLink() {
+  renderAt(`/reset-password#token=${TOKEN}`);
+  await screen.findByLabelText(NEW_PASSWORD);
+}
+
+/** Types the new password and its repetition (the same unless told), then presses Change password. */
+function changePassword(password: string, again = password) {
+  type(NEW_PASSWORD, password);
+  type('New password again', again);
+  fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+}
 
 afterEach(resetSession);
 
@@ -53,26 +67,18 @@ describe('/reset-password', () => {
 
   it('asks for the password twice and checks 8 to 64 characters before sending', async () => {
     const fetchMock = stubFetch(() => json({}, 404));
-    renderAt(`/reset-password#token=${TOKEN}`);
-    await screen.findByLabelText('New password (8 to 64 characters)');
-    type('New password (8 to 64 characters)', 'short');
-    type('New password again', 'short');
-    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await openResetLink();
+    changePassword('short');
     expect(await screen.findByText('The new password must be 8 to 64 characters.')).toBeTruthy();
-    type('New password (8 to 64 characters)', 'brand new horse');
-    type('New password again', 'brand new hors');
-    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    changePassword('brand new horse', 'brand new hors');
     expect(await screen.findByText('The two passwords differ.')).toBeTruthy();
     expect(fetchMock.mock.calls.filter(([url]) => url === '/api/password-reset/confirm')).toHaveLength(0);
   });
 
   it('sends the token with the new password, then says so and is signed in', async () => {
     const fetchMock = stubFetch((url) => (url === '/api/password-reset/confirm' ? json(MEMBER) : json(MEMBER)));
-    renderAt(`/reset-password#token=${TOKEN}`);
-    await screen.findByLabelText('New password (8 to 64 characters)');
-    type('New password (8 to 64 characters)', 'brand new horse');
-    type('New password again', 'brand new horse');
-    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await openResetLink();
+    changePassword('brand new horse');
     expect(await screen.findByText('Your password was changed.')).toBeTruthy();
     expect(screen.getByText(/You are signed in as member_a/)).toBeTruthy();
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/password-reset/confirm');
@@ -82,11 +88,8 @@ describe('/reset-password', () => {
 
   it('an expired or used link: the message and a link to ask again', async () => {
     stubFetch(() => json({ error: { code: 'bad_request', message: REFUSED } }, 400));
-    renderAt(`/reset-password#token=${TOKEN}`);
-    await screen.findByLabelText('New password (8 to 64 characters)');
-    type('New password (8 to 64 characters)', 'brand new horse');
-    type('New password again', 'brand new horse');
-    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await openResetLink();
+    changePassword('brand new horse');
     expect((await screen.findByRole('alert')).textContent).toContain(REFUSED);
     expect(screen.getByRole('link', { name: 'Ask for a new link' })).toBeTruthy();
   });

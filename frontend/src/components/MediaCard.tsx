@@ -50,3 +50,33 @@ export function MediaCard({ to, title, thumbnail, children }: MediaCardProps) {
     </li>
   );
 }
+
+/** What a gallery knows of an item: its folder, its title and maybe a thumbnail of its own. */
+interface ListedItem {
+  path: string;
+  updatename: string;
+  thumbnail?: string | null;
+}
+
+/**
+ * An item's card in a gallery (/photos, /videos, /vod): it links to `/{section}/{folder}` and shows
+ * the item's thumbnail, or the one stored for its folder (`storedThumbnail` of the encoded folder).
+ */
+export function ListedCard({
+  item,
+  section,
+  storedThumbnail,
+  children,
+}: {
+  item: ListedItem;
+  section: 'photos' | 'video' | 'vod';
+  storedThumbnail: (dir: string) => string;
+  children?: ReactNode;
+}) {
+  const dir = encodeURIComponent(item.path);
+  return (
+    <MediaCard to={`/${section}/${dir}`} title={item.updatename} thumbnail={item.thumbnail ?? storedThumbnail(dir)}>
+      {children}
+    </MediaCard>
+  );
+}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { refreshSession } from '../../hooks/useSession';
 import type { Playback, Rendition } from './api/playback';
+import { listen } from './listen';
 import { SeekBar } from './SeekBar';
 import { formatTime } from './time';
 import { usePositionSaver } from './usePositionSaver';
@@ -98,19 +99,9 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
         v.load();
       });
     };
-    v.addEventListener('loadedmetadata', onMeta);
-    v.addEventListener('timeupdate', onTime);
-    v.addEventListener('seeking', onTime);
-    v.addEventListener('playing', onPlaying);
-    v.addEventListener('error', onError);
+    const stop = listen(v, { loadedmetadata: onMeta, timeupdate: onTime, seeking: onTime, playing: onPlaying, error: onError });
     if (v.readyState >= HTMLMediaElement.HAVE_METADATA) onMeta();
-    return () => {
-      v.removeEventListener('loadedmetadata', onMeta);
-      v.removeEventListener('timeupdate', onTime);
-      v.removeEventListener('seeking', onTime);
-      v.removeEventListener('playing', onPlaying);
-      v.removeEventListener('error', onError);
-    };
+    return stop;
   }, []);
 
   const toggleFullscreen = () => {

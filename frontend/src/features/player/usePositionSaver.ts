@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { savePosition, type PlayableType } from './api/playback';
+import { listen } from './listen';
 
 /** While playing, at most one save per this long. */
 export const SAVE_EVERY_MS = 10_000;
@@ -59,19 +60,11 @@ export function usePositionSaver(
     };
     const onLeave = () => write(true);
 
-    video.addEventListener('play', onPlay);
-    video.addEventListener('timeupdate', onTime);
-    video.addEventListener('pause', soon);
-    video.addEventListener('seeked', soon);
-    video.addEventListener('ended', soon);
-    window.addEventListener('pagehide', onLeave);
+    const stopVideo = listen(video, { play: onPlay, timeupdate: onTime, pause: soon, seeked: soon, ended: soon });
+    const stopPage = listen(window, { pagehide: onLeave });
     return () => {
-      video.removeEventListener('play', onPlay);
-      video.removeEventListener('timeupdate', onTime);
-      video.removeEventListener('pause', soon);
-      video.removeEventListener('seeked', soon);
-      video.removeEventListener('ended', soon);
-      window.removeEventListener('pagehide', onLeave);
+      stopVideo();
+      stopPage();
       // Leaving the page inside the app (or switching videos) counts as leaving.
       onLeave();
     };

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { SITE_EMAIL } from '../../../config/site';
+import { PasswordField, passwordLengthOk } from '../../../components/Field';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { OutageNotice } from '../../../components/OutageNotice';
 import { ErrorMessage, isRetryable, Loading } from '../../../components/StatusMessage';
@@ -89,7 +90,7 @@ function PasswordForm() {
   const { busy, message, setMessage, submit } = useFormSubmit();
 
   function onSubmit(event: FormEvent) {
-    if (next.length < 8 || next.length > 64) {
+    if (!passwordLengthOk(next)) {
       event.preventDefault();
       setMessage({ ok: false, text: 'The new password must be 8 to 64 characters.' });
       return;
@@ -108,31 +109,8 @@ function PasswordForm() {
     <section className="account-section" aria-labelledby="account-password">
       <h2 id="account-password">Change password</h2>
       <form className="form" onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="account-current">Current password</label>
-          <input
-            id="account-current"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={64}
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="account-new">New password (8 to 64 characters)</label>
-          <input
-            id="account-new"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            maxLength={64}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </div>
+        <PasswordField id="account-current" label="Current password" purpose="current" value={current} onValue={setCurrent} />
+        <PasswordField id="account-new" label="New password (8 to 64 characters)" purpose="new" value={next} onValue={setNext} />
         <SubmitWithStatus busy={busy} label="Change password" busyLabel="Changing..." message={message} />
       </form>
     </section>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { InputField, PasswordField } from '../../../components/Field';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { HttpError } from '../../api/fetchJson';
 import { requestEmailChange } from '../api/email';
@@ -37,30 +38,17 @@ export function EmailSection({ email }: { email: string }) {
         {email || <span className="muted">No address yet.</span>}
       </p>
       <form className="form" onSubmit={(event) => void submit(event, change, problem)}>
-        <div className="field">
-          <label htmlFor="email-new">New e-mail address</label>
-          <input
-            id="email-new"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="email-password">Current password (to confirm)</label>
-          <input
-            id="email-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={64}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <InputField
+          id="email-new"
+          label="New e-mail address"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          value={next}
+          onValue={setNext}
+        />
+        <PasswordField id="email-password" label="Current password (to confirm)" purpose="current" value={password} onValue={setPassword} />
         <SubmitWithStatus busy={busy} label="Change e-mail" busyLabel="Sending..." message={message} style={BREAK_ANYWHERE} />
       </form>
     </section>

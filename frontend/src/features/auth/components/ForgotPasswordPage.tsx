@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { InputField } from '../../../components/Field';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { HttpError } from '../../api/fetchJson';
 import { requestPasswordReset } from '../api/passwordReset';
@@ -26,18 +27,16 @@ export function ForgotPasswordPage() {
         className="form"
         onSubmit={(event) => void submit(event, async () => (await requestPasswordReset(login.trim())) || RESET_SENT, problem)}
       >
-        <div className="field">
-          <label htmlFor="forgot-login">Username or e-mail</label>
-          <input
-            id="forgot-login"
-            name="login"
-            autoComplete="username"
-            required
-            maxLength={254}
-            value={login}
-            onChange={(e) => setLogin(e.target.value)}
-          />
-        </div>
+        <InputField
+          id="forgot-login"
+          label="Username or e-mail"
+          name="login"
+          autoComplete="username"
+          required
+          maxLength={254}
+          value={login}
+          onValue={setLogin}
+        />
         <SubmitWithStatus busy={busy} label="Send the link" busyLabel="Sending..." message={message} />
       </form>
       <p>

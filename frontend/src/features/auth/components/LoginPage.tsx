@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { InputField, PasswordField } from '../../../components/Field';
+import { errorMessage, SubmitWithStatus } from '../../../components/FormSubmit';
 import { HttpError } from '../../api/fetchJson';
 import { setSession } from '../../../hooks/useSession';
 import { ChallengeRequiredError, signIn } from '../api/signIn';
@@ -77,38 +79,19 @@ export function LoginPage() {
       <h1>Sign in</h1>
       <p className="muted">Members sign in with the username and password chosen when joining.</p>
       <form className="form" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="login-username">Username</label>
-          <input
-            id="login-username"
-            name="username"
-            autoComplete="username"
-            required
-            maxLength={15}
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">Password</label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={64}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <InputField
+          id="login-username"
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          maxLength={15}
+          value={username}
+          onValue={setUsername}
+        />
+        <PasswordField id="login-password" label="Password" name="password" purpose="current" value={password} onValue={setPassword} />
         {challenged && <HumanCheck key={round} onVerified={verified} />}
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Signing in...' : 'Sign in'}
-        </button>
-        <div role="status" aria-live="polite">
-          {error && <p className="status status-error">{error}</p>}
-        </div>
+        <SubmitWithStatus busy={busy} label="Sign in" busyLabel="Signing in..." message={errorMessage(error)} />
       </form>
       <p>
         <Link to="/forgot-password">Forgot password?</Link>

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { PasswordField, passwordLengthOk } from '../../../components/Field';
+import { SubmitButton } from '../../../components/FormSubmit';
 import { setSession } from '../../../hooks/useSession';
 import { HttpError } from '../../api/fetchJson';
 import { confirmPasswordReset, tokenFromHash } from '../api/passwordReset';
@@ -43,8 +45,7 @@ export function ResetPasswordPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (password.length < 8 || password.length > 64)
-      return setError({ text: 'The new password must be 8 to 64 characters.', askAgain: false });
+    if (!passwordLengthOk(password)) return setError({ text: 'The new password must be 8 to 64 characters.', askAgain: false });
     if (password !== again) return setError({ text: 'The two passwords differ.', askAgain: false });
     setBusy(true);
     setError(null);
@@ -80,35 +81,9 @@ export function ResetPasswordPage() {
         <AskAgain text={RESET_LINK_REFUSED} />
       ) : (
         <form className="form" onSubmit={(event) => void submit(event)}>
-          <div className="field">
-            <label htmlFor="reset-new">New password (8 to 64 characters)</label>
-            <input
-              id="reset-new"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              maxLength={64}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="reset-again">New password again</label>
-            <input
-              id="reset-again"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              maxLength={64}
-              value={again}
-              onChange={(e) => setAgain(e.target.value)}
-            />
-          </div>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Changing...' : 'Change password'}
-          </button>
+          <PasswordField id="reset-new" label="New password (8 to 64 characters)" purpose="new" value={password} onValue={setPassword} />
+          <PasswordField id="reset-again" label="New password again" purpose="new" value={again} onValue={setAgain} />
+          <SubmitButton busy={busy} label="Change password" busyLabel="Changing..." />
           <div aria-live="polite">
             {error && (error.askAgain ? <AskAgain text={error.text} /> : <p className="status status-error">{error.text}</p>)}
           </div>

@@ -1,4 +1,4 @@
-import { MediaCard } from '../../../components/MediaCard';
+import { ListedCard } from '../../../components/MediaCard';
 import { PagedGallery } from '../../../components/PagedGallery';
 import type { PhotoItem } from '../../api/types';
 import { getPhotos, photosUrl } from '../api/getPhotos';
@@ -13,15 +13,10 @@ export function PhotoGalleryPage() {
       url={photosUrl}
       load={getPhotos}
       renderItem={(photo) => (
-        <MediaCard
-          key={photo.photos_id}
-          to={`/photos/${encodeURIComponent(photo.path)}`}
-          title={photo.updatename}
-          thumbnail={photo.thumbnail ?? `/members/photosthumbs/${encodeURIComponent(photo.path)}/large.jpg`}
-        >
+        <ListedCard key={photo.photos_id} item={photo} section="photos" storedThumbnail={(dir) => `/members/photosthumbs/${dir}/large.jpg`}>
           <span>{photo.modelname}</span>
           <span>Uploaded: {photo.datetoupload}</span>
-        </MediaCard>
+        </ListedCard>
       )}
     />
   );

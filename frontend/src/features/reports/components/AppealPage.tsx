@@ -1,11 +1,13 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { TextAreaField } from '../../../components/Field';
+import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { getReport } from '../api/getReport';
 import type { ReportStatus } from '../api/request';
 import { submitAppeal } from '../api/submitAppeal';
-import { DETAILS_MAX, EMAIL_MAX, outcomeText } from '../reasons';
+import { DETAILS_MAX, outcomeText } from '../reasons';
 import { utcDate } from './dates';
-import { messageFor } from './ReportForm';
+import { messageFor, ReplyEmailField } from './ReportForm';
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; report: ReportStatus };
 
@@ -40,8 +42,7 @@ export function AppealPage() {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [text, setText] = useState('');
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, message, submit } = useFormSubmit();
 
   useEffect(() => {
     let live = true;
@@ -54,17 +55,8 @@ export function AppealPage() {
     };
   }, [reference]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
-      setLoad({ state: 'ready', report: await submitAppeal(reference, { text: text.trim(), email: email.trim() }) });
-    } catch (err) {
-      setError(messageFor(err));
-    } finally {
-      setBusy(false);
-    }
+  async function send() {
+    setLoad({ state: 'ready', report: await submitAppeal(reference, { text: text.trim(), email: email.trim() }) });
   }
 
   return (
@@ -81,38 +73,20 @@ export function AppealPage() {
       )}
       {load.state === 'ready' && !load.report.resolvedAt && <p>You can appeal once the report has been decided.</p>}
       {load.state === 'ready' && load.report.canAppeal && (
-        <form className="form" onSubmit={(event) => void submit(event)}>
-          <div className="field">
-            <label htmlFor="appeal-text">Why should the decision change?</label>
-            <textarea
-              id="appeal-text"
-              name="text"
-              required
-              rows={6}
-              cols={60}
-              maxLength={DETAILS_MAX}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="appeal-email">Your e-mail address (optional)</label>
-            <input
-              id="appeal-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              maxLength={EMAIL_MAX}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Sending...' : 'Send appeal'}
-          </button>
-          <div role="status" aria-live="polite">
-            {error && <p className="status status-error">{error}</p>}
-          </div>
+        <form className="form" onSubmit={(event) => void submit(event, send, messageFor)}>
+          <TextAreaField
+            id="appeal-text"
+            label="Why should the decision change?"
+            name="text"
+            required
+            rows={6}
+            cols={60}
+            maxLength={DETAILS_MAX}
+            value={text}
+            onValue={setText}
+          />
+          <ReplyEmailField id="appeal-email" label="Your e-mail address (optional)" value={email} onValue={setEmail} />
+          <SubmitWithStatus busy={busy} label="Send appeal" busyLabel="Sending..." message={message} />
         </form>
       )}
     </section>

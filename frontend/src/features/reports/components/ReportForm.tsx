@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { Field, InputField, TextAreaField } from '../../../components/Field';
+import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { ReportApiError, type ReportStatus } from '../api/request';
 import { submitReport } from '../api/submitReport';
 import { CONTENT_MAX, DETAILS_MAX, EMAIL_MAX, REPORT_REASONS, type ReportReason } from '../reasons';
@@ -10,6 +12,32 @@ export function messageFor(error: unknown): string {
     return 'Too many submissions from your connection. Wait a minute and try again.';
   if (error instanceof ReportApiError && error.status < 500) return error.message;
   return `Error: ${error instanceof Error ? error.message : 'the report could not be sent'}. Please try again, or e-mail us.`;
+}
+
+/** The optional address a reporter or appellant can leave to hear the outcome. */
+export function ReplyEmailField({
+  id,
+  label,
+  value,
+  onValue,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <InputField
+      id={id}
+      label={label}
+      name="email"
+      type="email"
+      autoComplete="email"
+      maxLength={EMAIL_MAX}
+      value={value}
+      onValue={onValue}
+    />
+  );
 }
 
 function Receipt({ report }: { report: ReportStatus }) {
@@ -38,42 +66,31 @@ export function ReportForm() {
   const [reason, setReason] = useState<ReportReason | ''>('');
   const [details, setDetails] = useState('');
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, message, submit } = useFormSubmit();
   const [receipt, setReceipt] = useState<ReportStatus | null>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (reason === '') return;
-    setBusy(true);
-    setError('');
-    try {
-      setReceipt(await submitReport({ content: content.trim(), reason, details: details.trim(), email: email.trim() }));
-    } catch (err) {
-      setError(messageFor(err));
-    } finally {
-      setBusy(false);
-    }
+  function onSubmit(event: FormEvent) {
+    // The select is required: a browser never sends without a reason; this keeps the type honest.
+    if (reason === '') return event.preventDefault();
+    const report = { content: content.trim(), reason, details: details.trim(), email: email.trim() };
+    void submit(event, async () => setReceipt(await submitReport(report)), messageFor);
   }
 
   if (receipt) return <Receipt report={receipt} />;
   return (
-    <form className="form" aria-labelledby="report-form-title" onSubmit={(event) => void submit(event)}>
+    <form className="form" aria-labelledby="report-form-title" onSubmit={onSubmit}>
       <h3 id="report-form-title">Report content</h3>
-      <div className="field">
-        <label htmlFor="report-content">Address of the page or file</label>
-        <input
-          id="report-content"
-          name="content"
-          required
-          maxLength={CONTENT_MAX}
-          placeholder="/video/... or https://..."
-          value={content}
-          onChange={(e) => setContent(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="report-reason">Reason</label>
+      <InputField
+        id="report-content"
+        label="Address of the page or file"
+        name="content"
+        required
+        maxLength={CONTENT_MAX}
+        placeholder="/video/... or https://..."
+        value={content}
+        onValue={setContent}
+      />
+      <Field id="report-reason" label="Reason">
         <select id="report-reason" name="reason" required value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
           <option value="" disabled>
             Choose a reason
@@ -84,42 +101,30 @@ export function ReportForm() {
             </option>
           ))}
         </select>
-      </div>
-      <div className="field">
-        <label htmlFor="report-details">Details</label>
-        <textarea
-          id="report-details"
-          name="details"
-          required
-          rows={6}
-          cols={60}
-          maxLength={DETAILS_MAX}
-          aria-describedby="report-details-count"
-          value={details}
-          onChange={(e) => setDetails(e.target.value)}
-        />
+      </Field>
+      <TextAreaField
+        id="report-details"
+        label="Details"
+        name="details"
+        required
+        rows={6}
+        cols={60}
+        maxLength={DETAILS_MAX}
+        aria-describedby="report-details-count"
+        value={details}
+        onValue={setDetails}
+      >
         <span id="report-details-count" className="muted">
           {details.length} / {DETAILS_MAX} characters
         </span>
-      </div>
-      <div className="field">
-        <label htmlFor="report-email">Your e-mail address (optional, so we can tell you the outcome)</label>
-        <input
-          id="report-email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          maxLength={EMAIL_MAX}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
-      <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? 'Sending...' : 'Send report'}
-      </button>
-      <div role="status" aria-live="polite">
-        {error && <p className="status status-error">{error}</p>}
-      </div>
+      </TextAreaField>
+      <ReplyEmailField
+        id="report-email"
+        label="Your e-mail address (optional, so we can tell you the outcome)"
+        value={email}
+        onValue={setEmail}
+      />
+      <SubmitWithStatus busy={busy} label="Send report" busyLabel="Sending..." message={message} />
     </form>
   );
 }

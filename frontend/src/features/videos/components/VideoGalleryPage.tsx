@@ -1,4 +1,4 @@
-import { MediaCard } from '../../../components/MediaCard';
+import { ListedCard } from '../../../components/MediaCard';
 import { PagedGallery } from '../../../components/PagedGallery';
 import type { VideoItem } from '../../api/types';
 import { getVideos, videosUrl } from '../api/getVideos';
@@ -12,20 +12,17 @@ export function VideoGalleryPage() {
       sortLabels={SORT_LABELS}
       url={videosUrl}
       load={getVideos}
-      renderItem={(video) => {
-        const dir = encodeURIComponent(video.path);
-        return (
-          <MediaCard
-            key={video.video_id}
-            to={`/video/${dir}`}
-            title={video.updatename}
-            thumbnail={video.thumbnail ?? `/members/videothumbs/${dir}/${dir}_02.jpg`}
-          >
-            <span>{video.modelname}</span>
-            <span>Uploaded: {video.datetoupload}</span>
-          </MediaCard>
-        );
-      }}
+      renderItem={(video) => (
+        <ListedCard
+          key={video.video_id}
+          item={video}
+          section="video"
+          storedThumbnail={(dir) => `/members/videothumbs/${dir}/${dir}_02.jpg`}
+        >
+          <span>{video.modelname}</span>
+          <span>Uploaded: {video.datetoupload}</span>
+        </ListedCard>
+      )}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { MediaCard } from '../../../components/MediaCard';
+import { ListedCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useInfinitePages } from '../../../hooks/useInfinitePages';
@@ -16,19 +16,11 @@ export function VodGalleryPage() {
       <h1>VOD</h1>
       {list.items.length > 0 && (
         <ul className="grid grid-vod">
-          {list.items.map((vod) => {
-            const dir = encodeURIComponent(vod.path);
-            return (
-              <MediaCard
-                key={vod.vod_id}
-                to={`/vod/${dir}`}
-                title={vod.updatename}
-                thumbnail={vod.thumbnail ?? `/members/vodthumbs/${dir}/${dir}_02.jpg`}
-              >
-                <span>Uploaded: {vod.datetoupload}</span>
-              </MediaCard>
-            );
-          })}
+          {list.items.map((vod) => (
+            <ListedCard key={vod.vod_id} item={vod} section="vod" storedThumbnail={(dir) => `/members/vodthumbs/${dir}/${dir}_02.jpg`}>
+              <span>Uploaded: {vod.datetoupload}</span>
+            </ListedCard>
+          ))}
         </ul>
       )}
       {list.loading && <Loading />}
