@@ -9,8 +9,12 @@ export default defineConfig({
     env: { PASSWORD_HASH_LOG_N: '12' },
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    // Cross-service tests start real processes (nginx, services, Chromium); one file at a time.
-    fileParallelism: false,
+    // Cross-service tests start real processes (nginx, services, Chromium), two files at a time
+    // like every project (the root config's maxWorkers): each file has its own stack on free ports,
+    // its own data folder and database, and its own Redis key prefix. They wait on browsers,
+    // sockets and timers far more than they compute. What they all read (the SPA build, the
+    // seeded demo template) is made once, before the first file.
+    globalSetup: ['src/global-setup.ts'],
     // expect.poll waits for state, not time: 1 s (vitest's default) was too short for a render on a
     // loaded CI machine (the phone photo viewer's counter once missed it after a key press).
     expect: { poll: { timeout: 10_000, interval: 50 } },

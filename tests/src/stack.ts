@@ -50,6 +50,15 @@ function seededTemplate(log: (line: string) => void): Promise<string> {
   return template;
 }
 
+/**
+ * What every stack copies, made before the first test file starts (the tests project's global
+ * setup): the SPA build and the seeded demo template. Files that run side by side then only read them.
+ */
+export async function prepareStackSources(log: (line: string) => void = () => {}): Promise<void> {
+  buildFrontendIfNeeded(log);
+  await seededTemplate(log);
+}
+
 export interface Stack extends Site {
   baseUrl: string;
   dataDir: string;
