@@ -2,27 +2,26 @@ import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import type { ListingOrder } from '../shared/content-page';
+import { contentItem, contentListing, type ContentListing } from '../shared/content-item';
+import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
 import { photoSetThumbnail } from '../shared/media-urls';
-import { photoSetByPath, photoSetPage, type PhotoSetRow } from './repository';
+import { photoSetByPath, type PhotoSetRow } from './repository';
 
 export const PHOTO_PAGE_SIZE = 10;
 
 export function toPhotoItem(row: PhotoSetRow): PhotoItem {
-  return {
-    photos_id: Number(row.id),
-    path: row.path,
-    updatename: row.updatename,
-    modelname: row.modelname,
-    datetoupload: row.datetoupload,
-    thumbnail: photoSetThumbnail(row.path),
-  };
+  return contentItem('photos_id', row, photoSetThumbnail(row.path));
 }
 
-export function photoListing({ knex, cache, anchors }: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
-  return cache.get(`photos:${order}:${page}`, async () =>
-    (await photoSetPage(knex, anchors, order, page, PHOTO_PAGE_SIZE)).map(toPhotoItem),
-  );
+const PHOTO_LISTING: ContentListing<PhotoSetRow> = {
+  table: 'photosets',
+  columns: CONTENT_COLUMNS,
+  pageSize: PHOTO_PAGE_SIZE,
+  toItem: toPhotoItem,
+};
+
+export function photoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
+  return contentListing(deps, `photos:${order}:${page}`, PHOTO_LISTING, order, page);
 }
 
 /**

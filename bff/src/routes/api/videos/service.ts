@@ -3,25 +3,26 @@ import { videoDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import type { ListingOrder } from '../shared/content-page';
+import { contentItem, contentListing, type ContentListing } from '../shared/content-item';
+import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
 import { videoThumbnail } from '../shared/media-urls';
-import { videoByPath, videoPage, type VideoRow } from './repository';
+import { videoByPath, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
 export function toVideoItem(row: VideoRow): VideoItem {
-  return {
-    video_id: Number(row.id),
-    path: row.path,
-    updatename: row.updatename,
-    modelname: row.modelname,
-    datetoupload: row.datetoupload,
-    thumbnail: videoThumbnail(row.path),
-  };
+  return contentItem('video_id', row, videoThumbnail(row.path));
 }
 
-export function videoListing({ knex, cache, anchors }: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
-  return cache.get(`videos:${order}:${page}`, async () => (await videoPage(knex, anchors, order, page, VIDEO_PAGE_SIZE)).map(toVideoItem));
+const VIDEO_LISTING: ContentListing<VideoRow> = {
+  table: 'videos',
+  columns: CONTENT_COLUMNS,
+  pageSize: VIDEO_PAGE_SIZE,
+  toItem: toVideoItem,
+};
+
+export function videoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
+  return contentListing(deps, `videos:${order}:${page}`, VIDEO_LISTING, order, page);
 }
 
 /**

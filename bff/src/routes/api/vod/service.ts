@@ -3,28 +3,26 @@ import { vodDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
+import { contentItem, contentListing, type ContentListing } from '../shared/content-item';
 import { vodThumbnail } from '../shared/media-urls';
-import { vodByPath, vodPage, type VodRow } from './repository';
+import { VOD_COLUMNS, vodByPath, type VodRow } from './repository';
 
 export const VOD_PAGE_SIZE = 20;
 
 export function toVodItem(row: VodRow): VodItem {
-  return {
-    vod_id: Number(row.id),
-    path: row.path,
-    updatename: row.updatename,
-    modelname: row.modelname,
-    datetoupload: row.datetoupload,
+  return contentItem('vod_id', row, vodThumbnail(row.path), {
     prename: row.prename,
     format: Number(row.format),
     // DECIMAL arrives as a string from mysql2 and a number from SQLite; the API sends a number.
     price: Number(row.price),
-    thumbnail: vodThumbnail(row.path),
-  };
+  });
 }
 
-export function vodListing({ knex, cache, anchors }: ApiDeps, page: number): Promise<CachedBody> {
-  return cache.get(`vod:${page}`, async () => (await vodPage(knex, anchors, page, VOD_PAGE_SIZE)).map(toVodItem));
+const VOD_LISTING: ContentListing<VodRow> = { table: 'vods', columns: VOD_COLUMNS, pageSize: VOD_PAGE_SIZE, toItem: toVodItem };
+
+/** The VOD listing has one order: newest first. */
+export function vodListing(deps: ApiDeps, page: number): Promise<CachedBody> {
+  return contentListing(deps, `vod:${page}`, VOD_LISTING, 'date', page);
 }
 
 export function vodDetail({ knex, cache }: ApiDeps, folder: string): Promise<CachedBody> {
