@@ -2,23 +2,16 @@ import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { contentItem, contentListing, type ContentListing } from '../shared/content-item';
-import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
+import { contentListing, plainListing } from '../shared/content-item';
+import type { ListingOrder } from '../shared/content-page';
 import { photoSetThumbnail } from '../shared/media-urls';
 import { photoSetByPath, type PhotoSetRow } from './repository';
 
 export const PHOTO_PAGE_SIZE = 10;
 
-export function toPhotoItem(row: PhotoSetRow): PhotoItem {
-  return contentItem('photos_id', row, photoSetThumbnail(row.path));
-}
+const PHOTO_LISTING = plainListing('photosets', 'photos_id', photoSetThumbnail, PHOTO_PAGE_SIZE);
 
-const PHOTO_LISTING: ContentListing<PhotoSetRow> = {
-  table: 'photosets',
-  columns: CONTENT_COLUMNS,
-  pageSize: PHOTO_PAGE_SIZE,
-  toItem: toPhotoItem,
-};
+export const toPhotoItem: (row: PhotoSetRow) => PhotoItem = PHOTO_LISTING.toItem;
 
 export function photoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
   return contentListing(deps, `photos:${order}:${page}`, PHOTO_LISTING, order, page);

@@ -1,6 +1,6 @@
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
-import { contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
+import { CONTENT_COLUMNS, contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
 
 type CommonFields = Omit<ContentRow, 'id'> & { thumbnail: string };
 
@@ -44,4 +44,14 @@ export function contentListing<Row>(
   return cache.get(key, async () =>
     (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns)).map(listing.toItem),
   );
+}
+
+/** A listing whose item is the common fields alone, under the listing's id name (photo sets, videos). */
+export function plainListing<K extends string>(table: ContentTable, idField: K, thumbnail: (path: string) => string, pageSize: number) {
+  return {
+    table,
+    columns: CONTENT_COLUMNS,
+    pageSize,
+    toItem: (row: ContentRow) => contentItem(idField, row, thumbnail(row.path)),
+  } satisfies ContentListing<ContentRow>;
 }

@@ -3,23 +3,16 @@ import { videoDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { contentItem, contentListing, type ContentListing } from '../shared/content-item';
-import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
+import { contentListing, plainListing } from '../shared/content-item';
+import type { ListingOrder } from '../shared/content-page';
 import { videoThumbnail } from '../shared/media-urls';
 import { videoByPath, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
-export function toVideoItem(row: VideoRow): VideoItem {
-  return contentItem('video_id', row, videoThumbnail(row.path));
-}
+const VIDEO_LISTING = plainListing('videos', 'video_id', videoThumbnail, VIDEO_PAGE_SIZE);
 
-const VIDEO_LISTING: ContentListing<VideoRow> = {
-  table: 'videos',
-  columns: CONTENT_COLUMNS,
-  pageSize: VIDEO_PAGE_SIZE,
-  toItem: toVideoItem,
-};
+export const toVideoItem: (row: VideoRow) => VideoItem = VIDEO_LISTING.toItem;
 
 export function videoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
   return contentListing(deps, `videos:${order}:${page}`, VIDEO_LISTING, order, page);
