@@ -11,6 +11,7 @@ import { loadConfig } from '../config';
 import { memoryRateLimiter, type RateLimiter } from '../security/rate-limit';
 import type { AccountDeps } from '../account/deps';
 import { accountSettings, providerClient } from '../account/start';
+import { cookieHeader, setCookies } from './cookies';
 
 export const ORIGIN = 'http://127.0.0.1';
 export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
@@ -23,6 +24,8 @@ export interface AccountKit {
   /** For tests that need a real socket (a chosen client address). */
   app: ReturnType<typeof createApp>;
   request: ReturnType<typeof supertest>;
+  /** Sets the clock the routes see to `ms` ahead of the real one (0: back to real time). */
+  setClockAhead(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -61,13 +64,14 @@ export async function startAccountKit(
     ...env,
   });
   const logger = pino({ level: 'silent' });
+  let ahead = 0;
   const deps: AccountDeps = {
     knex: db.knex,
     logger,
     provider: providerClient(config),
     limiter: options.limiter ?? memoryRateLimiter(),
     settings: accountSettings(config),
-    now: Date.now,
+    now: () => Date.now() + ahead,
   };
   const cache = await startCatalogCache({ ...config, REDIS_URL: undefined }, db.knex, logger);
   const app = createApp({ knex: db.knex, cache: cache.cache, logger, account: deps });
@@ -77,6 +81,9 @@ export async function startAccountKit(
     deps,
     app,
     request: supertest(app.callback()),
+    setClockAhead: (ms) => {
+      ahead = ms;
+    },
     async close() {
       await cache.close();
       await simulator.close();
@@ -134,7 +141,7 @@ export function withSetCookies(cookie: string | undefined, res: { headers: Recor
       .filter(Boolean)
       .map((c) => [c.split('=')[0] ?? '', c] as const),
   );
-  for (const set of ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? [])) {
+  for (const set of setCookies(res)) {
     const pair = set.split(';')[0] ?? '';
     jar.set(pair.split('=')[0] ?? '', pair);
   }
@@ -192,6 +199,6 @@ export async function pay(kit: AccountKit, input: PaymentInput) {
 /** Signs in; returns the Cookie header value for both cookies. */
 export async function signIn(kit: AccountKit, username: string, password = 'correct horse') {
   const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username, password });
-  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  return { res, cookie: cookies.map((c) => c.split(';')[0]).join('; '), cookies };
+  const cookies = setCookies(res);
+  return { res, cookie: cookieHeader(cookies), cookies };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { verifySessionToken } from '@media-site/contracts/token';
 import { pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { mediaTokenOf } from '../../../test/cookies';
 
 const HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
 const PROVIDER_ADDRESS = '64.38.240.17';
@@ -28,12 +29,7 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
     Number((await kit.db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first()).paid_until);
   const mediaClaims = async () => {
     const res = await kit.request.get('/api/me').set('Cookie', cookie);
-    const token =
-      ([] as string[])
-        .concat(res.headers['set-cookie'] ?? [])
-        .find((c) => c.startsWith('media_token='))
-        ?.split(';')[0]
-        ?.slice('media_token='.length) ?? '';
+    const token = mediaTokenOf(res);
     const verified = verifySessionToken(kit.deps.settings.mediaKeys, token);
     if (!verified.ok) throw new Error(verified.reason);
     return { me: res.body, claims: verified.value };
