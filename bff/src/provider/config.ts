@@ -36,6 +36,19 @@ export const SIMULATOR_CREDENTIALS = {
 const SIMULATOR_BASE_URL = 'http://127.0.0.1:3003';
 const SIMULATOR_ACCNUM = 900000;
 
+const OAUTH_PART = {
+  appId: { name: 'application id', refused: "the simulator's and `change-me`" },
+  secret: { name: 'secret', refused: "the simulator's, `change-me` and secrets under 16 characters" },
+};
+
+/** One of the two OAuth applications' id or secret: the simulator's locally, the operator's in production. */
+const oauthCredential = (app: keyof typeof SIMULATOR_CREDENTIALS, part: keyof typeof OAUTH_PART) =>
+  credential(SIMULATOR_CREDENTIALS[app][part]).meta({
+    description: `the ${app} OAuth ${OAUTH_PART[part].name}; production refuses ${OAUTH_PART[part].refused}`,
+    defaultText: "the simulator's",
+    production: 'required',
+  });
+
 /** Card provider (CCBill RESTful API) and what a membership costs. Prices never come from requests. */
 export const providerConfigShape = {
   CCBILL_BASE_URL: z.url().default(SIMULATOR_BASE_URL).meta({
@@ -53,26 +66,10 @@ export const providerConfigShape = {
     production: 'required',
   }),
   CCBILL_CLIENT_SUBACC: accountNumber(0, 9999).describe('the merchant subaccount'),
-  CCBILL_FRONTEND_APP_ID: credential(SIMULATOR_CREDENTIALS.frontend.appId).meta({
-    description: "the frontend OAuth application id; production refuses the simulator's and `change-me`",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_FRONTEND_SECRET: credential(SIMULATOR_CREDENTIALS.frontend.secret).meta({
-    description: "the frontend OAuth secret; production refuses the simulator's, `change-me` and secrets under 16 characters",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_BACKEND_APP_ID: credential(SIMULATOR_CREDENTIALS.backend.appId).meta({
-    description: "the backend OAuth application id; production refuses the simulator's and `change-me`",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_BACKEND_SECRET: credential(SIMULATOR_CREDENTIALS.backend.secret).meta({
-    description: "the backend OAuth secret; production refuses the simulator's, `change-me` and secrets under 16 characters",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
+  CCBILL_FRONTEND_APP_ID: oauthCredential('frontend', 'appId'),
+  CCBILL_FRONTEND_SECRET: oauthCredential('frontend', 'secret'),
+  CCBILL_BACKEND_APP_ID: oauthCredential('backend', 'appId'),
+  CCBILL_BACKEND_SECRET: oauthCredential('backend', 'secret'),
   CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
   CCBILL_CHARGE_TIMEOUT_MS: int(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
   MEMBERSHIP_PRICE: z
