@@ -1,8 +1,7 @@
 import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
-import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { contentListing, plainListing } from '../shared/content-item';
+import { contentDetail, contentListing, plainListing } from '../shared/content-item';
 import type { ListingOrder } from '../shared/content-page';
 import { photoSetThumbnail } from '../shared/media-urls';
 import { photoSetByPath, type PhotoSetRow } from './repository';
@@ -22,11 +21,12 @@ export function photoListing(deps: ApiDeps, order: ListingOrder, page: number): 
  * order, so the set page and the photo viewer need one request. Cached per generation like the
  * listings; a taken-down set is a 404 as soon as the takedown moves the generation.
  */
-export function photoSetDetail({ knex, cache }: ApiDeps, folder: string): Promise<CachedBody> {
-  return cache.get(`photoset:${folder}`, async () => {
-    const row = await photoSetByPath(knex, folder);
-    if (!row) throw new NotFoundError(`no photo set in folder ${folder}`);
-    const detail: PhotoSetDetail = { ...toPhotoItem(row), count: row.files.length, files: row.files };
-    return detail;
-  });
+export function photoSetDetail(deps: ApiDeps, folder: string): Promise<CachedBody> {
+  return contentDetail(
+    deps,
+    `photoset:${folder}`,
+    (knex) => photoSetByPath(knex, folder),
+    `no photo set in folder ${folder}`,
+    (row): PhotoSetDetail => ({ ...toPhotoItem(row), count: row.files.length, files: row.files }),
+  );
 }

@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import type { CachedBody } from '../../../cache/catalog-cache';
+import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
 import { CONTENT_COLUMNS, contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
 
@@ -54,4 +56,19 @@ export function plainListing<K extends string>(table: ContentTable, idField: K, 
     pageSize,
     toItem: (row: ContentRow) => contentItem(idField, row, thumbnail(row.path)),
   } satisfies ContentListing<ContentRow>;
+}
+
+/** One item's page, cached under `key` per catalog generation; 404 `missing` when `find` finds none visible. */
+export function contentDetail<Row>(
+  { knex, cache }: ApiDeps,
+  key: string,
+  find: (knex: Knex) => Promise<Row | undefined>,
+  missing: string,
+  answer: (row: Row) => unknown,
+): Promise<CachedBody> {
+  return cache.get(key, async () => {
+    const row = await find(knex);
+    if (!row) throw new NotFoundError(missing);
+    return answer(row);
+  });
 }

@@ -1,9 +1,8 @@
 import type { VideoItem, VideoPrename } from '@media-site/contracts/api';
 import { videoDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
-import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { contentListing, plainListing } from '../shared/content-item';
+import { contentDetail, contentListing, plainListing } from '../shared/content-item';
 import type { ListingOrder } from '../shared/content-page';
 import { videoThumbnail } from '../shared/media-urls';
 import { videoByPath, type VideoRow } from './repository';
@@ -22,15 +21,16 @@ export function videoListing(deps: ApiDeps, order: ListingOrder, page: number): 
  * Spec §3's video prename plus the download path and, for the video page, the list item's title,
  * model and date (added fields; `prename` stays as the spec names it).
  */
-export function videoDownload({ knex, cache }: ApiDeps, folder: string): Promise<CachedBody> {
-  return cache.get(`video-prename:${folder}`, async () => {
-    const row = await videoByPath(knex, folder);
-    if (!row) throw new NotFoundError(`no video in folder ${folder}`);
-    const answer: VideoPrename = {
+export function videoDownload(deps: ApiDeps, folder: string): Promise<CachedBody> {
+  return contentDetail(
+    deps,
+    `video-prename:${folder}`,
+    (knex) => videoByPath(knex, folder),
+    `no video in folder ${folder}`,
+    (row): VideoPrename => ({
       prename: row.prename,
       download: `/members/video/${folder}/${videoDownloadName(row.prename)}`,
       ...toVideoItem(row),
-    };
-    return answer;
-  });
+    }),
+  );
 }

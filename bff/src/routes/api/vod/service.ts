@@ -1,9 +1,8 @@
 import type { VodDetail, VodItem } from '@media-site/contracts/api';
 import { vodDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
-import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { contentItem, contentListing, type ContentListing } from '../shared/content-item';
+import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
 import { vodThumbnail } from '../shared/media-urls';
 import { VOD_COLUMNS, vodByPath, type VodRow } from './repository';
 
@@ -25,12 +24,15 @@ export function vodListing(deps: ApiDeps, page: number): Promise<CachedBody> {
   return contentListing(deps, `vod:${page}`, VOD_LISTING, 'date', page);
 }
 
-export function vodDetail({ knex, cache }: ApiDeps, folder: string): Promise<CachedBody> {
-  return cache.get(`vod-prename:${folder}`, async () => {
-    const row = await vodByPath(knex, folder);
-    if (!row) throw new NotFoundError(`no VOD in folder ${folder}`);
-    const item = toVodItem(row);
-    const detail: VodDetail = { ...item, download: `/members/vod/${item.path}/${vodDownloadName(item)}` };
-    return detail;
-  });
+export function vodDetail(deps: ApiDeps, folder: string): Promise<CachedBody> {
+  return contentDetail(
+    deps,
+    `vod-prename:${folder}`,
+    (knex) => vodByPath(knex, folder),
+    `no VOD in folder ${folder}`,
+    (row): VodDetail => {
+      const item = toVodItem(row);
+      return { ...item, download: `/members/vod/${item.path}/${vodDownloadName(item)}` };
+    },
+  );
 }
