@@ -22,6 +22,14 @@ export interface ReportKit {
   close(): Promise<void>;
 }
 
+/** A POST from the site's own pages (Origin: ORIGIN), as the report and appeal forms send it. */
+export function postFromSite(kit: ReportKit, path: string, body: unknown) {
+  return kit.request
+    .post(path)
+    .set('Origin', ORIGIN)
+    .send(body as object);
+}
+
 /** The whole bff app (catalog and account routes) over a fresh database; `seed` fills it first. */
 export async function startReportKit(backend: Backend, seed?: (knex: Knex) => Promise<unknown>): Promise<ReportKit> {
   const db = await createTestDb(backend);

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { resolveReport } from '@media-site/db/reports';
-import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
+import { postFromSite, startReportKit, type ReportKit } from '../../../test/report-kit';
 import type { Backend } from '@media-site/db/testing';
 import { describeWithKit } from '../../../test/suite';
 
@@ -13,11 +13,7 @@ async function startMailKit(backend: Backend): Promise<ReportKit> {
 }
 
 describeWithKit('report acknowledgements through the outbox', startMailKit, (kit) => {
-  const post = (path: string, body: unknown) =>
-    kit()
-      .request.post(path)
-      .set('Origin', ORIGIN)
-      .send(body as object);
+  const post = (path: string, body: unknown) => postFromSite(kit(), path, body);
   const outbox = async (): Promise<Array<Record<string, string>>> => kit().db.knex('mail_outbox').orderBy('id');
 
   it('a report with an address gets one acknowledgement with its reference, dates and status link', async () => {

@@ -1,7 +1,7 @@
 import { expect, it, vi } from 'vitest';
 import { resolveReport } from '@media-site/db/reports';
 import { loadConfig } from '../../../config';
-import { ORIGIN, startReportKit } from '../../../test/report-kit';
+import { postFromSite, startReportKit } from '../../../test/report-kit';
 import { describeWithKit } from '../../../test/suite';
 
 const valid = {
@@ -12,11 +12,7 @@ const valid = {
 };
 
 describeWithKit('content reports and appeals', startReportKit, (kit) => {
-  const post = (path: string, body: unknown) =>
-    kit()
-      .request.post(path)
-      .set('Origin', ORIGIN)
-      .send(body as object);
+  const post = (path: string, body: unknown) => postFromSite(kit(), path, body);
 
   it('stores a report and answers its reference with the promised deadlines', async () => {
     kit().setNow(Date.parse('2026-11-06T18:00:00Z'));
