@@ -1,8 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { placeholderReason, weakProviderSecretReason } from '@media-site/contracts/secret-policy';
-
-const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+import { intSetting } from '../config-schema';
 
 // Coercing would read an empty value (compose's `${VAR:-}`) as 0: a wrong merchant account that
 // only shows at the first charge. Unset means the local default; set means digits.
@@ -70,17 +69,17 @@ export const providerConfigShape = {
   CCBILL_FRONTEND_SECRET: oauthCredential('frontend', 'secret'),
   CCBILL_BACKEND_APP_ID: oauthCredential('backend', 'appId'),
   CCBILL_BACKEND_SECRET: oauthCredential('backend', 'secret'),
-  CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
-  CCBILL_CHARGE_TIMEOUT_MS: int(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
+  CCBILL_AUTH_TIMEOUT_MS: intSetting(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
+  CCBILL_CHARGE_TIMEOUT_MS: intSetting(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
   MEMBERSHIP_PRICE: z
     .string()
     .regex(/^\d{1,5}\.\d{2}$/, 'a decimal like 14.99')
     .default('14.99')
     .describe('what a membership costs (spec §9); never taken from a request'),
-  MEMBERSHIP_PERIOD_DAYS: int(30, 1, 365).describe("a membership's period in days"),
-  MEMBERSHIP_REBILLS: int(99, 0, 99).describe('how many times a membership rebills'),
-  PAYMENT_CURRENCY_CODE: int(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
-  VOD_PURCHASE_PERIOD_DAYS: int(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
+  MEMBERSHIP_PERIOD_DAYS: intSetting(30, 1, 365).describe("a membership's period in days"),
+  MEMBERSHIP_REBILLS: intSetting(99, 0, 99).describe('how many times a membership rebills'),
+  PAYMENT_CURRENCY_CODE: intSetting(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
+  VOD_PURCHASE_PERIOD_DAYS: intSetting(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
 };
 
 interface ProviderProductionView {
