@@ -196,6 +196,23 @@ export async function pay(kit: AccountKit, input: PaymentInput) {
   return { ...prepared, result };
 }
 
+/** The provider's subscription webhook (the event type is appended) and an address inside its published ranges. */
+export const SUBSCRIPTION_HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
+export const PROVIDER_ADDRESS = '64.38.240.17';
+
+/** A subscription event as the provider posts it, from its address unless `from` says otherwise. */
+export function sendWebhook(kit: AccountKit, eventType: string, fields: object, from = PROVIDER_ADDRESS) {
+  return kit.request
+    .post(`${SUBSCRIPTION_HOOK}${eventType}`)
+    .set('X-Forwarded-For', from)
+    .send({ clientAccnum: 900000, clientSubacc: 0, ...fields });
+}
+
+/** The provider's subscription id of a username's payment. */
+export async function subscriptionIdOf(kit: AccountKit, username: string): Promise<string> {
+  return (await kit.db.knex('payment_attempts').where({ username }).first()).provider_subscription_id;
+}
+
 /** Signs in; returns the Cookie header value for both cookies. */
 export async function signIn(kit: AccountKit, username: string, password = 'correct horse') {
   const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username, password });

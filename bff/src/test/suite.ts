@@ -1,6 +1,21 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { testBackends, type Backend } from '@media-site/db/testing';
 
+/** Starts a kit before the enclosing suite and closes it after; the returned getter reads it inside tests. */
+export function useKit<K extends { close(): Promise<void> }>(start: () => Promise<K>): () => K {
+  let kit: K | undefined;
+  beforeAll(async () => {
+    kit = await start();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+  return () => {
+    if (!kit) throw new Error('kit not started');
+    return kit;
+  };
+}
+
 /**
  * Runs `define` once per test backend (MariaDB/MySQL when DATABASE_URL names one, SQLite always)
  * over a kit that `start` builds before the suite and that is closed after it; tests read it with `kit()`
@@ -12,16 +27,9 @@ export function describeWithKit<K extends { close(): Promise<void> }>(
   define: (kit: () => K, backend: Backend) => void,
 ): void {
   describe.each(testBackends())(`${name} (%s)`, (backend) => {
-    let kit: K | undefined;
-    beforeAll(async () => {
-      kit = await start(backend);
-    });
-    afterAll(async () => {
-      await kit?.close();
-    });
-    define(() => {
-      if (!kit) throw new Error(`${name}: kit not started`);
-      return kit;
-    }, backend);
+    define(
+      useKit(() => start(backend)),
+      backend,
+    );
   });
 }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { linkTokenHash } from '../password-reset/tokens';
 import { EMAIL_CHANGE_REFUSED, EMAIL_CHANGES_PER_HOUR } from './email';
-import { describeWithKit } from '../../../test/suite';
+import { describeWithKit, useKit } from '../../../test/suite';
 
 const SITE = 'https://members.example.com';
 
@@ -131,17 +131,15 @@ describeWithKit(
 );
 
 describe('e-mail change limits per address', () => {
-  let kit: AccountKit;
-  beforeAll(async () => {
-    kit = await startAccountKit('sqlite', { RATE_LIMIT_LOGIN_PER_MINUTE: '2' });
-  });
-  afterAll(() => kit?.close());
+  const kit = useKit(() => startAccountKit('sqlite', { RATE_LIMIT_LOGIN_PER_MINUTE: '2' }));
 
   it('answers 429 past RATE_LIMIT_LOGIN_PER_MINUTE a minute from one address on both routes, before reading the body', async () => {
     for (const path of ['/api/account/email', '/api/account/email/confirm']) {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i += 1)
-        statuses.push((await kit.request.post(path).set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send('{not json')).status);
+        statuses.push(
+          (await kit().request.post(path).set({ Origin: ORIGIN, 'Content-Type': 'application/json' }).send('{not json')).status,
+        );
       expect(statuses).toEqual([400, 400, 429]);
     }
   });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { ACCOUNTS_PER_ADDRESS_MAX, RESET_ANSWER, RESET_ANSWER_FLOOR_MS, RESET_REFUSED, RESETS_PER_ACCOUNT_PER_HOUR } from './service';
 import { linkTokenHash } from './tokens';
-import { describeWithKit } from '../../../test/suite';
+import { describeWithKit, useKit } from '../../../test/suite';
 
 const SITE = 'https://members.example.com';
 const HOUR_MS = 3_600_000;
@@ -229,19 +229,15 @@ describeWithKit(
 );
 
 describe('password reset limits per address', () => {
-  let kit: AccountKit;
-  beforeAll(async () => {
-    kit = await startAccountKit('sqlite', { RATE_LIMIT_LOGIN_PER_MINUTE: '3' });
-  });
-  afterAll(() => kit?.close());
+  const kit = useKit(() => startAccountKit('sqlite', { RATE_LIMIT_LOGIN_PER_MINUTE: '3' }));
 
   it('answers 429 past RATE_LIMIT_LOGIN_PER_MINUTE requests a minute from one address, before reading the body', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i += 1) statuses.push((await ask(kit, `pr_nobody${i}`)).status);
+    for (let i = 0; i < 5; i += 1) statuses.push((await ask(kit(), `pr_nobody${i}`)).status);
     expect(statuses).toEqual([202, 202, 202, 429, 429]);
     // Refused before the body is read: an unparseable body gets the 429, not a 400.
-    const junk = await kit.request
-      .post('/api/password-reset')
+    const junk = await kit()
+      .request.post('/api/password-reset')
       .set({ Origin: ORIGIN, 'Content-Type': 'application/json' })
       .send('{not json');
     expect(junk.status).toBe(429);
@@ -249,7 +245,7 @@ describe('password reset limits per address', () => {
 
   it('counts link confirmations per address too (RATE_LIMIT_LOGIN_PER_MINUTE a minute)', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i += 1) statuses.push((await confirm(kit, { token: 'A'.repeat(43), newPassword: 'whatever horse' })).status);
+    for (let i = 0; i < 5; i += 1) statuses.push((await confirm(kit(), { token: 'A'.repeat(43), newPassword: 'whatever horse' })).status);
     expect(statuses).toEqual([400, 400, 400, 429, 429]);
   });
 });
