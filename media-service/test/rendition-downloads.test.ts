@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { RANGE_DATA, keys, put, raw } from './helpers';
+import { RANGE_DATA, keys, putAll, raw } from './helpers';
 import { cookie, describeDeliveries, member, now } from './deliveries';
 
 const link = (path: string, over: { memberId?: number; expiresAt?: number; issuedAt?: number } = {}) =>
@@ -13,10 +13,12 @@ const VOD_DOWNLOAD = (path: string) => `/members/vodrenditions/${path}/Show%20%C
 const ATTACHMENT = `attachment; filename="Clip_A1_HD001_720p.mp4"; filename*=UTF-8''Clip_A1_HD001_720p.mp4`;
 
 async function populate(root: string): Promise<void> {
-  await put(root, 'videorenditions/clip-1/720p.mp4', RANGE_DATA);
-  await put(root, 'video/clip-1/Clip_A1_HD001.mp4', RANGE_DATA);
-  await put(root, 'vodrenditions/show-1/480p.mp4', RANGE_DATA);
-  await put(root, 'vodrenditions/show-2/480p.mp4', RANGE_DATA);
+  await putAll(root, {
+    'videorenditions/clip-1/720p.mp4': RANGE_DATA,
+    'video/clip-1/Clip_A1_HD001.mp4': RANGE_DATA,
+    'vodrenditions/show-1/480p.mp4': RANGE_DATA,
+    'vodrenditions/show-2/480p.mp4': RANGE_DATA,
+  });
 }
 
 describeDeliveries('rendition downloads', populate, (at) => {
