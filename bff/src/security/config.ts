@@ -7,6 +7,7 @@ import {
   placeholderReason,
   weakKeyReason,
 } from '@media-site/contracts/secret-policy';
+import { commaList } from '@media-site/contracts/comma-list';
 import { DEV_TOKEN_KEYS, parseKeyRing, type KeyRing } from '@media-site/contracts/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
 import { originOf } from './origin';
@@ -93,16 +94,12 @@ export const securityConfigShape = {
     .string()
     .default('')
     .transform((v, ctx) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean)
-        .map((o) => {
-          const origin = originOf(o);
-          if (origin) return origin;
-          ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
-          return z.NEVER;
-        }),
+      commaList(v).map((o) => {
+        const origin = originOf(o);
+        if (origin) return origin;
+        ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
+        return z.NEVER;
+      }),
     )
     .describe("extra origins (scheme, host and port) allowed to send state-changing requests; the site's own origin always is"),
   RATE_LIMIT_LOGIN_PER_MINUTE: intSetting(10, 1, 100_000).describe('sign-in requests per address and minute (Redis, or in-process)'),
