@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
 import { insertCatalog, type Catalog, type ContentFixture } from './fixtures';
 import { testApp, type TestApp, type TestAppOptions } from './harness';
@@ -47,4 +48,12 @@ export function listItem<K extends string>(idField: K, row: ContentFixture, thum
     datetoupload: row.datetoupload,
     thumbnail,
   } as Record<K, number> & Omit<ContentFixture, 'id' | 'model_id'> & { thumbnail: string };
+}
+
+/** Asks for each path and checks its status, naming the path when one differs. */
+export async function expectStatuses(
+  request: TestApp['request'],
+  cases: ReadonlyArray<readonly [path: string, status: number]>,
+): Promise<void> {
+  for (const [path, status] of cases) expect((await request.get(path)).status, path).toBe(status);
 }
