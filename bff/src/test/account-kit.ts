@@ -1,19 +1,17 @@
 import type { Knex } from 'knex';
-import { pino } from 'pino';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { searchText } from '@media-site/db';
 import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@media-site/simulator';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { createApp } from '../app';
-import { startCatalogCache } from '../cache/create';
+import type { createApp } from '../app';
 import { loadConfig } from '../config';
-import { memoryRateLimiter, type RateLimiter } from '../security/rate-limit';
+import type { RateLimiter } from '../security/rate-limit';
 import type { AccountDeps } from '../account/deps';
-import { accountSettings, providerClient } from '../account/start';
 import { cookieHeader, setCookies } from './cookies';
+import { ORIGIN, startAccountApp } from './account-app';
 
-export const ORIGIN = 'http://127.0.0.1';
+export { ORIGIN };
 export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
 export const VOD = { path: 'vod-one', price: '24.50' };
 
@@ -54,7 +52,6 @@ export async function startAccountKit(
   await insertVod(db.knex);
   const simulator = await startSimulator({ stallMs: 4000, ...sim });
   const config = loadConfig({
-    // supertest's Host carries an ephemeral port; the tests post as the site at ORIGIN.
     ALLOWED_ORIGINS: ORIGIN,
     CCBILL_BASE_URL: simulator.url,
     CCBILL_CHARGE_TIMEOUT_MS: '1500',
@@ -63,31 +60,20 @@ export async function startAccountKit(
     RATE_LIMIT_PAYMENT_PER_MINUTE: '1000',
     ...env,
   });
-  const logger = pino({ level: 'silent' });
   let ahead = 0;
-  const deps: AccountDeps = {
-    knex: db.knex,
-    logger,
-    provider: providerClient(config),
-    limiter: options.limiter ?? memoryRateLimiter(),
-    settings: accountSettings(config),
-    now: () => Date.now() + ahead,
-  };
-  const cache = await startCatalogCache({ ...config, REDIS_URL: undefined }, db.knex, logger);
-  const app = createApp({ knex: db.knex, cache: cache.cache, logger, account: deps });
+  const started = await startAccountApp(db, config, { now: () => Date.now() + ahead, ...options });
   return {
     db,
     sim: simulator,
-    deps,
-    app,
-    request: supertest(app.callback()),
+    deps: started.deps,
+    app: started.app,
+    request: started.request,
     setClockAhead: (ms) => {
       ahead = ms;
     },
     async close() {
-      await cache.close();
       await simulator.close();
-      await db.destroy();
+      await started.close();
     },
   };
 }
