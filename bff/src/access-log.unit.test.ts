@@ -1,19 +1,11 @@
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createAccessLog } from './access-log';
+import { captureSink } from './test/log-sink';
 
 function capture(level: string) {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  const logger = pino({ level, base: { service: 'bff' } }, sink);
-  const lines = () => chunks.join('').split('\n').filter(Boolean);
-  return { logger, sink, chunks, lines };
+  const captured = captureSink();
+  return { logger: pino({ level, base: { service: 'bff' } }, captured.sink), ...captured };
 }
 
 describe('access log', () => {

@@ -6,10 +6,10 @@ import { placeholderReason, weakKeyReason } from '@media-site/contracts/secret-p
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
 import { mailConfigShape, mailSettings, refuseMailProblemsInProduction } from './mail/config';
+import { intSetting, parsedBy } from './config-schema';
 
 // DATA_DIR / DATABASE_URL: the embedded defaults every process shares (contracts/embedded-defaults).
 
-const intFrom = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 const optionalUrl = z
   .string()
   .optional()
@@ -25,7 +25,7 @@ function urlPassword(url: string | undefined): string {
 
 export const configSchema = z
   .object({
-    BFF_PORT: intFrom(3001, 0, 65535).describe("the bff's listen port"),
+    BFF_PORT: intSetting(3001, 0, 65535).describe("the bff's listen port"),
     BFF_HOST: z.string().min(1).default('127.0.0.1').describe("the bff's listen address"),
     DATA_DIR: z.string().optional().meta({
       description:
@@ -41,7 +41,7 @@ export const configSchema = z
           '`mysql://user:pass@host:3306/db` (MySQL 8, MariaDB 10.11+) or `sqlite:path`; also read by the operator commands; production refuses a password containing `change-me`',
         defaultText: '`sqlite:$DATA_DIR/catalog.sqlite`',
       }),
-    DATABASE_POOL_MAX: intFrom(10, 1, 200).describe("MySQL pool size (the primary's, and each read replica's)"),
+    DATABASE_POOL_MAX: intSetting(10, 1, 200).describe("MySQL pool size (the primary's, and each read replica's)"),
     DATABASE_READ_URL: optionalUrl
       .refine((v) => v === undefined || v.split(',').every((u) => !u.trim() || /^(?:mysql2?|mariadb):\/\//.test(u.trim())), {
         message: 'must be one or more comma-separated mysql:// or mariadb:// URLs',
@@ -49,7 +49,7 @@ export const configSchema = z
       .describe(
         'read replicas for catalog reads: one `mysql://` URL or several, comma-separated; unset = the primary answers everything. Members, sessions, payments, webhooks, takedowns and every write use `DATABASE_URL`; a replica answers only once it has replayed the catalog generation the bff knows (never older rows after a change), and a failed or unreachable replica\'s reads go to the primary (docs/deploy.md, "Scaling")',
       ),
-    DATABASE_READ_CHECK_MS: intFrom(1000, 50, 60_000).describe(
+    DATABASE_READ_CHECK_MS: intSetting(1000, 50, 60_000).describe(
       "how often each read replica's reachability and replayed generation are checked (also at once after every catalog change)",
     ),
     REDIS_URL: optionalUrl
@@ -62,13 +62,13 @@ export const configSchema = z
         'Redis behind Sentinel: `host:port,host:port` of the sentinels; every Redis client follows the master the sentinels name, and REDIS_URL then gives only the database index and password. Set both REDIS_SENTINELS and REDIS_SENTINEL_NAME or neither',
       ),
     REDIS_SENTINEL_NAME: z.string().optional().describe("the master's name behind Sentinel (`sentinel monitor <name> ...`)"),
-    REDIS_COMMAND_TIMEOUT_MS: intFrom(150, 10, 10_000).describe('a slower Redis command counts as a miss, never a wait'),
-    CACHE_TTL_SECONDS: intFrom(300, 0, 86_400).describe('cached answer lifetime (0 = off)'),
-    CACHE_GENERATION_POLL_MS: intFrom(500, 50, 3_600_000).describe(
+    REDIS_COMMAND_TIMEOUT_MS: intSetting(150, 10, 10_000).describe('a slower Redis command counts as a miss, never a wait'),
+    CACHE_TTL_SECONDS: intSetting(300, 0, 86_400).describe('cached answer lifetime (0 = off)'),
+    CACHE_GENERATION_POLL_MS: intSetting(500, 50, 3_600_000).describe(
       'database poll of the catalog generation (pub/sub is the fast path); bounds how soon a change shows without Redis',
     ),
-    CACHE_LOCAL_MAX_ENTRIES: intFrom(2000, 0, 1_000_000).describe('in-process LRU size (entries)'),
-    PAGE_ANCHOR_EVERY: intFrom(500, 2, 100_000).describe('deep-page anchors: every n-th sort key'),
+    CACHE_LOCAL_MAX_ENTRIES: intSetting(2000, 0, 1_000_000).describe('in-process LRU size (entries)'),
+    PAGE_ANCHOR_EVERY: intSetting(500, 2, 100_000).describe('deep-page anchors: every n-th sort key'),
     CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe('Redis key and channel prefix'),
     FRONT_GENERATION_DIR: optionalUrl.meta({
       description:
@@ -79,12 +79,12 @@ export const configSchema = z
       .enum(['on', 'off'])
       .default('on')
       .describe('in-process trigram search index per catalog generation; off = every search reads the database'),
-    SEARCH_INDEX_MAX_ROWS: intFrom(500_000, 0, 10_000_000).describe(
+    SEARCH_INDEX_MAX_ROWS: intSetting(500_000, 0, 10_000_000).describe(
       "the search index's row limit per content type: a bigger table is searched in the database instead (~30 MB of heap per 100,000 rows)",
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
-    SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 120_000).describe('how long SIGTERM waits for in-flight requests'),
-    READ_DEADLINE_MS: intFrom(1800, 0, 60_000).describe(
+    SHUTDOWN_TIMEOUT_MS: intSetting(10_000, 0, 120_000).describe('how long SIGTERM waits for in-flight requests'),
+    READ_DEADLINE_MS: intSetting(1800, 0, 60_000).describe(
       'a read (`GET /api/*`, `/readyz`) not answered by then gets 503: a database that accepts connections but never answers cannot hold requests',
     ),
     METRICS_PORT: z.coerce
@@ -98,27 +98,20 @@ export const configSchema = z
     REPORT_HOLIDAYS: z
       .string()
       .optional()
-      .transform((v, ctx) => {
-        try {
-          return parseHolidays(v);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      })
+      .transform(parsedBy(parseHolidays))
       .describe(
         'extra non-business days (`YYYY-MM-DD,...`) for report deadlines besides weekends: the deadlines the report form promises and those the operator CLI works to (the same list); a bad date stops the start',
       ),
-    RATE_LIMIT_LOGIN_PER_ACCOUNT: intFrom(10, 1, 100_000).describe(
+    RATE_LIMIT_LOGIN_PER_ACCOUNT: intSetting(10, 1, 100_000).describe(
       'failed sign-ins per username per 15 minutes (`bff/src/routes/api/auth/limits.ts`): per address, per known browser (`login_device` cookie), and from unknown browsers together; past one a sign-in needs a proof of work (ALTCHA widget, ~1 s), not a wait (bff/README.md, "Sign-in limits")',
     ),
-    LOGIN_HASH_QUEUE_MAX: intFrom(8, 1, 1000).describe(
+    LOGIN_HASH_QUEUE_MAX: intSetting(8, 1, 1000).describe(
       'password hashes (~0.4 s of scrypt each, 4 threads; `db/src/members/password.ts`) running or waiting per process, at most 2 per address; more answer 503 `busy` + `Retry-After: 1` at once',
     ),
-    RATE_LIMIT_USERNAME_PER_MINUTE: intFrom(30, 1, 100_000).describe(
+    RATE_LIMIT_USERNAME_PER_MINUTE: intSetting(30, 1, 100_000).describe(
       '`GET /api/username-available` checks per address and minute (the join form checks a username as it is typed)',
     ),
-    RATE_LIMIT_POSITION_PER_MINUTE: intFrom(30, 1, 100_000).describe(
+    RATE_LIMIT_POSITION_PER_MINUTE: intSetting(30, 1, 100_000).describe(
       'playback-position writes per member and minute (a player saves every ~10 s)',
     ),
     SITE_NAME: z.string().trim().min(1).max(60).default('Media Site').describe("the site's name in mail (subjects, signature)"),

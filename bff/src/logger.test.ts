@@ -1,19 +1,12 @@
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { knexLog } from './logger';
+import { captureSink } from './test/log-sink';
 
 function capture() {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  const logger = pino({ level: 'info', base: { service: 'bff' } }, sink);
-  return { logger, lines: () => chunks.join('').split('\n').filter(Boolean) };
+  const { sink, lines } = captureSink();
+  return { logger: pino({ level: 'info', base: { service: 'bff' } }, sink), lines };
 }
 
 describe('knex messages', () => {

@@ -1,19 +1,13 @@
-import { Writable } from 'node:stream';
 import Koa from 'koa';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createAccessLog } from './access-log';
 import { requestLog } from './request-log';
+import { captureSink } from './test/log-sink';
 
 function appLoggingAt(level: string) {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
+  const { sink, lines: written } = captureSink();
   const accessLog = createAccessLog(pino({ level }, sink));
   const app = new Koa();
   app.use(requestLog(accessLog));
@@ -23,11 +17,7 @@ function appLoggingAt(level: string) {
   });
   const lines = () => {
     accessLog.flush();
-    return chunks
-      .join('')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { level: number; url: string });
+    return written().map((l) => JSON.parse(l) as { level: number; url: string });
   };
   return { app, lines };
 }

@@ -55,47 +55,33 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A named shorthand for one code: `new NotFoundError()` is `new AppError('not_found', 'not found')`
+ * under its own name. Without a default message the message is required.
+ */
+function shorthand(name: string, code: ErrorCode): new (message: string) => AppError;
+function shorthand(name: string, code: ErrorCode, defaultMessage: string): new (message?: string) => AppError;
+function shorthand(name: string, code: ErrorCode, defaultMessage?: string): new (message?: string) => AppError {
+  // The computed key names the class, so `new.target.name` (the error's name) is `name`.
+  const named = {
+    [name]: class extends AppError {
+      constructor(message = defaultMessage ?? '') {
+        super(code, message);
+      }
+    },
+  };
+  return named[name]!;
+}
+
 // Named shorthands for the common codes; they are AppErrors, nothing more.
-export class BadRequestError extends AppError {
-  constructor(message: string) {
-    super('bad_request', message);
-  }
-}
-export class UnauthenticatedError extends AppError {
-  constructor(message = 'sign in required') {
-    super('unauthenticated', message);
-  }
-}
-export class ForbiddenError extends AppError {
-  constructor(message = 'not allowed') {
-    super('forbidden', message);
-  }
-}
-export class NotFoundError extends AppError {
-  constructor(message = 'not found') {
-    super('not_found', message);
-  }
-}
-export class ConflictError extends AppError {
-  constructor(message: string) {
-    super('conflict', message);
-  }
-}
-export class PaymentRefusedError extends AppError {
-  constructor(message: string) {
-    super('payment_refused', message);
-  }
-}
-export class RateLimitedError extends AppError {
-  constructor(message = 'too many requests') {
-    super('rate_limited', message);
-  }
-}
-export class UnavailableError extends AppError {
-  constructor(message = 'a dependency is unavailable, try again shortly') {
-    super('unavailable', message);
-  }
-}
+export const BadRequestError = shorthand('BadRequestError', 'bad_request');
+export const UnauthenticatedError = shorthand('UnauthenticatedError', 'unauthenticated', 'sign in required');
+export const ForbiddenError = shorthand('ForbiddenError', 'forbidden', 'not allowed');
+export const NotFoundError = shorthand('NotFoundError', 'not_found', 'not found');
+export const ConflictError = shorthand('ConflictError', 'conflict');
+export const PaymentRefusedError = shorthand('PaymentRefusedError', 'payment_refused');
+export const RateLimitedError = shorthand('RateLimitedError', 'rate_limited', 'too many requests');
+export const UnavailableError = shorthand('UnavailableError', 'unavailable', 'a dependency is unavailable, try again shortly');
 
 /** A media file (or anything else) that is not there, or may not be named to this caller. */
 export const notFound = (): AppError => new AppError('not_found', 'No such file');

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { commaList } from './comma-list';
 
 /**
  * Media access credentials, shared by the bff (which signs) and the media service (which verifies).
@@ -39,10 +40,7 @@ const MEMBER_ID = /^[\w-]{1,64}$/;
 export function parseKeyRing(spec: string): KeyRing {
   const keys: TokenKey[] = [];
   const problems: string[] = [];
-  for (const part of spec
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
+  for (const part of commaList(spec)) {
     const colon = part.indexOf(':');
     const kid = colon > 0 ? part.slice(0, colon) : '';
     const secret = colon > 0 ? part.slice(colon + 1) : '';

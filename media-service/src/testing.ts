@@ -13,6 +13,11 @@ export async function put(root: string, relative: string, data: Buffer | string)
   return file;
 }
 
+/** Writes each file of `files` (path under `root` → contents), in order. */
+export async function putAll(root: string, files: Record<string, Buffer | string>): Promise<void> {
+  for (const [relative, data] of Object.entries(files)) await put(root, relative, data);
+}
+
 export interface TempMedia {
   dir: string;
   root: string;

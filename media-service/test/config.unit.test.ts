@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
+import { refusalOf } from '@media-site/contracts/config-testing';
 
 // Made at run time, as an operator would: a key written here would be one the repository publishes.
 const KEY_A = randomBytes(48).toString('base64');
@@ -11,14 +12,7 @@ const PRODUCTION = {
   MEDIA_REVOCATION_URL: 'http://bff:3001/internal/media-revocations',
 };
 
-const refusal = (env: Record<string, string | undefined>): string => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('the configuration was accepted');
-};
+const refusal = (env: Record<string, string | undefined>): string => refusalOf(loadConfig, env);
 
 describe('media-service configuration in production', () => {
   it('starts with a strong key ring', () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { signSessionToken } from '@media-site/contracts/token';
 import { TakedownList } from '../src/access/takedowns';
-import { keys, startFixture } from './helpers';
+import { RANGE_DATA, keys, putAll, startFixture } from './helpers';
 import type { Fixture } from './helpers';
 
 export const now = () => Math.floor(Date.now() / 1000);
@@ -20,8 +20,19 @@ export interface Delivery {
   offload: boolean;
 }
 
-/** Runs `body` once streamed by the service and once offloaded to nginx, on a tree `populate` fills. */
-export function describeDeliveries(title: string, populate: (root: string) => Promise<void>, body: (at: Delivery) => void): void {
+/** The renditions both suites deliver: clip-1's 720p, and the 480p of show-1 (which `member()` bought) and of show-2. */
+export const RENDITIONS = {
+  'videorenditions/clip-1/720p.mp4': RANGE_DATA,
+  'vodrenditions/show-1/480p.mp4': RANGE_DATA,
+  'vodrenditions/show-2/480p.mp4': RANGE_DATA,
+};
+
+/** Runs `body` once streamed by the service and once offloaded to nginx, on a tree of the `files` given (path → contents). */
+export function describeDeliveries(
+  title: string,
+  files: () => Promise<Record<string, Buffer | string>>,
+  body: (at: Delivery) => void,
+): void {
   describe.each([
     ['streamed by the service', {}],
     ['offloaded to nginx', { MEDIA_OFFLOAD: 'nginx' }],
@@ -29,7 +40,7 @@ export function describeDeliveries(title: string, populate: (root: string) => Pr
     const at = { takedowns: new TakedownList(), offload: 'MEDIA_OFFLOAD' in env } as Delivery;
     beforeAll(async () => {
       at.fx = await startFixture(env, { takedowns: at.takedowns });
-      await populate(at.fx.root);
+      await putAll(at.fx.root, await files());
     });
     afterAll(() => at.fx.stop());
     body(at);

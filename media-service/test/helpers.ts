@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { StartOptions } from '../src/server';
-import { put, startTempMedia, type TempMedia } from '../src/testing';
+import { putAll, startTempMedia, type TempMedia } from '../src/testing';
 import { parseKeyRing } from '@media-site/contracts/token';
 
 export const TEST_KEYS = 'k2:second-test-secret-value,k1:first-test-secret-value';
@@ -15,22 +15,24 @@ export async function jpeg(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
-export { put, raw, type RawResponse } from '../src/testing';
+export { put, putAll, raw, type RawResponse } from '../src/testing';
 
 export type Fixture = TempMedia;
 
 export async function startFixture(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Fixture> {
   const image = await jpeg(800, 600);
   return startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...env }, options, async (root) => {
-    await put(root, 'freephotos/range/data.bin', RANGE_DATA);
-    await put(root, 'freephotos/range/empty.bin', '');
-    await put(root, 'photosthumbs/set-1/large.jpg', image);
-    await put(root, 'videothumbs/clip-1/clip-1_02.jpg', image);
-    await put(root, 'vodthumbs/show-1/show-1_02.jpg', image);
-    await put(root, 'freephotos/set-1/free.jpg', image);
-    await put(root, 'photos/set-1/full.jpg', image);
-    await put(root, 'video/clip-1/clip-1001.mp4', RANGE_DATA);
-    await put(root, 'vod/show-1/show-1.mp4', RANGE_DATA);
-    await put(root, 'vod/show-2/show-2.mp4', RANGE_DATA);
+    await putAll(root, {
+      'freephotos/range/data.bin': RANGE_DATA,
+      'freephotos/range/empty.bin': '',
+      'photosthumbs/set-1/large.jpg': image,
+      'videothumbs/clip-1/clip-1_02.jpg': image,
+      'vodthumbs/show-1/show-1_02.jpg': image,
+      'freephotos/set-1/free.jpg': image,
+      'photos/set-1/full.jpg': image,
+      'video/clip-1/clip-1001.mp4': RANGE_DATA,
+      'vod/show-1/show-1.mp4': RANGE_DATA,
+      'vod/show-2/show-2.mp4': RANGE_DATA,
+    });
   });
 }

@@ -1,25 +1,23 @@
 import { expect, it } from 'vitest';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { RANGE_DATA, jpeg, keys, put, raw } from './helpers';
-import { cookie, describeDeliveries, member, now } from './deliveries';
+import { RANGE_DATA, jpeg, keys, raw } from './helpers';
+import { RENDITIONS, cookie, describeDeliveries, member, now } from './deliveries';
 
 const RENDITION = '/members/videorenditions/clip-1/720p.mp4';
 const VOD_RENDITION = (path: string) => `/members/vodrenditions/${path}/480p.mp4`;
 const PREVIEWS = '/members/videopreviews/clip-1';
 
-async function populate(root: string): Promise<void> {
-  await put(root, 'videorenditions/clip-1/720p.mp4', RANGE_DATA);
-  await put(root, 'vodrenditions/show-1/480p.mp4', RANGE_DATA);
-  await put(root, 'vodrenditions/show-2/480p.mp4', RANGE_DATA);
-  await put(root, 'videopreviews/clip-1/poster.jpg', await jpeg(320, 180));
-  await put(root, 'videopreviews/clip-1/sprite.jpg', await jpeg(1600, 90));
-  await put(root, 'videopreviews/clip-1/thumbs.vtt', 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsprite.jpg#xywh=0,0,160,90\n');
-  await put(root, 'videopreviews/clip-1/trailer.mp4', RANGE_DATA);
-  await put(root, 'vodpreviews/show-2/trailer.mp4', RANGE_DATA);
-  await put(root, '.partial/job-1-abc/720p.mp4', RANGE_DATA);
-}
+const files = async () => ({
+  ...RENDITIONS,
+  'videopreviews/clip-1/poster.jpg': await jpeg(320, 180),
+  'videopreviews/clip-1/sprite.jpg': await jpeg(1600, 90),
+  'videopreviews/clip-1/thumbs.vtt': 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsprite.jpg#xywh=0,0,160,90\n',
+  'videopreviews/clip-1/trailer.mp4': RANGE_DATA,
+  'vodpreviews/show-2/trailer.mp4': RANGE_DATA,
+  '.partial/job-1-abc/720p.mp4': RANGE_DATA,
+});
 
-describeDeliveries('renditions and previews', populate, (at) => {
+describeDeliveries('renditions and previews', files, (at) => {
   const { takedowns, offload } = at;
 
   it('plays a rendition inline for a member, with Range', async () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { RANGE_DATA, keys, put, raw } from './helpers';
-import { cookie, describeDeliveries, member, now } from './deliveries';
+import { RANGE_DATA, keys, raw } from './helpers';
+import { RENDITIONS, cookie, describeDeliveries, member, now } from './deliveries';
 
 const link = (path: string, over: { memberId?: number; expiresAt?: number; issuedAt?: number } = {}) =>
   signDownloadUrl(keys, { path, memberId: over.memberId ?? 42, expiresAt: over.expiresAt ?? now() + 3600, issuedAt: over.issuedAt });
@@ -12,14 +12,9 @@ const ORIGINAL = '/members/video/clip-1/Clip_A1_HD001.mp4';
 const VOD_DOWNLOAD = (path: string) => `/members/vodrenditions/${path}/Show%20%C3%A9t%C3%A9_480p.mp4`;
 const ATTACHMENT = `attachment; filename="Clip_A1_HD001_720p.mp4"; filename*=UTF-8''Clip_A1_HD001_720p.mp4`;
 
-async function populate(root: string): Promise<void> {
-  await put(root, 'videorenditions/clip-1/720p.mp4', RANGE_DATA);
-  await put(root, 'video/clip-1/Clip_A1_HD001.mp4', RANGE_DATA);
-  await put(root, 'vodrenditions/show-1/480p.mp4', RANGE_DATA);
-  await put(root, 'vodrenditions/show-2/480p.mp4', RANGE_DATA);
-}
+const files = async () => ({ ...RENDITIONS, 'video/clip-1/Clip_A1_HD001.mp4': RANGE_DATA });
 
-describeDeliveries('rendition downloads', populate, (at) => {
+describeDeliveries('rendition downloads', files, (at) => {
   const { takedowns, offload } = at;
 
   it('sends the rendition as an attachment under its download name, from a signed link', async () => {

@@ -1,8 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { placeholderReason, weakProviderSecretReason } from '@media-site/contracts/secret-policy';
-
-const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+import { intSetting } from '../config-schema';
 
 // Coercing would read an empty value (compose's `${VAR:-}`) as 0: a wrong merchant account that
 // only shows at the first charge. Unset means the local default; set means digits.
@@ -36,6 +35,19 @@ export const SIMULATOR_CREDENTIALS = {
 const SIMULATOR_BASE_URL = 'http://127.0.0.1:3003';
 const SIMULATOR_ACCNUM = 900000;
 
+const OAUTH_PART = {
+  appId: { name: 'application id', refused: "the simulator's and `change-me`" },
+  secret: { name: 'secret', refused: "the simulator's, `change-me` and secrets under 16 characters" },
+};
+
+/** One of the two OAuth applications' id or secret: the simulator's locally, the operator's in production. */
+const oauthCredential = (app: keyof typeof SIMULATOR_CREDENTIALS, part: keyof typeof OAUTH_PART) =>
+  credential(SIMULATOR_CREDENTIALS[app][part]).meta({
+    description: `the ${app} OAuth ${OAUTH_PART[part].name}; production refuses ${OAUTH_PART[part].refused}`,
+    defaultText: "the simulator's",
+    production: 'required',
+  });
+
 /** Card provider (CCBill RESTful API) and what a membership costs. Prices never come from requests. */
 export const providerConfigShape = {
   CCBILL_BASE_URL: z.url().default(SIMULATOR_BASE_URL).meta({
@@ -53,37 +65,21 @@ export const providerConfigShape = {
     production: 'required',
   }),
   CCBILL_CLIENT_SUBACC: accountNumber(0, 9999).describe('the merchant subaccount'),
-  CCBILL_FRONTEND_APP_ID: credential(SIMULATOR_CREDENTIALS.frontend.appId).meta({
-    description: "the frontend OAuth application id; production refuses the simulator's and `change-me`",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_FRONTEND_SECRET: credential(SIMULATOR_CREDENTIALS.frontend.secret).meta({
-    description: "the frontend OAuth secret; production refuses the simulator's, `change-me` and secrets under 16 characters",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_BACKEND_APP_ID: credential(SIMULATOR_CREDENTIALS.backend.appId).meta({
-    description: "the backend OAuth application id; production refuses the simulator's and `change-me`",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_BACKEND_SECRET: credential(SIMULATOR_CREDENTIALS.backend.secret).meta({
-    description: "the backend OAuth secret; production refuses the simulator's, `change-me` and secrets under 16 characters",
-    defaultText: "the simulator's",
-    production: 'required',
-  }),
-  CCBILL_AUTH_TIMEOUT_MS: int(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
-  CCBILL_CHARGE_TIMEOUT_MS: int(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
+  CCBILL_FRONTEND_APP_ID: oauthCredential('frontend', 'appId'),
+  CCBILL_FRONTEND_SECRET: oauthCredential('frontend', 'secret'),
+  CCBILL_BACKEND_APP_ID: oauthCredential('backend', 'appId'),
+  CCBILL_BACKEND_SECRET: oauthCredential('backend', 'secret'),
+  CCBILL_AUTH_TIMEOUT_MS: intSetting(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
+  CCBILL_CHARGE_TIMEOUT_MS: intSetting(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
   MEMBERSHIP_PRICE: z
     .string()
     .regex(/^\d{1,5}\.\d{2}$/, 'a decimal like 14.99')
     .default('14.99')
     .describe('what a membership costs (spec §9); never taken from a request'),
-  MEMBERSHIP_PERIOD_DAYS: int(30, 1, 365).describe("a membership's period in days"),
-  MEMBERSHIP_REBILLS: int(99, 0, 99).describe('how many times a membership rebills'),
-  PAYMENT_CURRENCY_CODE: int(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
-  VOD_PURCHASE_PERIOD_DAYS: int(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
+  MEMBERSHIP_PERIOD_DAYS: intSetting(30, 1, 365).describe("a membership's period in days"),
+  MEMBERSHIP_REBILLS: intSetting(99, 0, 99).describe('how many times a membership rebills'),
+  PAYMENT_CURRENCY_CODE: intSetting(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
+  VOD_PURCHASE_PERIOD_DAYS: intSetting(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
 };
 
 interface ProviderProductionView {

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { commaList } from '@media-site/contracts/comma-list';
 
 /** The provider's documented webhook source ranges (reference/ccbill.md §4). */
 export const CCBILL_WEBHOOK_RANGES =
@@ -99,10 +100,7 @@ export function parseAddressList(spec: string): AddressList {
   const bad: string[] = [];
   const wide: string[] = [];
   const local: string[] = [];
-  for (const entry of spec
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean)) {
+  for (const entry of commaList(spec)) {
     const [from = '', to] = entry.split('-').map((s) => s.trim());
     const [net = '', bits] = entry.split('/');
     let span: Span | undefined;

@@ -1,13 +1,11 @@
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
+import { commaList } from '@media-site/contracts/comma-list';
 import { plainAddress, type AddressList } from './address-list';
 
 /** The right-most X-Forwarded-For entry that is not a proxy we trust (earlier ones are the client's claims). */
 function forwardedClient(forwardedFor: string | undefined, peer: string, trusted: AddressList): string {
-  const hops = (forwardedFor ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
+  const hops = commaList(forwardedFor ?? '');
   // Walk back through proxies we trust (nginx in front of nginx, for example).
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     const hop = plainAddress(hops[i] ?? '');

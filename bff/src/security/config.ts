@@ -7,38 +7,20 @@ import {
   placeholderReason,
   weakKeyReason,
 } from '@media-site/contracts/secret-policy';
+import { commaList } from '@media-site/contracts/comma-list';
 import { DEV_TOKEN_KEYS, parseKeyRing, type KeyRing } from '@media-site/contracts/token';
 import { CCBILL_WEBHOOK_RANGES, parseAddressList, type AddressList } from './address-list';
 import { originOf } from './origin';
+import { intSetting, parsedBy } from '../config-schema';
 
-const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
-
-const addressList = (def: string) =>
-  z
-    .string()
-    .default(def)
-    .transform((spec, ctx) => {
-      try {
-        return parseAddressList(spec);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    });
+const addressList = (def: string) => z.string().default(def).transform(parsedBy(parseAddressList));
 
 /** "kid:secret,kid2:secret2": the spec (for the production checks) and the parsed ring. */
 const keyRing = (def: string) =>
   z
     .string()
     .default(def)
-    .transform((spec, ctx) => {
-      try {
-        return { spec, ring: parseKeyRing(spec) };
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    });
+    .transform(parsedBy((spec) => ({ spec, ring: parseKeyRing(spec) })));
 
 /** Sessions, media tokens, request guards. Defaults are for local use; see bff/README.md. */
 export const securityConfigShape = {
@@ -56,10 +38,10 @@ export const securityConfigShape = {
     defaultText: 'a dev key (local only)',
     production: 'required',
   }),
-  MEDIA_TOKEN_TTL_SECONDS: int(300, 30, 3600).describe(
+  MEDIA_TOKEN_TTL_SECONDS: intSetting(300, 30, 3600).describe(
     "the media token's life (its cookie lasts the browser session); revocation reaches sessions within this time",
   ),
-  DOWNLOAD_LINK_TTL_HOURS: int(48, 24, 24 * 14).describe("a signed download link's life"),
+  DOWNLOAD_LINK_TTL_HOURS: intSetting(48, 24, 24 * 14).describe("a signed download link's life"),
   EDGE_URL_SECRET: z
     .preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional())
     .describe(
@@ -68,13 +50,13 @@ export const securityConfigShape = {
   // An edge URL is checked at a CDN's edge, which cannot know a member was revoked or signed out
   // everywhere, and a CDN's cached copy answers it without asking the origin: so it is short (the
   // origin refuses it after the member's valid-from time, docs/security.md).
-  EDGE_URL_TTL_SECONDS: int(300, 60, 48 * 3600).describe(
+  EDGE_URL_TTL_SECONDS: intSetting(300, 60, 48 * 3600).describe(
     "an edge URL's life (60 s to 48 h; a CDN's cached copy answers it without asking the origin, so a revoked or signed-out member's URL works there this long, at the origin only until the next revocation poll)",
   ),
   EDGE_BASE_URL: z
     .preprocess((v) => (v === '' ? undefined : v), z.url().optional())
     .describe("the CDN's origin edge URLs point at (e.g. https://cdn.example.com); unset or empty: site-relative"),
-  SESSION_TTL_HOURS: int(24 * 30, 1, 24 * 365).describe("a session's life"),
+  SESSION_TTL_HOURS: intSetting(24 * 30, 1, 24 * 365).describe("a session's life"),
   TRUSTED_PROXIES: addressList('127.0.0.1,::1').describe(
     "peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door's address (compose: nginx's `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)",
   ),
@@ -112,20 +94,16 @@ export const securityConfigShape = {
     .string()
     .default('')
     .transform((v, ctx) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean)
-        .map((o) => {
-          const origin = originOf(o);
-          if (origin) return origin;
-          ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
-          return z.NEVER;
-        }),
+      commaList(v).map((o) => {
+        const origin = originOf(o);
+        if (origin) return origin;
+        ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin such as https://example.com:8443` });
+        return z.NEVER;
+      }),
     )
     .describe("extra origins (scheme, host and port) allowed to send state-changing requests; the site's own origin always is"),
-  RATE_LIMIT_LOGIN_PER_MINUTE: int(10, 1, 100_000).describe('sign-in requests per address and minute (Redis, or in-process)'),
-  RATE_LIMIT_PAYMENT_PER_MINUTE: int(20, 1, 100_000).describe('payment requests per address and minute (Redis, or in-process)'),
+  RATE_LIMIT_LOGIN_PER_MINUTE: intSetting(10, 1, 100_000).describe('sign-in requests per address and minute (Redis, or in-process)'),
+  RATE_LIMIT_PAYMENT_PER_MINUTE: intSetting(20, 1, 100_000).describe('payment requests per address and minute (Redis, or in-process)'),
 };
 
 interface ProductionView {

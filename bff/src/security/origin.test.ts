@@ -19,27 +19,24 @@ function guarded(allowedOrigins: string[] = [], trustedProxies = '127.0.0.1,::1'
   return supertest(app.callback());
 }
 
+/** The status of a POST to the guarded app with these headers. */
+async function postStatus(headers: Record<string, string>, ...app: Parameters<typeof guarded>): Promise<number> {
+  return (
+    await guarded(...app)
+      .post('/')
+      .set(headers)
+  ).status;
+}
+
 // The site as the browser sees it: the Host it sent, which the front door passes on unchanged.
 const SITE = { Host: '127.0.0.1:8080' };
 
 describe('same-origin guard', () => {
   it('accepts the site itself: scheme, host and port', async () => {
-    expect(
-      (
-        await guarded()
-          .post('/')
-          .set({ ...SITE, Origin: 'http://127.0.0.1:8080' })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await guarded()
-          .post('/')
-          .set({ ...SITE, Referer: 'http://127.0.0.1:8080/ccbill' })
-      ).status,
-    ).toBe(200);
-    expect((await guarded().post('/').set({ Host: 'Example.COM', Origin: 'http://example.com' })).status).toBe(200);
-    expect((await guarded().post('/').set({ Host: 'example.com:80', Origin: 'http://example.com' })).status).toBe(200);
+    expect(await postStatus({ ...SITE, Origin: 'http://127.0.0.1:8080' })).toBe(200);
+    expect(await postStatus({ ...SITE, Referer: 'http://127.0.0.1:8080/ccbill' })).toBe(200);
+    expect(await postStatus({ Host: 'Example.COM', Origin: 'http://example.com' })).toBe(200);
+    expect(await postStatus({ Host: 'example.com:80', Origin: 'http://example.com' })).toBe(200);
   });
 
   it.each([
@@ -58,50 +55,26 @@ describe('same-origin guard', () => {
   });
 
   it('refuses a Referer from another port, and a request with neither header', async () => {
-    expect(
-      (
-        await guarded()
-          .post('/')
-          .set({ ...SITE, Referer: 'http://127.0.0.1:9999/ccbill' })
-      ).status,
-    ).toBe(403);
-    expect((await guarded().post('/').set(SITE)).status).toBe(403);
+    expect(await postStatus({ ...SITE, Referer: 'http://127.0.0.1:9999/ccbill' })).toBe(403);
+    expect(await postStatus(SITE)).toBe(403);
   });
 
   it('takes https from a trusted proxy, so a TLS site matches its https origin', async () => {
     const behindTls = { Host: 'site.example', 'X-Forwarded-Proto': 'https' };
-    expect(
-      (
-        await guarded()
-          .post('/')
-          .set({ ...behindTls, Origin: 'https://site.example' })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await guarded()
-          .post('/')
-          .set({ ...behindTls, Origin: 'http://site.example' })
-      ).status,
-    ).toBe(403);
+    expect(await postStatus({ ...behindTls, Origin: 'https://site.example' })).toBe(200);
+    expect(await postStatus({ ...behindTls, Origin: 'http://site.example' })).toBe(403);
   });
 
   it('ignores X-Forwarded-Proto and X-Forwarded-Host from a peer that is not a trusted proxy', async () => {
-    const untrusted = guarded([], '192.0.2.1');
-    expect(
-      (await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'https://site.example' })).status,
-    ).toBe(403);
-    expect(
-      (await untrusted.post('/').set({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'http://site.example' })).status,
-    ).toBe(200);
-    expect(
-      (await guarded().post('/').set({ Host: 'site.example', 'X-Forwarded-Host': 'evil.example', Origin: 'http://evil.example' })).status,
-    ).toBe(403);
+    const untrusted = (headers: Record<string, string>) => postStatus(headers, [], '192.0.2.1');
+    expect(await untrusted({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'https://site.example' })).toBe(403);
+    expect(await untrusted({ Host: 'site.example', 'X-Forwarded-Proto': 'https', Origin: 'http://site.example' })).toBe(200);
+    expect(await postStatus({ Host: 'site.example', 'X-Forwarded-Host': 'evil.example', Origin: 'http://evil.example' })).toBe(403);
   });
 
   it('accepts a configured origin only with its exact port', async () => {
-    const app = guarded(['https://shop.example:8443']);
-    expect((await app.post('/').set({ ...SITE, Origin: 'https://shop.example:8443' })).status).toBe(200);
-    expect((await app.post('/').set({ ...SITE, Origin: 'https://shop.example' })).status).toBe(403);
+    const configured = (origin: string) => postStatus({ ...SITE, Origin: origin }, ['https://shop.example:8443']);
+    expect(await configured('https://shop.example:8443')).toBe(200);
+    expect(await configured('https://shop.example')).toBe(403);
   });
 });

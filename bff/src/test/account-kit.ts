@@ -1,18 +1,17 @@
 import type { Knex } from 'knex';
-import { pino } from 'pino';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { searchText } from '@media-site/db';
 import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@media-site/simulator';
 import { testCardNumber } from '@media-site/simulator/luhn';
-import { createApp } from '../app';
-import { startCatalogCache } from '../cache/create';
+import type { createApp } from '../app';
 import { loadConfig } from '../config';
-import { memoryRateLimiter, type RateLimiter } from '../security/rate-limit';
+import type { RateLimiter } from '../security/rate-limit';
 import type { AccountDeps } from '../account/deps';
-import { accountSettings, providerClient } from '../account/start';
+import { cookieHeader, setCookies } from './cookies';
+import { ORIGIN, startAccountApp } from './account-app';
 
-export const ORIGIN = 'http://127.0.0.1';
+export { ORIGIN };
 export const PROVIDER_ACCEPT = 'application/vnd.mcn.transaction-service.api.v.2+json';
 export const VOD = { path: 'vod-one', price: '24.50' };
 
@@ -23,6 +22,8 @@ export interface AccountKit {
   /** For tests that need a real socket (a chosen client address). */
   app: ReturnType<typeof createApp>;
   request: ReturnType<typeof supertest>;
+  /** Sets the clock the routes see to `ms` ahead of the real one (0: back to real time). */
+  setClockAhead(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -51,7 +52,6 @@ export async function startAccountKit(
   await insertVod(db.knex);
   const simulator = await startSimulator({ stallMs: 4000, ...sim });
   const config = loadConfig({
-    // supertest's Host carries an ephemeral port; the tests post as the site at ORIGIN.
     ALLOWED_ORIGINS: ORIGIN,
     CCBILL_BASE_URL: simulator.url,
     CCBILL_CHARGE_TIMEOUT_MS: '1500',
@@ -60,27 +60,20 @@ export async function startAccountKit(
     RATE_LIMIT_PAYMENT_PER_MINUTE: '1000',
     ...env,
   });
-  const logger = pino({ level: 'silent' });
-  const deps: AccountDeps = {
-    knex: db.knex,
-    logger,
-    provider: providerClient(config),
-    limiter: options.limiter ?? memoryRateLimiter(),
-    settings: accountSettings(config),
-    now: Date.now,
-  };
-  const cache = await startCatalogCache({ ...config, REDIS_URL: undefined }, db.knex, logger);
-  const app = createApp({ knex: db.knex, cache: cache.cache, logger, account: deps });
+  let ahead = 0;
+  const started = await startAccountApp(db, config, { now: () => Date.now() + ahead, ...options });
   return {
     db,
     sim: simulator,
-    deps,
-    app,
-    request: supertest(app.callback()),
+    deps: started.deps,
+    app: started.app,
+    request: started.request,
+    setClockAhead: (ms) => {
+      ahead = ms;
+    },
     async close() {
-      await cache.close();
       await simulator.close();
-      await db.destroy();
+      await started.close();
     },
   };
 }
@@ -134,7 +127,7 @@ export function withSetCookies(cookie: string | undefined, res: { headers: Recor
       .filter(Boolean)
       .map((c) => [c.split('=')[0] ?? '', c] as const),
   );
-  for (const set of ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? [])) {
+  for (const set of setCookies(res)) {
     const pair = set.split(';')[0] ?? '';
     jar.set(pair.split('=')[0] ?? '', pair);
   }
@@ -189,9 +182,26 @@ export async function pay(kit: AccountKit, input: PaymentInput) {
   return { ...prepared, result };
 }
 
+/** The provider's subscription webhook (the event type is appended) and an address inside its published ranges. */
+export const SUBSCRIPTION_HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
+export const PROVIDER_ADDRESS = '64.38.240.17';
+
+/** A subscription event as the provider posts it, from its address unless `from` says otherwise. */
+export function sendWebhook(kit: AccountKit, eventType: string, fields: object, from = PROVIDER_ADDRESS) {
+  return kit.request
+    .post(`${SUBSCRIPTION_HOOK}${eventType}`)
+    .set('X-Forwarded-For', from)
+    .send({ clientAccnum: 900000, clientSubacc: 0, ...fields });
+}
+
+/** The provider's subscription id of a username's payment. */
+export async function subscriptionIdOf(kit: AccountKit, username: string): Promise<string> {
+  return (await kit.db.knex('payment_attempts').where({ username }).first()).provider_subscription_id;
+}
+
 /** Signs in; returns the Cookie header value for both cookies. */
 export async function signIn(kit: AccountKit, username: string, password = 'correct horse') {
   const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username, password });
-  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  return { res, cookie: cookies.map((c) => c.split(';')[0]).join('; '), cookies };
+  const cookies = setCookies(res);
+  return { res, cookie: cookieHeader(cookies), cookies };
 }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe } from 'vitest';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
-import { insertCatalog, type Catalog } from './fixtures';
+import { expect } from 'vitest';
+import { createTestDb, type TestDb } from '@media-site/db/testing';
+import { insertCatalog, type Catalog, type ContentFixture } from './fixtures';
 import { testApp, type TestApp, type TestAppOptions } from './harness';
+import { describeWithKit } from './suite';
 
 export interface CatalogContext extends TestApp {
   db: TestDb;
@@ -10,22 +11,24 @@ export interface CatalogContext extends TestApp {
 
 /** Runs `define` once per backend (MariaDB/MySQL when DATABASE_URL names one, SQLite always) over the fixture catalog. */
 export function describeCatalog(name: string, define: (ctx: () => CatalogContext) => void, options: TestAppOptions = {}): void {
-  describe.each(testBackends())(`${name} (%s)`, (backend) => {
-    let ctx: CatalogContext | undefined;
-    beforeAll(async () => {
+  describeWithKit(
+    name,
+    async (backend): Promise<CatalogContext> => {
       const db = await createTestDb(backend);
       const catalog = await insertCatalog(db.knex);
-      ctx = { db, catalog, ...(await testApp(db.knex, options)) };
-    });
-    afterAll(async () => {
-      await ctx?.close();
-      await ctx?.db.destroy();
-    });
-    define(() => {
-      if (!ctx) throw new Error('catalog suite not set up');
-      return ctx;
-    });
-  });
+      const app = await testApp(db.knex, options);
+      return {
+        ...app,
+        db,
+        catalog,
+        async close() {
+          await app.close();
+          await db.destroy();
+        },
+      };
+    },
+    define,
+  );
 }
 
 /** Splits `items` into pages of `size`, as the API should. */
@@ -34,3 +37,23 @@ export function pageOf<T>(items: T[], size: number, page: number): T[] {
 }
 
 export const BAD_PAGES = ['0', '-1', '1.5', 'abc', '99999', '10001', '01', '1e3', '%20'];
+
+/** The list item a content listing should send for a fixture row: its id under `idField`, the common fields and `thumbnail`. */
+export function listItem<K extends string>(idField: K, row: ContentFixture, thumbnail: string) {
+  return {
+    [idField]: row.id,
+    path: row.path,
+    updatename: row.updatename,
+    modelname: row.modelname,
+    datetoupload: row.datetoupload,
+    thumbnail,
+  } as Record<K, number> & Omit<ContentFixture, 'id' | 'model_id'> & { thumbnail: string };
+}
+
+/** Asks for each path and checks its status, naming the path when one differs. */
+export async function expectStatuses(
+  request: TestApp['request'],
+  cases: ReadonlyArray<readonly [path: string, status: number]>,
+): Promise<void> {
+  for (const [path, status] of cases) expect((await request.get(path)).status, path).toBe(status);
+}

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import { searchText } from '@media-site/db';
 import type { Manifest } from '@media-site/db/encode';
 import { addMember, hashPassword } from '@media-site/db/members';
-import { ORIGIN, type ReportKit } from './report-kit';
+import type { Backend } from '@media-site/db/testing';
+import { cookieHeader, setCookies } from './cookies';
+import { ORIGIN, startReportKit, type ReportKit } from './report-kit';
 import { insertSubscription } from '../account/repository';
 
 export const PASSWORD = 'correct horse';
@@ -80,8 +82,25 @@ export async function seedPlayback(knex: Knex): Promise<void> {
 export async function signInAs(kit: ReportKit, username: string): Promise<string> {
   const res = await kit.request.post('/api/login').set('Origin', ORIGIN).send({ username, password: PASSWORD });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  return cookieHeader(setCookies(res));
+}
+
+/** The report kit over a playback seed, with the Cookie headers of its three members signed in. */
+export interface PlaybackKit extends ReportKit {
+  /** member_a: a membership. */
+  member: string;
+  /** buyer_b: bought show-ready only. */
+  buyer: string;
+  /** lapsed_c: no membership, nothing bought. */
+  lapsed: string;
+}
+
+export async function startPlaybackKit(backend: Backend, seed: (knex: Knex) => Promise<void> = seedPlayback): Promise<PlaybackKit> {
+  const kit = await startReportKit(backend, seed);
+  return {
+    ...kit,
+    member: await signInAs(kit, 'member_a'),
+    buyer: await signInAs(kit, 'buyer_b'),
+    lapsed: await signInAs(kit, 'lapsed_c'),
+  };
 }

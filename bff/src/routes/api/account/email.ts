@@ -10,7 +10,7 @@ import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
 import { memberById, setEmail, type MemberRow } from '../../../account/repository';
 import { emailSized, linkToken } from '../password-reset/schema';
-import { LINK_TOKEN, linkTokenHash, newLinkToken } from '../password-reset/tokens';
+import { LINK_TOKEN, linkTokenHash, liveLink, newLinkToken, spendLink } from '../password-reset/tokens';
 import { stop } from '../shared/params';
 
 // A member's e-mail address changes only when a link sent to the new address is opened; the old
@@ -83,11 +83,7 @@ export async function requestEmailChange(deps: AccountDeps, member: MemberRow, i
 async function liveChange(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number; newEmail: string }> {
   if (!LINK_TOKEN.test(token)) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   const hash = linkTokenHash(token);
-  const row = await db('email_changes')
-    .where({ token_hash: hash })
-    .whereNull('used_at')
-    .where('expires_at', '>', now)
-    .first('member_id', 'new_email');
+  const row = await liveLink(db, 'email_changes', hash, now).first('member_id', 'new_email');
   if (!row) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   return { hash, memberId: Number(row.member_id), newEmail: String(row.new_email) };
 }
@@ -99,12 +95,7 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
   const member = await memberById(deps.knex, change.memberId);
   if (!member || member.disabled_at !== null) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   await deps.knex.transaction(async (trx) => {
-    const spent = await trx('email_changes')
-      .where({ token_hash: change.hash })
-      .whereNull('used_at')
-      .where('expires_at', '>', now)
-      .update({ used_at: now });
-    if (spent !== 1) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
+    await spendLink(trx, 'email_changes', change.hash, now, EMAIL_CHANGE_REFUSED);
     await setEmail(trx, member.id, change.newEmail);
     // Reset links mailed to the old address stop working with it.
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });

@@ -2,14 +2,12 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { UnauthenticatedError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
-import { limitPerAddress } from '../../../security/address-limit';
 import { addressBlock } from '../../../security/client-address';
-import { readBody } from '../../../security/body';
-import { requireSameOrigin } from '../../../security/origin';
 import { clearCookies, currentMember, issueCookies } from '../auth/session';
 import type { AccountDeps } from '../../../account/deps';
 import { memberById } from '../../../account/repository';
 import { parseBody } from '../shared/parse';
+import { formGuards } from '../shared/guards';
 import { changePasswordBody } from './schema';
 import { confirmEmailChange, emailChangeBody, emailConfirmBody, requestEmailChange } from './email';
 import { accountView, changePassword, signOutEverywhere } from './service';
@@ -22,50 +20,36 @@ async function signedIn(ctx: Context, deps: AccountDeps) {
 
 /** /account's calls: the member's own account, by their session. */
 export function accountRoutes(router: Router, deps: AccountDeps): void {
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  const guard = formGuards(deps);
   router
     .get('/account', async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await accountView(deps, await signedIn(ctx, deps));
     })
     // Guesses of the current password: counted per address before the body is read (issue 19).
-    .post(
-      '/account/password',
-      requireSameOrigin(deps.settings.allowedOrigins),
-      limitPerAddress(deps.limiter, 'pwchange:ip', deps.settings.loginPerMinute),
-      readBody(),
-      async (ctx) => {
-        ctx.set('Cache-Control', 'no-store');
-        const member = await signedIn(ctx, deps);
-        const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), addressBlock(ctx.ip));
-        // The "password changed" notice committed with it: sent now rather than at the worker's next poll.
-        nudgeMail();
-        // Read again: the media token must carry the valid-from time the change just set.
-        await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
-        ctx.status = 204;
-      },
-    )
+    .post('/account/password', ...formGuards(deps, { what: 'pwchange:ip', perMinute: deps.settings.loginPerMinute }), async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      const member = await signedIn(ctx, deps);
+      const session = await changePassword(deps, member, parseBody(changePasswordBody, ctx), addressBlock(ctx.ip));
+      // The "password changed" notice committed with it: sent now rather than at the worker's next poll.
+      nudgeMail();
+      // Read again: the media token must carry the valid-from time the change just set.
+      await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
+      ctx.status = 204;
+    })
     // The current password again, so counted per address before the body like the password change.
-    .post(
-      '/account/email',
-      requireSameOrigin(deps.settings.allowedOrigins),
-      limitPerAddress(deps.limiter, 'emailchange:ip', deps.settings.loginPerMinute),
-      readBody(),
-      async (ctx) => {
-        ctx.set('Cache-Control', 'no-store');
-        const member = await signedIn(ctx, deps);
-        const input = parseBody(emailChangeBody, ctx);
-        await requestEmailChange(deps, member, input, addressBlock(ctx.ip));
-        ctx.status = 202;
-        ctx.body = { message: `We sent a confirmation link to ${input.email}. Your address changes when you open it.` };
-      },
-    )
+    .post('/account/email', ...formGuards(deps, { what: 'emailchange:ip', perMinute: deps.settings.loginPerMinute }), async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      const member = await signedIn(ctx, deps);
+      const input = parseBody(emailChangeBody, ctx);
+      await requestEmailChange(deps, member, input, addressBlock(ctx.ip));
+      ctx.status = 202;
+      ctx.body = { message: `We sent a confirmation link to ${input.email}. Your address changes when you open it.` };
+    })
     // The link is the proof: no session needed (it may be opened on another device).
     .post(
       '/account/email/confirm',
-      requireSameOrigin(deps.settings.allowedOrigins),
-      limitPerAddress(deps.limiter, 'emailconfirm:ip', deps.settings.loginPerMinute),
-      readBody(),
+      ...formGuards(deps, { what: 'emailconfirm:ip', perMinute: deps.settings.loginPerMinute }),
       async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { email: await confirmEmailChange(deps, parseBody(emailConfirmBody, ctx)) };

@@ -3,6 +3,7 @@ import { testBackends } from '@media-site/db/testing';
 import { verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import { DEVICE_COOKIE, verifyDeviceCookie } from '../../../security/device-cookie';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { mediaTokenOf } from '../../../test/cookies';
 
 describe.each(testBackends())('members: sign-in, sessions, download links (%s)', (backend) => {
   let kit: AccountKit;
@@ -19,9 +20,7 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
     const me = await kit.request.get('/api/me').set('Cookie', cookie);
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ username: 'member_a', membership: { active: true }, vods: [] });
-    const mediaCookie = ([] as string[]).concat(me.headers['set-cookie'] ?? []).find((c) => c.startsWith('media_token='));
-    const token = mediaCookie?.split(';')[0]?.slice('media_token='.length) ?? '';
-    expect(verifySessionToken(kit.deps.settings.mediaKeys, token).ok).toBe(true);
+    expect(verifySessionToken(kit.deps.settings.mediaKeys, mediaTokenOf(me)).ok).toBe(true);
     expect((await kit.request.get('/api/me')).status).toBe(401);
   });
 

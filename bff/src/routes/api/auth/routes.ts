@@ -1,25 +1,19 @@
 import type Router from '@koa/router';
 import { UnauthenticatedError } from '../../../errors';
-import { limitPerAddress } from '../../../security/address-limit';
 import { addressBlock } from '../../../security/client-address';
-import { readBody } from '../../../security/body';
-import { requireSameOrigin } from '../../../security/origin';
 import type { AccountDeps } from '../../../account/deps';
 import { parseBody, parseQuery } from '../shared/parse';
+import { formGuards } from '../shared/guards';
 import { downloadLink, loginChallenge, memberView, signIn, signOut } from './service';
 import { downloadLinkQuery, loginBody } from './schema';
 import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from './session';
 
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
-  const guard = [requireSameOrigin(deps.settings.allowedOrigins), readBody()];
+  const guard = formGuards(deps);
   // Every sign-in POST counts per address before its body is read (issue 19): the sign-in limits'
   // one per-address budget (the per-username budgets follow in limits.ts).
-  const signInGuard = [
-    requireSameOrigin(deps.settings.allowedOrigins),
-    limitPerAddress(deps.limiter, 'login:ip', deps.settings.loginPerMinute),
-    readBody(),
-  ];
+  const signInGuard = formGuards(deps, { what: 'login:ip', perMinute: deps.settings.loginPerMinute });
   router
     .post('/login', ...signInGuard, async (ctx) => {
       const client = signInClient(ctx, deps);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeCatalog } from '../../../test/catalog-suite';
+import { describeCatalog, expectStatuses } from '../../../test/catalog-suite';
 import { byDate } from '../../../test/fixtures';
 
 describeCatalog('models', (ctx) => {
@@ -58,11 +58,11 @@ describeCatalog('models', (ctx) => {
   it('404s an unknown model (names match exactly) and 400s a bad name', async () => {
     const res = await ctx().request.get('/api/modelname/Nobody').expect(404);
     expect(res.body.error.code).toBe('not_found');
-    await ctx().request.get('/api/modelname/anna%20alpha').expect(404);
-    await ctx()
-      .request.get(`/api/modelname/${'n'.repeat(101)}`)
-      .expect(400);
-    await ctx().request.get('/api/modelname/%20%20').expect(400);
-    await ctx().request.get('/api/modelname/a%0Ab').expect(400);
+    await expectStatuses(ctx().request, [
+      ['/api/modelname/anna%20alpha', 404],
+      [`/api/modelname/${'n'.repeat(101)}`, 400],
+      ['/api/modelname/%20%20', 400],
+      ['/api/modelname/a%0Ab', 400],
+    ]);
   });
 });

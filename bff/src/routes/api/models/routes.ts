@@ -1,18 +1,10 @@
 import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { parseParam } from '../shared/params';
-import { replayable } from '../shared/respond';
+import { replayableGet } from '../shared/respond';
 import { letterParam, modelNameParam } from './schema';
 import { modelDetail, modelList } from './service';
 
 export function modelRoutes(router: Router, deps: ApiDeps): void {
-  router
-    .get(
-      '/models/:letter',
-      replayable(deps.cache, (ctx) => modelList(deps, parseParam(letterParam, ctx.params.letter))),
-    )
-    .get(
-      '/modelname/:name',
-      replayable(deps.cache, (ctx) => modelDetail(deps, parseParam(modelNameParam, ctx.params.name))),
-    );
+  replayableGet(router, deps.cache, '/models/:letter', letterParam, (letter) => modelList(deps, letter));
+  replayableGet(router, deps.cache, '/modelname/:name', modelNameParam, (name) => modelDetail(deps, name));
 }

@@ -1,21 +1,18 @@
 import type Router from '@koa/router';
-import { limitPerAddress } from '../../../security/address-limit';
 import { addressBlock } from '../../../security/client-address';
-import { readBody } from '../../../security/body';
-import { requireSameOrigin } from '../../../security/origin';
 import { memberView } from '../auth/service';
 import { issueCookies, rememberDevice, signInClient } from '../auth/session';
 import type { AccountDeps } from '../../../account/deps';
 import { parseBody } from '../shared/parse';
+import { formGuards } from '../shared/guards';
 import { passwordResetBody, passwordResetConfirmBody } from './schema';
 import { confirmPasswordReset, requestPasswordReset, RESET_ANSWER } from './service';
 
 /** "Forgot password?": ask for a link by username or e-mail, then set a new password with it (signed in after). */
 export function passwordResetRoutes(router: Router, deps: AccountDeps): void {
-  const origin = requireSameOrigin(deps.settings.allowedOrigins);
   router
     // Counted per address before the body is read, like sign-in; per account in the service.
-    .post('/password-reset', origin, limitPerAddress(deps.limiter, 'pwreset:ip', deps.settings.loginPerMinute), readBody(), async (ctx) => {
+    .post('/password-reset', ...formGuards(deps, { what: 'pwreset:ip', perMinute: deps.settings.loginPerMinute }), async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       await requestPasswordReset(deps, parseBody(passwordResetBody, ctx));
       ctx.status = 202;
@@ -23,9 +20,7 @@ export function passwordResetRoutes(router: Router, deps: AccountDeps): void {
     })
     .post(
       '/password-reset/confirm',
-      origin,
-      limitPerAddress(deps.limiter, 'pwreset:confirm:ip', deps.settings.loginPerMinute),
-      readBody(),
+      ...formGuards(deps, { what: 'pwreset:confirm:ip', perMinute: deps.settings.loginPerMinute }),
       async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         const { member, session } = await confirmPasswordReset(deps, parseBody(passwordResetConfirmBody, ctx), addressBlock(ctx.ip));

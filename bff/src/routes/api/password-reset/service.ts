@@ -9,7 +9,7 @@ import { createSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { bumpAccessValidFrom, memberById, memberByUsername, setPasswordHash, type MemberRow } from '../../../account/repository';
 import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
-import { LINK_TOKEN, linkTokenHash, newLinkToken } from './tokens';
+import { LINK_TOKEN, linkTokenHash, liveLink, newLinkToken, spendLink } from './tokens';
 
 export const RESET_TTL_MS = 3_600_000;
 /** Reset mails per account per hour: past it the answer is the same, but no mail is written. */
@@ -104,7 +104,7 @@ export async function requestPasswordReset(deps: AccountDeps, input: PasswordRes
 async function liveReset(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number }> {
   if (!LINK_TOKEN.test(token)) throw new BadRequestError(RESET_REFUSED);
   const hash = linkTokenHash(token);
-  const row = await db('password_resets').where({ token_hash: hash }).whereNull('used_at').where('expires_at', '>', now).first('member_id');
+  const row = await liveLink(db, 'password_resets', hash, now).first('member_id');
   if (!row) throw new BadRequestError(RESET_REFUSED);
   return { hash, memberId: Number(row.member_id) };
 }
@@ -126,13 +126,7 @@ export async function confirmPasswordReset(
   const hash = await hashPassword(input.newPassword, { owner: address });
   const now = deps.now();
   await knex.transaction(async (trx) => {
-    // Conditional: of two tabs confirming the same link, one wins.
-    const spent = await trx('password_resets')
-      .where({ token_hash: reset.hash })
-      .whereNull('used_at')
-      .where('expires_at', '>', now)
-      .update({ used_at: now });
-    if (spent !== 1) throw new BadRequestError(RESET_REFUSED);
+    await spendLink(trx, 'password_resets', reset.hash, now, RESET_REFUSED);
     await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
     // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.
     await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBackends } from '@media-site/db/testing';
+import { describe, expect, it } from 'vitest';
 import { paymentOutcomes } from '../../../metrics';
 import { hashLogNFromEnv } from '@media-site/db/members';
 import { takeDown } from '@media-site/db/reports';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
 import type { AttemptRow } from './attempts';
-import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies, type AccountKit } from '../../../test/account-kit';
+import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies } from '../../../test/account-kit';
+import { describeWithKit } from '../../../test/suite';
 
 const HIDDEN_VOD = { path: 'vod-hidden', price: '5.00' };
 
@@ -14,38 +14,32 @@ async function settledCount(outcome: string): Promise<number> {
   return values.find((v) => v.labels.step === 'settle' && v.labels.outcome === outcome)?.value ?? 0;
 }
 
-describe.each(testBackends())('payment chain (%s)', (backend) => {
-  let kit: AccountKit;
-  beforeAll(async () => {
-    kit = await startAccountKit(backend);
-  });
-  afterAll(() => kit?.close());
-
-  const chargesFor = (token: string) => kit.sim.charges.filter((c) => c.paymentTokenId === token);
+describeWithKit('payment chain', startAccountKit, (kit, backend) => {
+  const chargesFor = (token: string) => kit().sim.charges.filter((c) => c.paymentTokenId === token);
 
   it('approves, creates the member and lets them sign in', async () => {
     const approvedBefore = await settledCount('approved');
-    const { first, second, result } = await pay(kit, { username: 'new_member1' });
+    const { first, second, result } = await pay(kit(), { username: 'new_member1' });
     expect(await settledCount('approved')).toBe(approvedBefore + 1);
-    expect(first.body).toMatchObject({ token_type: 'bearer', providerBase: kit.sim.url, clientAccnum: 900000 });
+    expect(first.body).toMatchObject({ token_type: 'bearer', providerBase: kit().sim.url, clientAccnum: 900000 });
     // Step 3 hands out our single-use handle, never the provider's backend bearer.
     expect(second?.body.access_token).toMatch(/^[\w-]{43}$/);
-    expect(second?.body.access_token).not.toBe((await kit.deps.provider.backendBearer.token()).accessToken);
+    expect(second?.body.access_token).not.toBe((await kit().deps.provider.backendBearer.token()).accessToken);
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ approved: true, status: 'approved' });
 
-    const { res, cookies } = await signIn(kit, 'new_member1');
+    const { res, cookies } = await signIn(kit(), 'new_member1');
     expect(res.status).toBe(200);
     expect(res.body.membership.active).toBe(true);
     expect(cookies.find((c) => c.startsWith('sid='))).toMatch(/; httponly/i);
     expect(cookies.find((c) => c.startsWith('sid='))).toMatch(/; samesite=lax/i);
     expect(cookies.find((c) => c.startsWith('media_token='))).toMatch(/; path=\/members(;|$)/i);
-    const row = await kit.db.knex('members').where({ username: 'new_member1' }).first();
+    const row = await kit().db.knex('members').where({ username: 'new_member1' }).first();
     expect(row.password_hash).toMatch(new RegExp(`^scrypt\\$${hashLogNFromEnv()}\\$8\\$1\\$`));
   });
 
   it('charges the configured price whatever the request says', async () => {
-    const { paymentToken, result } = await pay(kit, {
+    const { paymentToken, result } = await pay(kit(), {
       username: 'cheap_one',
       formExtras: { initialPrice: '0.01', recurringPrice: '0.01', rebills: '0', currencyCode: '978', price: '0.01' },
     });
@@ -55,58 +49,58 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
   });
 
   it('reports a decline (HTTP 200, approved false) and creates no member', async () => {
-    const { result } = await pay(kit, { username: 'declined1', cardEnding: '0000' });
+    const { result } = await pay(kit(), { username: 'declined1', cardEnding: '0000' });
     expect(result.status).toBe(200);
     // The processor's own words (its code and text), which /ccbill shows under "Transaction failed.".
     expect(result.body).toMatchObject({ approved: false, status: 'declined', declineText: '27 System Error, Please Try Again' });
-    expect(await kit.db.knex('members').where({ username: 'declined1' }).first()).toBeUndefined();
+    expect(await kit().db.knex('members').where({ username: 'declined1' }).first()).toBeUndefined();
     // The username is free again for a second try.
-    const retry = await kit.request
-      .post('/api/get_ccbill_token')
+    const retry = await kit()
+      .request.post('/api/get_ccbill_token')
       .set('Origin', ORIGIN)
       .send({ username: 'declined1', password: 'correct horse' });
     expect(retry.status).toBe(200);
   });
 
   it('charges once for concurrent and repeated process_payment calls with one token', async () => {
-    const prepared = await prepare(kit, { username: 'twice_user' });
+    const prepared = await prepare(kit(), { username: 'twice_user' });
     const site = { Origin: ORIGIN, ...prepared.cookie };
     // The token is claimed by the first handle: not even this browser gets a second one for it.
-    const other = await kit.request.post('/api/get_ccbill_back_token').set(site).send({ paymentToken: prepared.paymentToken });
+    const other = await kit().request.post('/api/get_ccbill_back_token').set(site).send({ paymentToken: prepared.paymentToken });
     expect(other.status).toBe(403);
     const bodies = [prepared.body, prepared.body, prepared.body];
-    const results = await Promise.all(bodies.map((b) => kit.request.post('/api/process_payment').set(site).send(b)));
+    const results = await Promise.all(bodies.map((b) => kit().request.post('/api/process_payment').set(site).send(b)));
     for (const r of results) expect(r.body).toEqual({ approved: true, status: 'approved' });
-    const again = await kit.request.post('/api/process_payment').set(site).send(prepared.body);
+    const again = await kit().request.post('/api/process_payment').set(site).send(prepared.body);
     expect(again.body).toEqual({ approved: true, status: 'approved' });
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(1);
-    expect(await kit.db.knex('members').where({ username: 'twice_user' })).toHaveLength(1);
+    expect(await kit().db.knex('members').where({ username: 'twice_user' })).toHaveLength(1);
   });
 
   it('refuses a second purchase of the same username (a double-clicked submit) before charging', async () => {
-    const [a, b] = await Promise.all([prepare(kit, { username: 'double_click' }), prepare(kit, { username: 'double_click' })]);
+    const [a, b] = await Promise.all([prepare(kit(), { username: 'double_click' }), prepare(kit(), { username: 'double_click' })]);
     const results = await Promise.all(
       [a, b].map((p) =>
-        kit.request
-          .post('/api/process_payment')
+        kit()
+          .request.post('/api/process_payment')
           .set({ Origin: ORIGIN, ...p.cookie })
           .send(p.body),
       ),
     );
     expect(results.map((r) => r.body.approved === true).filter(Boolean)).toHaveLength(1);
-    expect(kit.sim.charges.filter((c) => c.passThrough.username === 'double_click')).toHaveLength(1);
+    expect(kit().sim.charges.filter((c) => c.passThrough.username === 'double_click')).toHaveLength(1);
   });
 
   it('leaves a stalled charge unknown, says so, and settles it from the webhook', async () => {
-    const { result } = await pay(kit, { username: 'stalled1', cardEnding: '0002' });
+    const { result } = await pay(kit(), { username: 'stalled1', cardEnding: '0002' });
     expect(result.status).toBe(202);
     expect(result.body).toMatchObject({ approved: false, status: 'unknown' });
     expect(result.body.message).toMatch(/Do not pay again/);
-    const attempt = await kit.db.knex('payment_attempts').where({ username: 'stalled1' }).first();
+    const attempt = await kit().db.knex('payment_attempts').where({ username: 'stalled1' }).first();
     expect(attempt.status).toBe('unknown');
-    expect(await kit.db.knex('members').where({ username: 'stalled1' }).first()).toBeUndefined();
-    const hook = await kit.request
-      .post('/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventType=UpSaleSuccess&eventGroupType=Subscription')
+    expect(await kit().db.knex('members').where({ username: 'stalled1' }).first()).toBeUndefined();
+    const hook = await kit()
+      .request.post('/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventType=UpSaleSuccess&eventGroupType=Subscription')
       .set('X-Forwarded-For', '64.38.212.7')
       .send({
         transactionId: '900000000000000001',
@@ -115,17 +109,17 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
         clientAccnum: 900000,
       });
     expect(hook.status).toBe(200);
-    expect(await kit.db.knex('members').where({ username: 'stalled1' }).first()).toBeDefined();
+    expect(await kit().db.knex('members').where({ username: 'stalled1' }).first()).toBeDefined();
   });
 
   it('treats a provider 500 as unknown, not as a decline', async () => {
-    const { result } = await pay(kit, { username: 'error500', cardEnding: '0005' });
+    const { result } = await pay(kit(), { username: 'error500', cardEnding: '0005' });
     expect(result.status).toBe(202);
     expect(result.body.status).toBe('unknown');
   });
 
   it('checks the username and password at step 1', async () => {
-    const post = (body: object) => kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send(body);
+    const post = (body: object) => kit().request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send(body);
     expect((await post({ username: 'ab', password: 'correct horse' })).status).toBe(400);
     expect((await post({ username: 'bad name!', password: 'correct horse' })).status).toBe(400);
     expect((await post({ username: 'short_pw', password: '1234567' })).status).toBe(400);
@@ -157,9 +151,9 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
   });
 
   it('refuses a spent or made-up handle', async () => {
-    const prepared = await prepare(kit, { username: 'handle_user' });
-    const fake = await kit.request
-      .post('/api/process_payment')
+    const prepared = await prepare(kit(), { username: 'handle_user' });
+    const fake = await kit()
+      .request.post('/api/process_payment')
       .set({ Origin: ORIGIN, ...prepared.cookie })
       .send({ ...prepared.body, accessToken: 'x'.repeat(43) });
     expect(fake.status).toBe(403);
@@ -168,63 +162,63 @@ describe.each(testBackends())('payment chain (%s)', (backend) => {
 
   it('refuses state-changing requests from another origin or none', async () => {
     const body = { username: 'csrf_user', password: 'correct horse' };
-    expect((await kit.request.post('/api/get_ccbill_token').send(body)).status).toBe(403);
-    expect((await kit.request.post('/api/get_ccbill_token').set('Origin', 'https://evil.example').send(body)).status).toBe(403);
-    expect((await kit.request.post('/api/login').set('Origin', 'https://evil.example').send(body)).status).toBe(403);
+    expect((await kit().request.post('/api/get_ccbill_token').send(body)).status).toBe(403);
+    expect((await kit().request.post('/api/get_ccbill_token').set('Origin', 'https://evil.example').send(body)).status).toBe(403);
+    expect((await kit().request.post('/api/login').set('Origin', 'https://evil.example').send(body)).status).toBe(403);
   });
 
   it('sells a VOD to a signed-in member at its database price, granting that VOD only', async () => {
-    await pay(kit, { username: 'vod_buyer' });
-    const { cookie } = await signIn(kit, 'vod_buyer');
-    const { paymentToken, result } = await pay(kit, { username: 'vod_buyer', vod: VOD.path, cookie });
+    await pay(kit(), { username: 'vod_buyer' });
+    const { cookie } = await signIn(kit(), 'vod_buyer');
+    const { paymentToken, result } = await pay(kit(), { username: 'vod_buyer', vod: VOD.path, cookie });
     expect(result.body).toEqual({ approved: true, status: 'approved' });
     expect(chargesFor(paymentToken as string)[0]).toMatchObject({ initialPrice: '24.5' });
-    const me = await kit.request.get('/api/me').set('Cookie', cookie);
+    const me = await kit().request.get('/api/me').set('Cookie', cookie);
     expect(me.body.vods).toEqual([VOD.path]);
-    const again = await kit.request
-      .post('/api/get_ccbill_token')
+    const again = await kit()
+      .request.post('/api/get_ccbill_token')
       .set({ Origin: ORIGIN, Cookie: cookie })
       .send({ username: 'vod_buyer', password: 'correct horse', vod: VOD.path });
     expect(again.status).toBe(409);
   });
 
   it('needs a signed-in member to buy a VOD', async () => {
-    const anonymous = await kit.request
-      .post('/api/get_ccbill_token')
+    const anonymous = await kit()
+      .request.post('/api/get_ccbill_token')
       .set('Origin', ORIGIN)
       .send({ username: 'vod_buyer', password: 'correct horse', vod: VOD.path });
     expect(anonymous.status).toBe(401);
-    expect((await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ vod: VOD.path })).status).toBe(401);
+    expect((await kit().request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({ vod: VOD.path })).status).toBe(401);
   });
 
   it('sells a VOD to a signed-in member without asking for a username or password again', async () => {
-    await pay(kit, { username: 'vod_session' });
-    const { cookie } = await signIn(kit, 'vod_session');
-    const { result } = await pay(kit, { username: 'vod_session', vod: VOD.path, cookie, credentials: false });
+    await pay(kit(), { username: 'vod_session' });
+    const { cookie } = await signIn(kit(), 'vod_session');
+    const { result } = await pay(kit(), { username: 'vod_session', vod: VOD.path, cookie, credentials: false });
     expect(result.body).toEqual({ approved: true, status: 'approved' });
-    expect((await kit.request.get('/api/me').set('Cookie', cookie)).body.vods).toEqual([VOD.path]);
+    expect((await kit().request.get('/api/me').set('Cookie', cookie)).body.vods).toEqual([VOD.path]);
   });
 
   it('still wants a username and password for a membership', async () => {
-    const res = await kit.request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({});
+    const res = await kit().request.post('/api/get_ccbill_token').set('Origin', ORIGIN).send({});
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^username: required/);
   });
 
   it('will not sell a taken-down VOD: 404 at step 1 and at the charge', async () => {
-    await insertVod(kit.db.knex, HIDDEN_VOD);
-    await pay(kit, { username: 'vod_hidden' });
-    const { cookie } = await signIn(kit, 'vod_hidden');
-    const prepared = await prepare(kit, { username: 'vod_hidden', vod: HIDDEN_VOD.path, cookie, credentials: false });
+    await insertVod(kit().db.knex, HIDDEN_VOD);
+    await pay(kit(), { username: 'vod_hidden' });
+    const { cookie } = await signIn(kit(), 'vod_hidden');
+    const prepared = await prepare(kit(), { username: 'vod_hidden', vod: HIDDEN_VOD.path, cookie, credentials: false });
     expect(prepared.first.status).toBe(200);
-    await takeDown(kit.db.knex, { ref: { type: 'vod', path: HIDDEN_VOD.path }, actor: 'ops', reason: 'test', now: Date.now() });
-    const charge = await kit.request
-      .post('/api/process_payment')
+    await takeDown(kit().db.knex, { ref: { type: 'vod', path: HIDDEN_VOD.path }, actor: 'ops', reason: 'test', now: Date.now() });
+    const charge = await kit()
+      .request.post('/api/process_payment')
       .set({ Origin: ORIGIN, ...prepared.cookie })
       .send(prepared.body);
     expect(charge.status).toBe(404);
     expect(chargesFor(prepared.paymentToken as string)).toHaveLength(0);
-    const again = await kit.request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, Cookie: cookie }).send({ vod: HIDDEN_VOD.path });
+    const again = await kit().request.post('/api/get_ccbill_token').set({ Origin: ORIGIN, Cookie: cookie }).send({ vod: HIDDEN_VOD.path });
     expect(again.status).toBe(404);
   });
 });

@@ -1,13 +1,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { limitPerAddress } from '../../../security/address-limit';
 import { addressBlock } from '../../../security/client-address';
-import { readBody } from '../../../security/body';
-import { requireSameOrigin } from '../../../security/origin';
 import { createSession, deleteSession } from '../../../security/sessions';
 import { currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from '../auth/session';
 import type { AccountDeps } from '../../../account/deps';
 import { parseBody, parseQuery } from '../shared/parse';
+import { formGuards } from '../shared/guards';
 import { memberById, type MemberRow } from '../../../account/repository';
 import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
 import { backendHandle, frontendToken, processPayment, usernameAvailable } from './service';
@@ -50,11 +48,7 @@ async function signInFromPayment(ctx: Context, deps: AccountDeps, signedIn: Memb
 export function paymentRoutes(router: Router, deps: AccountDeps): void {
   // The per-address limit counts before the body is read or validated: a refused call costs nothing
   // more (issue 19). Repeats of a known payment token count too; they still get the first outcome.
-  const guard = [
-    requireSameOrigin(deps.settings.allowedOrigins),
-    limitPerAddress(deps.limiter, 'pay:ip', deps.settings.paymentPerMinute),
-    readBody(),
-  ];
+  const guard = formGuards(deps, { what: 'pay:ip', perMinute: deps.settings.paymentPerMinute });
   router
     .post('/get_ccbill_token', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');

@@ -1,18 +1,13 @@
 import { expect, it } from 'vitest';
 import { restore, takeDown } from '@media-site/db/reports';
-import { BAD_PAGES, describeCatalog, pageOf } from '../../../test/catalog-suite';
+import { BAD_PAGES, describeCatalog, listItem, pageOf } from '../../../test/catalog-suite';
 import { byAlpha, byDate } from '../../../test/fixtures';
 
 describeCatalog('photo listings', (ctx) => {
   const expected = (order: 'alpha' | 'date', page: number) =>
-    pageOf([...ctx().catalog.photos].sort(order === 'alpha' ? byAlpha : byDate), 10, page).map((p) => ({
-      photos_id: p.id,
-      path: p.path,
-      updatename: p.updatename,
-      modelname: p.modelname,
-      datetoupload: p.datetoupload,
-      thumbnail: `/members/photosthumbs/${p.path}/large.jpg`,
-    }));
+    pageOf([...ctx().catalog.photos].sort(order === 'alpha' ? byAlpha : byDate), 10, page).map((p) =>
+      listItem('photos_id', p, `/members/photosthumbs/${p.path}/large.jpg`),
+    );
 
   it.each([
     ['/api/photos', 'alpha'],
@@ -50,12 +45,7 @@ describeCatalog('photo listings', (ctx) => {
       .expect(200)
       .expect('Content-Type', /application\/json/);
     expect(res.body).toEqual({
-      photos_id: first.id,
-      path: first.path,
-      updatename: first.updatename,
-      modelname: first.modelname,
-      datetoupload: first.datetoupload,
-      thumbnail: `/members/photosthumbs/${first.path}/large.jpg`,
+      ...listItem('photos_id', first, `/members/photosthumbs/${first.path}/large.jpg`),
       count: 3,
       files: ['a.jpg', 'b.jpg', 'c.jpg'],
     });

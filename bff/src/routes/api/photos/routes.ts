@@ -1,21 +1,11 @@
 import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { folderParam, pageParam, parseParam } from '../shared/params';
-import { replayable } from '../shared/respond';
+import { folderParam, pageParam } from '../shared/params';
+import { replayableGet } from '../shared/respond';
 import { photoListing, photoSetDetail } from './service';
 
 export function photoRoutes(router: Router, deps: ApiDeps): void {
-  router
-    .get(
-      '/photos/:page',
-      replayable(deps.cache, (ctx) => photoListing(deps, 'alpha', parseParam(pageParam, ctx.params.page))),
-    )
-    .get(
-      '/photos/set/:folder',
-      replayable(deps.cache, (ctx) => photoSetDetail(deps, parseParam(folderParam, ctx.params.folder))),
-    )
-    .get(
-      '/photos-by-date/:page',
-      replayable(deps.cache, (ctx) => photoListing(deps, 'date', parseParam(pageParam, ctx.params.page))),
-    );
+  replayableGet(router, deps.cache, '/photos/:page', pageParam, (page) => photoListing(deps, 'alpha', page));
+  replayableGet(router, deps.cache, '/photos/set/:folder', folderParam, (folder) => photoSetDetail(deps, folder));
+  replayableGet(router, deps.cache, '/photos-by-date/:page', pageParam, (page) => photoListing(deps, 'date', page));
 }

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
-import { testBackends } from '@media-site/db/testing';
 import { takeDown } from '@media-site/db/reports';
-import { startReportKit, type ReportKit } from '../../../test/report-kit';
-import { MANIFEST, seedPlayback, signInAs } from '../../../test/playback-kit';
+import { MANIFEST, seedPlayback, startPlaybackKit } from '../../../test/playback-kit';
+import { describeWithKit } from '../../../test/suite';
 
 // The VOD's encode recorded its original's size (source.bytes); the video's is from before that.
 const SOURCE_BYTES = 1_234_567_890;
@@ -32,81 +31,78 @@ const VOD_DOWNLOADS = [
   { label: '720p', bytes: 39_000_000, path: '/members/vodrenditions/show-ready/show-ready_HD_720p.mp4' },
 ];
 
-describe.each(testBackends())('downloads in every size (%s)', (backend) => {
-  let kit: ReportKit;
-  let member: string;
-  let buyer: string;
-  let lapsed: string;
-  beforeAll(async () => {
-    kit = await startReportKit(backend, seed);
-    [member, buyer, lapsed] = [await signInAs(kit, 'member_a'), await signInAs(kit, 'buyer_b'), await signInAs(kit, 'lapsed_c')];
-  });
-  afterAll(() => kit?.close());
+describeWithKit(
+  'downloads in every size',
+  (backend) => startPlaybackKit(backend, seed),
+  (kit) => {
+    const get = (path: string, cookie?: string) =>
+      kit()
+        .request.get(path)
+        .set(cookie ? { Cookie: cookie } : {});
+    const link = (path: string, cookie: string) => kit().request.get('/api/download-link').query({ path }).set('Cookie', cookie);
 
-  const get = (path: string, cookie?: string) => kit.request.get(path).set(cookie ? { Cookie: cookie } : {});
-  const link = (path: string, cookie: string) => kit.request.get('/api/download-link').query({ path }).set('Cookie', cookie);
+    it('lists the original and each rendition, largest first, with sizes from the manifest', async () => {
+      expect((await get('/api/playback/video/clip-ready', kit().member)).body.downloads).toEqual(VIDEO_DOWNLOADS);
+      expect((await get('/api/playback/vod/show-ready', kit().buyer)).body.downloads).toEqual(VOD_DOWNLOADS);
+      // Not encoded yet: the original alone, size unknown.
+      expect((await get('/api/playback/video/clip-none', kit().member)).body.downloads).toEqual([
+        { label: 'Original', bytes: null, path: '/members/video/clip-none/clip-none_HD001.mp4' },
+      ]);
+    });
 
-  it('lists the original and each rendition, largest first, with sizes from the manifest', async () => {
-    expect((await get('/api/playback/video/clip-ready', member)).body.downloads).toEqual(VIDEO_DOWNLOADS);
-    expect((await get('/api/playback/vod/show-ready', buyer)).body.downloads).toEqual(VOD_DOWNLOADS);
-    // Not encoded yet: the original alone, size unknown.
-    expect((await get('/api/playback/video/clip-none', member)).body.downloads).toEqual([
-      { label: 'Original', bytes: null, path: '/members/video/clip-none/clip-none_HD001.mp4' },
-    ]);
-  });
+    it('lists nothing to download unless the item is granted', async () => {
+      expect((await get('/api/playback/video/clip-ready')).body.downloads).toEqual([]);
+      expect((await get('/api/playback/video/clip-ready', kit().lapsed)).body.downloads).toEqual([]);
+      expect((await get('/api/playback/vod/show-ready', kit().member)).body.downloads).toEqual([]);
+      expect((await get('/api/playback/vod/show-other', kit().buyer)).body.downloads).toEqual([]);
+    });
 
-  it('lists nothing to download unless the item is granted', async () => {
-    expect((await get('/api/playback/video/clip-ready')).body.downloads).toEqual([]);
-    expect((await get('/api/playback/video/clip-ready', lapsed)).body.downloads).toEqual([]);
-    expect((await get('/api/playback/vod/show-ready', member)).body.downloads).toEqual([]);
-    expect((await get('/api/playback/vod/show-other', buyer)).body.downloads).toEqual([]);
-  });
+    it('signs a download link for a rendition under the rule of its original', async () => {
+      for (const [path, cookie] of [
+        [VIDEO_DOWNLOADS[2]!.path, kit().member],
+        [VOD_DOWNLOADS[1]!.path, kit().buyer],
+      ] as const) {
+        const res = await link(path, cookie);
+        expect(res.status, path).toBe(200);
+        const url = new URL(res.body.url, 'http://x');
+        expect(url.pathname).toBe(path);
+        expect(
+          verifyDownloadUrl(kit().deps.settings.mediaKeys, path.slice('/members/'.length), Object.fromEntries(url.searchParams)),
+        ).toMatchObject({ ok: true });
+      }
+      expect((await link(VIDEO_DOWNLOADS[1]!.path, kit().buyer)).status).toBe(403);
+      expect((await link(VIDEO_DOWNLOADS[1]!.path, kit().lapsed)).status).toBe(403);
+      expect((await link('/members/vodrenditions/show-other/show-other_HD_720p.mp4', kit().buyer)).status).toBe(403);
+      expect((await link(VOD_DOWNLOADS[1]!.path, kit().member)).status).toBe(403);
+    });
 
-  it('signs a download link for a rendition under the rule of its original', async () => {
-    for (const [path, cookie] of [
-      [VIDEO_DOWNLOADS[2]!.path, member],
-      [VOD_DOWNLOADS[1]!.path, buyer],
-    ] as const) {
-      const res = await link(path, cookie);
-      expect(res.status, path).toBe(200);
-      const url = new URL(res.body.url, 'http://x');
-      expect(url.pathname).toBe(path);
-      expect(
-        verifyDownloadUrl(kit.deps.settings.mediaKeys, path.slice('/members/'.length), Object.fromEntries(url.searchParams)),
-      ).toMatchObject({ ok: true });
-    }
-    expect((await link(VIDEO_DOWNLOADS[1]!.path, buyer)).status).toBe(403);
-    expect((await link(VIDEO_DOWNLOADS[1]!.path, lapsed)).status).toBe(403);
-    expect((await link('/members/vodrenditions/show-other/show-other_HD_720p.mp4', buyer)).status).toBe(403);
-    expect((await link(VOD_DOWNLOADS[1]!.path, member)).status).toBe(403);
-  });
+    it('answers 400 for a playback file or a path trick, never signing it', async () => {
+      for (const path of [
+        '/members/videorenditions/clip-ready/720p.mp4',
+        '/members/videorenditions/clip-ready/clip_720.mp4',
+        '/members/videorenditions/clip-ready/x/clip_720p.mp4',
+        '/members/videorenditions/clip-ready/..%2f..%2fvideo_720p.mp4',
+        '/members/videorenditions/../video/clip-ready/a_720p.mp4',
+        '/members/videopreviews/clip-ready/a_720p.mp4',
+      ]) {
+        const res = await link(path, kit().member);
+        expect(res.status, path).toBe(400);
+        expect(res.body.error.code).toBe('bad_request');
+      }
+    });
 
-  it('answers 400 for a playback file or a path trick, never signing it', async () => {
-    for (const path of [
-      '/members/videorenditions/clip-ready/720p.mp4',
-      '/members/videorenditions/clip-ready/clip_720.mp4',
-      '/members/videorenditions/clip-ready/x/clip_720p.mp4',
-      '/members/videorenditions/clip-ready/..%2f..%2fvideo_720p.mp4',
-      '/members/videorenditions/../video/clip-ready/a_720p.mp4',
-      '/members/videopreviews/clip-ready/a_720p.mp4',
-    ]) {
-      const res = await link(path, member);
-      expect(res.status, path).toBe(400);
-      expect(res.body.error.code).toBe('bad_request');
-    }
-  });
+    it('refuses a rendition link for a taken-down item, as for the original', async () => {
+      await takeDown(kit().db.knex, { ref: { type: 'video', path: 'clip-ready' }, actor: 'test', reason: 'test', now: Date.now() });
+      expect((await link(VIDEO_DOWNLOADS[1]!.path, kit().member)).status).toBe(404);
+      expect((await link(VIDEO_DOWNLOADS[0]!.path, kit().member)).status).toBe(404);
+    });
 
-  it('refuses a rendition link for a taken-down item, as for the original', async () => {
-    await takeDown(kit.db.knex, { ref: { type: 'video', path: 'clip-ready' }, actor: 'test', reason: 'test', now: Date.now() });
-    expect((await link(VIDEO_DOWNLOADS[1]!.path, member)).status).toBe(404);
-    expect((await link(VIDEO_DOWNLOADS[0]!.path, member)).status).toBe(404);
-  });
-
-  it('lists each bought VOD with its downloads on /api/account', async () => {
-    const res = await get('/api/account', buyer);
-    expect(res.status).toBe(200);
-    expect(res.body.vodItems).toEqual([
-      { path: 'show-ready', updatename: 'Title show-ready', download: VOD_DOWNLOADS[0]!.path, downloads: VOD_DOWNLOADS },
-    ]);
-  });
-});
+    it('lists each bought VOD with its downloads on /api/account', async () => {
+      const res = await get('/api/account', kit().buyer);
+      expect(res.status).toBe(200);
+      expect(res.body.vodItems).toEqual([
+        { path: 'show-ready', updatename: 'Title show-ready', download: VOD_DOWNLOADS[0]!.path, downloads: VOD_DOWNLOADS },
+      ]);
+    });
+  },
+);

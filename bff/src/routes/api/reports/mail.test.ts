@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBackends } from '@media-site/db/testing';
+import { expect, it } from 'vitest';
 import { resolveReport } from '@media-site/db/reports';
-import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
+import { postFromSite, startReportKit, type ReportKit } from '../../../test/report-kit';
+import type { Backend } from '@media-site/db/testing';
+import { describeWithKit } from '../../../test/suite';
 
 const valid = { content: '/video/clip-one', reason: 'no_consent', details: 'This is me and I never agreed to publication.' };
 
-describe.each(testBackends())('report acknowledgements through the outbox (%s)', (backend) => {
-  let kit: ReportKit;
-  beforeAll(async () => {
-    kit = await startReportKit(backend);
-    kit.deps.settings.site = { name: 'Example Site', url: 'https://example.test' };
-  });
-  afterAll(() => kit?.close());
+async function startMailKit(backend: Backend): Promise<ReportKit> {
+  const kit = await startReportKit(backend);
+  kit.deps.settings.site = { name: 'Example Site', url: 'https://example.test' };
+  return kit;
+}
 
-  const post = (path: string, body: unknown) =>
-    kit.request
-      .post(path)
-      .set('Origin', ORIGIN)
-      .send(body as object);
-  const outbox = async (): Promise<Array<Record<string, string>>> => kit.db.knex('mail_outbox').orderBy('id');
+describeWithKit('report acknowledgements through the outbox', startMailKit, (kit) => {
+  const post = (path: string, body: unknown) => postFromSite(kit(), path, body);
+  const outbox = async (): Promise<Array<Record<string, string>>> => kit().db.knex('mail_outbox').orderBy('id');
 
   it('a report with an address gets one acknowledgement with its reference, dates and status link', async () => {
-    kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
+    kit().setNow(Date.parse('2026-11-06T18:00:00Z'));
     const res = await post('/api/reports', { ...valid, email: 'me@example.com' });
     expect(res.status).toBe(201);
     const ref = res.body.reference as string;
@@ -47,15 +43,15 @@ describe.each(testBackends())('report acknowledgements through the outbox (%s)',
   });
 
   it('an appeal with an address gets one acknowledgement with its decision date; a refused second appeal adds none', async () => {
-    kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
+    kit().setNow(Date.parse('2026-11-06T18:00:00Z'));
     const ref = (await post('/api/reports', valid)).body.reference as string;
-    await resolveReport(kit.db.knex, ref, {
+    await resolveReport(kit().db.knex, ref, {
       outcome: 'no_action',
       note: 'release on file',
       by: 'ops',
       now: Date.parse('2026-11-10T09:00:00Z'),
     });
-    kit.setNow(Date.parse('2026-11-13T12:00:00Z'));
+    kit().setNow(Date.parse('2026-11-13T12:00:00Z'));
     const before = (await outbox()).length;
     expect((await post(`/api/reports/${ref}/appeal`, { text: 'The release is forged.', email: 'them@example.com' })).status).toBe(200);
     expect((await post(`/api/reports/${ref}/appeal`, { text: 'again', email: 'them@example.com' })).status).toBe(409);

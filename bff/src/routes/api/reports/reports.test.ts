@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testBackends } from '@media-site/db/testing';
+import { expect, it, vi } from 'vitest';
 import { resolveReport } from '@media-site/db/reports';
 import { loadConfig } from '../../../config';
-import { ORIGIN, startReportKit, type ReportKit } from '../../../test/report-kit';
+import { postFromSite, startReportKit } from '../../../test/report-kit';
+import { describeWithKit } from '../../../test/suite';
 
 const valid = {
   content: '/video/clip-one',
@@ -11,21 +11,11 @@ const valid = {
   email: 'me@example.com',
 };
 
-describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
-  let kit: ReportKit;
-  beforeAll(async () => {
-    kit = await startReportKit(backend);
-  });
-  afterAll(() => kit?.close());
-
-  const post = (path: string, body: unknown) =>
-    kit.request
-      .post(path)
-      .set('Origin', ORIGIN)
-      .send(body as object);
+describeWithKit('content reports and appeals', startReportKit, (kit) => {
+  const post = (path: string, body: unknown) => postFromSite(kit(), path, body);
 
   it('stores a report and answers its reference with the promised deadlines', async () => {
-    kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
+    kit().setNow(Date.parse('2026-11-06T18:00:00Z'));
     const res = await post('/api/reports', valid);
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -37,9 +27,9 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
       canAppeal: false,
     });
     expect(res.body.reference).toMatch(/^R-[0-9A-Z]{10}$/);
-    const stored = await kit.db.knex('content_reports').where({ reference: res.body.reference }).first();
+    const stored = await kit().db.knex('content_reports').where({ reference: res.body.reference }).first();
     expect(stored).toMatchObject({ content_url: '/video/clip-one', reason: 'no_consent', reporter_email: 'me@example.com' });
-    const status = await kit.request.get(`/api/reports/${res.body.reference}`);
+    const status = await kit().request.get(`/api/reports/${res.body.reference}`);
     expect(status.status).toBe(200);
     expect(status.body).toEqual(res.body);
     // Never the reporter's details or address.
@@ -47,8 +37,8 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
   });
 
   it('promises the deadlines operators work to: REPORT_HOLIDAYS is skipped as the CLI skips it', async () => {
-    kit.setNow(Date.parse('2026-11-06T18:00:00Z'));
-    const settings = kit.deps.settings;
+    kit().setNow(Date.parse('2026-11-06T18:00:00Z'));
+    const settings = kit().deps.settings;
     settings.reportHolidays = loadConfig({ REPORT_HOLIDAYS: '2026-11-09' }).REPORT_HOLIDAYS;
     try {
       const res = await post('/api/reports', valid);
@@ -85,28 +75,28 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
   it('accepts a report without an e-mail address and a full URL', async () => {
     const res = await post('/api/reports', { ...valid, email: '', content: 'https://mirror.example/some/page?id=3' });
     expect(res.status).toBe(201);
-    expect((await kit.db.knex('content_reports').where({ reference: res.body.reference }).first()).reporter_email).toBeNull();
+    expect((await kit().db.knex('content_reports').where({ reference: res.body.reference }).first()).reporter_email).toBeNull();
   });
 
   it('refuses a cross-site post', async () => {
-    const res = await kit.request.post('/api/reports').set('Origin', 'https://evil.example').send(valid);
+    const res = await kit().request.post('/api/reports').set('Origin', 'https://evil.example').send(valid);
     expect(res.status).toBe(403);
   });
 
   it('appeals once a report is decided, once; unknown and malformed references are 404 and 400', async () => {
-    kit.setNow(Date.parse('2026-11-09T09:00:00Z'));
+    kit().setNow(Date.parse('2026-11-09T09:00:00Z'));
     const { body } = await post('/api/reports', valid);
     const ref = body.reference as string;
     const early = await post(`/api/reports/${ref}/appeal`, { text: 'please' });
     expect(early.status).toBe(409);
-    await resolveReport(kit.db.knex, ref, {
+    await resolveReport(kit().db.knex, ref, {
       outcome: 'no_action',
       note: 'release on file',
       by: 'ops',
       now: Date.parse('2026-11-10T09:00:00Z'),
     });
-    expect((await kit.request.get(`/api/reports/${ref}`)).body).toMatchObject({ outcome: 'no_action', canAppeal: true });
-    kit.setNow(Date.parse('2026-11-13T12:00:00Z'));
+    expect((await kit().request.get(`/api/reports/${ref}`)).body).toMatchObject({ outcome: 'no_action', canAppeal: true });
+    kit().setNow(Date.parse('2026-11-13T12:00:00Z'));
     expect((await post(`/api/reports/${ref}/appeal`, { text: '' })).status).toBe(400);
     const appeal = await post(`/api/reports/${ref}/appeal`, { text: 'The release is forged.', email: 'me@example.com' });
     expect(appeal.status).toBe(200);
@@ -117,14 +107,14 @@ describe.each(testBackends())('content reports and appeals (%s)', (backend) => {
     });
     expect((await post(`/api/reports/${ref}/appeal`, { text: 'again' })).status).toBe(409);
     expect((await post('/api/reports/R-0000000000/appeal', { text: 'x' })).status).toBe(404);
-    expect((await kit.request.get('/api/reports/R-0000000000')).status).toBe(404);
-    expect((await kit.request.get('/api/reports/nope')).status).toBe(400);
+    expect((await kit().request.get('/api/reports/R-0000000000')).status).toBe(404);
+    expect((await kit().request.get('/api/reports/nope')).status).toBe(400);
   });
 
   it('rate-limits reports per address with 429', async () => {
     // The limiter's windows run on Date (rate-limiter-flexible): move it with the kit's clock.
     const at = (iso: string) => {
-      kit.setNow(Date.parse(iso));
+      kit().setNow(Date.parse(iso));
       vi.setSystemTime(Date.parse(iso));
     };
     vi.useFakeTimers({ toFake: ['Date'] });

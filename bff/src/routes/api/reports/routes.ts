@@ -1,13 +1,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { BadRequestError } from '../../../errors';
-import { readBody } from '../../../security/body';
-import { requireSameOrigin } from '../../../security/origin';
-import { limitPerAddress } from '../../../security/address-limit';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { addressBlock } from '../../../security/client-address';
 import type { AccountDeps } from '../../../account/deps';
 import { parseBody } from '../shared/parse';
+import { formGuards } from '../shared/guards';
 import { appealBody, referenceParam, reportBody } from './schema';
 import { reportStatus, submitAppeal, submitReport } from './service';
 
@@ -25,11 +23,7 @@ function reference(value: string | undefined): string {
 /** The /contact report form and the appeal form (docs/compliance.md). */
 export function reportRoutes(router: Router, deps: AccountDeps): void {
   // The per-address limit counts before the body is read or validated (issue 19).
-  const guard = (what: string) => [
-    requireSameOrigin(deps.settings.allowedOrigins),
-    limitPerAddress(deps.limiter, what, REPORTS_PER_MINUTE),
-    readBody(8 * 1024),
-  ];
+  const guard = (what: string) => formGuards(deps, { what, perMinute: REPORTS_PER_MINUTE }, 8 * 1024);
   const limit = (ctx: Context, what: string, perMinute: number) =>
     enforceRateLimit(deps.limiter, `${what}:${addressBlock(ctx.ip)}`, perMinute);
   router

@@ -14,6 +14,15 @@ const optionalEmail = z
   .transform((v) => (v ? v : undefined))
   .pipe(z.email('email: not an e-mail address').optional());
 
+/** What someone writes (a report's details, an appeal's text): trimmed, 1 to DETAILS_MAX characters, no control characters. */
+const writtenText = (field: string, missing: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, stop(`${field}: ${missing}`))
+    .max(DETAILS_MAX, stop())
+    .regex(NO_CONTROLS, `${field}: control characters are not allowed`);
+
 export const reportBody = z.object({
   // A page of this site or any URL where our content appears (mirrors, search engines).
   content: z
@@ -27,23 +36,13 @@ export const reportBody = z.object({
     )
     .refine((v) => !/\s/.test(v), 'content: an address has no spaces'),
   reason: z.enum(REPORT_REASONS, 'reason: choose one of the listed reasons'),
-  details: z
-    .string()
-    .trim()
-    .min(1, stop('details: describe the problem'))
-    .max(DETAILS_MAX, stop())
-    .regex(NO_CONTROLS, 'details: control characters are not allowed'),
+  details: writtenText('details', 'describe the problem'),
   email: optionalEmail,
 });
 export type ReportBody = z.infer<typeof reportBody>;
 
 export const appealBody = z.object({
-  text: z
-    .string()
-    .trim()
-    .min(1, stop('text: give the reasons for your appeal'))
-    .max(DETAILS_MAX, stop())
-    .regex(NO_CONTROLS, 'text: control characters are not allowed'),
+  text: writtenText('text', 'give the reasons for your appeal'),
   email: optionalEmail,
 });
 export type AppealBody = z.infer<typeof appealBody>;

@@ -5,6 +5,17 @@ import { visibleOnly } from './visible';
 export type ContentTable = 'photosets' | 'videos' | 'vods';
 export type ListingOrder = 'alpha' | 'date';
 
+/** The columns every content list item is built from (shared/content-item.ts). */
+export interface ContentRow {
+  id: number;
+  path: string;
+  updatename: string;
+  modelname: string;
+  datetoupload: string;
+}
+
+export const CONTENT_COLUMNS = ['id', 'path', 'updatename', 'modelname', 'datetoupload'] as const;
+
 export const LISTING_KEYS: Record<ListingOrder, readonly KeyColumn[]> = {
   alpha: [
     { column: 'updatename', direction: 'asc' },
@@ -52,4 +63,14 @@ export async function contentPage<Row>(
     keys,
     't',
   ) as Promise<Row[]>;
+}
+
+/** One visible row of a content table by its folder (`path`), or undefined when none (or taken down). */
+export async function contentByPath<Row>(
+  knex: Knex,
+  table: ContentTable,
+  path: string,
+  columns: readonly string[],
+): Promise<Row | undefined> {
+  return (await visibleOnly(knex(table).where({ path }), knex, table).first(...columns)) as Row | undefined;
 }

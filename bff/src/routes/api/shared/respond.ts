@@ -1,6 +1,9 @@
+import type Router from '@koa/router';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
+import type { z } from 'zod';
 import type { CachedBody, CatalogCache } from '../../../cache/catalog-cache';
 import { pathOf, writeCachedAnswer } from '../../../cache/fast-path';
+import { parseParam } from './params';
 
 /**
  * Declares a route replayable: a public catalog GET whose validated answer is the same bytes for
@@ -17,4 +20,23 @@ export function replayable(cache: CatalogCache, answer: (ctx: RouterContext) => 
     ctx.respond = false;
     writeCachedAnswer(ctx.req, ctx.res, cached);
   };
+}
+
+/**
+ * Registers a replayable catalog GET whose answer depends on one validated path parameter: the
+ * route's last segment (`/photos/:page` passes the parsed `page`).
+ */
+export function replayableGet<T>(
+  router: Router,
+  cache: CatalogCache,
+  path: string,
+  schema: z.ZodType<T, string>,
+  answer: (value: T) => Promise<CachedBody>,
+): void {
+  const name = /:(\w+)$/.exec(path)?.[1];
+  if (!name) throw new Error(`route ${path} does not end in a :parameter`);
+  router.get(
+    path,
+    replayable(cache, (ctx) => answer(parseParam(schema, ctx.params[name]))),
+  );
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeCatalog } from '../../../test/catalog-suite';
+import { describeCatalog, expectStatuses } from '../../../test/catalog-suite';
 
 describeCatalog('thumbnail lists', (ctx) => {
   it('lists a set’s file names in position order', async () => {
@@ -10,12 +10,12 @@ describeCatalog('thumbnail lists', (ctx) => {
   });
 
   it('404s unknown folders and 400s malformed ones', async () => {
-    await ctx().request.get('/api/thumbnails/free-01').expect(404);
-    await ctx().request.get('/api/freethumbnails/Photo-set-01').expect(404);
-    await ctx()
-      .request.get(`/api/thumbnails/${'p'.repeat(151)}`)
-      .expect(400);
-    await ctx().request.get('/api/freethumbnails/a%2Fb').expect(400);
-    await ctx().request.get('/api/thumbnails/..%5C..').expect(400);
+    await expectStatuses(ctx().request, [
+      ['/api/thumbnails/free-01', 404],
+      ['/api/freethumbnails/Photo-set-01', 404],
+      [`/api/thumbnails/${'p'.repeat(151)}`, 400],
+      ['/api/freethumbnails/a%2Fb', 400],
+      ['/api/thumbnails/..%5C..', 400],
+    ]);
   });
 });

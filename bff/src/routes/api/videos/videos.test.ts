@@ -1,17 +1,12 @@
 import { expect, it } from 'vitest';
-import { BAD_PAGES, describeCatalog, pageOf } from '../../../test/catalog-suite';
-import { byAlpha, byDate } from '../../../test/fixtures';
+import { BAD_PAGES, describeCatalog, listItem, pageOf } from '../../../test/catalog-suite';
+import { byAlpha, byDate, type ContentFixture } from '../../../test/fixtures';
+
+const item = (v: ContentFixture) => listItem('video_id', v, `/members/videothumbs/${v.path}/${v.path}_02.jpg`);
 
 describeCatalog('video listings and prename', (ctx) => {
   const expected = (order: 'alpha' | 'date', page: number) =>
-    pageOf([...ctx().catalog.videos].sort(order === 'alpha' ? byAlpha : byDate), 10, page).map((v) => ({
-      video_id: v.id,
-      path: v.path,
-      updatename: v.updatename,
-      modelname: v.modelname,
-      datetoupload: v.datetoupload,
-      thumbnail: `/members/videothumbs/${v.path}/${v.path}_02.jpg`,
-    }));
+    pageOf([...ctx().catalog.videos].sort(order === 'alpha' ? byAlpha : byDate), 10, page).map(item);
 
   it.each([
     ['/api/videos', 'alpha'],
@@ -34,14 +29,6 @@ describeCatalog('video listings and prename', (ctx) => {
     const plain = ctx().catalog.videos[0]!;
     const hd = ctx().catalog.videos[1]!;
     // Plus the list item's fields, for the video page's title, model and date.
-    const item = (v: typeof plain) => ({
-      video_id: v.id,
-      path: v.path,
-      updatename: v.updatename,
-      modelname: v.modelname,
-      datetoupload: v.datetoupload,
-      thumbnail: `/members/videothumbs/${v.path}/${v.path}_02.jpg`,
-    });
     expect((await ctx().request.get(`/api/videos/prename/${plain.path}`).expect(200)).body).toEqual({
       prename: 'clip0',
       download: `/members/video/${plain.path}/clip0001.mpg`,

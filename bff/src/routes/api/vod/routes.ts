@@ -1,17 +1,10 @@
 import type Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { folderParam, pageParam, parseParam } from '../shared/params';
-import { replayable } from '../shared/respond';
+import { folderParam, pageParam } from '../shared/params';
+import { replayableGet } from '../shared/respond';
 import { vodDetail, vodListing } from './service';
 
 export function vodRoutes(router: Router, deps: ApiDeps): void {
-  router
-    .get(
-      '/vod/:page',
-      replayable(deps.cache, (ctx) => vodListing(deps, parseParam(pageParam, ctx.params.page))),
-    )
-    .get(
-      '/vod/prename/:folder',
-      replayable(deps.cache, (ctx) => vodDetail(deps, parseParam(folderParam, ctx.params.folder))),
-    );
+  replayableGet(router, deps.cache, '/vod/:page', pageParam, (page) => vodListing(deps, page));
+  replayableGet(router, deps.cache, '/vod/prename/:folder', folderParam, (folder) => vodDetail(deps, folder));
 }

@@ -1,17 +1,12 @@
 import { expect, it } from 'vitest';
-import { BAD_PAGES, describeCatalog, pageOf } from '../../../test/catalog-suite';
+import { BAD_PAGES, describeCatalog, listItem, pageOf } from '../../../test/catalog-suite';
 import { byDate, type VodFixture } from '../../../test/fixtures';
 
 const item = (v: VodFixture) => ({
-  vod_id: v.id,
-  path: v.path,
-  updatename: v.updatename,
-  modelname: v.modelname,
-  datetoupload: v.datetoupload,
+  ...listItem('vod_id', v, `/members/vodthumbs/${v.path}/${v.path}_02.jpg`),
   prename: v.prename,
   format: v.format,
   price: v.price,
-  thumbnail: `/members/vodthumbs/${v.path}/${v.path}_02.jpg`,
 });
 
 describeCatalog('VOD listing and detail', (ctx) => {

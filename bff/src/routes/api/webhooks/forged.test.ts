@@ -148,23 +148,13 @@ describe.each(testBackends())('a forged provider webhook from a private-range pe
     });
 
     it('stores what nginx relays with the secret, and still refuses the secret from an address off the allow-list', async () => {
-      const relayed = await post(
-        setup,
-        PROXY,
-        'CustomerDataUpdate',
-        { subscriptionId: setup.subscriptionId },
-        { [WEBHOOK_PROXY_HEADER]: secret },
-      );
+      const withSecret = (from: string, eventType: string) =>
+        post(setup, from, eventType, { subscriptionId: setup.subscriptionId }, { [WEBHOOK_PROXY_HEADER]: secret });
+      const relayed = await withSecret(PROXY, 'CustomerDataUpdate');
       expect(relayed.status).toBe(200);
       expect(JSON.parse(relayed.body)).toEqual({ status: 'stored' });
       expect((await state(setup)).events).toBe(1);
-      const wrongSource = await post(
-        setup,
-        FORGER,
-        'RenewalSuccess',
-        { subscriptionId: setup.subscriptionId },
-        { [WEBHOOK_PROXY_HEADER]: secret },
-      );
+      const wrongSource = await withSecret(FORGER, 'RenewalSuccess');
       expect(wrongSource.status).toBe(403);
     });
   });

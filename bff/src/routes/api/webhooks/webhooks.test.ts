@@ -1,40 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBackends } from '@media-site/db/testing';
+import { beforeAll, expect, it } from 'vitest';
 import { verifySessionToken } from '@media-site/contracts/token';
-import { pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import {
+  PROVIDER_ADDRESS,
+  SUBSCRIPTION_HOOK,
+  pay,
+  sendWebhook,
+  signIn,
+  startAccountKit,
+  subscriptionIdOf,
+} from '../../../test/account-kit';
+import { describeWithKit } from '../../../test/suite';
+import { mediaTokenOf } from '../../../test/cookies';
 
-const HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';
-const PROVIDER_ADDRESS = '64.38.240.17';
-
-describe.each(testBackends())('provider webhooks (%s)', (backend) => {
-  let kit: AccountKit;
+describeWithKit('provider webhooks', startAccountKit, (kit) => {
   let subscriptionId: string;
   let cookie: string;
   beforeAll(async () => {
-    kit = await startAccountKit(backend);
-    await pay(kit, { username: 'hooked' });
-    const attempt = await kit.db.knex('payment_attempts').where({ username: 'hooked' }).first();
-    subscriptionId = attempt.provider_subscription_id;
-    ({ cookie } = await signIn(kit, 'hooked'));
+    await pay(kit(), { username: 'hooked' });
+    subscriptionId = await subscriptionIdOf(kit(), 'hooked');
+    ({ cookie } = await signIn(kit(), 'hooked'));
   });
-  afterAll(() => kit?.close());
 
   const send = (eventType: string, fields: object, from = PROVIDER_ADDRESS) =>
-    kit.request
-      .post(`${HOOK}${eventType}`)
-      .set('X-Forwarded-For', from)
-      .send({ clientAccnum: 900000, clientSubacc: 0, subscriptionId, ...fields });
+    sendWebhook(kit(), eventType, { subscriptionId, ...fields }, from);
   const paidUntil = async () =>
-    Number((await kit.db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first()).paid_until);
+    Number((await kit().db.knex('subscriptions').where({ provider_subscription_id: subscriptionId }).first()).paid_until);
   const mediaClaims = async () => {
-    const res = await kit.request.get('/api/me').set('Cookie', cookie);
-    const token =
-      ([] as string[])
-        .concat(res.headers['set-cookie'] ?? [])
-        .find((c) => c.startsWith('media_token='))
-        ?.split(';')[0]
-        ?.slice('media_token='.length) ?? '';
-    const verified = verifySessionToken(kit.deps.settings.mediaKeys, token);
+    const res = await kit().request.get('/api/me').set('Cookie', cookie);
+    const token = mediaTokenOf(res);
+    const verified = verifySessionToken(kit().deps.settings.mediaKeys, token);
     if (!verified.ok) throw new Error(verified.reason);
     return { me: res.body, claims: verified.value };
   };
@@ -42,14 +36,14 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
   it('refuses a foreign source address and a wrong account', async () => {
     expect((await send('RenewalSuccess', { transactionId: 't-foreign' }, '203.0.113.9')).status).toBe(403);
     // The test client itself (loopback) is not a provider address.
-    const direct = await kit.request.post(`${HOOK}RenewalSuccess`).send({ transactionId: 't-direct', subscriptionId });
+    const direct = await kit().request.post(`${SUBSCRIPTION_HOOK}RenewalSuccess`).send({ transactionId: 't-direct', subscriptionId });
     expect(direct.status).toBe(403);
-    const wrongAccount = await kit.request
-      .post('/api/ccbill/webhook?clientAccnum=123456&eventType=RenewalSuccess')
+    const wrongAccount = await kit()
+      .request.post('/api/ccbill/webhook?clientAccnum=123456&eventType=RenewalSuccess')
       .set('X-Forwarded-For', PROVIDER_ADDRESS)
       .send({ transactionId: 't-acc', subscriptionId });
     expect(wrongAccount.status).toBe(403);
-    expect(Number((await kit.db.knex('webhook_events').count({ n: '*' }).first())?.n)).toBe(0);
+    expect(Number((await kit().db.knex('webhook_events').count({ n: '*' }).first())?.n)).toBe(0);
   });
 
   it('extends access on renewal, and a replay changes nothing', async () => {
@@ -66,8 +60,8 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
   });
 
   it('accepts a form-encoded body', async () => {
-    const res = await kit.request
-      .post(`${HOOK}CustomerDataUpdate`)
+    const res = await kit()
+      .request.post(`${SUBSCRIPTION_HOOK}CustomerDataUpdate`)
       .set('X-Forwarded-For', PROVIDER_ADDRESS)
       .type('form')
       .send({ transactionId: 'form-1', subscriptionId, clientAccnum: '900000' });
@@ -96,7 +90,7 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
       ['__proto__']: { cardNum: card },
     });
     expect(res.body).toEqual({ status: 'stored' });
-    const rows = async (): Promise<Record<string, unknown>[]> => kit.db.knex('webhook_events').select();
+    const rows = async (): Promise<Record<string, unknown>[]> => kit().db.knex('webhook_events').select();
     const leaks = (dump: string) =>
       ['4111', spaced, 'cvv', '"123"', '\\"123\\"', 'person@example.com', 'Annabel', 'cardNum', 'pan'].filter((s) => dump.includes(s));
     expect(leaks(JSON.stringify(await rows()))).toEqual([]);
@@ -128,11 +122,11 @@ describe.each(testBackends())('provider webhooks (%s)', (backend) => {
     const { me, claims } = await mediaClaims();
     expect(me.membership.active).toBe(false);
     expect(claims.membershipActiveUntil * 1000).toBeLessThanOrEqual(Date.now());
-    const list = await kit.request.get('/internal/media-revocations');
+    const list = await kit().request.get('/internal/media-revocations');
     expect(list.body.members).toContain(claims.memberId);
     // Not reachable through the front door (which adds X-Forwarded-For).
-    expect((await kit.request.get('/internal/media-revocations').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);
-    const link = await kit.request.get('/api/download-link').query({ path: '/members/video/set/clip.mp4' }).set('Cookie', cookie);
+    expect((await kit().request.get('/internal/media-revocations').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);
+    const link = await kit().request.get('/api/download-link').query({ path: '/members/video/set/clip.mp4' }).set('Cookie', cookie);
     expect(link.status).toBe(403);
   });
 });

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import type { CachedBody } from '../../../cache/catalog-cache';
+import { NotFoundError } from '../../../errors';
+import type { ApiDeps } from '../deps';
+import { CONTENT_COLUMNS, contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
+
+type CommonFields = Omit<ContentRow, 'id'> & { thumbnail: string };
+
+/**
+ * The list item a content row is sent as: its id under the listing's own name (`photos_id`,
+ * `video_id`, `vod_id`), the common fields, any fields of that listing, and the thumbnail last.
+ */
+export function contentItem<K extends string, Extra extends object = object>(
+  idField: K,
+  row: ContentRow,
+  thumbnail: string,
+  extra?: Extra,
+): Record<K, number> & CommonFields & Extra {
+  return {
+    [idField]: Number(row.id),
+    path: row.path,
+    updatename: row.updatename,
+    modelname: row.modelname,
+    datetoupload: row.datetoupload,
+    ...extra,
+    thumbnail,
+  } as Record<K, number> & CommonFields & Extra;
+}
+
+/** How one content table is listed: which columns are read, how many rows a page holds, how a row is sent. */
+export interface ContentListing<Row> {
+  table: ContentTable;
+  columns: readonly string[];
+  pageSize: number;
+  toItem: (row: Row) => unknown;
+}
+
+/** One listing page, cached under `key` per catalog generation. */
+export function contentListing<Row>(
+  { knex, cache, anchors }: ApiDeps,
+  key: string,
+  listing: ContentListing<Row>,
+  order: ListingOrder,
+  page: number,
+): Promise<CachedBody> {
+  return cache.get(key, async () =>
+    (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns)).map(listing.toItem),
+  );
+}
+
+/** A listing whose item is the common fields alone, under the listing's id name (photo sets, videos). */
+export function plainListing<K extends string>(table: ContentTable, idField: K, thumbnail: (path: string) => string, pageSize: number) {
+  return {
+    table,
+    columns: CONTENT_COLUMNS,
+    pageSize,
+    toItem: (row: ContentRow) => contentItem(idField, row, thumbnail(row.path)),
+  } satisfies ContentListing<ContentRow>;
+}
+
+/** One item's page, cached under `key` per catalog generation; 404 `missing` when `find` finds none visible. */
+export function contentDetail<Row>(
+  { knex, cache }: ApiDeps,
+  key: string,
+  find: (knex: Knex) => Promise<Row | undefined>,
+  missing: string,
+  answer: (row: Row) => unknown,
+): Promise<CachedBody> {
+  return cache.get(key, async () => {
+    const row = await find(knex);
+    if (!row) throw new NotFoundError(missing);
+    return answer(row);
+  });
+}
