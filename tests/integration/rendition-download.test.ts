@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renditionDownloadUrl } from '@media-site/contracts/download-name';
 import { signDownloadUrl } from '@media-site/contracts/token';
 import { deriveItem } from '@media-site/encoder';
+import { ENCODE_SETTINGS, h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import type { Manifest } from '@media-site/db/encode';
 import { aria2Stopped, interrupted, MiB, runTool, sha256, writeBlocks } from '../src/download-kit';
 import { startNginx } from '../src/nginx';
@@ -22,7 +21,6 @@ import type { MediaFixture } from './media-fixture';
 // sizes the download choices show.
 const SIZE = 64 * MiB;
 const ORIGINAL = 'Movie HD001.mp4';
-const run = promisify(execFile);
 
 describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
   let fx: MediaFixture;
@@ -94,39 +92,11 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
     { timeout: 240_000 },
     async () => {
       const source = join(fx.root, 'video/clip-9', ORIGINAL);
-      mkdirSync(join(fx.root, 'video/clip-9'), { recursive: true });
-      await run(
-        'ffmpeg',
-        [
-          '-v',
-          'error',
-          '-nostdin',
-          '-y',
-          '-f',
-          'lavfi',
-          '-i',
-          'testsrc2=size=1280x720:rate=25:duration=10',
-          '-f',
-          'lavfi',
-          '-i',
-          'sine=frequency=330:duration=10',
-          '-vf',
-          'noise=alls=12:allf=t',
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-b:v',
-          '8M',
-          '-pix_fmt',
-          'yuv420p',
-          '-c:a',
-          'aac',
-          '-shortest',
-          source,
-        ],
-        { timeout: 120_000 },
-      );
+      await makeTestPattern(source, {
+        size: '1280x720',
+        seconds: 10,
+        output: ['-vf', 'noise=alls=12:allf=t', ...h264Output('-b:v', '8M')],
+      });
       const s = statSync(source);
       const manifest: Manifest = await deriveItem({
         jobId: 9,
@@ -136,7 +106,7 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
         original: source,
         sourceSig: `${s.size}-${Math.round(s.mtimeMs)}`,
         mediaRoot: fx.root,
-        settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 2, nice: 10 },
+        settings: { ...ENCODE_SETTINGS, threads: 2 },
       });
       expect(manifest.source.bytes).toBe(s.size);
       const sizes = manifest.renditions.map((r) => `${r.label} ${(r.bytes / 1e6).toFixed(2)} MB`);
