@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker, topLevelBoxes, type WorkerEvent } from '@media-site/encoder';
 import { runOpsCommand } from '../src/commands/registry';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 import { ENCODE_SETTINGS, ffprobeStreams, makeClip, placeVideo } from '@media-site/encoder/testing-clips';
 
 const temps: string[] = [];
@@ -56,14 +56,10 @@ async function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<st
 }
 
 describe.each(testBackends())('ingest and encode on %s', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   let mediaRoot: string;
   beforeAll(async () => {
-    db = await createTestDb(backend);
     mediaRoot = await temp('encode-ingest-media-');
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('ingest --wait encodes a new .wmv video and .mpg VOD', { timeout: 120_000 }, async () => {

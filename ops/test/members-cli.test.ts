@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashLogNFromEnv } from '@media-site/db/members';
 import { runOpsCommand } from '../src/commands/registry';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
 describe.each(testBackends())('member commands of the catalog CLI (%s)', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   async function cli(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
@@ -20,13 +20,6 @@ describe.each(testBackends())('member commands of the catalog CLI (%s)', (backen
     });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
-
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
 
   it('adds a member with a hashed password and a membership of --days', async () => {
     const res = await cli('member', 'add', 'alice_1', '--password-stdin', '--email', 'alice@example.com', '--days', '7');

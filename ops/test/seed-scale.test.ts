@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, readGeneration, searchText } from '@media-site/db';
 import { seedDemoCatalog, seedScale } from '../src/index';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const run = promisify(execFile);
 const opsDir = fileURLToPath(new URL('..', import.meta.url));
@@ -31,13 +31,9 @@ async function cli(
 }
 
 describe.each(testBackends())('seed:scale on %s', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   beforeAll(async () => {
-    db = await createTestDb(backend);
     await seedDemoCatalog(db.knex);
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('replaces the catalog with N rows per type and N/10 models, and bumps the generation', async () => {
