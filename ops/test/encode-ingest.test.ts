@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker, topLevelBoxes, type WorkerEvent } from '@media-site/encoder';
-import { runOpsCommand } from '../src/commands/registry';
+import { runOpsCaptured } from '../src/commands/registry';
 import { testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 import { ENCODE_SETTINGS, ffprobeStreams, makeClip, placeVideo } from '@media-site/encoder/testing-clips';
 
@@ -43,16 +43,8 @@ beforeAll(async () => {
   tinyClip = await makeClip(join(await temp('encode-tiny-'), 'tiny.mp4'), { container: 'mp4', size: '160x90' });
 });
 
-async function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOpsCommand(argv, {
-    env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env },
-    knex: db.knex,
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<string, string> = {}) {
+  return runOpsCaptured(argv, { env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env }, knex: db.knex });
 }
 
 describe.each(testBackends())('ingest and encode on %s', (backend) => {

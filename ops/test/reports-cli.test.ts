@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCommand } from '../src/commands/registry';
+import { runOpsCaptured } from '../src/commands/registry';
 import { readGeneration } from '@media-site/db';
 import { EXPORT_COLUMNS } from '../src/commands/reports-export';
 import { hiddenContentIds, insertReport } from '@media-site/db/reports';
@@ -11,12 +11,7 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
   const db = useTestDb(backend);
   let clock = t('2026-11-09T12:00:00Z');
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runOpsCommand(argv, { env: {}, knex: db.knex, now: () => clock, out: (s) => out.push(s), err: (s) => err.push(s) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const cli = (...argv: string[]) => runOpsCaptured(argv, { env: {}, knex: db.knex, now: () => clock });
 
   beforeAll(async () => {
     const [modelId] = await db.knex('models').insert({ modelname: 'Model A1', initial: 'M', thumbnail: null });

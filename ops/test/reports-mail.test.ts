@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCommand } from '../src/commands/registry';
+import { runOpsCaptured } from '../src/commands/registry';
 import { insertReport } from '@media-site/db/reports';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 
@@ -9,12 +9,8 @@ describe.each(testBackends())('report outcome mails from the operator CLI (%s)',
   const db = useTestDb(backend);
   const clock = t('2026-11-10T09:00:00Z');
 
-  async function cli(...argv: string[]) {
-    const err: string[] = [];
-    const env = { SITE_NAME: 'Example Site', SITE_URL: 'https://example.test/' };
-    const code = await runOpsCommand(argv, { env, knex: db.knex, now: () => clock, out: () => undefined, err: (s) => err.push(s) });
-    return { code, err: err.join('\n') };
-  }
+  const env = { SITE_NAME: 'Example Site', SITE_URL: 'https://example.test/' };
+  const cli = (...argv: string[]) => runOpsCaptured(argv, { env, knex: db.knex, now: () => clock });
   const outbox = async (): Promise<Array<Record<string, string>>> => db.knex('mail_outbox').orderBy('id');
 
   beforeAll(async () => {
