@@ -68,10 +68,7 @@ const stack = await startStack({
   frontDoor: 'nginx',
   redisUrl: REDIS_URL,
   // One access line per request the bff answers: the stampede count.
-  serviceEnv: { bff: { LOG_LEVEL: 'info' } },
-  onLine: (name, line) => {
-    if (name === 'bff') bffLines.push(line);
-  },
+  accessLog: { service: 'bff', lines: bffLines },
 });
 const staticName = `__bench-frontdoor-${process.pid}.json`;
 const staticFile = join(repoRoot, 'frontend/dist', staticName);
