@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
+import { launchChromium } from '../src/chromium';
 import { startStack } from '../src/stack';
 import type { Stack } from '../src/stack';
 
@@ -48,17 +48,7 @@ async function seededPaths(databaseUrl: string): Promise<SeededPaths> {
 export async function startSite(): Promise<Site> {
   const stack = await startStack();
   const seeded = await seededPaths(stack.databaseUrl);
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium('--disable-background-networking', '--disable-component-update', '--disable-sync');
   mkdirSync(screenshotDir, { recursive: true });
   return {
     stack,
@@ -123,7 +113,7 @@ export function stackWithBrowser(env: NodeJS.ProcessEnv): { readonly stack: Stac
   let browser: Browser | undefined;
   beforeAll(async () => {
     stack = await startStack({ env });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await launchChromium();
     mkdirSync(screenshotDir, { recursive: true });
   }, 300_000);
   afterAll(async () => {
