@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { isFastStart } from '@media-site/encoder';
 import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 
+/** The benches' 1080p test-pattern sources: an A4 tone, and up to 30 minutes to make one. */
+export const BENCH_1080P = { size: '1920x1080', frequency: 440, timeout: 30 * 60_000 };
+
 export const BIG_MP4_MIN_BYTES = 300 * 1024 * 1024;
 const SECONDS = 130;
 
@@ -17,10 +20,8 @@ export async function ensureBigMp4(out = join(tmpdir(), 'bench-player', 'big-108
   if (existsSync(out) && statSync(out).size >= BIG_MP4_MIN_BYTES) return out;
   const tmp = `${out}.tmp.mp4`;
   await makeTestPattern(tmp, {
-    size: '1920x1080',
+    ...BENCH_1080P,
     seconds: SECONDS,
-    frequency: 440,
-    timeout: 30 * 60_000,
     output: h264Output(
       '-profile:v',
       'high',

@@ -18,6 +18,7 @@ import { enqueue, sourceSig } from '@media-site/db/encode';
 import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import { repoRoot } from '../../scripts/lib/site';
 import { startStack } from '../src/stack';
+import { BENCH_1080P } from './big-mp4';
 
 const run = promisify(execFile);
 
@@ -50,13 +51,7 @@ async function source(): Promise<string> {
   await mkdir(dir, { recursive: true });
   console.log(`making the ${SOURCE_SECONDS} s 1080p source (once) ...`);
   const tmp = `${file}.tmp.mp4`;
-  await makeTestPattern(tmp, {
-    size: '1920x1080',
-    seconds: SOURCE_SECONDS,
-    frequency: 440,
-    timeout: 30 * 60_000,
-    output: h264Output('-b:v', '12M', '-b:a', '192k'),
-  });
+  await makeTestPattern(tmp, { ...BENCH_1080P, seconds: SOURCE_SECONDS, output: h264Output('-b:v', '12M', '-b:a', '192k') });
   await run('mv', [tmp, file]);
   return file;
 }
