@@ -86,6 +86,16 @@ export async function scrollToBottom(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
+/** /vod with more than its first page of cards (infinite scroll), scrolled down to `y`. */
+export async function vodScrolledTo(page: Page, y: number): Promise<void> {
+  await page.goto('/vod');
+  await page.locator('main li.card').first().waitFor();
+  await scrollToBottom(page);
+  await page.waitForFunction(() => document.querySelectorAll('main li.card').length > 20);
+  await page.evaluate((top) => window.scrollTo(0, top), y);
+  await page.waitForFunction((top) => window.scrollY === top, y);
+}
+
 /** The journeys' two sizes: a laptop and a phone. */
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 export type Viewport = keyof typeof VIEWPORTS;

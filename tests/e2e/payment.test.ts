@@ -29,6 +29,14 @@ async function payInBrowser(username: string, cardEnding: string) {
   return page;
 }
 
+/** Pays in the browser with a card ending `cardEnding` and expects the payment to stop with `message`. */
+async function expectPaymentStops(username: string, cardEnding: string, message: string): Promise<void> {
+  const page = await payInBrowser(username, cardEnding);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  expect(await paymentStatus(page, message)).toBe(message);
+  await page.context().close();
+}
+
 async function subscriptionOf(username: string): Promise<string> {
   const knex = createKnex(site.stack.databaseUrl);
   try {
@@ -105,10 +113,7 @@ describe('the /ccbill form against the provider simulator', () => {
   });
 
   it('shows Transaction failed. for a declined card', async () => {
-    const page = await payInBrowser('e2e_declined', '0000');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(page, 'Transaction failed.')).toBe('Transaction failed.');
-    await page.context().close();
+    await expectPaymentStops('e2e_declined', '0000', 'Transaction failed.');
   });
 
   it('shows each token step failure with its own message', async () => {
@@ -118,25 +123,16 @@ describe('the /ccbill form against the provider simulator', () => {
     // a later test.
     await new Promise((resolve) => setTimeout(resolve, 12_500));
     await failNext(site, 'frontend-oauth');
-    const firstFails = await payInBrowser('e2e_step1', '1111');
-    await firstFails.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(firstFails, 'Failed to obtain access token.')).toBe('Failed to obtain access token.');
-    await firstFails.context().close();
+    await expectPaymentStops('e2e_step1', '1111', 'Failed to obtain access token.');
 
     await failNext(site, 'payment-token');
-    const tokenFails = await payInBrowser('e2e_step2', '1111');
-    await tokenFails.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(tokenFails, 'Failed to create payment token.')).toBe('Failed to create payment token.');
-    await tokenFails.context().close();
+    await expectPaymentStops('e2e_step2', '1111', 'Failed to create payment token.');
 
     // The bff caches the backend bearer until 80 % of its life (15 s here, so 12 s): wait that out
     // so step 3 has to ask the provider, which refuses once.
     await new Promise((resolve) => setTimeout(resolve, 12_500));
     await failNext(site, 'backend-oauth');
-    const backFails = await payInBrowser('e2e_step3', '1111');
-    await backFails.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(backFails, 'Failed to obtain second access token.')).toBe('Failed to obtain second access token.');
-    await backFails.context().close();
+    await expectPaymentStops('e2e_step3', '1111', 'Failed to obtain second access token.');
   }, 120_000);
 
   it('charges once for a double-clicked submit', async () => {
