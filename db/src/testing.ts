@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { afterAll, beforeAll } from 'vitest';
 import { createKnex } from './knex';
 import { migrateLatest } from './migrate';
 
@@ -56,6 +57,35 @@ export async function createTestDb(backend: Backend, options: { migrate?: boolea
       await cleanup.raw(`DROP DATABASE IF EXISTS \`${name}\``);
       await cleanup.destroy();
     },
+  };
+}
+
+/**
+ * A fresh database (as `createTestDb` makes it) for the enclosing `describe`: made in a `beforeAll`
+ * registered here, so before the describe's own `beforeAll` hooks, and dropped in an `afterAll`.
+ * Its `url` and `knex` are there from that hook on: read them inside hooks and tests.
+ */
+export function useTestDb(backend: Backend, options: { migrate?: boolean } = {}): TestDb {
+  let db: TestDb | undefined;
+  beforeAll(async () => {
+    db = await createTestDb(backend, options);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+  });
+  const made = (): TestDb => {
+    if (!db) throw new Error('the test database is made in beforeAll: use it inside hooks and tests');
+    return db;
+  };
+  return {
+    backend,
+    get url() {
+      return made().url;
+    },
+    get knex() {
+      return made().knex;
+    },
+    destroy: () => made().destroy(),
   };
 }
 

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, testBackends, type TestDb } from '../src/testing';
+import { describe, expect, it } from 'vitest';
+import { testBackends, useTestDb } from '../src/testing';
 import { bumpGeneration, createKnex, migrateLatest, migrateRollbackAll, modelInitial, readGeneration } from '../src/index';
 
 describe.each(testBackends())('migrations on %s', (backend) => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb(backend);
 
   it('creates every catalog table', async () => {
     for (const table of [

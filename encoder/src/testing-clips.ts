@@ -11,17 +11,27 @@ const run = promisify(execFile);
 export type Container = 'mp4' | 'mpg' | 'wmv';
 
 const CODECS: Record<Container, string[]> = {
-  mp4: ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'mp4'],
+  mp4: h264Output('-f', 'mp4'),
   mpg: ['-c:v', 'mpeg1video', '-c:a', 'mp2', '-f', 'mpeg'],
   wmv: ['-c:v', 'wmv2', '-c:a', 'wmav2', '-f', 'asf'],
 };
 
-/** A test-pattern clip with a tone, made with ffmpeg (never committed). */
-export async function makeClip(
-  file: string,
-  options: { container: Container; size?: string; seconds?: number; rate?: number },
-): Promise<string> {
-  const { container, size = '320x240', seconds = 2, rate = 25 } = options;
+/** ffmpeg's test pattern with a tone, encoded with `output` (codecs, bit rates, filters) into `file`. */
+export interface TestPattern {
+  /** Output options between the two lavfi inputs and `-shortest`. */
+  output: string[];
+  size?: string;
+  seconds?: number;
+  rate?: number;
+  /** The tone's pitch in Hz. */
+  frequency?: number;
+  /** Milliseconds before ffmpeg is killed. */
+  timeout?: number;
+}
+
+/** Makes a test-pattern clip with ffmpeg (test media is generated, never committed); returns `file`. */
+export async function makeTestPattern(file: string, pattern: TestPattern): Promise<string> {
+  const { output, size = '320x240', seconds = 2, rate = 25, frequency = 330, timeout = 120_000 } = pattern;
   await mkdir(dirname(file), { recursive: true });
   await run(
     'ffmpeg',
@@ -37,14 +47,28 @@ export async function makeClip(
       '-f',
       'lavfi',
       '-i',
-      `sine=frequency=330:duration=${seconds}`,
-      ...CODECS[container],
+      `sine=frequency=${frequency}:duration=${seconds}`,
+      ...output,
       '-shortest',
       file,
     ],
-    { timeout: 120_000 },
+    { timeout },
   );
   return file;
+}
+
+/** H.264 (ultrafast) / AAC output options for `makeTestPattern`, with any extra options after them. */
+export function h264Output(...extra: string[]): string[] {
+  return ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', ...extra];
+}
+
+/** A test-pattern clip with a tone, made with ffmpeg (never committed). */
+export async function makeClip(
+  file: string,
+  options: { container: Container; size?: string; seconds?: number; rate?: number },
+): Promise<string> {
+  const { container, ...pattern } = options;
+  return makeTestPattern(file, { ...pattern, output: CODECS[container] });
 }
 
 /** A video row plus its original under MEDIA_ROOT, as ingest would leave them; returns the original's path. */

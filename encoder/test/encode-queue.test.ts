@@ -1,22 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { claimNext, enqueue, failJob, finishJob, jobById, jobCounts, recoverStale, releaseJob, renewLease } from '@media-site/db/encode';
 import { claimIsDead, EncodeWorker, type WorkerEvent } from '../src/worker';
 import { createKnex } from '@media-site/db';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const LEASE = 60_000;
 const never = () => false;
 
 describe.each(testBackends())('encode queue on %s', (backend) => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb(backend);
   beforeEach(async () => {
     await db.knex('media_jobs').del();
   });

@@ -5,8 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker, topLevelBoxes, type WorkerEvent } from '@media-site/encoder';
-import { runOpsCommand } from '../src/commands/registry';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { runOpsCaptured } from '../src/commands/registry';
+import { testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 import { ENCODE_SETTINGS, ffprobeStreams, makeClip, placeVideo } from '@media-site/encoder/testing-clips';
 
 const temps: string[] = [];
@@ -43,27 +43,15 @@ beforeAll(async () => {
   tinyClip = await makeClip(join(await temp('encode-tiny-'), 'tiny.mp4'), { container: 'mp4', size: '160x90' });
 });
 
-async function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOpsCommand(argv, {
-    env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env },
-    knex: db.knex,
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(db: TestDb, mediaRoot: string, argv: string[], env: Record<string, string> = {}) {
+  return runOpsCaptured(argv, { env: { MEDIA_ROOT: mediaRoot, ENCODE_THREADS: '1', ...env }, knex: db.knex });
 }
 
 describe.each(testBackends())('ingest and encode on %s', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   let mediaRoot: string;
   beforeAll(async () => {
-    db = await createTestDb(backend);
     mediaRoot = await temp('encode-ingest-media-');
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('ingest --wait encodes a new .wmv video and .mpg VOD', { timeout: 120_000 }, async () => {

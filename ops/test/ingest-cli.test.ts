@@ -7,37 +7,27 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCommand } from '../src/commands/registry';
-import { createTestDb, testRedisUrl, type TestDb } from '@media-site/db/testing';
+import { runOpsCaptured } from '../src/commands/registry';
+import { testRedisUrl, useTestDb } from '@media-site/db/testing';
 import { buildIngestFolder } from './fixtures-ingest/build';
 
 const opsDir = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const run = promisify(execFile);
 
-let db: TestDb;
+const db = useTestDb('sqlite');
 let source: string;
 let mediaRoot: string;
 
 beforeAll(async () => {
-  db = await createTestDb('sqlite');
   source = await buildIngestFolder();
   mediaRoot = await mkdtemp(join(tmpdir(), 'ingest-cli-media-'));
 });
 afterAll(async () => {
-  await db?.destroy();
   await Promise.all([source, mediaRoot].map((d) => d && rm(d, { recursive: true, force: true })));
 });
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOpsCommand(argv, {
-    env: { MEDIA_ROOT: mediaRoot, FFMPEG_PATH: '/nonexistent/ffmpeg', ...env },
-    knex: db.knex,
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  return runOpsCaptured(argv, { env: { MEDIA_ROOT: mediaRoot, FFMPEG_PATH: '/nonexistent/ffmpeg', ...env }, knex: db.knex });
 }
 
 describe('npm run catalog', () => {

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGeneration } from '@media-site/db';
 import { ingestFolder, type IngestReport } from '../src/ingest/ingest';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 import { buildIngestFolder, EXPECTED_SKIPS, VALID_ITEMS } from './fixtures-ingest/build';
 
 const FFMPEG = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
@@ -69,20 +69,16 @@ afterAll(async () => {
 });
 
 describe.each(testBackends())('ingest on %s', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   let mediaRoot: string;
   let first: IngestReport;
   let second: IngestReport;
 
   beforeAll(async () => {
-    db = await createTestDb(backend);
     mediaRoot = await tempMediaRoot();
     first = await ingestFolder({ knex: db.knex, folder: source, mediaRoot, ffmpeg: FFMPEG });
     snapshots.set(backend, await snapshot(db.knex));
     second = await ingestFolder({ knex: db.knex, folder: source, mediaRoot, ffmpeg: FFMPEG });
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('adds every valid item on the first run', () => {
@@ -190,13 +186,7 @@ describe.each(testBackends())('ingest on %s', (backend) => {
 });
 
 describe('ingest details', () => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await createTestDb('sqlite');
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb('sqlite');
 
   it('a dry run reports what would change and writes nothing', async () => {
     const mediaRoot = await tempMediaRoot();

@@ -1,32 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashLogNFromEnv } from '@media-site/db/members';
-import { runOpsCommand } from '../src/commands/registry';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { runOpsCaptured } from '../src/commands/registry';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
 describe.each(testBackends())('member commands of the catalog CLI (%s)', (backend) => {
-  let db: TestDb;
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runOpsCommand(argv, {
-      env: {},
-      knex: db.knex,
-      now: () => NOW,
-      stdin: async () => 'a stdin password\nignored',
-      out: (s) => out.push(s),
-      err: (s) => err.push(s),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
-
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb(backend);
+  const cli = (...argv: string[]) =>
+    runOpsCaptured(argv, { env: {}, knex: db.knex, now: () => NOW, stdin: async () => 'a stdin password\nignored' });
 
   it('adds a member with a hashed password and a membership of --days', async () => {
     const res = await cli('member', 'add', 'alice_1', '--password-stdin', '--email', 'alice@example.com', '--days', '7');

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_MEMBER, ensureDemoMember } from '../src/seed/demo-member';
 import { verifyPassword } from '@media-site/db/members';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const DAY_MS = 86_400_000;
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -9,13 +9,7 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 // The demo member `npm start` seeds beside the demo catalog: created once, its membership topped up
 // to a year ahead whenever less than 30 days are left.
 describe.each(testBackends())('the demo member (%s)', (backend) => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb(backend);
 
   const memberships = async () => {
     const member = await db.knex('members').where({ username: DEMO_MEMBER.username }).first('id', 'password_hash');

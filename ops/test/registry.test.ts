@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '@media-site/db/testing';
-import { runOpsCommand } from '../src/commands/registry';
+import { describe, expect, it } from 'vitest';
+import { useTestDb } from '@media-site/db/testing';
+import { runOpsCaptured } from '../src/commands/registry';
 
 // `ops <group> <command>` and the bare `<command>` (the old `catalog` entry) reach the same command.
 describe('ops command groups', () => {
-  let db: TestDb;
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runOpsCommand(argv, { env: {}, knex: db.knex, out: (s) => out.push(s), err: (s) => err.push(s) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
-
-  beforeAll(async () => {
-    db = await createTestDb('sqlite');
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb('sqlite');
+  const cli = (...argv: string[]) => runOpsCaptured(argv, { env: {}, knex: db.knex });
 
   it('drops a leading group name, and a group of one command stands for it', async () => {
     expect(await cli('catalog', 'stats', '--json')).toEqual(await cli('stats', '--json'));

@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCommand } from '../src/commands/registry';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runOpsCaptured } from '../src/commands/registry';
 import { readGeneration } from '@media-site/db';
 import { EXPORT_COLUMNS } from '../src/commands/reports-export';
 import { hiddenContentIds, insertReport } from '@media-site/db/reports';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const t = (iso: string) => Date.parse(iso);
 
 describe.each(testBackends())('reports and takedowns through the catalog CLI (%s)', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   let clock = t('2026-11-09T12:00:00Z');
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runOpsCommand(argv, { env: {}, knex: db.knex, now: () => clock, out: (s) => out.push(s), err: (s) => err.push(s) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const cli = (...argv: string[]) => runOpsCaptured(argv, { env: {}, knex: db.knex, now: () => clock });
 
   beforeAll(async () => {
-    db = await createTestDb(backend);
     const [modelId] = await db.knex('models').insert({ modelname: 'Model A1', initial: 'M', thumbnail: null });
     const row = { updatename: 'Set', modelname: 'Model A1', model_id: modelId, datetoupload: '2026-10-01', search_text: 'set\nmodel a1' };
     await db.knex('photosets').insert({ ...row, path: 'set-one' });
@@ -43,9 +37,6 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
       now: t('2026-11-30T23:59:59Z'),
     });
     await insertReport(db.knex, { ...base, reference: 'R-000000000D', reason: 'other', now: t('2026-12-01T00:00:00Z') });
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('lists open reports with deadlines, overdue ones first', async () => {

@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCommand } from '../src/commands/registry';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runOpsCaptured } from '../src/commands/registry';
 import { insertReport } from '@media-site/db/reports';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const t = (iso: string) => Date.parse(iso);
 
 describe.each(testBackends())('report outcome mails from the operator CLI (%s)', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   const clock = t('2026-11-10T09:00:00Z');
 
-  async function cli(...argv: string[]) {
-    const err: string[] = [];
-    const env = { SITE_NAME: 'Example Site', SITE_URL: 'https://example.test/' };
-    const code = await runOpsCommand(argv, { env, knex: db.knex, now: () => clock, out: () => undefined, err: (s) => err.push(s) });
-    return { code, err: err.join('\n') };
-  }
+  const env = { SITE_NAME: 'Example Site', SITE_URL: 'https://example.test/' };
+  const cli = (...argv: string[]) => runOpsCaptured(argv, { env, knex: db.knex, now: () => clock });
   const outbox = async (): Promise<Array<Record<string, string>>> => db.knex('mail_outbox').orderBy('id');
 
   beforeAll(async () => {
-    db = await createTestDb(backend);
     const base = { contentUrl: '/video/clip-one', details: 'details', reason: 'copyright' as const, now: t('2026-11-09T08:00:00Z') };
     await insertReport(db.knex, { ...base, reference: 'R-00000000M1', email: 'reporter@example.com' });
     await insertReport(db.knex, { ...base, reference: 'R-00000000M2', email: null });
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('resolve mails the outcome to the reporter, in the decision; a refused second resolve adds none', async () => {

@@ -10,7 +10,7 @@ import { FIXTURE_CLIP, loadSampleClips } from '../src/seed/sample-video';
 import { jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker } from '@media-site/encoder';
 import { ENCODE_SETTINGS, ffprobeStreams } from '@media-site/encoder/testing-clips';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const MAGIC: Record<string, (b: Buffer) => boolean> = {
   mp4: (b) => b.subarray(4, 8).toString('latin1') === 'ftyp',
@@ -41,13 +41,7 @@ afterAll(async () => {
 });
 
 describe.each(testBackends())('ensureDemo on %s', (backend) => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb(backend);
 
   it('seeds an empty catalog and completes the media tree', { timeout: 180_000 }, async () => {
     const result = await ensureDemo({ knex: db.knex, mediaRoot });
@@ -143,13 +137,7 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
 });
 
 describe.each(testBackends())('ensureDemo with a catalog filled otherwise, on %s', (backend) => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await createTestDb(backend);
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const db = useTestDb(backend);
 
   it('leaves the rows alone and writes no demo media', async () => {
     await db.knex('models').insert({ modelname: 'Someone Else', initial: 'S', thumbnail: null });

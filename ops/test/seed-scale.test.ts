@@ -1,43 +1,14 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, readGeneration, searchText } from '@media-site/db';
 import { seedDemoCatalog, seedScale } from '../src/index';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
-
-const run = promisify(execFile);
-const opsDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(opsDir, '..', 'node_modules', '.bin', 'tsx');
-
-async function cli(
-  script: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(tsx, [join(opsDir, 'src', 'cli', script), ...args], {
-      env: { ...process.env, ...env },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+import { testBackends, useTestDb } from '@media-site/db/testing';
+import { seedCli, useTempDir } from './seed-cli-kit';
 
 describe.each(testBackends())('seed:scale on %s', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   beforeAll(async () => {
-    db = await createTestDb(backend);
     await seedDemoCatalog(db.knex);
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('replaces the catalog with N rows per type and N/10 models, and bumps the generation', async () => {
@@ -77,13 +48,7 @@ describe.each(testBackends())('seed:scale on %s', (backend) => {
 });
 
 describe('seed CLIs', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'seed-cli-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir('seed-cli-');
 
   it.each([
     ['seed-scale.ts', ['--rows', 'abc']],
@@ -92,14 +57,14 @@ describe('seed CLIs', () => {
     ['seed.ts', ['--bogus']],
     ['seed.ts', ['extra']],
   ])('%s %j -> usage, exit 2', async (script, args) => {
-    const result = await cli(script, args, { DATABASE_URL: `sqlite:${join(dir, 'unused.sqlite')}` });
+    const result = await seedCli(script, args, { DATABASE_URL: `sqlite:${join(dir.path, 'unused.sqlite')}` });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/usage: npm run seed/);
   });
 
   it('seed:scale --rows 30 fills an SQLite file and says what it did', async () => {
-    const url = `sqlite:${join(dir, 'scale.sqlite')}`;
-    const result = await cli('seed-scale.ts', ['--rows', '30'], { DATABASE_URL: url });
+    const url = `sqlite:${join(dir.path, 'scale.sqlite')}`;
+    const result = await seedCli('seed-scale.ts', ['--rows', '30'], { DATABASE_URL: url });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/models 3, photosets 30, videos 30, vods 30/);
     const knex = createKnex(url);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { VOD_NAME_CUTOFF } from '@media-site/contracts/download-name';
 import { modelInitial, readGeneration, searchText } from '@media-site/db';
 import { seedDemoCatalog } from '../src/index';
-import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
+import { createTestDb, testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 
 type Row = Record<string, unknown>;
 const CONTENT = ['photosets', 'videos', 'vods'] as const;
@@ -19,19 +19,15 @@ function duplicates(values: unknown[]): number {
 }
 
 describe.each(testBackends())('demo seed on %s', (backend) => {
-  let db: TestDb;
+  const db = useTestDb(backend);
   let rows: Record<string, Row[]>;
   let generationBefore: number;
   const table = (name: string): Row[] => rows[name] ?? [];
 
   beforeAll(async () => {
-    db = await createTestDb(backend);
     generationBefore = await readGeneration(db.knex);
     await seedDemoCatalog(db.knex);
     rows = await dump(db);
-  });
-  afterAll(async () => {
-    await db?.destroy();
   });
 
   it('has the minimum counts and bumps the generation', async () => {

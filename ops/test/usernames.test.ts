@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isUniqueViolation, migrateLatest, migrateUpTo } from '@media-site/db';
-import { runOpsCommand } from '../src/commands/registry';
+import { runOpsCaptured } from '../src/commands/registry';
 import { memberNamed } from '@media-site/db/members';
 import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
 
@@ -11,6 +11,16 @@ const member = (username: string, id?: number) => ({
   email: '',
   created_at: Date.parse('2026-01-02T03:04:05Z'),
 });
+
+/** What inserting `row` into members threw (undefined: it went in). */
+const insertError = (db: TestDb, row: ReturnType<typeof member>) =>
+  db
+    .knex('members')
+    .insert(row)
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
 
 // issue 11: "DEMO" beside "demo" were two accounts on SQLite. Usernames are unique in any letter
 // case on both backends, and the bff and the operator CLI find them the same way.
@@ -24,23 +34,12 @@ describe.each(testBackends())('usernames in any letter case (%s)', (backend) => 
     const db = await createTestDb(backend);
     dbs.push(db);
     await db.knex('members').insert(member('demo'));
-    const clash = await db
-      .knex('members')
-      .insert(member('DEMO'))
-      .then(
-        () => undefined,
-        (err: unknown) => err,
-      );
+    const clash = await insertError(db, member('DEMO'));
     expect(isUniqueViolation(clash)).toBe(true);
     expect((await memberNamed(db.knex, 'DeMo').first('username'))?.username).toBe('demo');
     expect(await memberNamed(db.knex, 'demo_').first('username')).toBeUndefined();
-    const cli = await runOpsCommand(['member', 'add', 'Demo', '--password', 'long enough'], {
-      env: {},
-      knex: db.knex,
-      out: () => {},
-      err: () => {},
-    });
-    expect(cli).toBe(1);
+    const cli = await runOpsCaptured(['member', 'add', 'Demo', '--password', 'long enough'], { env: {}, knex: db.knex });
+    expect(cli.code).toBe(1);
     if (backend === 'sqlite') {
       // The lookup uses the NOCASE index (no table scan).
       const plan: { detail: string }[] = await db.knex.raw(
@@ -72,13 +71,7 @@ describe.each(testBackends())('usernames in any letter case (%s)', (backend) => 
     await db.knex('members').where({ id: 2 }).update({ username: 'demo2' });
     await db.knex('members').where({ id: 4 }).update({ username: 'other2' });
     expect((await migrateLatest(db.knex))[0]).toBe('006_username_nocase');
-    const clash = await db
-      .knex('members')
-      .insert(member('SOLO'))
-      .then(
-        () => undefined,
-        (err: unknown) => err,
-      );
+    const clash = await insertError(db, member('SOLO'));
     expect(isUniqueViolation(clash)).toBe(true);
     expect((await memberNamed(db.knex, 'SOLO').first('id'))?.id).toBe(5);
   });

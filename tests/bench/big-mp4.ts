@@ -2,47 +2,29 @@
 // `npm run bench:big-mp4 -w tests -- [out.mp4]` (default: <tmp>/bench-player/big-1080p.mp4; reused
 // when already there). Made like the encoder's renditions (H.264 High / AAC, a keyframe every 2 s,
 // +faststart) but at a constant 20 Mb/s (filler data), so 130 s of test pattern weighs ~325 MB.
-import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { isFastStart } from '@media-site/encoder';
+import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 
-const run = promisify(execFile);
+/** The benches' 1080p test-pattern sources: an A4 tone, and up to 30 minutes to make one. */
+export const BENCH_1080P = { size: '1920x1080', frequency: 440, timeout: 30 * 60_000 };
 
 export const BIG_MP4_MIN_BYTES = 300 * 1024 * 1024;
 const SECONDS = 130;
 
 export async function ensureBigMp4(out = join(tmpdir(), 'bench-player', 'big-1080p.mp4')): Promise<string> {
   if (existsSync(out) && statSync(out).size >= BIG_MP4_MIN_BYTES) return out;
-  await mkdir(dirname(out), { recursive: true });
   const tmp = `${out}.tmp.mp4`;
-  await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-nostdin',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=size=1920x1080:rate=25:duration=${SECONDS}`,
-      '-f',
-      'lavfi',
-      '-i',
-      `sine=frequency=440:duration=${SECONDS}`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
+  await makeTestPattern(tmp, {
+    ...BENCH_1080P,
+    seconds: SECONDS,
+    output: h264Output(
       '-profile:v',
       'high',
-      '-pix_fmt',
-      'yuv420p',
       '-b:v',
       '20M',
       '-minrate',
@@ -55,17 +37,12 @@ export async function ensureBigMp4(out = join(tmpdir(), 'bench-player', 'big-108
       'nal-hrd=cbr',
       '-force_key_frames',
       'expr:gte(t,n_forced*2)',
-      '-c:a',
-      'aac',
       '-b:a',
       '128k',
       '-movflags',
       '+faststart',
-      '-shortest',
-      tmp,
-    ],
-    { timeout: 30 * 60_000 },
-  );
+    ),
+  });
   const size = statSync(tmp).size;
   if (size < BIG_MP4_MIN_BYTES) throw new Error(`made only ${size} bytes`);
   if (!(await isFastStart(tmp))) throw new Error('moov is not before mdat');

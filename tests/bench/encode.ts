@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createKnex, migrateLatest, searchText } from '@media-site/db';
 import { enqueue, sourceSig } from '@media-site/db/encode';
+import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import { repoRoot } from '../../scripts/lib/site';
 import { startStack } from '../src/stack';
+import { BENCH_1080P } from './big-mp4';
 
 const run = promisify(execFile);
 
@@ -49,37 +51,7 @@ async function source(): Promise<string> {
   await mkdir(dir, { recursive: true });
   console.log(`making the ${SOURCE_SECONDS} s 1080p source (once) ...`);
   const tmp = `${file}.tmp.mp4`;
-  await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=size=1920x1080:rate=25:duration=${SOURCE_SECONDS}`,
-      '-f',
-      'lavfi',
-      '-i',
-      `sine=frequency=440:duration=${SOURCE_SECONDS}`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-b:v',
-      '12M',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '192k',
-      '-shortest',
-      tmp,
-    ],
-    { timeout: 30 * 60_000 },
-  );
+  await makeTestPattern(tmp, { ...BENCH_1080P, seconds: SOURCE_SECONDS, output: h264Output('-b:v', '12M', '-b:a', '192k') });
   await run('mv', [tmp, file]);
   return file;
 }

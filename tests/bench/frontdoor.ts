@@ -12,13 +12,13 @@
  * 3. Stampede: 1,000 concurrent requests for a page nobody asked for yet; the bff's access lines for
  *    it are counted (goal 1), with the visitors' wait beside the bff's own answer time.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { raw } from '@media-site/media-service/testing/http';
 import { runOpsCommand } from '../../ops/src/commands/registry';
 import { repoRoot } from '../../scripts/lib/site';
 import { startStack } from '../src/stack';
+import { cpuSeconds, wrkRate } from '../src/wrk';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -39,13 +39,7 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 /** CPU seconds (user + system) of nginx's workers: the children of the master in `<prefix>/nginx.pid`. */
 function nginxCpu(prefix: string): number {
   const master = readFileSync(join(prefix, 'nginx.pid'), 'utf8').trim();
-  const workers = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-  let ticks = 0;
-  for (const pid of workers) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100; // CLK_TCK
+  return cpuSeconds(readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
 }
 
 /**
@@ -53,14 +47,7 @@ function nginxCpu(prefix: string): number {
  * with the neighbours, the second far less.
  */
 function wrk(url: string, prefix: string): { perSecond: number; cpuMicros: number } {
-  const before = nginxCpu(prefix);
-  const out = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--timeout', '10s', url], { encoding: 'utf8' });
-  const cpu = nginxCpu(prefix) - before;
-  const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
-  const requests = Number(/\b(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
-  if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond))
-    throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
-  return { perSecond, cpuMicros: (cpu / requests) * 1e6 };
+  return wrkRate(['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--timeout', '10s', url], () => nginxCpu(prefix));
 }
 
 const bffLines: string[] = [];
@@ -68,10 +55,7 @@ const stack = await startStack({
   frontDoor: 'nginx',
   redisUrl: REDIS_URL,
   // One access line per request the bff answers: the stampede count.
-  serviceEnv: { bff: { LOG_LEVEL: 'info' } },
-  onLine: (name, line) => {
-    if (name === 'bff') bffLines.push(line);
-  },
+  accessLog: { service: 'bff', lines: bffLines },
 });
 const staticName = `__bench-frontdoor-${process.pid}.json`;
 const staticFile = join(repoRoot, 'frontend/dist', staticName);

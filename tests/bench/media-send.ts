@@ -6,7 +6,7 @@
  * wrk and strace. A shared machine: read the CPU figures and the ratios, and take the median of
  * several runs (BENCH_RUNS, default 3). media-service/README.md ("koa-send") reads it.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { raw } from '@media-site/media-service/testing/http';
 import { freePort, startNginx } from '../src/nginx';
+import { cpuSeconds, wrkRate } from '../src/wrk';
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -68,34 +69,13 @@ async function startService(root: string, work: string): Promise<Server> {
   return started(child, `http://127.0.0.1:${port}`, '/healthz');
 }
 
-/** user + system CPU time of processes, in seconds (/proc/<pid>/stat, all threads). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100; // CLK_TCK
-}
-
 /**
  * wrk, one thread (autocannon's JS client, not the servers, sets the pace on a 663 KB body): requests
  * per second, and the servers' CPU time per request, which a busy shared machine disturbs far less.
  */
 function rate(url: string, pids: number[]): { perSecond: number; cpuMicros: number } {
-  const cpuBefore = cpuSeconds(pids);
-  const out = spawnSync(
-    'wrk',
-    ['-t1', `-c${CONNECTIONS}`, '-d5s', '--timeout', '10s', '-H', `Accept-Encoding: ${BROWSER['Accept-Encoding']}`, url],
-    { encoding: 'utf8' },
-  );
-  const cpu = cpuSeconds(pids) - cpuBefore;
-  const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? NaN);
-  const requests = Number(/\b(\d+) requests in/.exec(out.stdout)?.[1] ?? NaN);
-  if (out.status !== 0 || /Non-2xx|Socket errors/.test(out.stdout) || Number.isNaN(perSecond))
-    throw new Error(`wrk ${url}: ${out.stdout}${out.stderr}`);
-  return { perSecond, cpuMicros: (cpu / requests) * 1e6 };
+  const args = ['-t1', `-c${CONNECTIONS}`, '-d5s', '--timeout', '10s', '-H', `Accept-Encoding: ${BROWSER['Accept-Encoding']}`, url];
+  return wrkRate(args, () => cpuSeconds(pids));
 }
 
 /**

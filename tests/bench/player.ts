@@ -19,10 +19,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
 import type { Manifest } from '@media-site/db/encode';
 import { DEMO_MEMBER } from '@media-site/ops';
+import { launchChromium } from '../src/chromium';
 import { startNginx } from '../src/nginx';
 import { startStack } from '../src/stack';
 import { ensureBigMp4 } from './big-mp4';
@@ -172,17 +173,11 @@ async function main(): Promise<void> {
     const staticOrigin = `http://127.0.0.1:${staticPort}`;
     const rendition = `/members/videorenditions/${folder}/1080p.mp4`;
 
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    });
+    browser = await launchChromium(
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--autoplay-policy=no-user-gesture-required',
+    );
     // One sign-in (the login route is rate limited); every member context starts from its cookies,
     // and the SPA's /api/me on each page load renews the short-lived media cookie.
     const login = await browser.newContext({ baseURL: stack.baseUrl });

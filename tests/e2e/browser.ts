@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
+import { launchChromium } from '../src/chromium';
 import { startStack } from '../src/stack';
 import type { Stack } from '../src/stack';
 
@@ -48,17 +48,7 @@ async function seededPaths(databaseUrl: string): Promise<SeededPaths> {
 export async function startSite(): Promise<Site> {
   const stack = await startStack();
   const seeded = await seededPaths(stack.databaseUrl);
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium('--disable-background-networking', '--disable-component-update', '--disable-sync');
   mkdirSync(screenshotDir, { recursive: true });
   return {
     stack,
@@ -96,6 +86,16 @@ export async function scrollToBottom(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
+/** /vod with more than its first page of cards (infinite scroll), scrolled down to `y`. */
+export async function vodScrolledTo(page: Page, y: number): Promise<void> {
+  await page.goto('/vod');
+  await page.locator('main li.card').first().waitFor();
+  await scrollToBottom(page);
+  await page.waitForFunction(() => document.querySelectorAll('main li.card').length > 20);
+  await page.evaluate((top) => window.scrollTo(0, top), y);
+  await page.waitForFunction((top) => window.scrollY === top, y);
+}
+
 /** The journeys' two sizes: a laptop and a phone. */
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 export type Viewport = keyof typeof VIEWPORTS;
@@ -123,7 +123,7 @@ export function stackWithBrowser(env: NodeJS.ProcessEnv): { readonly stack: Stac
   let browser: Browser | undefined;
   beforeAll(async () => {
     stack = await startStack({ env });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await launchChromium();
     mkdirSync(screenshotDir, { recursive: true });
   }, 300_000);
   afterAll(async () => {

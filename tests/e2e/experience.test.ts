@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshotDir, scrollToBottom, startSite } from './browser';
+import { screenshotDir, scrollToBottom, startSite, vodScrolledTo } from './browser';
 import type { Site } from './browser';
 
 let site: Site;
@@ -49,12 +49,7 @@ describe('infinite scroll', () => {
 
   it('/vod comes back to the same scroll position after a detail page', async () => {
     const { page } = await site.open({ width: 1366, height: 700 });
-    await page.goto('/vod');
-    await page.locator('main li.card').first().waitFor();
-    await scrollToBottom(page);
-    await page.waitForFunction(() => document.querySelectorAll('main li.card').length > 20);
-    await page.evaluate(() => window.scrollTo(0, 900));
-    await page.waitForFunction(() => window.scrollY === 900);
+    await vodScrolledTo(page, 900);
     const card = page.locator('main li.card a').nth(12);
     await card.scrollIntoViewIfNeeded();
     const saved = await page.evaluate(() => window.scrollY);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshotDir, scrollToBottom, startSite } from './browser';
+import { screenshotDir, scrollToBottom, startSite, vodScrolledTo } from './browser';
 import type { Site } from './browser';
 
 // Issue 12, items 5–7 and Retry: Back, focus and titles, the age gate, the phone header, error recovery.
@@ -163,12 +163,7 @@ describe('Back restores the place on the other listings (390×844)', () => {
 
   it('/vod also comes back when the visitor returns by the nav link (spec §2)', async () => {
     const { page } = await site.open({ width: 1280, height: 800 });
-    await page.goto('/vod');
-    await page.locator('main li.card').first().waitFor();
-    await scrollToBottom(page);
-    await page.waitForFunction(() => document.querySelectorAll('main li.card').length > 20);
-    await page.evaluate(() => window.scrollTo(0, 700));
-    await page.waitForFunction(() => window.scrollY === 700);
+    await vodScrolledTo(page, 700);
     const cards = await cardCount(page);
     // Open a VOD in view, then come back through the main navigation rather than Back.
     const inView = await page.evaluate(() =>

@@ -1,6 +1,7 @@
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
 import { testCardNumber } from '@media-site/simulator/luhn';
+import { launchChromium } from '../src/chromium';
 import { startStack, type Stack } from '../src/stack';
 
 export const PASSWORD = 'correct horse battery';
@@ -35,7 +36,7 @@ export async function startPaymentSite(env: NodeJS.ProcessEnv = {}): Promise<Pay
     onLine: (name, line) => logLines.push(`[${name}] ${line}`),
   });
   if (!stack.providerUrl) throw new Error('the stack did not start the provider simulator');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await launchChromium();
   return {
     stack,
     browser,

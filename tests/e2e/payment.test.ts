@@ -29,6 +29,14 @@ async function payInBrowser(username: string, cardEnding: string) {
   return page;
 }
 
+/** Pays in the browser with a card ending `cardEnding` and expects the payment to stop with `message`. */
+async function expectPaymentStops(username: string, cardEnding: string, message: string): Promise<void> {
+  const page = await payInBrowser(username, cardEnding);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  expect(await paymentStatus(page, message)).toBe(message);
+  await page.context().close();
+}
+
 async function subscriptionOf(username: string): Promise<string> {
   const knex = createKnex(site.stack.databaseUrl);
   try {
@@ -53,23 +61,14 @@ describe('the /ccbill form against the provider simulator', () => {
     // The first test of the file: the bff caches each provider bearer (80 % of its life), so only
     // on a site that has not paid yet does step 1 ask the provider for one, and step 3 after it.
     await failNext(site, 'frontend-oauth');
-    const firstFails = await payInBrowser('e2e_step1', '1111');
-    await firstFails.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(firstFails, 'Failed to obtain access token.')).toBe('Failed to obtain access token.');
-    await firstFails.context().close();
+    await expectPaymentStops('e2e_step1', '1111', 'Failed to obtain access token.');
 
     await failNext(site, 'payment-token');
-    const tokenFails = await payInBrowser('e2e_step2', '1111');
-    await tokenFails.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(tokenFails, 'Failed to create payment token.')).toBe('Failed to create payment token.');
-    await tokenFails.context().close();
+    await expectPaymentStops('e2e_step2', '1111', 'Failed to create payment token.');
 
     // No payment has reached step 3 yet: it asks the provider for the backend bearer, refused once.
     await failNext(site, 'backend-oauth');
-    const backFails = await payInBrowser('e2e_step3', '1111');
-    await backFails.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(backFails, 'Failed to obtain second access token.')).toBe('Failed to obtain second access token.');
-    await backFails.context().close();
+    await expectPaymentStops('e2e_step3', '1111', 'Failed to obtain second access token.');
   });
 
   it('approves, then the member signs in and a full photo loads; a chargeback blocks it after the token refresh', async () => {
@@ -129,10 +128,7 @@ describe('the /ccbill form against the provider simulator', () => {
   });
 
   it('shows Transaction failed. for a declined card', async () => {
-    const page = await payInBrowser('e2e_declined', '0000');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    expect(await paymentStatus(page, 'Transaction failed.')).toBe('Transaction failed.');
-    await page.context().close();
+    await expectPaymentStops('e2e_declined', '0000', 'Transaction failed.');
   });
 
   it('charges once for a double-clicked submit', async () => {

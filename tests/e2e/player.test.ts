@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestPattern } from '@media-site/encoder/testing-clips';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { catalogCli } from '../src/catalog-cli';
 import { screenshotDir, startSite, type Site } from './browser';
@@ -14,7 +13,6 @@ import { screenshotDir, startSite, type Site } from './browser';
 // to seek by keyboard, so this ingests its own: a 24 s `.mpg` video (browsers cannot play the
 // original; it plays through its rendition) and a 10 s `.wmv` VOD, encoded by `ops ingest
 // --wait` like an operator would. The demo videos stay queued (no encoder runs): "being prepared".
-const run = promisify(execFile);
 const CLIP = 'player-e2e-clip';
 const SHOW = 'player-e2e-show';
 const CLIP_SECONDS = 24;
@@ -22,24 +20,8 @@ const CLIP_SECONDS = 24;
 let site: Site;
 let ingestDir: string;
 
-async function makeSource(out: string, seconds: number, codecs: string[]): Promise<void> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-nostdin',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=320x180:rate=25:duration=${seconds}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=330:duration=${seconds}`,
-    ...codecs,
-    '-shortest',
-    out,
-  ]);
+function makeSource(out: string, seconds: number, output: string[]): Promise<string> {
+  return makeTestPattern(out, { size: '320x180', seconds, output });
 }
 
 beforeAll(async () => {

@@ -1,7 +1,8 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { catalogCli } from '../src/catalog-cli';
+import { launchChromium } from '../src/chromium';
 import { startStack, type Stack } from '../src/stack';
 
 let stack: Stack;
@@ -10,7 +11,7 @@ let browser: Browser;
 beforeAll(async () => {
   // Short polls so a CLI change reaches the running services quickly (no Redis in this stack).
   stack = await startStack({ env: { CACHE_GENERATION_POLL_MS: '200', MEDIA_TAKEDOWN_INTERVAL_S: '1' } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

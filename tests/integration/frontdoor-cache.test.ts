@@ -22,14 +22,8 @@ let stack: Stack;
 const bffLines: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({
-    frontDoor: 'nginx',
-    // Access lines (one per request the bff sees) are counted by the stampede test.
-    serviceEnv: { bff: { LOG_LEVEL: 'info' } },
-    onLine: (name, line) => {
-      if (name === 'bff') bffLines.push(line);
-    },
-  });
+  // Access lines (one per request the bff sees) are counted by the stampede test.
+  stack = await startStack({ frontDoor: 'nginx', accessLog: { service: 'bff', lines: bffLines } });
 });
 afterAll(async () => {
   await stack?.stop();

@@ -14,14 +14,8 @@ let stack: Stack;
 const mediaLines: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({
-    frontDoor: 'nginx',
-    // One access line per request the media service sees: counted below.
-    serviceEnv: { media: { LOG_LEVEL: 'info' } },
-    onLine: (name, line) => {
-      if (name === 'media') mediaLines.push(line);
-    },
-  });
+  // One access line per request the media service sees: counted below.
+  stack = await startStack({ frontDoor: 'nginx', accessLog: { service: 'media', lines: mediaLines } });
 });
 afterAll(async () => {
   await stack?.stop();

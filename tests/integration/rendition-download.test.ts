@@ -1,16 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renditionDownloadUrl } from '@media-site/contracts/download-name';
 import { signDownloadUrl } from '@media-site/contracts/token';
 import { deriveItem } from '@media-site/encoder';
+import { ENCODE_SETTINGS, h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import type { Manifest } from '@media-site/db/encode';
-import { aria2Stopped, interrupted, MiB, runTool, sha256, writeBlocks } from '../src/download-kit';
+import { expectAria2Resumed, expectResumed, MiB, plantBlocks, sha256, type WholeFile } from '../src/download-kit';
 import { startNginx } from '../src/nginx';
 import type { RunningNginx } from '../src/nginx';
 import { keys, raw, startMediaFixture } from './media-fixture';
@@ -22,20 +21,17 @@ import type { MediaFixture } from './media-fixture';
 // sizes the download choices show.
 const SIZE = 64 * MiB;
 const ORIGINAL = 'Movie HD001.mp4';
-const run = promisify(execFile);
 
 describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
   let fx: MediaFixture;
   let nginx: RunningNginx;
   let work: string;
-  let expected: string;
+  let whole: WholeFile;
 
   beforeAll(async () => {
     fx = await startMediaFixture({ MEDIA_OFFLOAD: 'nginx' });
     work = await mkdtemp(join(tmpdir(), 'rendition-dl-'));
-    mkdirSync(join(fx.root, 'videorenditions/movie-1'), { recursive: true });
-    writeBlocks(join(fx.root, 'videorenditions/movie-1/720p.mp4'), SIZE);
-    expected = await sha256(join(fx.root, 'videorenditions/movie-1/720p.mp4'));
+    whole = { size: SIZE, sha256: await plantBlocks(join(fx.root, 'videorenditions/movie-1/720p.mp4'), SIZE), rateMiB: 16 };
     nginx = await startNginx({ bffUrl: 'http://127.0.0.1:9', mediaUrl: fx.media.url, spaDir: work, mediaRoot: fx.root });
   });
   afterAll(async () => {
@@ -64,28 +60,11 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
   });
 
   it('curl -C - finishes a cut-off download with an identical file', async () => {
-    const target = join(work, 'curl.mp4');
-    const got = await interrupted('curl', ['-sS', '--limit-rate', '16M', '-o', target, link()], target, 8 * MiB);
-    expect(got).toBeGreaterThan(0);
-    expect(got).toBeLessThan(SIZE);
-    const resumed = await runTool('curl', ['-sS', '-f', '-C', '-', '-o', target, link()]);
-    expect(resumed.status, resumed.stderr).toBe(0);
-    expect(statSync(target).size).toBe(SIZE);
-    expect(await sha256(target)).toBe(expected);
+    await expectResumed('curl', link(), join(work, 'curl.mp4'), 8 * MiB, whole);
   });
 
   it('aria2c with 4 segments, stopped and resumed with -c, finishes it with an identical file', async () => {
-    const dir = join(work, 'aria2');
-    mkdirSync(dir, { recursive: true });
-    const name = 'movie_720p.mp4';
-    const source = link();
-    const common = ['-q', '-d', dir, '-o', name, '-x', '4', '-s', '4', '-k', '1M', '--file-allocation=none', '--allow-overwrite=false'];
-    const control = await aria2Stopped(common, source, '16M', join(dir, `${name}.aria2`));
-    expect(control, 'aria2 left a control file: the download was cut off before the end').toBe(true);
-    const resumed = await runTool('aria2c', ['-c', ...common, source]);
-    expect(resumed.status, resumed.stderr).toBe(0);
-    expect(statSync(join(dir, name)).size).toBe(SIZE);
-    expect(await sha256(join(dir, name))).toBe(expected);
+    await expectAria2Resumed(link(), join(work, 'aria2'), 'movie_720p.mp4', whole);
   });
 
   // The figure: a 10 s 1280x720 clip with grain at ~8 Mb/s, as a camera original might be, through the encoder.
@@ -94,39 +73,11 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
     { timeout: 240_000 },
     async () => {
       const source = join(fx.root, 'video/clip-9', ORIGINAL);
-      mkdirSync(join(fx.root, 'video/clip-9'), { recursive: true });
-      await run(
-        'ffmpeg',
-        [
-          '-v',
-          'error',
-          '-nostdin',
-          '-y',
-          '-f',
-          'lavfi',
-          '-i',
-          'testsrc2=size=1280x720:rate=25:duration=10',
-          '-f',
-          'lavfi',
-          '-i',
-          'sine=frequency=330:duration=10',
-          '-vf',
-          'noise=alls=12:allf=t',
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-b:v',
-          '8M',
-          '-pix_fmt',
-          'yuv420p',
-          '-c:a',
-          'aac',
-          '-shortest',
-          source,
-        ],
-        { timeout: 120_000 },
-      );
+      await makeTestPattern(source, {
+        size: '1280x720',
+        seconds: 10,
+        output: ['-vf', 'noise=alls=12:allf=t', ...h264Output('-b:v', '8M')],
+      });
       const s = statSync(source);
       const manifest: Manifest = await deriveItem({
         jobId: 9,
@@ -136,7 +87,7 @@ describe('rendition downloads through nginx (MEDIA_OFFLOAD=nginx)', () => {
         original: source,
         sourceSig: `${s.size}-${Math.round(s.mtimeMs)}`,
         mediaRoot: fx.root,
-        settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 2, nice: 10 },
+        settings: { ...ENCODE_SETTINGS, threads: 2 },
       });
       expect(manifest.source.bytes).toBe(s.size);
       const sizes = manifest.renditions.map((r) => `${r.label} ${(r.bytes / 1e6).toFixed(2)} MB`);

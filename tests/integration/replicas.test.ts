@@ -182,14 +182,8 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     const file = await db.knex('freephotoset_files').where({ freephotoset_id: set.id }).orderBy('id').first('filename');
     const api = `/api/freethumbnails/${set.path}`;
     const original = `/members/freephotos/${set.path}/${file.filename}`;
-    for (const b of bffs) expect(await status(b.url, api)).toBe(200);
-    // Twice through nginx: the second is its cached copy for the current generation.
-    expect(await status(nginx.url, api)).toBe(200);
-    expect(await status(nginx.url, api)).toBe(200);
-    for (const m of media) expect(await status(m.url, original)).toBe(200);
-
-    await catalog('takedown', `/freephotos/${set.path}`, '--by', 'ops', '--reason', 'replica test');
-    const gone = await within('the takedown on both bffs and through nginx', COHERENCE_MS, async () => {
+    /** Whether both bffs and the front door answer `api` with `code`. */
+    const apiAnswers = async (code: number) => {
       // The two front-door requests one after the other: identical requests at once for an answer
       // nginx does not store (a 404) wait on its cache lock, which it rechecks every 500 ms.
       const answers = [
@@ -197,11 +191,19 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
         await status(nginx.url, api),
         await status(nginx.url, api),
       ];
-      return answers.every((s) => s === 404);
-    });
-    const mediaGone = await within('410 from both media services', TAKEDOWN_MS, async () =>
-      (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 410),
-    );
+      return answers.every((s) => s === code);
+    };
+    /** Whether both media services answer `original` with `code`. */
+    const mediaAnswers = async (code: number) => (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === code);
+    for (const b of bffs) expect(await status(b.url, api)).toBe(200);
+    // Twice through nginx: the second is its cached copy for the current generation.
+    expect(await status(nginx.url, api)).toBe(200);
+    expect(await status(nginx.url, api)).toBe(200);
+    for (const m of media) expect(await status(m.url, original)).toBe(200);
+
+    await catalog('takedown', `/freephotos/${set.path}`, '--by', 'ops', '--reason', 'replica test');
+    const gone = await within('the takedown on both bffs and through nginx', COHERENCE_MS, () => apiAnswers(404));
+    const mediaGone = await within('410 from both media services', TAKEDOWN_MS, () => mediaAnswers(410));
     expect(await status(nginx.url, original)).toBe(410);
     // Each media service tells the external cache once it refuses the item itself: two calls.
     const folderUrls = [`/members/freephotos/${set.path}/`, `/edge/members/freephotos/${set.path}/`].map((u) => u.replace(/ /g, '%20'));
@@ -213,19 +215,8 @@ describe.runIf(mysql)('two bffs and two media services behind one nginx on share
     for (const p of purges) expect(p.urls).toEqual(folderUrls);
 
     await catalog('restore', `/freephotos/${set.path}`, '--by', 'ops', '--reason', 'replica test');
-    const back = await within('the restore on both bffs and through nginx', COHERENCE_MS, async () => {
-      // The two front-door requests one after the other: identical requests at once for an answer
-      // nginx does not store (a 404) wait on its cache lock, which it rechecks every 500 ms.
-      const answers = [
-        ...(await Promise.all(bffs.map((b) => status(b.url, api)))),
-        await status(nginx.url, api),
-        await status(nginx.url, api),
-      ];
-      return answers.every((s) => s === 200);
-    });
-    await within('200 from both media services', TAKEDOWN_MS, async () =>
-      (await Promise.all(media.map((m) => status(m.url, original)))).every((s) => s === 200),
-    );
+    const back = await within('the restore on both bffs and through nginx', COHERENCE_MS, () => apiAnswers(200));
+    await within('200 from both media services', TAKEDOWN_MS, () => mediaAnswers(200));
     await within(
       'a restore purge from each media service',
       TAKEDOWN_MS,

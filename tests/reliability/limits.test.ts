@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('oversized requests', () => {
   it('are refused at nginx and at each service, never with 5xx', async () => {
     const big = (kib: number) => 'x'.repeat(kib * 1024);
-    const cases: {
+    interface Case {
       where: string;
       base: string;
       path: string;
@@ -30,28 +30,22 @@ describe('oversized requests', () => {
       headers?: Record<string, string>;
       body?: string;
       expect: number[];
-    }[] = [
-      {
-        where: 'nginx: 100 KiB JSON body to /api/login',
-        base: stack.baseUrl,
-        path: '/api/login',
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: stack.baseUrl },
-        body: JSON.stringify({ username: big(100) }),
-        expect: [413],
-      },
+    }
+    const bigSignIn = (who: string, base: string): Case => ({
+      where: `${who}: 100 KiB JSON body to /api/login`,
+      base,
+      path: '/api/login',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: base },
+      body: JSON.stringify({ username: big(100) }),
+      expect: [413],
+    });
+    const cases: Case[] = [
+      bigSignIn('nginx', stack.baseUrl),
       { where: 'nginx: 2 MiB body to /', base: stack.baseUrl, path: '/', method: 'POST', body: big(2048), expect: [413] },
       { where: 'nginx: 64 KiB header', base: stack.baseUrl, path: '/api/updates/1', headers: { 'X-Big': big(64) }, expect: [400, 431] },
       { where: 'nginx: 32 KiB URL', base: stack.baseUrl, path: `/api/search/${big(32)}`, expect: [414, 400] },
-      {
-        where: 'bff: 100 KiB JSON body to /api/login',
-        base: stack.bffUrl,
-        path: '/api/login',
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: stack.bffUrl },
-        body: JSON.stringify({ username: big(100) }),
-        expect: [413],
-      },
+      bigSignIn('bff', stack.bffUrl),
       { where: 'bff: 20 KiB header', base: stack.bffUrl, path: '/api/updates/1', headers: { 'X-Big': big(20) }, expect: [431] },
       { where: 'bff: 32 KiB URL', base: stack.bffUrl, path: `/api/search/${big(32)}`, expect: [400, 414, 431] },
       {

@@ -79,6 +79,8 @@ export async function startStack(
     frontDoor?: 'auto' | 'nginx' | 'node';
     /** Receives every service log line (e.g. to scan them). */
     onLine?: LogLine;
+    /** Counts requests: this service logs a line per request it answers (LOG_LEVEL=info), pushed to `lines`. */
+    accessLog?: { service: 'bff' | 'media'; lines: string[] };
     /** A catalog database other than the fresh SQLite file (migrated and seeded here). */
     databaseUrl?: string;
     redisUrl?: string;
@@ -91,6 +93,10 @@ export async function startStack(
   const databaseUrl = options.databaseUrl ?? `sqlite:${join(dataDir, CATALOG_FILE)}`;
   const mediaRoot = join(dataDir, 'media');
   const quiet = process.env.STACK_LOG !== '1';
+  const { accessLog } = options;
+  const serviceEnv = accessLog
+    ? { ...options.serviceEnv, [accessLog.service]: { ...options.serviceEnv?.[accessLog.service], LOG_LEVEL: 'info' } }
+    : options.serviceEnv;
   const log = quiet ? () => {} : console.log;
   buildFrontendIfNeeded(log);
   // A copy of the seeded template (the SQLite catalog too, unless another database is given); then
@@ -111,9 +117,10 @@ export async function startStack(
     frontDoor: options.frontDoor ?? 'auto',
     encoder: options.encoder,
     env: { LOG_LEVEL: quiet ? 'warn' : 'info', ...options.env },
-    serviceEnv: options.serviceEnv,
+    serviceEnv,
     onLine: (name, line) => {
       options.onLine?.(name, line);
+      if (name === accessLog?.service) accessLog.lines.push(line);
       if (!quiet) console.log(`[${name}] ${line}`);
     },
   });

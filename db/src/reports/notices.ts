@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { enqueueMail, type MailSite } from '../mail';
+import { enqueueMail, type MailSite, type RenderedMail } from '../mail';
 import { appealOutcomeMail, appealReceivedMail, reportOutcomeMail, reportReceivedMail } from '../mail/templates';
 import type { HolidayList } from './business-days';
 import { APPEAL_BUSINESS_DAYS, deadlinesOf } from './deadlines';
@@ -13,6 +13,11 @@ import type { ReportRow } from './repository';
 const usable = (address: string | null): address is string =>
   address !== null && address.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(address);
 
+/** Queues the mail of one step of report `r` to `to`, keyed `report:<reference>:<step>`. */
+function queueStepMail(db: Knex, r: ReportRow, step: string, to: string, template: string, mail: RenderedMail, at: number): Promise<void> {
+  return enqueueMail(db, { key: `report:${r.reference}:${step}`, to, template, ...mail }, at);
+}
+
 export async function reportReceivedNotice(db: Knex, site: MailSite, r: ReportRow, holidays: HolidayList): Promise<void> {
   if (!usable(r.reporter_email)) return;
   const d = deadlinesOf(r, holidays);
@@ -23,22 +28,14 @@ export async function reportReceivedNotice(db: Knex, site: MailSite, r: ReportRo
     resolveBy: d.resolveBy,
     appealBusinessDays: APPEAL_BUSINESS_DAYS,
   });
-  await enqueueMail(
-    db,
-    { key: `report:${r.reference}:received`, to: r.reporter_email, template: 'report-received', ...mail },
-    r.created_at,
-  );
+  await queueStepMail(db, r, 'received', r.reporter_email, 'report-received', mail, r.created_at);
 }
 
 export async function appealReceivedNotice(db: Knex, site: MailSite, r: ReportRow, holidays: HolidayList): Promise<void> {
   const decideBy = deadlinesOf(r, holidays).appealDecideBy;
   if (!usable(r.appeal_email) || r.appealed_at === null || decideBy === null) return;
   const mail = appealReceivedMail(site, { reference: r.reference, appealedAt: r.appealed_at, decideBy });
-  await enqueueMail(
-    db,
-    { key: `report:${r.reference}:appeal-received`, to: r.appeal_email, template: 'appeal-received', ...mail },
-    r.appealed_at,
-  );
+  await queueStepMail(db, r, 'appeal-received', r.appeal_email, 'appeal-received', mail, r.appealed_at);
 }
 
 export async function outcomeNotice(db: Knex, site: MailSite, r: ReportRow): Promise<void> {
@@ -49,11 +46,7 @@ export async function outcomeNotice(db: Knex, site: MailSite, r: ReportRow): Pro
     resolvedAt: r.resolved_at,
     appealBusinessDays: APPEAL_BUSINESS_DAYS,
   });
-  await enqueueMail(
-    db,
-    { key: `report:${r.reference}:resolved`, to: r.reporter_email, template: 'report-outcome', ...mail },
-    r.resolved_at,
-  );
+  await queueStepMail(db, r, 'resolved', r.reporter_email, 'report-outcome', mail, r.resolved_at);
 }
 
 /** To the appellant, and to the reporter too when that is someone else: the first decision may have changed. */
@@ -62,10 +55,6 @@ export async function appealDecisionNotices(db: Knex, site: MailSite, r: ReportR
   const mail = appealOutcomeMail(site, { reference: r.reference, decision: r.appeal_decision, decidedAt: r.appeal_decided_at });
   const to = new Map([r.reporter_email, r.appeal_email].filter(usable).map((a) => [a.toLowerCase(), a] as const));
   for (const [i, address] of [...to.values()].entries()) {
-    await enqueueMail(
-      db,
-      { key: `report:${r.reference}:appeal-decided:${i}`, to: address, template: 'appeal-outcome', ...mail },
-      r.appeal_decided_at,
-    );
+    await queueStepMail(db, r, `appeal-decided:${i}`, address, 'appeal-outcome', mail, r.appeal_decided_at);
   }
 }

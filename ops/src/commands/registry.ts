@@ -104,3 +104,18 @@ export async function runOpsCommand(argv: string[], io: CliIo): Promise<number> 
     if (knex && !io.knex) await knex.destroy();
   }
 }
+
+/** What a command printed, each stream's lines joined by newlines, and its exit code. */
+export interface CapturedRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** `runOpsCommand` with what it prints collected (tests, and callers that show it elsewhere). */
+export async function runOpsCaptured(argv: string[], io: Omit<CliIo, 'out' | 'err'>): Promise<CapturedRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runOpsCommand(argv, { ...io, out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}

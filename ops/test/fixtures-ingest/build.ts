@@ -23,6 +23,17 @@ async function clip(file: string): Promise<void> {
   await copyFile(SAMPLE_CLIP, file);
 }
 
+/** A meta.json's fields: the three every item has, then the type's own. */
+function meta(updatename: string, modelname: string, datetoupload: string, more: Record<string, unknown> = {}) {
+  return { updatename, modelname, datetoupload, ...more };
+}
+
+/** A video or VOD item: its clips (one, unless the item is wrong) beside its meta.json. */
+async function clipItem(dir: string, fields: Record<string, unknown>, clips = ['a.mp4']): Promise<void> {
+  for (const name of clips) await clip(join(dir, name));
+  await json(join(dir, 'meta.json'), fields);
+}
+
 /** Items the ingest must accept, by type and path. */
 export const VALID_ITEMS = {
   photos: ['set-alpha', 'set-beta'],
@@ -54,81 +65,40 @@ export async function buildIngestFolder(): Promise<string> {
   const p = (...parts: string[]) => join(root, ...parts);
 
   for (const [i, name] of ['a1.jpg', 'a2.jpg', 'a10.jpg'].entries()) await jpeg(p('photos/set-alpha', name), `hsl(${i * 40}, 60%, 40%)`);
-  await json(p('photos/set-alpha/meta.json'), { updatename: 'Alpha Morning', modelname: 'Model A1', datetoupload: '2025-03-14' });
+  await json(p('photos/set-alpha/meta.json'), meta('Alpha Morning', 'Model A1', '2025-03-14'));
   await writeFile(p('photos/set-alpha/notes.txt'), 'not an image');
   await symlink(p('photos/set-alpha/a1.jpg'), p('photos/set-alpha/linked.jpg'));
   await jpeg(p('photos/set-beta/b1.png'), '#224466');
-  await json(p('photos/set-beta/meta.json'), { updatename: 'Beta Granite', modelname: 'model a1', datetoupload: '2024-11-02' });
+  await json(p('photos/set-beta/meta.json'), meta('Beta Granite', 'model a1', '2024-11-02'));
   // A ready-made cover, which ingest copies instead of generating one.
   await jpeg(p('photosthumbs/set-beta/large.jpg'), '#ff0000', 64, 64);
 
   for (const name of ['f1.jpg', 'f2.jpg']) await jpeg(p('freephotos/free-one', name), '#446622');
   await json(p('freephotos/free-one/meta.json'), { updatename: 'Free Preview One', datetoupload: '2025-01-15' });
 
-  await clip(p('video/clip-hd/source.mp4'));
-  await json(p('video/clip-hd/meta.json'), {
-    updatename: 'Harbour Run',
-    modelname: 'Émilie B',
-    datetoupload: '2025-05-01',
-    prename: 'V001_EmilieB_HarbourRun_HD',
-  });
-  await clip(p('video/clip-plain/source.mp4'));
-  await json(p('video/clip-plain/meta.json'), {
-    updatename: 'Quiet Hall',
-    modelname: 'Model C3',
-    datetoupload: '2023-08-19',
-    prename: 'V002_ModelC3_QuietHall',
-  });
+  const harbourRun = meta('Harbour Run', 'Émilie B', '2025-05-01', { prename: 'V001_EmilieB_HarbourRun_HD' });
+  await clipItem(p('video/clip-hd'), harbourRun, ['source.mp4']);
+  const quietHall = meta('Quiet Hall', 'Model C3', '2023-08-19', { prename: 'V002_ModelC3_QuietHall' });
+  await clipItem(p('video/clip-plain'), quietHall, ['source.mp4']);
 
-  await clip(p('vod/vod-new/take.mp4'));
-  await json(p('vod/vod-new/meta.json'), {
-    updatename: 'Summit Day',
-    modelname: 'Model A1',
-    datetoupload: '2024-01-28',
-    prename: 'ModelA1_SummitDay.wmv',
-    format: 'mp4',
-    price: 14.99,
-  });
-  await clip(p('vod/vod-old/take.mp4'));
-  await json(p('vod/vod-old/meta.json'), {
-    updatename: 'Old Quarry',
-    modelname: 'Model D4',
-    datetoupload: '2023-02-10',
-    prename: 'ignored-before-cutoff',
-    format: 1,
-    price: 9.99,
-  });
+  const summitDay = meta('Summit Day', 'Model A1', '2024-01-28', { prename: 'ModelA1_SummitDay.wmv', format: 'mp4', price: 14.99 });
+  await clipItem(p('vod/vod-new'), summitDay, ['take.mp4']);
+  const oldQuarry = meta('Old Quarry', 'Model D4', '2023-02-10', { prename: 'ignored-before-cutoff', format: 1, price: 9.99 });
+  await clipItem(p('vod/vod-old'), oldQuarry, ['take.mp4']);
 
   await writeFile(p('README.txt'), 'operator notes');
   await mkdir(p('extras/whatever'), { recursive: true });
   await jpeg(p('photos/no-meta/x.jpg'), '#000000');
   await jpeg(p('photos/bad-date/x.jpg'), '#000000');
-  await json(p('photos/bad-date/meta.json'), { updatename: 'Bad Date', modelname: 'Model A1', datetoupload: '2025-02-30' });
+  await json(p('photos/bad-date/meta.json'), meta('Bad Date', 'Model A1', '2025-02-30'));
   await jpeg(p('photos/bad name/x.jpg'), '#000000');
-  await json(p('photos/bad name/meta.json'), { updatename: 'Bad Name', modelname: 'Model A1', datetoupload: '2025-02-01' });
-  await json(p('photos/empty-set/meta.json'), { updatename: 'Empty', modelname: 'Model A1', datetoupload: '2025-02-01' });
-  await clip(p('video/two-files/a.mp4'));
-  await clip(p('video/two-files/b.mp4'));
-  await json(p('video/two-files/meta.json'), { updatename: 'Two', modelname: 'Model A1', datetoupload: '2025-02-01', prename: 'Two' });
+  await json(p('photos/bad name/meta.json'), meta('Bad Name', 'Model A1', '2025-02-01'));
+  await json(p('photos/empty-set/meta.json'), meta('Empty', 'Model A1', '2025-02-01'));
+  await clipItem(p('video/two-files'), meta('Two', 'Model A1', '2025-02-01', { prename: 'Two' }), ['a.mp4', 'b.mp4']);
   await clip(p('video/bad-json/a.mp4'));
   await writeFile(p('video/bad-json/meta.json'), '{ "updatename": ');
-  await clip(p('vod/no-price/a.mp4'));
-  await json(p('vod/no-price/meta.json'), {
-    updatename: 'No Price',
-    modelname: 'Model A1',
-    datetoupload: '2025-02-01',
-    prename: 'NoPrice',
-    format: 0,
-  });
-  await clip(p('vod/slash-prename/a.mp4'));
-  await json(p('vod/slash-prename/meta.json'), {
-    updatename: 'Slash',
-    modelname: 'Model A1',
-    datetoupload: '2025-02-01',
-    prename: '../escape',
-    format: 0,
-    price: 5,
-  });
+  await clipItem(p('vod/no-price'), meta('No Price', 'Model A1', '2025-02-01', { prename: 'NoPrice', format: 0 }));
+  await clipItem(p('vod/slash-prename'), meta('Slash', 'Model A1', '2025-02-01', { prename: '../escape', format: 0, price: 5 }));
   await jpeg(p('videothumbs/orphan/orphan_02.jpg'), '#000000');
   return root;
 }
