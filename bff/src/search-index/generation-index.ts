@@ -23,7 +23,8 @@ export interface IndexStatus {
  * An in-memory index valid for exactly one catalog generation. A catalog change must be visible at
  * once, so the index of an older generation is never answered from: `current()` returns undefined
  * (the caller falls back to the database) until the index of the asked generation is built. Builds
- * start lazily on the first ask of a generation and run one at a time.
+ * start lazily on the first ask of a generation and run one at a time; one that finishes for a
+ * generation the catalog has moved past is dropped, and the asked generation's build follows at once.
  */
 export class GenerationIndex<T> {
   private ready: { generation: number; index: T } | undefined;
@@ -42,8 +43,7 @@ export class GenerationIndex<T> {
     if (this.ready?.generation === generation) return this.ready.index;
     // A stale index is never used again: free it now rather than beside its successor.
     this.ready = undefined;
-    const skipped = this.skip && this.skip.generation === generation && Date.now() < this.skip.until;
-    if (!this.building && !skipped) this.start(generation);
+    if (!this.building && !this.skips(generation)) this.start(generation);
     return undefined;
   }
 
@@ -57,6 +57,11 @@ export class GenerationIndex<T> {
     if (this.ready) return { state: 'ready', generation: this.ready.generation, buildMs: this.lastBuildMs };
     if (this.skip) return { state: this.skip.state, generation: this.skip.generation };
     return { state: 'empty' };
+  }
+
+  /** A generation whose build failed or was too large, not to be tried again yet. */
+  private skips(generation: number): boolean {
+    return this.skip !== undefined && this.skip.generation === generation && Date.now() < this.skip.until;
   }
 
   private start(generation: number): void {
@@ -79,6 +84,10 @@ export class GenerationIndex<T> {
       .finally(() => {
         this.building = undefined;
         this.buildingGeneration = undefined;
+        // The catalog moved on while this one built: build the generation searches ask for now,
+        // without waiting for the next search to ask (settled() waits for that build too).
+        const wanted = this.wanted;
+        if (wanted !== undefined && wanted !== generation && !this.skips(wanted)) this.start(wanted);
       });
   }
 }
