@@ -229,7 +229,12 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
   const noun = playback.type === 'vod' ? 'VOD' : 'video';
   return (
     <div className="player">
-      <div ref={frame} className="player-frame" role="group" aria-label={`Video player: ${playback.updatename}`}>
+      <div
+        ref={frame}
+        className={gone ? 'player-frame player-gone' : 'player-frame'}
+        role="group"
+        aria-label={`Video player: ${playback.updatename}`}
+      >
         <div className="player-screen">
           {/* Clicking or tapping the picture plays and pauses (the play button and k/Space do the same for keyboards). */}
           <video
@@ -243,7 +248,7 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
             aria-label={playback.updatename}
             onClick={togglePlay}
           />
-          {failure === 'gone' ? (
+          {gone ? (
             <div className="player-failure" role="alert">
               <p>This {noun} is no longer available.</p>
               <Link className="button" to={LISTING[playback.type]}>
@@ -259,7 +264,7 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
             </div>
           ) : null}
         </div>
-        {failure === 'gone' ? null : (
+        {gone ? null : (
           <div className="player-controls">
             {duration > 0 ? <SeekBar duration={duration} current={current} thumbnails={playback.thumbnails} onSeek={seek} /> : null}
             <div className="player-buttons">
