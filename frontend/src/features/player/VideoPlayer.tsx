@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { Link } from 'react-router-dom';
 import { refreshSession } from '../../hooks/useSession';
 import type { Playback, Rendition } from './api/playback';
-import { Icon } from './icons';
+import { BarButton } from './BarButton';
 import { listen } from './listen';
 import { classifyPlaybackError } from './playbackError';
 import { preferredRendition, rememberQualityHeight, savedQualityHeight } from './quality';
@@ -268,25 +268,19 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
           <div className="player-controls">
             {duration > 0 ? <SeekBar duration={duration} current={current} thumbnails={playback.thumbnails} onSeek={seek} /> : null}
             <div className="player-buttons">
-              <button
-                type="button"
-                className="player-button"
-                aria-label={media.paused ? 'Play' : 'Pause'}
+              <BarButton
+                label={media.paused ? 'Play' : 'Pause'}
+                icon={media.paused ? 'play' : 'pause'}
                 title={media.paused ? 'Play (k)' : 'Pause (k)'}
                 onClick={togglePlay}
-              >
-                <Icon name={media.paused ? 'play' : 'pause'} />
-              </button>
-              <button
-                type="button"
-                className="player-button"
-                aria-label="Mute"
-                aria-pressed={media.muted}
+              />
+              <BarButton
+                label="Mute"
+                icon={media.muted || media.volume === 0 ? 'muted' : 'volume'}
                 title={media.muted ? 'Unmute (m)' : 'Mute (m)'}
+                pressed={media.muted}
                 onClick={toggleMute}
-              >
-                <Icon name={media.muted || media.volume === 0 ? 'muted' : 'volume'} />
-              </button>
+              />
               <input
                 className="player-volume"
                 type="range"
@@ -305,27 +299,15 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
                 <QualityMenu renditions={playback.renditions} current={rendition} onPick={changeQuality} />
               ) : null}
               {typeof document !== 'undefined' && document.pictureInPictureEnabled ? (
-                <button
-                  type="button"
-                  className="player-button"
-                  aria-label="Picture in picture"
-                  aria-pressed={media.pip}
-                  title="Picture in picture"
-                  onClick={togglePip}
-                >
-                  <Icon name="pip" />
-                </button>
+                <BarButton label="Picture in picture" icon="pip" title="Picture in picture" pressed={media.pip} onClick={togglePip} />
               ) : null}
-              <button
-                type="button"
-                className="player-button"
-                aria-label="Full screen"
-                aria-pressed={media.fullscreen}
+              <BarButton
+                label="Full screen"
+                icon={media.fullscreen ? 'exitFullscreen' : 'fullscreen'}
                 title={media.fullscreen ? 'Exit full screen (f)' : 'Full screen (f)'}
+                pressed={media.fullscreen}
                 onClick={toggleFullscreen}
-              >
-                <Icon name={media.fullscreen ? 'exitFullscreen' : 'fullscreen'} />
-              </button>
+              />
             </div>
           </div>
         )}

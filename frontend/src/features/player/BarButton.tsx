@@ -12,10 +12,31 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name }: { name: IconName }) {
+function Icon({ name }: { name: IconName }) {
   return (
     <svg className="player-icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
       <path d={PATHS[name]} fill="currentColor" />
     </svg>
+  );
+}
+
+/** One icon button of the control bar: named by `label`, `pressed` for the on/off ones (mute, full screen, PiP). */
+export function BarButton({
+  label,
+  icon,
+  title,
+  pressed,
+  onClick,
+}: {
+  label: string;
+  icon: IconName;
+  title: string;
+  pressed?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button type="button" className="player-button" aria-label={label} aria-pressed={pressed} title={title} onClick={onClick}>
+      <Icon name={icon} />
+    </button>
   );
 }
