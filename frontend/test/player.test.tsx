@@ -11,7 +11,7 @@ import { cueAt, parseThumbnailTrack } from '../src/features/player/thumbnails';
 import { formatTime } from '../src/features/player/time';
 import { pickRendition } from '../src/features/player/VideoPlayer';
 import { setSession, type Member } from '../src/hooks/useSession';
-import { calledUrls, json, stubFetch } from './render';
+import { calledUrls, json, signedIn, stubFetch } from './render';
 
 const MEMBER: Member = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
@@ -347,6 +347,29 @@ describe('a playback error', () => {
     expect(alert.textContent).toContain('This video is no longer available.');
     expect(screen.getByRole('link', { name: 'Back to videos' }).getAttribute('href')).toBe('/videos');
     expect(screen.queryByRole('slider', { name: 'Seek' })).toBeNull();
+  });
+
+  it('renews an expired media cookie once (403) and reloads at the same spot; a second 403 offers Retry', async () => {
+    signedIn(true);
+    const { video, fetchMock } = await memberPlayer({}, () => new Response(null, { status: 403 }));
+    const load = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
+    fetchMock.mockImplementation((input) =>
+      Promise.resolve(
+        String(input) === '/api/me'
+          ? json(MEMBER)
+          : String(input).endsWith('.mp4')
+            ? new Response(null, { status: 403 })
+            : json(playback()),
+      ),
+    );
+    fireEvent.error(video);
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    expect(calledUrls(fetchMock)).toContain('/api/me');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.error(video);
+    expect((await screen.findByRole('alert')).textContent).toContain('Playback failed.');
+    expect(load).toHaveBeenCalledTimes(1);
+    signedIn(false);
   });
 
   it('offers Retry for any other failure', async () => {
