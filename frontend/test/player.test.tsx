@@ -1,14 +1,17 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Playback } from '../src/features/player/api/playback';
 import { ContinueWatching } from '../src/features/player/ContinueWatching';
+import { classifyPlaybackError } from '../src/features/player/playbackError';
 import { PlayerSection } from '../src/features/player/PlayerSection';
+import { preferredRendition, QUALITY_KEY, savedQualityHeight } from '../src/features/player/quality';
+import { listenForShortcuts, type ShortcutAction } from '../src/features/player/shortcuts';
 import { cueAt, parseThumbnailTrack } from '../src/features/player/thumbnails';
 import { formatTime } from '../src/features/player/time';
 import { pickRendition } from '../src/features/player/VideoPlayer';
 import { setSession, type Member } from '../src/hooks/useSession';
-import { calledUrls, json, stubFetch } from './render';
+import { calledUrls, json, signedIn, stubFetch } from './render';
 
 const MEMBER: Member = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
@@ -58,7 +61,27 @@ function show(node: React.ReactNode) {
   return render(<MemoryRouter initialEntries={['/video/clip-1']}>{node}</MemoryRouter>);
 }
 
-afterEach(() => setSession({ status: 'unknown' }));
+afterEach(() => {
+  setSession({ status: 'unknown' });
+  window.localStorage.removeItem(QUALITY_KEY);
+  vi.restoreAllMocks();
+});
+
+/** A member's player for `playback()`, with the media element's play/pause stubbed (jsdom has neither). */
+async function memberPlayer(
+  overrides: Partial<Playback> = {},
+  media: (url: string) => Response = () => new Response(null, { status: 206 }),
+) {
+  setSession({ status: 'signedIn', member: MEMBER });
+  const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
+  const fetchMock = stubFetch((url) =>
+    url.endsWith('.mp4') ? media(url) : url.endsWith('/thumbs.vtt') ? new Response(VTT) : json(playback(overrides)),
+  );
+  show(<PlayerSection type="video" folder="clip-1" />);
+  const group = await screen.findByRole('group', { name: 'Video player: Quiet Harbour' });
+  return { video: group.querySelector('video')!, play, fetchMock };
+}
 
 describe('player helpers', () => {
   it('reads a thumbnails track, resolving the sprite against the track URL', () => {
@@ -87,7 +110,7 @@ describe('player helpers', () => {
 });
 
 describe('PlayerSection', () => {
-  it('gives a member with a membership the native player with poster, rendition and previews', async () => {
+  it('gives a member with a membership the player with poster, rendition, previews and one control bar', async () => {
     setSession({ status: 'signedIn', member: MEMBER });
     stubFetch((url) => (url.endsWith('/thumbs.vtt') ? new Response(VTT) : json(playback())));
     show(<PlayerSection type="video" folder="clip-1" />);
@@ -95,9 +118,9 @@ describe('PlayerSection', () => {
     const video = group.querySelector('video')!;
     expect(video.getAttribute('src')).toMatch(/^\/members\/videorenditions\/clip-1\/(1080p|480p)\.mp4$/);
     expect(video.getAttribute('poster')).toBe('/members/videopreviews/clip-1/poster.jpg');
-    expect(video.hasAttribute('controls')).toBe(true);
+    expect(video.hasAttribute('controls')).toBe(false);
     expect(video.hasAttribute('playsinline')).toBe(true);
-    expect(screen.getByRole('combobox', { name: /Quality/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Quality: (1080p|480p)$/ })).toBeTruthy();
   });
 
   it('shows a visitor the muted looping trailer and the join prompt, never a rendition', async () => {
@@ -191,5 +214,171 @@ describe('ContinueWatching', () => {
     const { container } = show(<ContinueWatching />);
     expect(container.textContent).toBe('');
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('page-wide shortcuts', () => {
+  function press(target: EventTarget, key: string, init: KeyboardEventInit = {}) {
+    const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+    target.dispatchEvent(event);
+    return event;
+  }
+  function listening() {
+    const acted: ShortcutAction[] = [];
+    const stop = listenForShortcuts(document, (action) => acted.push(action));
+    return { acted, stop };
+  }
+
+  it('acts on k, Space, ←/→, f and m from anywhere on the page, and prevents only what it handles', () => {
+    const { acted, stop } = listening();
+    const handled = ['k', ' ', 'ArrowLeft', 'ArrowRight', 'f', 'm', 'K'].map((key) => press(document.body, key).defaultPrevented);
+    expect(acted).toEqual(['toggle', 'toggle', 'back', 'forward', 'fullscreen', 'mute', 'toggle']);
+    expect(handled.every(Boolean)).toBe(true);
+    // Keys that are not shortcuts keep their default (PageDown, Tab, ArrowDown scroll or move focus as usual).
+    expect(['ArrowDown', 'PageDown', 'Tab', 'x'].map((key) => press(document.body, key).defaultPrevented)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    stop();
+    press(document.body, 'k');
+    expect(acted).toHaveLength(7);
+  });
+
+  it('leaves keys alone while typing, with Ctrl/Alt/Meta, once handled elsewhere, and Space on a button', () => {
+    const { acted, stop } = listening();
+    document.body.innerHTML =
+      '<input id="i"><textarea id="t"></textarea><select id="s"><option>a</option></select><div contenteditable="true"><b id="c">x</b></div><button id="b">Go</button>';
+    const at = (id: string) => document.getElementById(id)!;
+    for (const id of ['i', 't', 's', 'c']) {
+      for (const key of [' ', 'k', 'ArrowLeft', 'm']) expect(press(at(id), key).defaultPrevented).toBe(false);
+    }
+    for (const modifier of ['ctrlKey', 'altKey', 'metaKey'])
+      expect(press(document.body, 'f', { [modifier]: true }).defaultPrevented).toBe(false);
+    const handledElsewhere = new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true });
+    handledElsewhere.preventDefault();
+    document.body.dispatchEvent(handledElsewhere);
+    expect(press(at('b'), ' ').defaultPrevented).toBe(false);
+    expect(acted).toEqual([]);
+    // A focused button still takes the letter shortcuts.
+    expect(press(at('b'), 'k').defaultPrevented).toBe(true);
+    expect(acted).toEqual(['toggle']);
+    stop();
+    document.body.innerHTML = '';
+  });
+
+  it('plays the mounted player from a key pressed on the page body', async () => {
+    const { play } = await memberPlayer();
+    fireEvent.keyDown(document.body, { key: ' ' });
+    expect(play).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Play' }), { key: ' ' });
+    expect(play).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('quality memory', () => {
+  const [p1080, p480] = RENDITIONS as [(typeof RENDITIONS)[0], (typeof RENDITIONS)[0]];
+  const p720 = { ...p1080, label: '720p', height: 720, width: 1280 };
+
+  it('takes the saved height, else the nearest lower one, else the automatic pick', () => {
+    const ladder = [p1080, p720, p480];
+    expect(preferredRendition(ladder, 720, p1080)).toBe(p720);
+    expect(preferredRendition(ladder, 1000, p480)).toBe(p720);
+    expect(preferredRendition(ladder, 2160, p480)).toBe(p1080);
+    expect(preferredRendition(ladder, 360, p1080)).toBe(p1080);
+    expect(preferredRendition(ladder, null, p480)).toBe(p480);
+  });
+
+  it('reads only a sensible stored height', () => {
+    for (const [stored, height] of [
+      ['720', 720],
+      ['junk', null],
+      ['-5', null],
+      [null, null],
+    ] as const) {
+      if (stored === null) window.localStorage.removeItem(QUALITY_KEY);
+      else window.localStorage.setItem(QUALITY_KEY, stored);
+      expect(savedQualityHeight()).toBe(height);
+    }
+  });
+
+  it('opens the next video at the remembered quality and remembers a pick from the menu', async () => {
+    window.localStorage.setItem(QUALITY_KEY, '720');
+    const { video } = await memberPlayer();
+    // 720 is not on this ladder: the nearest lower, not the automatic 1080p for a 1024 px window.
+    expect(video.getAttribute('src')).toBe(p480.url);
+    fireEvent.click(screen.getByRole('button', { name: 'Quality: 480p' }));
+    fireEvent.click(screen.getByRole('menuitemradio', { name: '1080p' }));
+    expect(window.localStorage.getItem(QUALITY_KEY)).toBe('1080');
+    expect(video.getAttribute('src')).toBe(p1080.url);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('stays automatic until the member picks', async () => {
+    const { video } = await memberPlayer();
+    expect(video.getAttribute('src')).toBe(p1080.url);
+    expect(window.localStorage.getItem(QUALITY_KEY)).toBeNull();
+  });
+});
+
+describe('a playback error', () => {
+  const answer = (status: number) => vi.fn(() => Promise.resolve(new Response(null, { status })));
+
+  it('asks for one byte of the source and tells taken down from an expired cookie from the rest', async () => {
+    const gone = answer(410);
+    expect(await classifyPlaybackError('/members/videorenditions/clip-1/480p.mp4', gone as unknown as typeof fetch)).toBe('gone');
+    expect(gone).toHaveBeenCalledWith(
+      '/members/videorenditions/clip-1/480p.mp4',
+      expect.objectContaining({ headers: { Range: 'bytes=0-0' } }),
+    );
+    const results = [];
+    for (const status of [404, 403, 401, 500, 503, 206])
+      results.push(await classifyPlaybackError('/x.mp4', answer(status) as unknown as typeof fetch));
+    expect(results).toEqual(['gone', 'denied', 'denied', 'failed', 'failed', 'failed']);
+    const offline = vi.fn(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await classifyPlaybackError('/x.mp4', offline as unknown as typeof fetch)).toBe('failed');
+  });
+
+  it('stops with "no longer available" and a way back when the item was taken down mid-play', async () => {
+    const { video } = await memberPlayer({}, () => new Response(null, { status: 410 }));
+    fireEvent.error(video);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('This video is no longer available.');
+    expect(screen.getByRole('link', { name: 'Back to videos' }).getAttribute('href')).toBe('/videos');
+    expect(screen.queryByRole('slider', { name: 'Seek' })).toBeNull();
+  });
+
+  it('renews an expired media cookie once (403) and reloads at the same spot; a second 403 offers Retry', async () => {
+    signedIn(true);
+    const { video, fetchMock } = await memberPlayer({}, () => new Response(null, { status: 403 }));
+    const load = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
+    fetchMock.mockImplementation((input) =>
+      Promise.resolve(
+        String(input) === '/api/me'
+          ? json(MEMBER)
+          : String(input).endsWith('.mp4')
+            ? new Response(null, { status: 403 })
+            : json(playback()),
+      ),
+    );
+    fireEvent.error(video);
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    expect(calledUrls(fetchMock)).toContain('/api/me');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.error(video);
+    expect((await screen.findByRole('alert')).textContent).toContain('Playback failed.');
+    expect(load).toHaveBeenCalledTimes(1);
+    signedIn(false);
+  });
+
+  it('offers Retry for any other failure', async () => {
+    const { video } = await memberPlayer({}, () => new Response(null, { status: 502 }));
+    const load = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
+    fireEvent.error(video);
+    expect((await screen.findByRole('alert')).textContent).toContain('Playback failed.');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await vi.waitFor(() => expect(load).toHaveBeenCalled());
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

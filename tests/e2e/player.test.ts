@@ -4,18 +4,21 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestPattern } from '@media-site/encoder/testing-clips';
+import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { catalogCli } from '../src/catalog-cli';
-import { screenshotDir, startSite, type Site } from './browser';
+import { screenshotDir, screenshotsOf, startSite, VIEWPORTS, type Site, type Viewport } from './browser';
 
 // The player through the real nginx, bff and media service. The demo clips are 2 s long, too short
 // to seek by keyboard, so this ingests its own: a 24 s `.mpg` video (browsers cannot play the
-// original; it plays through its rendition) and a 10 s `.wmv` VOD, encoded by `ops ingest
-// --wait` like an operator would. The demo videos stay queued (no encoder runs): "being prepared".
+// original; it plays through its rendition), a 10 s `.wmv` VOD and an 8 s 720p video (two
+// renditions, for the quality menu; taken down at the end), encoded by `ops ingest --wait` like an
+// operator would. The demo videos stay queued (no encoder runs): "being prepared".
 const CLIP = 'player-e2e-clip';
 const SHOW = 'player-e2e-show';
+const HD = 'player-e2e-hd';
 const CLIP_SECONDS = 24;
+const shots = screenshotsOf('player');
 
 let site: Site;
 let ingestDir: string;
@@ -29,11 +32,15 @@ beforeAll(async () => {
   ingestDir = mkdtempSync(join(tmpdir(), 'player-e2e-'));
   const video = join(ingestDir, 'video', CLIP);
   const vod = join(ingestDir, 'vod', SHOW);
-  mkdirSync(video, { recursive: true });
-  mkdirSync(vod, { recursive: true });
+  const hd = join(ingestDir, 'video', HD);
+  for (const dir of [video, vod, hd]) mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(video, 'meta.json'),
     JSON.stringify({ updatename: 'Player Clip', modelname: 'Model A1', datetoupload: '2025-06-01', prename: 'V900_Clip_HD' }),
+  );
+  writeFileSync(
+    join(hd, 'meta.json'),
+    JSON.stringify({ updatename: 'Player HD', modelname: 'Model A1', datetoupload: '2025-06-02', prename: 'V901_Hd_HD' }),
   );
   writeFileSync(
     join(vod, 'meta.json'),
@@ -48,6 +55,7 @@ beforeAll(async () => {
   );
   await makeSource(join(video, 'clip.mpg'), CLIP_SECONDS, ['-c:v', 'mpeg1video', '-q:v', '4', '-c:a', 'mp2', '-b:a', '128k', '-f', 'mpeg']);
   await makeSource(join(vod, 'show.wmv'), 10, ['-c:v', 'wmv2', '-b:v', '600k', '-c:a', 'wmav2', '-b:a', '96k', '-f', 'asf']);
+  await makeTestPattern(join(hd, 'hd.mp4'), { size: '1280x720', seconds: 8, output: h264Output('-f', 'mp4') });
   const ingest = await catalogCli(site.stack, 'ingest', ingestDir, '--wait', '--quiet');
   expect(ingest.code, `${ingest.out}\n${ingest.err}`).toBe(0);
 }, 300_000);
@@ -73,11 +81,15 @@ const mediaState = (page: Page) =>
   }));
 
 /** Waits until the player's video has its metadata (and the stored position applied). */
-async function openPlayer(page: Page, path = `/video/${CLIP}`): Promise<void> {
+async function openPlayer(page: Page, path = `/video/${CLIP}`, title = 'Player Clip'): Promise<void> {
   await page.goto(path);
-  await page.getByRole('group', { name: 'Video player: Player Clip' }).waitFor();
+  await page.getByRole('group', { name: `Video player: ${title}` }).waitFor();
   await page.waitForFunction(() => ((document.querySelector('video.player-video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
 }
+
+/** Keys go to the page itself: nothing focused (the shortcuts are page-wide). */
+const focusBody = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+const renditionOf = (page: Page) => video(page).evaluate((v: HTMLVideoElement) => v.getAttribute('src'));
 
 describe('the member player', () => {
   let page: Page;
@@ -95,7 +107,7 @@ describe('the member player', () => {
     await page?.context().close();
   });
 
-  it('plays the .mpg through its rendition, with the poster first', async () => {
+  it('plays the .mpg through its rendition, with the poster first and one control bar (no native controls)', async () => {
     await openPlayer(page);
     const attrs = await video(page).evaluate((v: HTMLVideoElement) => ({
       src: v.getAttribute('src'),
@@ -107,20 +119,39 @@ describe('the member player', () => {
       src: `/members/videorenditions/${CLIP}/180p.mp4`,
       poster: `/members/videopreviews/${CLIP}/poster.jpg`,
       playsInline: true,
-      controls: true,
+      controls: false,
     });
+    expect(await page.locator('video[controls]').count()).toBe(0);
+    expect(await page.getByRole('slider', { name: 'Seek' }).count()).toBe(1);
+    for (const name of ['Play', 'Mute', 'Full screen']) await page.getByRole('button', { name, exact: true }).waitFor();
     const poster = await page.request.get(attrs.poster!);
     expect(poster.headers()['content-type']).toBe('image/jpeg');
     await page.screenshot({ path: join(screenshotDir, 'player-poster-1366.png') });
     const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
-    // space/k on the focused player: play.
-    await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
+    // k with focus on the page body: play. Space: pause, and the page does not scroll.
+    await focusBody(page);
+    const page0 = await page.evaluate(() => ({
+      y: window.scrollY,
+      scrollable: document.documentElement.scrollHeight > window.innerHeight,
+    }));
+    expect(page0.scrollable).toBe(true);
     await page.keyboard.press('k');
     await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).currentTime > 1);
     expect((await mediaState(page)).paused).toBe(false);
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
     await page.keyboard.press(' ');
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).paused);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).paused);
+    expect(await page.evaluate(() => window.scrollY)).toBe(page0.y);
+    // A click on the picture plays, another pauses.
+    await video(page).click();
+    await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
+    await video(page).click();
     await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).paused);
   });
 
@@ -140,9 +171,9 @@ describe('the member player', () => {
     expect(errors).toEqual([]);
   });
 
-  it('seeks 5 s with the arrow keys, mutes with m, full screen with f, only while the player has focus', async () => {
-    const group = page.getByRole('group', { name: 'Video player: Player Clip' });
-    await group.focus();
+  it('seeks 5 s with the arrow keys, mutes with m, full screen with f, page-wide but not while typing', async () => {
+    await focusBody(page);
+    const y = await page.evaluate(() => window.scrollY);
     const start = (await mediaState(page)).currentTime;
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(
@@ -159,20 +190,30 @@ describe('the member player', () => {
     expect((await mediaState(page)).muted).toBe(true);
     await page.keyboard.press('m');
     expect((await mediaState(page)).muted).toBe(false);
-    // f: the player (video and seek strip together) full screen, and back.
+    expect(await page.evaluate(() => window.scrollY)).toBe(y);
+    // f: the player (video and control bar together) full screen, and back; the bar's button too.
     await page.keyboard.press('f');
     await page.waitForFunction(() => document.fullscreenElement?.classList.contains('player-frame') === true);
+    expect(await page.getByRole('slider', { name: 'Seek' }).isVisible()).toBe(true);
     await page.keyboard.press('f');
     await page.waitForFunction(() => document.fullscreenElement === null);
-    // Focus elsewhere on the page: the same keys leave the video alone.
-    await group.blur();
-    await page.locator('h1').click();
+    await page.getByRole('button', { name: 'Full screen', exact: true }).click();
+    await page.waitForFunction(() => document.fullscreenElement?.classList.contains('player-frame') === true);
+    await page.getByRole('button', { name: 'Full screen', exact: true }).click();
+    await page.waitForFunction(() => document.fullscreenElement === null);
+    // Typing in the search box: the same keys are the field's, and the video is left alone.
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.click();
     const before = (await mediaState(page)).currentTime;
+    await page.keyboard.type('m k');
     await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('m');
     const after = await mediaState(page);
     expect(after.currentTime).toBeCloseTo(before, 1);
     expect(after.muted).toBe(false);
+    expect(after.paused).toBe(true);
+    expect(await search.inputValue()).toBe('m k');
+    await search.fill('');
+    await focusBody(page);
   });
 
   it('shows the sprite frame for the time under the pointer on the seek strip', async () => {
@@ -209,7 +250,7 @@ describe('the member player', () => {
   });
 
   it('remembers the position server-side: back there after a reload, and listed under Continue watching', async () => {
-    await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
+    await focusBody(page);
     await page.keyboard.press('k');
     await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
     const saved = page.waitForResponse(
@@ -311,11 +352,120 @@ describe('on a phone', () => {
     expect(layout.right).toBeLessThanOrEqual(layout.width);
     expect(layout.playsInline).toBe(true);
     const start = (await mediaState(page)).currentTime;
-    await page.getByRole('group', { name: 'Video player: Player Clip' }).focus();
+    await focusBody(page);
     await page.keyboard.press('k');
     await page.waitForFunction((t) => (document.querySelector('video.player-video') as HTMLVideoElement).currentTime > t + 0.5, start);
     await page.screenshot({ path: join(screenshotDir, 'player-phone-360.png') });
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe('the control bar at both sizes, quality memory and a takedown mid-play', () => {
+  const pages = new Map<Viewport, Page>();
+  const errorsOf = new Map<Viewport, string[]>();
+
+  beforeAll(async () => {
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const { page, errors } = await site.open(VIEWPORTS[viewport]);
+      await signIn(page);
+      pages.set(viewport, page);
+      errorsOf.set(viewport, errors);
+    }
+  });
+  afterAll(async () => {
+    for (const page of pages.values()) await page.context().close();
+  });
+
+  it.each(['desktop', 'phone'] as const)(
+    '%s: one bar with named buttons, 44 px touch targets on a phone, no sideways scroll',
+    async (viewport) => {
+      const page = pages.get(viewport)!;
+      await openPlayer(page, `/video/${HD}`, 'Player HD');
+      const bar = page.locator('.player-controls');
+      const buttons = await bar
+        .getByRole('button')
+        .evaluateAll((els) => els.map((el) => ({ name: el.getAttribute('aria-label'), height: el.getBoundingClientRect().height })));
+      expect(buttons.map((b) => b.name)).toEqual(
+        expect.arrayContaining(['Play', 'Mute', 'Full screen', expect.stringMatching(/^Quality: /)]),
+      );
+      if (viewport === 'phone') expect(Math.min(...buttons.map((b) => b.height))).toBeGreaterThanOrEqual(44);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+      await shots(page, 'bar', viewport);
+    },
+  );
+
+  it('remembers the picked quality: the next visit opens at it', async () => {
+    const page = pages.get('desktop')!;
+    // At 1280 px the automatic pick is 720p.
+    expect(await renditionOf(page)).toBe(`/members/videorenditions/${HD}/720p.mp4`);
+    await page.getByRole('button', { name: 'Quality: 720p' }).click();
+    await page.getByRole('menu', { name: 'Quality' }).waitFor();
+    await shots(page, 'quality-menu', 'desktop');
+    await page.getByRole('menuitemradio', { name: '480p' }).click();
+    await page.waitForFunction(() => document.querySelector('video.player-video')?.getAttribute('src')?.endsWith('/480p.mp4') === true);
+    expect(await page.evaluate(() => window.localStorage.getItem('player.quality'))).toBe('480');
+    await openPlayer(page, `/video/${HD}`, 'Player HD');
+    expect(await renditionOf(page)).toBe(`/members/videorenditions/${HD}/480p.mp4`);
+    await page.getByRole('button', { name: 'Quality: 480p' }).waitFor();
+    // A video without 480p: the nearest lower one (its only rendition, 180p).
+    await openPlayer(page);
+    expect(await renditionOf(page)).toBe(`/members/videorenditions/${CLIP}/180p.mp4`);
+
+    const phone = pages.get('phone')!;
+    await phone.getByRole('button', { name: /^Quality: / }).click();
+    await phone.getByRole('menu', { name: 'Quality' }).waitFor();
+    await shots(phone, 'quality-menu', 'phone');
+    await phone.keyboard.press('Escape');
+    await phone.getByRole('menu', { name: 'Quality' }).waitFor({ state: 'detached' });
+  });
+
+  it('says "This video is no longer available." when the video is taken down while it plays', async () => {
+    // A fresh desktop context: its first pick (720p) is what it has fetched, so the switch below goes
+    // to the server; the phone has fetched only its automatic 480p.
+    await pages.get('desktop')!.context().close();
+    const opened = await site.open(VIEWPORTS.desktop);
+    await signIn(opened.page);
+    pages.set('desktop', opened.page);
+    errorsOf.set('desktop', opened.errors);
+    const phone = pages.get('phone')!;
+    const desktop = opened.page;
+    await openPlayer(desktop, `/video/${HD}`, 'Player HD');
+    for (const page of [desktop, phone]) {
+      await focusBody(page);
+      await page.keyboard.press('k');
+      await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
+    }
+    const down = await catalogCli(site.stack, 'takedown', `/video/${HD}`, '--by', 'ops', '--reason', 'player e2e');
+    expect(down.code, `${down.out}\n${down.err}`).toBe(0);
+    // The media service picks the list up at its next poll.
+    await expect
+      .poll(
+        async () => (await desktop.request.get(`/members/videorenditions/${HD}/720p.mp4`, { headers: { Range: 'bytes=0-0' } })).status(),
+        {
+          timeout: 20_000,
+          interval: 200,
+        },
+      )
+      .toBe(410);
+    // An 8 s clip is buffered whole at once; the next request for the file is the other quality.
+    for (const [viewport, page] of [
+      ['desktop', desktop],
+      ['phone', phone],
+    ] as const) {
+      const other = (await renditionOf(page))?.endsWith('/720p.mp4') ? '480p' : '720p';
+      await page.getByRole('button', { name: /^Quality: / }).click();
+      await page.getByRole('menuitemradio', { name: other }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'This video is no longer available.' });
+      await alert.waitFor();
+      expect(await alert.getByRole('link', { name: 'Back to videos' }).getAttribute('href')).toBe('/videos');
+      expect((await mediaState(page)).paused).toBe(true);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shots(page, 'taken-down', viewport);
+      // No page errors beyond the failed media request itself.
+      expect(errorsOf.get(viewport)!.filter((e) => !/410|Failed to load resource/.test(e))).toEqual([]);
+    }
   });
 });

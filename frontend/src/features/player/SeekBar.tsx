@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { cueAt, parseThumbnailTrack, type ThumbnailCue } from './thumbnails';
 import { formatTime } from './time';
 
@@ -33,10 +33,10 @@ interface SeekBarProps {
 }
 
 /**
- * The scrubbing strip above the native controls: hovering or dragging shows the frame at that
- * time (sprite tile from the thumbnails track) and the time; a click or drag seeks. Pointer
- * events, so a finger on a phone scrubs the same way. The native controls below keep their own
- * seek bar, play, volume and fullscreen buttons.
+ * The control bar's seek strip (the only one: the video has no native controls): hovering or
+ * dragging shows the frame at that time (sprite tile from the thumbnails track) and the time; a
+ * click or drag seeks. Pointer events, so a finger on a phone scrubs the same way. Focused, it
+ * takes Home/End; ←/→ are the page-wide shortcuts.
  */
 export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps) {
   const cues = useThumbnailCues(thumbnails);
@@ -74,6 +74,12 @@ export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps)
     if (!dragging.current) setHover(null);
   };
 
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Home' && event.key !== 'End') return;
+    event.preventDefault();
+    onSeek(event.key === 'Home' ? 0 : duration);
+  };
+
   const cue = hover ? cueAt(cues, hover.time) : undefined;
   const tileWidth = cue?.w ?? 60;
   // The preview is placed in the strip, whose padding is 8px on each side (styles.css).
@@ -84,7 +90,7 @@ export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps)
     <div
       className="player-seekbar"
       role="slider"
-      // Focusable: ←/→ (and Home/End) reach the player's key handler around it.
+      // Focusable: ←/→ seek (page-wide shortcuts), Home/End here.
       tabIndex={0}
       aria-label="Seek"
       aria-valuemin={0}
@@ -96,6 +102,7 @@ export function SeekBar({ duration, current, thumbnails, onSeek }: SeekBarProps)
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerUp}
       onPointerLeave={onPointerLeave}
+      onKeyDown={onKeyDown}
     >
       <div ref={track} className="player-seekbar-track">
         <div className="player-seekbar-fill" style={{ width: `${share * 100}%` }} />

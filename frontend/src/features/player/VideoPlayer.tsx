@@ -1,8 +1,14 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { Link } from 'react-router-dom';
 import { refreshSession } from '../../hooks/useSession';
 import type { Playback, Rendition } from './api/playback';
+import { BarButton } from './BarButton';
 import { listen } from './listen';
+import { classifyPlaybackError } from './playbackError';
+import { preferredRendition, rememberQualityHeight, savedQualityHeight } from './quality';
+import { QualityMenu } from './QualityMenu';
 import { SeekBar } from './SeekBar';
+import { listenForShortcuts, type ShortcutAction } from './shortcuts';
 import { formatTime } from './time';
 import { usePositionSaver } from './usePositionSaver';
 
@@ -23,6 +29,11 @@ export function pickRendition(renditions: readonly Rendition[], viewportWidth: n
   return tallEnough[tallEnough.length - 1] ?? renditions[0];
 }
 
+/** The first rendition: the member's remembered quality (or the nearest lower), else the automatic pick. */
+function firstRendition(renditions: readonly Rendition[]): Rendition | undefined {
+  return preferredRendition(renditions, savedQualityHeight(), pickRendition(renditions, window.innerWidth, window.devicePixelRatio || 1));
+}
+
 /** Where to start: the stored position unless it is (nearly) the end or the very start. */
 function resumePoint(playback: Playback): number {
   const position = playback.position;
@@ -30,32 +41,63 @@ function resumePoint(playback: Playback): number {
   return position.seconds;
 }
 
-function isTyping(target: EventTarget): boolean {
-  return (
-    target instanceof HTMLElement && (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'A'].includes(target.tagName) || target.isContentEditable)
-  );
+const LISTING = { video: '/videos', vod: '/vod' } as const;
+
+/** The media element's own state, mirrored for the control bar. */
+function useMediaState(video: RefObject<HTMLVideoElement | null>, frame: RefObject<HTMLDivElement | null>) {
+  const [state, setState] = useState({ paused: true, muted: false, volume: 1, fullscreen: false, pip: false });
+  useEffect(() => {
+    const v = video.current;
+    if (!v) return undefined;
+    const update = () =>
+      setState({
+        paused: v.paused,
+        muted: v.muted,
+        volume: v.volume,
+        fullscreen: !!frame.current && document.fullscreenElement === frame.current,
+        pip: !!document.pictureInPictureElement && document.pictureInPictureElement === v,
+      });
+    update();
+    const stopVideo = listen(v, {
+      play: update,
+      pause: update,
+      ended: update,
+      volumechange: update,
+      enterpictureinpicture: update,
+      leavepictureinpicture: update,
+    });
+    const stopDocument = listen(document, { fullscreenchange: update });
+    return () => {
+      stopVideo();
+      stopDocument();
+    };
+  }, [video, frame]);
+  return state;
 }
 
 /**
- * The member's player: a native `<video>` (controls, fullscreen, picture-in-picture and touch come
- * with it; progressive H.264/AAC MP4 with `+faststart` plays and seeks by Range in every browser, so
- * no player library and no HLS), plus what native controls lack: keyboard shortcuts scoped to the
- * player, a seek strip with sprite previews, resume from the server-side position, and a quality
- * menu when there is more than one rendition.
+ * The member's player: a `<video>` without native controls (progressive H.264/AAC MP4 with
+ * `+faststart` plays and seeks by Range in every browser, so no player library and no HLS) and one
+ * control bar of our own: play/pause, the seek strip with sprite previews, time, mute and volume,
+ * the quality menu (remembered across videos), picture-in-picture and full screen (of the frame,
+ * so the bar comes along). Shortcuts are page-wide while it is mounted (shortcuts.ts). Resumes from
+ * the server-side position; says so when the item was taken down mid-play.
  */
 export function VideoPlayer({ playback }: { playback: Playback }) {
   const video = useRef<HTMLVideoElement>(null);
   const frame = useRef<HTMLDivElement>(null);
-  const [rendition, setRendition] = useState(() => pickRendition(playback.renditions, window.innerWidth, window.devicePixelRatio || 1));
+  const [rendition, setRendition] = useState(() => firstRendition(playback.renditions));
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(playback.duration ?? 0);
   const [resumedAt, setResumedAt] = useState<number | null>(null);
+  const [failure, setFailure] = useState<'gone' | 'failed' | null>(null);
   // Where to continue once the (new) source has its metadata: the stored position first, then the
-  // spot a quality change or a media-cookie renewal left off at.
+  // spot a quality change, a media-cookie renewal or a retry left off at.
   const pending = useRef<{ at: number; play: boolean } | null>(
     resumePoint(playback) > 0 ? { at: resumePoint(playback), play: false } : null,
   );
   const retried = useRef(false);
+  const media = useMediaState(video, frame);
 
   usePositionSaver(video, playback.type, playback.path, playback.duration);
 
@@ -69,6 +111,14 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
     },
     [playback.duration],
   );
+
+  /** Loads the source again and continues at the same spot (after a renewal or a Retry). */
+  const reload = useCallback((at: number, play: boolean) => {
+    const v = video.current;
+    if (!v) return;
+    pending.current = { at, play };
+    v.load();
+  }, []);
 
   useEffect(() => {
     const v = video.current;
@@ -88,101 +138,181 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
     const onPlaying = () => {
       retried.current = false;
     };
-    // The media cookie lives minutes; the SPA renews it, but a tab that slept may come back to a
-    // 403. Renew once and pick up where it stopped.
+    // Ask the server why: taken down (410/404) stops with a message; an expired media cookie (a
+    // tab that slept) is renewed once and playback continues where it stopped; anything else
+    // offers Retry.
     const onError = () => {
-      if (retried.current) return;
-      retried.current = true;
-      const at = v.currentTime;
-      void refreshSession().then(() => {
-        pending.current = { at, play: !v.paused };
-        v.load();
+      const src = v.currentSrc || v.getAttribute('src');
+      if (!src) return;
+      const spot = { at: pending.current?.at ?? v.currentTime, play: pending.current?.play ?? !v.paused };
+      void classifyPlaybackError(src).then((why) => {
+        if (why === 'gone') {
+          v.pause();
+          setFailure('gone');
+        } else if (why === 'denied' && !retried.current) {
+          retried.current = true;
+          void refreshSession().then(() => reload(spot.at, spot.play));
+        } else {
+          pending.current = spot;
+          setFailure('failed');
+        }
       });
     };
     const stop = listen(v, { loadedmetadata: onMeta, timeupdate: onTime, seeking: onTime, playing: onPlaying, error: onError });
     if (v.readyState >= HTMLMediaElement.HAVE_METADATA) onMeta();
     return stop;
+  }, [reload]);
+
+  const togglePlay = useCallback(() => {
+    const v = video.current;
+    if (!v) return;
+    if (v.paused || v.ended) void v.play().catch(() => {});
+    else v.pause();
   }, []);
 
-  const toggleFullscreen = () => {
+  const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
-    else void frame.current?.requestFullscreen?.().catch(() => {});
+    else if (frame.current?.requestFullscreen) void frame.current.requestFullscreen().catch(() => {});
+    // iPhone Safari has full screen for the video element only (its own controls come with it).
+    else (video.current as (HTMLVideoElement & { webkitEnterFullscreen?: () => void }) | null)?.webkitEnterFullscreen?.();
+  }, []);
+
+  const toggleMute = useCallback(() => {
+    const v = video.current;
+    if (v) v.muted = !v.muted;
+  }, []);
+
+  // Page-wide while this player is mounted and playable (not while typing; see shortcuts.ts).
+  const gone = failure === 'gone';
+  useEffect(() => {
+    if (gone) return undefined;
+    const actions: Record<ShortcutAction, () => void> = {
+      toggle: togglePlay,
+      back: () => seek((video.current?.currentTime ?? 0) - SEEK_STEP),
+      forward: () => seek((video.current?.currentTime ?? 0) + SEEK_STEP),
+      fullscreen: toggleFullscreen,
+      mute: toggleMute,
+    };
+    return listenForShortcuts(document, (action) => actions[action]());
+  }, [gone, togglePlay, seek, toggleFullscreen, toggleMute]);
+
+  const togglePip = () => {
+    const v = video.current;
+    if (!v) return;
+    if (document.pictureInPictureElement) void document.exitPictureInPicture().catch(() => {});
+    else void v.requestPictureInPicture().catch(() => {});
   };
 
-  // Shortcuts only while focus is in the player (not page-wide): space/k play-pause, ←/→ 5 s,
-  // Home/End, f fullscreen, m mute.
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const setVolume = (value: number) => {
     const v = video.current;
-    if (!v || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
-    switch (event.key) {
-      case ' ':
-      case 'k':
-      case 'K':
-        if (v.paused || v.ended) void v.play().catch(() => {});
-        else v.pause();
-        break;
-      case 'ArrowLeft':
-        seek(v.currentTime - SEEK_STEP);
-        break;
-      case 'ArrowRight':
-        seek(v.currentTime + SEEK_STEP);
-        break;
-      case 'Home':
-        seek(0);
-        break;
-      case 'End':
-        seek(Number.isFinite(v.duration) ? v.duration : Infinity);
-        break;
-      case 'f':
-      case 'F':
-        toggleFullscreen();
-        break;
-      case 'm':
-      case 'M':
-        v.muted = !v.muted;
-        break;
-      default:
-        return;
-    }
-    // The native controls would act on the same key a second time.
-    event.preventDefault();
-    event.stopPropagation();
+    if (!v) return;
+    v.volume = value;
+    v.muted = value === 0;
   };
 
-  const changeQuality = (label: string) => {
-    const next = playback.renditions.find((r) => r.label === label);
+  const changeQuality = (next: Rendition) => {
     const v = video.current;
-    if (!next || !v || next === rendition) return;
+    rememberQualityHeight(next.height);
+    if (!v || next === rendition) return;
     pending.current = { at: v.currentTime, play: !v.paused };
     setRendition(next);
   };
 
+  const retry = () => {
+    const spot = pending.current ?? { at: video.current?.currentTime ?? 0, play: true };
+    setFailure(null);
+    retried.current = false;
+    void refreshSession().then(() => reload(spot.at, true));
+  };
+
   if (!rendition) return null;
+  const noun = playback.type === 'vod' ? 'VOD' : 'video';
   return (
     <div className="player">
-      {/* Keyboard shortcuts are scoped to this group (focusable, labelled), never page-wide. */}
       <div
         ref={frame}
-        className="player-frame"
+        className={gone ? 'player-frame player-gone' : 'player-frame'}
         role="group"
         aria-label={`Video player: ${playback.updatename}`}
-        tabIndex={0}
-        onKeyDown={onKeyDown}
       >
-        <video
-          ref={video}
-          src={rendition.url}
-          className="player-video"
-          controls
-          playsInline
-          preload="metadata"
-          poster={playback.poster ?? undefined}
-          style={{ aspectRatio: `${rendition.width} / ${rendition.height}` }}
-          aria-label={playback.updatename}
-        />
-        {duration > 0 ? <SeekBar duration={duration} current={current} thumbnails={playback.thumbnails} onSeek={seek} /> : null}
+        <div className="player-screen">
+          {/* Clicking or tapping the picture plays and pauses (the play button and k/Space do the same for keyboards). */}
+          <video
+            ref={video}
+            src={rendition.url}
+            className="player-video"
+            playsInline
+            preload="metadata"
+            poster={playback.poster ?? undefined}
+            style={{ aspectRatio: `${rendition.width} / ${rendition.height}` }}
+            aria-label={playback.updatename}
+            onClick={togglePlay}
+          />
+          {gone ? (
+            <div className="player-failure" role="alert">
+              <p>This {noun} is no longer available.</p>
+              <Link className="button" to={LISTING[playback.type]}>
+                Back to {playback.type === 'vod' ? 'VODs' : 'videos'}
+              </Link>
+            </div>
+          ) : failure === 'failed' ? (
+            <div className="player-failure" role="alert">
+              <p>Playback failed.</p>
+              <button type="button" className="button button-primary" onClick={retry}>
+                Retry
+              </button>
+            </div>
+          ) : null}
+        </div>
+        {gone ? null : (
+          <div className="player-controls">
+            {duration > 0 ? <SeekBar duration={duration} current={current} thumbnails={playback.thumbnails} onSeek={seek} /> : null}
+            <div className="player-buttons">
+              <BarButton
+                label={media.paused ? 'Play' : 'Pause'}
+                icon={media.paused ? 'play' : 'pause'}
+                title={media.paused ? 'Play (k)' : 'Pause (k)'}
+                onClick={togglePlay}
+              />
+              <BarButton
+                label="Mute"
+                icon={media.muted || media.volume === 0 ? 'muted' : 'volume'}
+                title={media.muted ? 'Unmute (m)' : 'Mute (m)'}
+                pressed={media.muted}
+                onClick={toggleMute}
+              />
+              <input
+                className="player-volume"
+                type="range"
+                min={0}
+                max={1}
+                step={0.05}
+                value={media.muted ? 0 : media.volume}
+                aria-label="Volume"
+                onChange={(event) => setVolume(Number(event.target.value))}
+              />
+              <span className="player-time">
+                {formatTime(current)} / {formatTime(duration)}
+              </span>
+              <span className="player-spacer" />
+              {playback.renditions.length > 1 ? (
+                <QualityMenu renditions={playback.renditions} current={rendition} onPick={changeQuality} />
+              ) : null}
+              {typeof document !== 'undefined' && document.pictureInPictureEnabled ? (
+                <BarButton label="Picture in picture" icon="pip" title="Picture in picture" pressed={media.pip} onClick={togglePip} />
+              ) : null}
+              <BarButton
+                label="Full screen"
+                icon={media.fullscreen ? 'exitFullscreen' : 'fullscreen'}
+                title={media.fullscreen ? 'Exit full screen (f)' : 'Full screen (f)'}
+                pressed={media.fullscreen}
+                onClick={toggleFullscreen}
+              />
+            </div>
+          </div>
+        )}
       </div>
-      <div className="player-bar">
+      <div className="player-notes">
         {resumedAt !== null ? (
           <p className="player-resume muted">
             Resumed at {formatTime(resumedAt)}{' '}
@@ -197,18 +327,6 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
               Start over
             </button>
           </p>
-        ) : null}
-        {playback.renditions.length > 1 ? (
-          <label className="player-quality">
-            Quality{' '}
-            <select value={rendition.label} onChange={(event) => changeQuality(event.target.value)}>
-              {playback.renditions.map((r) => (
-                <option key={r.label} value={r.label}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
         ) : null}
         <p className="player-keys muted">Keys: space/k play · ←/→ 5 s · f full screen · m mute</p>
       </div>
