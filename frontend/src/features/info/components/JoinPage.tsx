@@ -46,6 +46,11 @@ export function JoinPage() {
           <li key={line}>{line}</li>
         ))}
       </ul>
+      {access.status !== 'signedIn' && (
+        <p>
+          Already a member? <Link to="/login">Sign in</Link>
+        </p>
+      )}
       <h2>Join by card</h2>
       <p className="muted">
         Your access starts as soon as the card is approved. The form below is also on <Link to="/ccbill">a page of its own</Link>.
