@@ -1,8 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKnex } from '@media-site/db';
-import { DEMO_MEMBER, ensureDemoMember } from '@media-site/ops';
-import { screenshotsOf, startSite, VIEWPORTS, type Viewport } from './browser';
+import { DEMO_MEMBER } from '@media-site/ops';
+import { screenshotsOf, signInAsDemo, startSite, VIEWPORTS, type Viewport } from './browser';
 import type { Site } from './browser';
 
 /**
@@ -19,13 +18,7 @@ const ONE_ROW_MAX_PX = 70;
 const ACCENT = 'rgb(240, 179, 90)';
 
 beforeAll(async () => {
-  site = await startSite();
-  const knex = createKnex(site.stack.databaseUrl);
-  try {
-    await ensureDemoMember(knex);
-  } finally {
-    await knex.destroy();
-  }
+  site = await startSite({ demoMember: true });
 }, 300_000);
 
 afterAll(async () => {
@@ -47,14 +40,6 @@ async function openHome(viewport: Viewport): Promise<Page> {
   await page.locator('main .home-columns li.card').first().waitFor();
   await page.waitForLoadState('networkidle');
   return page;
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(DEMO_MEMBER.username);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_MEMBER.password);
-  await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
 describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 presentation (%s)', (viewport) => {
@@ -97,7 +82,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 presentation (%s)'
 
   it('home for a member: one header row on a laptop, the name in the phone menu, a welcome with the newest updates', async () => {
     const { page, errors } = await site.open(VIEWPORTS[viewport]);
-    await signIn(page);
+    await signInAsDemo(page);
     await page.goto('/');
     const hero = page.getByRole('region', { name: 'Welcome' });
     await hero.getByText(`Welcome back, ${DEMO_MEMBER.username}.`).waitFor();
