@@ -2,30 +2,19 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LazyImage } from '../src/components/LazyImage';
 import { MEMBERSHIP_PITCH } from '../src/features/info/membership';
-import { vod } from './fixtures';
+import { continueItem, vod } from './fixtures';
 import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
 // Issue 23, "Presentation": the header, home's hero, sign-in and join pointing at each other, image
 // skeletons and the facts on listing cards.
 const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
-const CONTINUE = {
-  type: 'video',
-  path: 'clip-1',
-  updatename: 'Quiet Harbour',
-  modelname: 'Model A1',
-  thumbnail: null,
-  seconds: 42.5,
-  duration: 120.5,
-  updatedAt: '2026-11-23T11:45:21.803Z',
-};
-
 /** The site's answers: a member's session when `member`, no updates, no free sets, one unfinished video. */
 function stubSite({ member = false, vods = [] as unknown[] } = {}) {
   signedIn(member);
   return stubFetch((url) => {
     if (url === '/api/me') return json(MEMBER);
-    if (url === '/api/positions') return json({ items: [CONTINUE] });
+    if (url === '/api/positions') return json({ items: [continueItem()] });
     if (url === '/api/vod/1') return json(vods);
     return json([]);
   });
