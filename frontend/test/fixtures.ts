@@ -1,6 +1,7 @@
 import { emptyFields } from '../src/features/payment/formData';
 import type { PaymentFields } from '../src/features/payment/formData';
 import type { PhotoItem, UpdateItem, VideoItem, VodDetail, VodItem } from '../src/features/api/types';
+import type { ContinueItem } from '../src/features/player/api/playback';
 
 /** What every listed item carries: its folder, title, model, upload date and a thumbnail under `/members/{thumbs}/`. */
 function listed(path: string, updatename: string, modelname: string, datetoupload: string, thumbs: string) {
@@ -31,6 +32,20 @@ export function vodDetail(id: number): VodDetail {
 
 export function update(type: UpdateItem['type'], id: number): UpdateItem {
   return { type, id, ...listed(`${type}-${id}`, `${type} update ${id}`, 'Model D4', '2024-05-01', `${type}thumbs`) };
+}
+
+/** A member's unfinished video, as GET /api/positions lists it under Continue watching. */
+export function continueItem(): ContinueItem {
+  return {
+    type: 'video',
+    path: 'clip-1',
+    updatename: 'Quiet Harbour',
+    modelname: 'Model A1',
+    thumbnail: null,
+    seconds: 42.5,
+    duration: 120.5,
+    updatedAt: '2026-11-23T11:45:21.803Z',
+  };
 }
 
 export function validFields(): PaymentFields {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { calledUrls, json, renderAt, stubFetch } from './render';
 import { FakeIntersectionObserver } from './intersection';
 import { update, vod } from './fixtures';
-import { resetHistoryMemory } from '../src/hooks/historyMemory';
+import { rememberedPages, rememberedScroll, resetHistoryMemory } from '../src/hooks/historyMemory';
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
 
@@ -92,5 +92,27 @@ describe('/vod', () => {
     expect(screen.getByText('VOD 1')).toBeTruthy();
     expect(screen.queryByText(/^Error:/)).toBeNull();
     expect(calledUrls(fetchMock)).toEqual(['/api/vod/1', '/api/vod/2', '/api/vod/2']);
+  });
+});
+
+describe('history memory in a new document of the same tab', () => {
+  // Every document's first entry has the router key "default": a new visit (the address typed, a link
+  // from elsewhere) must not take the place an earlier document's first entry had; a reload keeps it.
+  it.each([
+    ['navigate', null, {}],
+    ['reload', 480, { count: 3 }],
+    ['back_forward', 480, { count: 3 }],
+  ])('opened by %s: the first entry restores %s', (type, scroll, pages) => {
+    window.sessionStorage.setItem(
+      'historyMemory',
+      JSON.stringify({ scroll: { 'default:/': 480, 'k1:/photos': 200 }, pages: { 'default:/|updates': 3, 'k1:/vod|vod': 2 } }),
+    );
+    vi.stubGlobal('performance', { getEntriesByType: (kind: string) => (kind === 'navigation' ? [{ type }] : []) });
+    resetHistoryMemory();
+    expect(rememberedScroll('default:/')).toBe(scroll);
+    expect(rememberedPages('default:/|updates')).toEqual(pages);
+    // Entries the router made keep theirs either way.
+    expect(rememberedScroll('k1:/photos')).toBe(200);
+    expect(rememberedPages('k1:/vod|vod')).toEqual({ count: 2 });
   });
 });

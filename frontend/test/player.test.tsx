@@ -11,6 +11,7 @@ import { cueAt, parseThumbnailTrack } from '../src/features/player/thumbnails';
 import { formatTime } from '../src/features/player/time';
 import { pickRendition } from '../src/features/player/VideoPlayer';
 import { setSession, type Member } from '../src/hooks/useSession';
+import { continueItem } from './fixtures';
 import { calledUrls, json, signedIn, stubFetch } from './render';
 
 const MEMBER: Member = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
@@ -186,22 +187,7 @@ describe('PlayerSection', () => {
 describe('ContinueWatching', () => {
   it('lists the member’s unfinished videos with where they stopped', async () => {
     setSession({ status: 'signedIn', member: MEMBER });
-    stubFetch(() =>
-      json({
-        items: [
-          {
-            type: 'video',
-            path: 'clip-1',
-            updatename: 'Quiet Harbour',
-            modelname: 'Model A1',
-            thumbnail: null,
-            seconds: 42.5,
-            duration: 120.5,
-            updatedAt: '2026-11-23T11:45:21.803Z',
-          },
-        ],
-      }),
-    );
+    stubFetch(() => json({ items: [continueItem()] }));
     show(<ContinueWatching />);
     await screen.findByRole('heading', { name: 'Continue watching' });
     expect(screen.getByRole('link', { name: 'Quiet Harbour' }).getAttribute('href')).toBe('/video/clip-1');

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
+import { DEMO_MEMBER, ensureDemoMember } from '@media-site/ops';
 import { launchChromium } from '../src/chromium';
 import { startStack } from '../src/stack';
 import type { Stack } from '../src/stack';
@@ -27,9 +28,11 @@ export interface Site {
   stop(): Promise<void>;
 }
 
-async function seededPaths(databaseUrl: string): Promise<SeededPaths> {
+/** The seeded items the tests open; with `demoMember`, the demo member (DEMO_MEMBER) is made sure of first. */
+async function seededPaths(databaseUrl: string, demoMember: boolean): Promise<SeededPaths> {
   const knex = createKnex(databaseUrl);
   try {
+    if (demoMember) await ensureDemoMember(knex);
     const first = async (table: string, column = 'path') => String((await knex(table).orderBy('id').first(column))?.[column]);
     return {
       photo: await first('photosets'),
@@ -45,9 +48,10 @@ async function seededPaths(databaseUrl: string): Promise<SeededPaths> {
   }
 }
 
-export async function startSite(): Promise<Site> {
+/** The stack and a Chromium; `demoMember`: the demo member can sign in (signInAsDemo). */
+export async function startSite({ demoMember = false } = {}): Promise<Site> {
   const stack = await startStack();
-  const seeded = await seededPaths(stack.databaseUrl);
+  const seeded = await seededPaths(stack.databaseUrl, demoMember);
   const browser = await launchChromium('--disable-background-networking', '--disable-component-update', '--disable-sync');
   mkdirSync(screenshotDir, { recursive: true });
   return {
@@ -70,6 +74,15 @@ export async function startSite(): Promise<Site> {
       await stack.stop();
     },
   };
+}
+
+/** Signs the demo member in through /login (startSite({ demoMember: true })); done when the header offers Sign out. */
+export async function signInAsDemo(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username', { exact: true }).fill(DEMO_MEMBER.username);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_MEMBER.password);
+  await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
 export async function scrollToBottom(page: Page): Promise<void> {

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKnex } from '@media-site/db';
-import { DEMO_MEMBER, ensureDemoMember } from '@media-site/ops';
-import { screenshotDir, startSite } from './browser';
+import { DEMO_MEMBER } from '@media-site/ops';
+import { screenshotDir, signInAsDemo, startSite } from './browser';
 import type { Site } from './browser';
 
 /**
@@ -22,13 +21,7 @@ const SLOW_SHOWN_WITHIN_MS = 10_000;
 const RECOVERED_WITHIN_MS = 15_000;
 
 beforeAll(async () => {
-  site = await startSite();
-  const knex = createKnex(site.stack.databaseUrl);
-  try {
-    await ensureDemoMember(knex);
-  } finally {
-    await knex.destroy();
-  }
+  site = await startSite({ demoMember: true });
 }, 300_000);
 
 afterAll(async () => {
@@ -65,11 +58,7 @@ describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewpor
 
   it('keeps a signed-in member on /account during a bff outage and recovers with Retry', async () => {
     const { page, errors } = await site.open(viewport);
-    await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(DEMO_MEMBER.username);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO_MEMBER.password);
-    await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/login');
+    await signInAsDemo(page);
     await page.goto('/account');
     await page.getByTestId('membership-status').waitFor();
 

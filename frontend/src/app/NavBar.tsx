@@ -43,8 +43,9 @@ function useMenu() {
 
 export function NavBar() {
   // Members get their account where visitors get Join.
-  const signedIn = useSession().status === 'signedIn';
-  const links = signedIn ? LINKS.map(([to, label]): [string, string] => (to === '/join' ? ['/account', 'Account'] : [to, label])) : LINKS;
+  const session = useSession();
+  const member = session.status === 'signedIn' ? session.member.username : null;
+  const links = member ? LINKS.map(([to, label]): [string, string] => (to === '/join' ? ['/account', 'Account'] : [to, label])) : LINKS;
   const menu = useMenu();
   return (
     <header className="site-header">
@@ -65,10 +66,13 @@ export function NavBar() {
         Menu
       </button>
       <nav id="main-nav" aria-label="Main" className={menu.open ? 'main-nav open' : 'main-nav'}>
+        {/* Phones only (styles.css): the menu says who is signed in; wider screens show it at the row's end. */}
+        {member && <p className="menu-member">Signed in as {member}</p>}
         <ul className="nav-links">
           {links.map(([to, label]) => (
             <li key={to}>
-              <NavLink to={to} end={to === '/'} onClick={menu.close}>
+              {/* Join is drawn as a button: it is what a visitor is here to do. */}
+              <NavLink to={to} end={to === '/'} onClick={menu.close} className={to === '/join' ? 'nav-join' : undefined}>
                 {label}
               </NavLink>
             </li>

@@ -24,6 +24,9 @@ interface LazyImageProps {
 export function LazyImage({ src, alt, width = 640, height = 480, sizes = '(min-width: 1024px) 20vw, 50vw', className }: LazyImageProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(() => typeof IntersectionObserver === 'undefined');
+  // Until the picture is in (or has failed), the box shows a skeleton (styles.css); then it stops.
+  // Kept per source: a box given another picture shows the skeleton again until that one is in.
+  const [settledSrc, setSettledSrc] = useState<string | null>(null);
 
   useEffect(() => {
     const element = ref.current;
@@ -43,9 +46,15 @@ export function LazyImage({ src, alt, width = 640, height = 480, sizes = '(min-w
 
   const srcSet = variantSrcSet(src);
   return (
-    <div ref={ref} className={`lazy-image${className ? ` ${className}` : ''}`} style={{ aspectRatio: `${width} / ${height}` }}>
+    <div
+      ref={ref}
+      className={['lazy-image', settledSrc === src && 'is-settled', className].filter(Boolean).join(' ')}
+      style={{ aspectRatio: `${width} / ${height}` }}
+    >
       {visible && (
         <img
+          onLoad={() => setSettledSrc(src)}
+          onError={() => setSettledSrc(src)}
           src={srcSet ? `${src}?w=${closestWidth(width)}` : src}
           srcSet={srcSet}
           sizes={srcSet ? sizes : undefined}

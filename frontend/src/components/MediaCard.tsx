@@ -7,6 +7,8 @@ interface MediaCardProps {
   to: string;
   title: string;
   thumbnail: string | null | undefined;
+  /** Facts the listing's API answer gives (a VOD's price), drawn as small badges beside the access mark. */
+  facts?: string[];
   children?: ReactNode;
 }
 
@@ -31,7 +33,7 @@ function badgeFor(to: string, access: Access): { label: string; className: strin
   return membersOnly && !mayViewMembersArea(access) ? { label: 'Members only', className: 'badge badge-locked' } : undefined;
 }
 
-export function MediaCard({ to, title, thumbnail, children }: MediaCardProps) {
+export function MediaCard({ to, title, thumbnail, facts = [], children }: MediaCardProps) {
   const badge = badgeFor(to, useAccess());
   return (
     <li className="card">
@@ -41,9 +43,14 @@ export function MediaCard({ to, title, thumbnail, children }: MediaCardProps) {
         <span className="card-title">{title}</span>
       </Link>
       {/* Beside the link, not in it: the link keeps the item's title as its name. */}
-      {badge && (
+      {(badge || facts.length > 0) && (
         <p className="card-badge">
-          <span className={badge.className}>{badge.label}</span>
+          {badge && <span className={badge.className}>{badge.label}</span>}
+          {facts.map((fact) => (
+            <span key={fact} className="badge badge-fact">
+              {fact}
+            </span>
+          ))}
         </p>
       )}
       {children && <div className="card-meta">{children}</div>}
@@ -66,16 +73,18 @@ export function ListedCard({
   item,
   section,
   storedThumbnail,
+  facts,
   children,
 }: {
   item: ListedItem;
   section: 'photos' | 'video' | 'vod';
   storedThumbnail: (dir: string) => string;
+  facts?: string[];
   children?: ReactNode;
 }) {
   const dir = encodeURIComponent(item.path);
   return (
-    <MediaCard to={`/${section}/${dir}`} title={item.updatename} thumbnail={item.thumbnail ?? storedThumbnail(dir)}>
+    <MediaCard to={`/${section}/${dir}`} title={item.updatename} thumbnail={item.thumbnail ?? storedThumbnail(dir)} facts={facts}>
       {children}
     </MediaCard>
   );

@@ -29,13 +29,33 @@ export function entryKey(location: Pick<Location, 'key' | 'pathname' | 'search'>
   return `${location.key}:${location.pathname}${location.search}`;
 }
 
+/**
+ * Whether this document was opened as a new visit (a link from another site, the address typed), not
+ * by a reload or Back/Forward (Navigation Timing; unknown counts as not).
+ */
+function openedAsNewVisit(): boolean {
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') return false;
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return navigation?.type === 'navigate';
+}
+
+/** A document's first entry has the router key "default", like the first entry of every earlier document in this tab. */
+const DOCUMENT_ENTRY = /^default:/;
+
+/** Drops the positions and pages kept for an earlier document's first entry: a new visit starts fresh. */
+function withoutDocumentEntries(record: Record<string, number> | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(record ?? {}).filter(([key]) => !DOCUMENT_ENTRY.test(key)));
+}
+
 function read(): Stored {
   if (stored) return stored;
   stored = { scroll: {}, pages: {} };
   try {
     const value = JSON.parse(window.sessionStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<Stored> | null;
     if (value && typeof value === 'object') {
-      stored = { scroll: { ...value.scroll }, pages: { ...value.pages } };
+      stored = openedAsNewVisit()
+        ? { scroll: withoutDocumentEntries(value.scroll), pages: withoutDocumentEntries(value.pages) }
+        : { scroll: { ...value.scroll }, pages: { ...value.pages } };
     }
   } catch {
     // Unreadable or disabled storage: nothing to restore.

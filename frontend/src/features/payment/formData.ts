@@ -37,10 +37,6 @@ export interface VodOffer {
   price: number | string;
 }
 
-export function formatPrice(price: number | string): string {
-  const value = Number(price);
-  return Number.isFinite(value) ? `$${value.toFixed(2)}` : String(price);
-}
 export type PaymentFields = Record<FieldName, string>;
 export type PaymentFormData = PaymentFields & typeof HIDDEN_DEFAULTS;
 

@@ -96,6 +96,9 @@ export function LoginPage() {
       <p>
         <Link to="/forgot-password">Forgot password?</Link>
       </p>
+      <p>
+        Not a member? <Link to="/join">Join</Link>
+      </p>
     </section>
   );
 }

@@ -17,11 +17,13 @@ export function SessionLink() {
     );
   }
   return (
-    <span className="session-link">
-      <span className="muted">{session.member.username}</span>{' '}
+    <span className="session-link session-member">
+      <span className="session-name" title={session.member.username}>
+        {session.member.username}
+      </span>{' '}
       <button
         type="button"
-        className="button"
+        className="button button-small"
         onClick={() => {
           void signOut().then(() => setSession({ status: 'signedOut' }));
         }}

@@ -6,8 +6,8 @@ import { useInfinitePages } from '../../../hooks/useInfinitePages';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import type { ContentType, UpdateItem } from '../../api/types';
 import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
-import { ContinueWatching } from '../../player/ContinueWatching';
 import { FreeSets } from './FreeSets';
+import { HomeHero } from './HomeHero';
 
 const COLUMNS: { type: ContentType; title: string; route: string }[] = [
   { type: 'photo', title: 'Latest Photos', route: '/photos/' },
@@ -38,11 +38,12 @@ export function HomePage() {
 
   return (
     <>
+      {/* The spec's top link, kept first: a small legal line above the hero. */}
       <p className="top-link">
         <Link to="/2257">18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement</Link>
       </p>
       <h1 className="visually-hidden">Latest updates</h1>
-      <ContinueWatching />
+      <HomeHero />
       <FreeSets />
       <div className="home-columns">
         {COLUMNS.map((column) => (

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { JOIN_FEE, SITE_EMAIL } from '../../../config/site';
 import { isFrameHeightMessage } from '../../payment/frame';
 import { useAccess } from '../../access/useAccess';
+import { MEMBER_GETS } from '../membership';
 
 // Until the framed form reports its height (and if it never does): the spec's 600 px.
 const DEFAULT_FRAME_HEIGHT = 600;
@@ -25,13 +26,6 @@ function PaymentFrame() {
   return <iframe ref={frame} className="join-frame" src="/ccbill" title="Membership payment form" height={height} style={{ height }} />;
 }
 
-// What a membership gives, read before the form (issue 23: open with what members get, not with a workaround).
-const MEMBER_GETS = [
-  'Every photo set in full size, with a ZIP of the whole set',
-  'Every video played right in the page, in the quality your connection allows',
-  'Downloads that resume where they stopped',
-];
-
 export function JoinPage() {
   const access = useAccess();
   const mail = <a href={`mailto:${SITE_EMAIL}?subject=Membership`}>{SITE_EMAIL}</a>;
@@ -43,6 +37,7 @@ export function JoinPage() {
           You are signed in as {access.member.username} with an active membership. See <Link to="/account">your account</Link>.
         </p>
       )}
+      {/* What a membership gives, read before the form (issue 23: open with what members get, not with a workaround). */}
       <p className="join-lead">
         <strong>{JOIN_FEE} for 30 days</strong>, renewed every 30 days until you cancel. Members get:
       </p>
@@ -51,6 +46,11 @@ export function JoinPage() {
           <li key={line}>{line}</li>
         ))}
       </ul>
+      {access.status !== 'signedIn' && (
+        <p>
+          Already a member? <Link to="/login">Sign in</Link>
+        </p>
+      )}
       <h2>Join by card</h2>
       <p className="muted">
         Your access starts as soon as the card is approved. The form below is also on <Link to="/ccbill">a page of its own</Link>.

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ChangeEvent, FocusEvent, FormEvent } from 'react';
-import { CREDENTIAL_FIELDS, emptyFields, expiryYears, formatPrice, HIDDEN_DEFAULTS, MONTHS } from '../formData';
+import { formatPrice } from '../../../config/money';
+import { CREDENTIAL_FIELDS, emptyFields, expiryYears, HIDDEN_DEFAULTS, MONTHS } from '../formData';
 import type { FieldName, PaymentFields, VodOffer } from '../formData';
 import { validateAll, validateField } from '../validation';
 import type { FieldErrors } from '../validation';

@@ -9,7 +9,7 @@ import { signInHref } from '../../access/LockedNotice';
 import { HttpError } from '../../api/fetchJson';
 import { getVodOffer } from '../api/getVodOffer';
 import { runPaymentChain } from '../chain';
-import { formatPrice } from '../formData';
+import { formatPrice } from '../../../config/money';
 import { reportFrameHeight } from '../frame';
 import { PaymentForm } from './PaymentForm';
 

@@ -1,5 +1,6 @@
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
+import { formatPrice } from '../../../config/money';
 import { DetailError, Loading } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
@@ -8,11 +9,6 @@ import { ownsVod, useAccess, type Access } from '../../access/useAccess';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVodPrename } from '../api/getVodPrename';
 import { PlayerSection } from '../../player/PlayerSection';
-
-function formatPrice(price: number | string): string {
-  const value = Number(price);
-  return Number.isFinite(value) ? `$${value.toFixed(2)}` : String(price);
-}
 
 /** Buy, owned or sign in: from /api/me's answer (useAccess), never from a failed download. */
 function PurchaseRow({

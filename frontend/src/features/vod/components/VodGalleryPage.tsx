@@ -1,6 +1,7 @@
 import { ListedCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
+import { formatPrice } from '../../../config/money';
 import { useInfinitePages } from '../../../hooks/useInfinitePages';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { getVods, VOD_PAGE_SIZE } from '../api/getVods';
@@ -17,7 +18,13 @@ export function VodGalleryPage() {
       {list.items.length > 0 && (
         <ul className="grid grid-vod">
           {list.items.map((vod) => (
-            <ListedCard key={vod.vod_id} item={vod} section="vod" storedThumbnail={(dir) => `/members/vodthumbs/${dir}/${dir}_02.jpg`}>
+            <ListedCard
+              key={vod.vod_id}
+              item={vod}
+              section="vod"
+              storedThumbnail={(dir) => `/members/vodthumbs/${dir}/${dir}_02.jpg`}
+              facts={[formatPrice(vod.price)]}
+            >
               <span>Uploaded: {vod.datetoupload}</span>
             </ListedCard>
           ))}

@@ -1,0 +1,118 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MEMBER } from '@media-site/ops';
+import { screenshotsOf, signInAsDemo, startSite, VIEWPORTS, type Viewport } from './browser';
+import type { Site } from './browser';
+
+/**
+ * Issue 23, "Presentation", in Chromium through nginx and the real bff: the header is one row on a
+ * laptop (signed in or not) and stays within an eighth of a phone's screen with the name in its menu;
+ * home opens with the 2257 line, then a hero (Join for visitors, a welcome for members); sign-in and
+ * join link to each other. Screenshots: look-{home-visitor,home-member,header-signed-in,sign-in}-{390,1280}.png.
+ */
+let site: Site;
+const shot = screenshotsOf('look');
+// One row: 10 px padding above and below a 38 px control, and the border; two rows are over 100 px.
+const ONE_ROW_MAX_PX = 70;
+// The accent (styles.css --accent) behind Join.
+const ACCENT = 'rgb(240, 179, 90)';
+
+beforeAll(async () => {
+  site = await startSite({ demoMember: true });
+}, 300_000);
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+const top = async (locator: Locator) => (await locator.boundingBox())?.y ?? NaN;
+
+/** The header fits its size: one row on a laptop, within 12 % of a phone's screen (navigation.test.ts). */
+async function expectHeaderFits(page: Page, viewport: Viewport): Promise<void> {
+  const height = (await page.locator('header.site-header').boundingBox())?.height ?? 999;
+  console.info(`header at ${VIEWPORTS[viewport].width}px: ${height}px`);
+  expect(height).toBeLessThanOrEqual(viewport === 'desktop' ? ONE_ROW_MAX_PX : VIEWPORTS.phone.height * 0.12);
+}
+
+async function openHome(viewport: Viewport): Promise<Page> {
+  const { page } = await site.open(VIEWPORTS[viewport]);
+  await page.goto('/');
+  await page.locator('main .home-columns li.card').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  return page;
+}
+
+describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 presentation (%s)', (viewport) => {
+  it('home for a visitor: the 2257 line, then the pitch with Join, then the updates; Join is a button', async () => {
+    const page = await openHome(viewport);
+    const legal = page.locator('main .top-link').getByRole('link', { name: /2257/ });
+    const hero = page.getByRole('region', { name: 'Membership' });
+    const join = hero.getByRole('link', { name: 'Join' });
+    await join.waitFor();
+    expect(await join.getAttribute('href')).toBe('/join');
+    expect(await top(legal)).toBeLessThan(await top(hero));
+    expect(await top(hero)).toBeLessThan(await top(page.getByRole('heading', { name: 'Latest Photos' })));
+    // The hero starts on the first screen.
+    expect(await top(hero)).toBeLessThan(VIEWPORTS[viewport].height / 2);
+    expect(await join.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(ACCENT);
+    // The header's Join is drawn as a button too (on a phone, inside the menu).
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await expectHeaderFits(page, viewport);
+    await shot(page, 'home-visitor', viewport);
+    if (await menu.isVisible()) await menu.click();
+    const navJoin = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Join' });
+    expect(await navJoin.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(ACCENT);
+    await page.context().close();
+  });
+
+  it('sign-in links to Join and the join page back to Sign in', async () => {
+    const { page, errors } = await site.open(VIEWPORTS[viewport]);
+    await page.goto('/login');
+    const main = page.locator('main');
+    await main.getByRole('link', { name: 'Forgot password?' }).waitFor();
+    await shot(page, 'sign-in', viewport);
+    await main.getByRole('link', { name: 'Join' }).click();
+    await page.waitForURL('**/join');
+    await main.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('home for a member: one header row on a laptop, the name in the phone menu, a welcome with the newest updates', async () => {
+    const { page, errors } = await site.open(VIEWPORTS[viewport]);
+    await signInAsDemo(page);
+    await page.goto('/');
+    const hero = page.getByRole('region', { name: 'Welcome' });
+    await hero.getByText(`Welcome back, ${DEMO_MEMBER.username}.`).waitFor();
+    expect(await hero.getByRole('link', { name: 'New photo sets' }).getAttribute('href')).toBe('/photos?sort=date');
+    expect(await page.getByRole('region', { name: 'Membership' }).count()).toBe(0);
+    await page.locator('main .home-columns li.card').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await expectHeaderFits(page, viewport);
+    expect(await page.locator('header').innerText()).toContain(DEMO_MEMBER.username);
+    await shot(page, 'home-member', viewport);
+
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (viewport === 'phone') {
+      await menu.click();
+      await page.getByText(`Signed in as ${DEMO_MEMBER.username}`).waitFor();
+    } else {
+      expect(await menu.isVisible()).toBe(false);
+      // Brand, links, search and Sign out share the row.
+      const middle = async (selector: string) => {
+        const box = await page.locator(selector).first().boundingBox();
+        return box ? box.y + box.height / 2 : NaN;
+      };
+      const row = await middle('header .brand');
+      for (const selector of ['header .nav-links', 'header .search-box', 'header .session-member']) {
+        expect(Math.abs((await middle(selector)) - row), selector).toBeLessThanOrEqual(4);
+      }
+      expect(await page.getByText(`Signed in as ${DEMO_MEMBER.username}`).isVisible()).toBe(false);
+    }
+    await shot(page, 'header-signed-in', viewport);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
