@@ -434,6 +434,9 @@ describe('the control bar at both sizes, quality memory and a takedown mid-play'
     const desktop = opened.page;
     await openPlayer(desktop, `/video/${HD}`, 'Player HD');
     for (const page of [desktop, phone]) {
+      // Before: the page offers the download sizes, the original and the frames.
+      expect(await page.locator('main').locator('.download-choices, .grid-frames').count()).toBe(2);
+      await page.locator('main').getByRole('button', { name: 'Download', exact: true }).waitFor();
       await focusBody(page);
       await page.keyboard.press('k');
       await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
@@ -462,6 +465,10 @@ describe('the control bar at both sizes, quality memory and a takedown mid-play'
       await alert.waitFor();
       expect(await alert.getByRole('link', { name: 'Back to videos' }).getAttribute('href')).toBe('/videos');
       expect((await mediaState(page)).paused).toBe(true);
+      // What would answer 410 goes with the player: no Download button, no download sizes, no frames.
+      const main = page.locator('main');
+      for (const gone of [main.getByRole('button', { name: 'Download', exact: true }), main.locator('.download-choices, .grid-frames')])
+        await expect.poll(() => gone.count()).toBe(0);
       await page.evaluate(() => window.scrollTo(0, 0));
       await shots(page, 'taken-down', viewport);
       // No page errors beyond the failed media request itself.

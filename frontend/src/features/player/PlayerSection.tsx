@@ -108,10 +108,13 @@ function Locked({ playback, access, type }: { playback: Playback; access: Access
  * the trailer and the locked notice for everyone else, "being prepared" while the encoder works.
  * The page keeps its own Download button (the original); below the player, every size to download.
  */
-export function PlayerSection({ type, folder }: { type: PlayableType; folder: string }) {
+export function PlayerSection({ type, folder, onGone }: { type: PlayableType; folder: string; onGone?: () => void }) {
   const access = useAccess();
   const loaded = usePlayback(type, folder, access);
   const noun = type === 'vod' ? 'VOD' : 'video';
+  // Taken down while it played: its downloads would answer 410 too, so they go with the player.
+  const [goneFolder, setGoneFolder] = useState<string | null>(null);
+  const gone = goneFolder === folder;
 
   // Loading, or the API is away: the page's Download and frames still work, so say nothing loud.
   if (!loaded || 'error' in loaded) {
@@ -133,11 +136,18 @@ export function PlayerSection({ type, folder }: { type: PlayableType; folder: st
   return (
     <section className="player-section" aria-label="Player">
       {playback.state === 'ready' && playback.renditions.length ? (
-        <VideoPlayer key={playback.path} playback={playback} />
+        <VideoPlayer
+          key={playback.path}
+          playback={playback}
+          onGone={() => {
+            setGoneFolder(folder);
+            onGone?.();
+          }}
+        />
       ) : (
         <Preparing playback={playback} noun={noun} />
       )}
-      <DownloadChoices downloads={playback.downloads} />
+      {gone ? null : <DownloadChoices downloads={playback.downloads} />}
     </section>
   );
 }

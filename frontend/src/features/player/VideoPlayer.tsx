@@ -83,7 +83,8 @@ function useMediaState(video: RefObject<HTMLVideoElement | null>, frame: RefObje
  * so the bar comes along). Shortcuts are page-wide while it is mounted (shortcuts.ts). Resumes from
  * the server-side position; says so when the item was taken down mid-play.
  */
-export function VideoPlayer({ playback }: { playback: Playback }) {
+/** `onGone`: the item was taken down while it played (the page hides what no longer works: downloads, frames). */
+export function VideoPlayer({ playback, onGone }: { playback: Playback; onGone?: () => void }) {
   const video = useRef<HTMLVideoElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const [rendition, setRendition] = useState(() => firstRendition(playback.renditions));
@@ -184,6 +185,10 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
 
   // Page-wide while this player is mounted and playable (not while typing; see shortcuts.ts).
   const gone = failure === 'gone';
+  // The page hides what went with the item (setting the same state again changes nothing).
+  useEffect(() => {
+    if (gone) onGone?.();
+  }, [gone, onGone]);
   useEffect(() => {
     if (gone) return undefined;
     const actions: Record<ShortcutAction, () => void> = {
@@ -328,7 +333,7 @@ export function VideoPlayer({ playback }: { playback: Playback }) {
             </button>
           </p>
         ) : null}
-        <p className="player-keys muted">Keys: space/k play · ←/→ 5 s · f full screen · m mute</p>
+        {gone ? null : <p className="player-keys muted">Keys: space/k play · ←/→ 5 s · f full screen · m mute</p>}
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
@@ -14,6 +15,9 @@ export function VideoDetailPage() {
   const resource = useResource(`video:${folder}`, (signal) => getVideoPrename(folder, signal));
   usePageTitle(resource.status === 'success' ? resource.data.updatename : null);
   const access = useAccess();
+  // Taken down while it played: the player says so; the frames and the Download button go with it.
+  const [goneFolder, setGoneFolder] = useState<string | null>(null);
+  const gone = goneFolder === folder;
 
   return (
     <section>
@@ -22,9 +26,13 @@ export function VideoDetailPage() {
           <>
             <h1>{video.updatename}</h1>
             <ItemMeta modelname={video.modelname} datetoupload={video.datetoupload} />
-            <PlayerSection type="video" folder={folder} />
-            <FrameStrip base="videothumbs" folder={folder} title={video.updatename} />
-            <VideoAccess access={access} download={video.download} />
+            <PlayerSection type="video" folder={folder} onGone={() => setGoneFolder(folder)} />
+            {gone ? null : (
+              <>
+                <FrameStrip base="videothumbs" folder={folder} title={video.updatename} />
+                <VideoAccess access={access} download={video.download} />
+              </>
+            )}
           </>
         )}
       </ResourceView>

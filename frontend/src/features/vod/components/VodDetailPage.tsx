@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { formatPrice } from '../../../config/money';
@@ -70,6 +71,8 @@ export function VodDetailPage() {
   usePageTitle(resource.status === 'success' ? resource.data.updatename : null);
   const access = useAccess();
   const bought = (useLocation().state as { bought?: boolean } | null)?.bought === true;
+  // Taken down while it played: the player says so; the frames and the purchase row go with it.
+  const [goneFolder, setGoneFolder] = useState<string | null>(null);
 
   if (resource.status === 'loading') return <Loading />;
   if (resource.status === 'error')
@@ -81,9 +84,13 @@ export function VodDetailPage() {
       <p className="muted">
         {vod.modelname} · Uploaded: {vod.datetoupload}
       </p>
-      <PlayerSection type="vod" folder={vod.path} />
-      <FrameStrip base="vodthumbs" folder={vod.path} title={vod.updatename} />
-      <PurchaseRow access={access} vod={vod} bought={bought} />
+      <PlayerSection type="vod" folder={vod.path} onGone={() => setGoneFolder(vod.path)} />
+      {goneFolder === vod.path ? null : (
+        <>
+          <FrameStrip base="vodthumbs" folder={vod.path} title={vod.updatename} />
+          <PurchaseRow access={access} vod={vod} bought={bought} />
+        </>
+      )}
     </section>
   );
 }
