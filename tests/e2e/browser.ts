@@ -9,7 +9,8 @@ import { launchChromium } from '../src/chromium';
 import { startStack } from '../src/stack';
 import type { Stack } from '../src/stack';
 
-export const screenshotDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
+// test-results/ at the repository's root: CI keeps it as the run's artifacts.
+export const screenshotDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-results', 'screenshots');
 
 export interface SeededPaths {
   photo: string;
@@ -48,9 +49,9 @@ async function seededPaths(databaseUrl: string, demoMember: boolean): Promise<Se
   }
 }
 
-/** The stack and a Chromium; `demoMember`: the demo member can sign in (signInAsDemo). */
-export async function startSite({ demoMember = false } = {}): Promise<Site> {
-  const stack = await startStack();
+/** The stack and a Chromium; `demoMember`: the demo member can sign in (signInAsDemo); `env`: the stack's environment. */
+export async function startSite({ demoMember = false, env }: { demoMember?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Site> {
+  const stack = await startStack({ env });
   const seeded = await seededPaths(stack.databaseUrl, demoMember);
   const browser = await launchChromium('--disable-background-networking', '--disable-component-update', '--disable-sync');
   mkdirSync(screenshotDir, { recursive: true });
