@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { json, renderAt, stubFetch } from './render';
 import { photo, video, vodDetail } from './fixtures';
 
-const srcs = (container: HTMLElement) => [...container.querySelectorAll('img')].map((img) => img.getAttribute('src'));
+const srcs = (container: HTMLElement) => [...container.querySelectorAll('main img')].map((img) => img.getAttribute('src'));
 
 describe('/video/{folder}', () => {
   it('shows a visitor the title, model, four stills and no download', async () => {
@@ -21,7 +21,7 @@ describe('/video/{folder}', () => {
     await screen.findByRole('heading', { name: 'Clip One HD' });
     expect(screen.getByRole('link', { name: 'Model B2' }).getAttribute('href')).toBe('/models/Model%20B2');
     expect(srcs(container)).toEqual(['02', '05', '10', '15'].map((n) => `/members/videothumbs/clip-1/clip-1_${n}.jpg?w=640`));
-    const srcset = container.querySelector('img')?.getAttribute('srcset') ?? '';
+    const srcset = container.querySelector('main img')?.getAttribute('srcset') ?? '';
     expect(srcset.split(', ')).toHaveLength(6);
     expect(srcset).toContain('/members/videothumbs/clip-1/clip-1_02.jpg?w=160 160w');
     // Members download through a signed link (a button); visitors see the player's lock instead.

@@ -35,6 +35,13 @@ export const OTHER_VARIABLES: OtherVariable[] = [
   { name: 'BILLING_FORM_ORIGINS', default: "the provider's", readBy: 'nginx', meaning: 'origins the CSP allows for the affiliate forms' },
   { name: 'THUMB_CACHE_SIZE', default: '512m', readBy: 'nginx', meaning: "nginx's cache of public thumbnails" },
   {
+    name: 'SITE_LOGO',
+    default: "the SPA's logo.svg",
+    readBy: 'nginx',
+    meaning:
+      'the brand mark in the header and the tab: an SVG, PNG or WebP file of at most 256 KiB (compose mounts it; its URL changes with its bytes)',
+  },
+  {
     name: 'API_CACHE_DIR',
     default: 'a temp folder (compose: /tmp/nginx-api)',
     readBy: 'nginx',

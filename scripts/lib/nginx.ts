@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,7 +64,55 @@ export const templateDefaults = {
   WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
   // What the webhook location adds for the bff (X-Webhook-Proxy-Secret, the bff's WEBHOOK_PROXY_SECRET); empty: not sent.
   WEBHOOK_PROXY_SECRET: '',
+  // The brand (brandVars): the name in the page title and header, and the logo file (empty: the SPA's own logo.svg).
+  SITE_NAME: 'Media Site',
+  SITE_LOGO: '',
 } satisfies Record<string, string>;
+
+/** What SITE_NAME may hold at the front door: it is written into index.html by nginx (sub_filter). */
+const SITE_NAME_RULE = /^[A-Za-z0-9 .,'&!-]{1,60}$/;
+/** A logo is a small file; nginx serves it as it is. */
+export const SITE_LOGO_MAX_BYTES = 256 * 1024;
+
+/** The logo's type from its first bytes, as the entrypoint reads them (nginx serves it with exactly this type); undefined: not an image we serve. */
+function logoType(head: Buffer): string | undefined {
+  const text = head.toString('latin1');
+  if (text.startsWith('<svg') || text.startsWith('<?xml')) return 'image/svg+xml';
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+/**
+ * The brand's placeholders (docker/nginx-entrypoint.sh computes the same; a test keeps the two
+ * identical): the name HTML-escaped for index.html, and the logo's file, type and versioned URL
+ * (its SHA-256 prefix, so the file is cached for good and a new logo is a new URL). A name outside
+ * letters, digits, spaces and . , ' & ! - or a logo that is not a small SVG, PNG or WebP stops the
+ * start with a message.
+ */
+export function brandVars(siteName: string, logoFile: string): Record<string, string> {
+  if (!SITE_NAME_RULE.test(siteName))
+    throw new Error(`SITE_NAME: "${siteName.slice(0, 80)}" must be 1-60 letters, digits, spaces or . , ' & ! -`);
+  const fd = openSync(logoFile, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > SITE_LOGO_MAX_BYTES)
+      throw new Error(`SITE_LOGO: ${logoFile} is ${size} bytes; a logo may be ${SITE_LOGO_MAX_BYTES} bytes at most`);
+    const bytes = Buffer.alloc(size);
+    readSync(fd, bytes, 0, size, 0);
+    const type = logoType(bytes.subarray(0, 64));
+    if (!type) throw new Error(`SITE_LOGO: ${logoFile} is not an SVG, PNG or WebP image`);
+    const version = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+    return {
+      SITE_NAME_HTML: siteName.replaceAll('&', '&amp;').replaceAll("'", '&#39;'),
+      SITE_LOGO_FILE: resolve(logoFile),
+      SITE_LOGO_TYPE: type,
+      SITE_LOGO_URL: `/brand/logo?v=${version}`,
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * An address list ("a, b/24") as nginx directives, one per entry. nginx reads addresses and CIDRs
@@ -179,7 +229,11 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     ACCESS_LOG: options.accessLog === 'off' ? 'off' : `${options.accessLog ?? join(prefix, 'access.log')} front_json buffer=64k flush=1s`,
   };
   for (const [name, value] of Object.entries(options.vars ?? {})) if (value !== undefined) vars[name] = value;
-  Object.assign(vars, addressListVars(vars));
+  Object.assign(
+    vars,
+    addressListVars(vars),
+    brandVars(vars.SITE_NAME as string, vars.SITE_LOGO || join(vars.SPA_DIR as string, 'logo.svg')),
+  );
   // Entries are keyed by generation number alone: another run's database may reuse the numbers.
   await rm(vars.API_CACHE_DIR as string, { recursive: true, force: true });
   for (const file of await readdir(join(nginxDir, 'snippets'))) {

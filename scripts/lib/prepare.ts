@@ -17,7 +17,7 @@ function newestMtime(dir: string): number {
 /** Builds the SPA when frontend/dist is missing or older than its sources. */
 export function buildFrontendIfNeeded(log: (line: string) => void = console.log): void {
   const index = resolve(repoRoot, 'frontend/dist/index.html');
-  const sources = [resolve(repoRoot, 'frontend/src'), resolve(repoRoot, 'frontend/index.html')];
+  const sources = [resolve(repoRoot, 'frontend/src'), resolve(repoRoot, 'frontend/public'), resolve(repoRoot, 'frontend/index.html')];
   const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
   const changedAt = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
   if (builtAt > changedAt) return;

@@ -1,14 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MEMBER } from '@media-site/ops';
-import { screenshotsOf, signInAsDemo, startSite, VIEWPORTS, type Viewport } from './browser';
+import { screenshotDir, screenshotsOf, signInAsDemo, startSite, VIEWPORTS, type Viewport } from './browser';
 import type { Site } from './browser';
 
 /**
  * Issue 23, "Presentation", in Chromium through nginx and the real bff: the header is one row on a
  * laptop (signed in or not) and stays within an eighth of a phone's screen with the name in its menu;
  * home opens with the 2257 line, then a hero (Join for visitors, a welcome for members); sign-in and
- * join link to each other. Screenshots: look-{home-visitor,home-member,header-signed-in,sign-in}-{390,1280}.png.
+ * join link to each other; the brand (name and logo) comes from SITE_NAME and SITE_LOGO; between 768 and
+ * 1199 px the links fold behind Menu so the header stays one row. Screenshots:
+ * look-{home-visitor,home-member,header-signed-in,sign-in}-{390,1280}.png, look-tablet-{menu,header}-1024.png.
  */
 let site: Site;
 const shot = screenshotsOf('look');
@@ -17,12 +23,25 @@ const ONE_ROW_MAX_PX = 70;
 // The accent (styles.css --accent) behind Join.
 const ACCENT = 'rgb(240, 179, 90)';
 
+// The brand from configuration: a name with characters that need escaping in HTML, and a PNG logo.
+const BRAND = "Studio & Co's";
+let brandDir: string;
+
 beforeAll(async () => {
-  site = await startSite({ demoMember: true });
+  brandDir = mkdtempSync(join(tmpdir(), 'brand-'));
+  const logo = join(brandDir, 'logo.png');
+  writeFileSync(
+    logo,
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a7bd5' } })
+      .png()
+      .toBuffer(),
+  );
+  site = await startSite({ demoMember: true, env: { SITE_NAME: BRAND, SITE_LOGO: logo } });
 }, 300_000);
 
 afterAll(async () => {
   await site?.stop();
+  rmSync(brandDir, { recursive: true, force: true });
 });
 
 const top = async (locator: Locator) => (await locator.boundingBox())?.y ?? NaN;
@@ -112,6 +131,55 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 presentation (%s)'
       expect(await page.getByText(`Signed in as ${DEMO_MEMBER.username}`).isVisible()).toBe(false);
     }
     await shot(page, 'header-signed-in', viewport);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the brand and the tablet header', () => {
+  it('writes SITE_NAME into the title and header, and serves SITE_LOGO under a versioned URL it cannot run from', async () => {
+    const { page, errors } = await site.open(VIEWPORTS.desktop);
+    const first = await page.goto('/models');
+    // nginx wrote the name into the page itself (escaped), before any script ran.
+    expect(await first?.text()).toContain('<title>Studio &amp; Co&#39;s</title>');
+    await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
+    expect(await page.title()).toBe(`Models – ${BRAND}`);
+    const brand = page.locator('header .brand');
+    expect(await brand.innerText()).toBe(BRAND);
+    const logo = brand.locator('img');
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+    const src = (await logo.getAttribute('src')) ?? '';
+    expect(src).toMatch(/^\/brand\/logo\?v=[0-9a-f]{12}$/);
+    const answer = await page.request.get(src);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-type']).toBe('image/png');
+    expect(answer.headers()['cache-control']).toContain('immutable');
+    expect(answer.headers()['content-security-policy']).toContain('sandbox');
+    expect(await page.locator('footer').innerText()).toContain(`© ${BRAND}`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps a signed-in header to one row at 1024 px, with the links behind Menu', async () => {
+    const tablet = { width: 1024, height: 768 };
+    const { page, errors } = await site.open(tablet);
+    await signInAsDemo(page);
+    await page.goto('/');
+    await page.locator('main .home-columns li.card').first().waitFor();
+    const height = (await page.locator('header.site-header').boundingBox())?.height ?? 999;
+    expect(height).toBeLessThanOrEqual(ONE_ROW_MAX_PX);
+    expect(await page.locator('header .search-box').isVisible()).toBe(true);
+    expect(await page.locator('header .session-member').isVisible()).toBe(true);
+    await page.screenshot({ path: join(screenshotDir, 'look-tablet-header-1024.png') });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Videos' }).waitFor();
+    await page.getByText(`Signed in as ${DEMO_MEMBER.username}`).waitFor();
+    await page.screenshot({ path: join(screenshotDir, 'look-tablet-menu-1024.png') });
+    await nav.getByRole('link', { name: 'Videos' }).click();
+    await page.waitForURL('**/videos');
+    // A link closes the menu.
+    await expect.poll(() => nav.getByRole('link', { name: 'Videos' }).isVisible()).toBe(false);
     expect(errors).toEqual([]);
     await page.context().close();
   });

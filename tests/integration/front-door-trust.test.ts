@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { DEMO_MEMBER } from '@media-site/ops';
-import { addressListVars } from '../../scripts/lib/nginx';
+import { addressListVars, brandVars, SITE_LOGO_MAX_BYTES } from '../../scripts/lib/nginx';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
 import { startStack, type Stack } from '../src/stack';
@@ -257,12 +259,68 @@ describe('the image renders the same directives', () => {
   const rendered = (env: Record<string, string>) =>
     execFileSync('sh', [entrypoint, '--print'], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
 
+  const logo = join(repoRoot, 'frontend/public/logo.svg');
   it.each([
-    { FRONT_TRUSTED_PROXIES: '', WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24' },
-    { FRONT_TRUSTED_PROXIES: '10.0.0.5, 10.0.1.0/24,fd00::7', WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1' },
+    {
+      FRONT_TRUSTED_PROXIES: '',
+      WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
+      SITE_NAME: 'Media Site',
+    },
+    { FRONT_TRUSTED_PROXIES: '10.0.0.5, 10.0.1.0/24,fd00::7', WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1', SITE_NAME: "Tom & Jerry's Studio" },
   ])('for %j as scripts/lib/nginx.ts', (env) => {
-    const vars = addressListVars(env);
-    expect(rendered(env)).toBe(`${vars.FRONT_REALIP_FROM}\n${vars.FRONT_TRUSTED_GEO}\n${vars.WEBHOOK_ALLOWED_GEO}\n`);
+    const vars = { ...addressListVars(env), ...brandVars(env.SITE_NAME, logo) };
+    const lines = [
+      'FRONT_REALIP_FROM',
+      'FRONT_TRUSTED_GEO',
+      'WEBHOOK_ALLOWED_GEO',
+      'SITE_NAME_HTML',
+      'SITE_LOGO_FILE',
+      'SITE_LOGO_TYPE',
+      'SITE_LOGO_URL',
+    ];
+    expect(rendered({ ...env, SITE_LOGO: logo })).toBe(lines.map((name) => `${vars[name]}\n`).join(''));
+  });
+
+  it('reads the logo type from its first bytes in both places, and refuses what is not an SVG, PNG or WebP', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'brand-'));
+    const files = {
+      'image/png': await sharp({ create: { width: 4, height: 4, channels: 3, background: '#c33' } })
+        .png()
+        .toBuffer(),
+      'image/webp': await sharp({ create: { width: 4, height: 4, channels: 3, background: '#c33' } })
+        .webp()
+        .toBuffer(),
+      'image/svg+xml': Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'),
+    };
+    for (const [type, bytes] of Object.entries(files)) {
+      const file = join(dir, type.replace('/', '-'));
+      writeFileSync(file, bytes);
+      expect(brandVars('Media Site', file).SITE_LOGO_TYPE).toBe(type);
+      expect(rendered({ SITE_LOGO: file }).split('\n')[5]).toBe(type);
+    }
+    const refused: [string, Buffer, RegExp][] = [
+      ['a script', Buffer.from('<html><script>alert(1)</script></html>'), /is not an SVG, PNG or WebP image/],
+      [
+        'a JPEG',
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: '#c33' } })
+          .jpeg()
+          .toBuffer(),
+        /is not an SVG, PNG or WebP image/,
+      ],
+      ['over 256 KiB', Buffer.concat([Buffer.from('<svg'), Buffer.alloc(SITE_LOGO_MAX_BYTES)]), /a logo may be 262144 bytes at most/],
+    ];
+    for (const [name, bytes, reason] of refused) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      expect(() => brandVars('Media Site', file), name).toThrow(reason);
+      expect(() => rendered({ SITE_LOGO: file }), name).toThrow(reason);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['Bad <b>name</b>', 'Price $5', 'x'.repeat(61), 'Back\\slash', 'a"quote'])('refuses SITE_NAME %j in both places', (name) => {
+    expect(() => brandVars(name, logo)).toThrow(/SITE_NAME: .* must be 1-60 letters, digits, spaces or/);
+    expect(() => rendered({ SITE_NAME: name, SITE_LOGO: logo })).toThrow(/SITE_NAME: .* must be 1-60 letters, digits, spaces or/);
   });
 
   it('refuses a range or a name in both places, naming the variable', () => {
@@ -288,6 +346,7 @@ describe('the image renders the same directives', () => {
     const env = dockerfile.slice(dockerfile.indexOf('\nENV '));
     const given = new Set([...env.matchAll(/^[ \t]*(?:ENV[ \t]+)?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
     for (const name of Object.keys(addressListVars({}))) given.add(name);
+    for (const name of Object.keys(brandVars('Media Site', logo))) given.add(name);
     // Compose names its own services.
     for (const name of ['BFF_UPSTREAM', 'MEDIA_UPSTREAM']) given.add(name);
     expect([...placeholders].filter((p) => !given.has(p))).toEqual([]);

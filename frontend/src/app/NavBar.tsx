@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
-import { SITE_NAME } from '../config/site';
+import { SITE_LOGO, SITE_NAME } from '../config/site';
 import { SearchBox } from '../components/SearchBox';
 import { SessionLink } from '../features/auth/components/SessionLink';
 import { useSession } from '../hooks/useSession';
@@ -53,7 +53,9 @@ export function NavBar() {
         Skip to content
       </a>
       <NavLink to="/" className="brand">
-        {SITE_NAME}
+        {/* The name beside it says what it is. */}
+        <img className="brand-logo" src={SITE_LOGO} alt="" width={28} height={28} />
+        <span className="brand-name">{SITE_NAME}</span>
       </NavLink>
       <button
         type="button"
