@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import { createKnex } from '@media-site/db';
+import { startCatalogCache } from '../cache/create';
+import { followFrontGeneration, type FrontGenerationLink } from '../cache/front-generation';
+import type { FollowerConfig } from './config';
+
+export interface Follower {
+  link: FrontGenerationLink;
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps this host's FRONT_GENERATION_DIR on the catalog generation without a shared folder: the
+ * same generation tracking as a bff (the Redis announcement at once, the database poll when one is
+ * missed, a re-read on every reconnect) with caching off, writing the link the bff would write.
+ */
+export async function startFollower(config: FollowerConfig, logger: Logger): Promise<Follower> {
+  const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
+  const started = await startCatalogCache(
+    {
+      REDIS_URL: config.REDIS_URL,
+      REDIS_SENTINELS: config.REDIS_SENTINELS,
+      REDIS_SENTINEL_NAME: config.REDIS_SENTINEL_NAME,
+      REDIS_COMMAND_TIMEOUT_MS: 1000,
+      CACHE_TTL_SECONDS: 0,
+      CACHE_GENERATION_POLL_MS: config.FOLLOW_POLL_MS,
+      CACHE_LOCAL_MAX_ENTRIES: 0,
+      CACHE_KEY_PREFIX: config.CACHE_KEY_PREFIX,
+    },
+    knex,
+    logger,
+  );
+  const link = followFrontGeneration(started.cache, config.FRONT_GENERATION_DIR, logger)!;
+  started.cache.onGenerationChange((generation) => logger.info({ generation }, 'front-door generation link moved'));
+  logger.info({ dir: config.FRONT_GENERATION_DIR, generation: link.current() }, 'following the catalog generation');
+  return {
+    link,
+    async close() {
+      await started.close();
+      await knex.destroy();
+    },
+  };
+}
