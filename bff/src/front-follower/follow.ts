@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createKnex } from '@media-site/db';
 import { startCatalogCache } from '../cache/create';
+import { knexLog } from '../logger';
 import { followFrontGeneration, type FrontGenerationLink } from '../cache/front-generation';
 import type { FollowerConfig } from './config';
 
@@ -15,7 +16,7 @@ export interface Follower {
  * missed, a re-read on every reconnect) with caching off, writing the link the bff would write.
  */
 export async function startFollower(config: FollowerConfig, logger: Logger): Promise<Follower> {
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
+  const knex = createKnex(config.DATABASE_URL, { poolMax: 1, log: knexLog(logger) });
   const started = await startCatalogCache(
     {
       REDIS_URL: config.REDIS_URL,
