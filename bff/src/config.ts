@@ -52,6 +52,9 @@ export const configSchema = z
     DATABASE_READ_CHECK_MS: intSetting(1000, 50, 60_000).describe(
       "how often each read replica's reachability and replayed generation are checked (also at once after every catalog change)",
     ),
+    DATABASE_READ_TIMEOUT_MS: intSetting(500, 50, 60_000).describe(
+      'a read replica that takes longer to answer a read or a check counts as down until a check passes (a frozen replica fails no query); the read is run on the primary at once',
+    ),
     REDIS_URL: optionalUrl
       .refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must start with redis://' })
       .describe('`redis://host:6379`; unset = in-process cache and rate limits'),

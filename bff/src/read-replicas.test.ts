@@ -132,6 +132,41 @@ describe.skipIf(Boolean(missing))('catalog reads from a read replica (real Maria
     expect(bff.readPool!.replicas[0]!.reads).toBeGreaterThan(readsBefore);
   });
 
+  it('a hung replica (SIGSTOP): every read is still answered, from the primary, and the replica is used again once it answers', async () => {
+    const primaryBefore = bff.readPool!.primaryReads();
+    pair.replica.signal('SIGSTOP');
+    try {
+      // Eight clients at once, as a loaded site would have.
+      const statuses: number[] = [];
+      const times: number[] = [];
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, client) => {
+          for (let i = 0; i < 10; i++) {
+            const started = performance.now();
+            statuses.push((await get(`/api/${['photos', 'videos', 'vod', 'updates'][(client + i) % 4]}/${(i % 3) + 1}`)).status);
+            times.push(performance.now() - started);
+          }
+        }),
+      );
+      times.sort((a, b) => a - b);
+      console.log(
+        `read replicas: replica stopped (SIGSTOP), ${statuses.length} reads from 8 clients: ${statuses.filter((s) => s !== 200).length} errors; ` +
+          `slowest ${times.at(-1)!.toFixed(0)} ms (reads that waited out the ${500} ms deadline), median ${times[times.length >> 1]!.toFixed(1)} ms`,
+      );
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      expect(bff.readPool!.replicas[0]!.up).toBe(false);
+      expect(bff.readPool!.primaryReads() - primaryBefore).toBeGreaterThanOrEqual(statuses.length);
+      expect((await get('/readyz')).status).toBe(200);
+    } finally {
+      pair.replica.signal('SIGCONT');
+    }
+    // Answering again: the next check puts it back and reads go to it.
+    await waitFor(() => bff.readPool!.replicas[0]!.up, 'the replica to be in use again', 10_000);
+    const readsBefore = bff.readPool!.replicas[0]!.reads;
+    expect((await get('/api/photos/1')).status).toBe(200);
+    expect(bff.readPool!.replicas[0]!.reads).toBeGreaterThan(readsBefore);
+  });
+
   it('a dead replica: every read is still answered, from the primary', async () => {
     const primaryBefore = bff.readPool!.primaryReads();
     await pair.replica.kill();

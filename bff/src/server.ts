@@ -80,6 +80,7 @@ function startReadPool(config: BffConfig, primary: Knex, cache: CatalogCache, lo
   const pool = createReadPool(primary, urls, {
     minGeneration: () => cache.currentGeneration,
     checkMs: config.DATABASE_READ_CHECK_MS,
+    readTimeoutMs: config.DATABASE_READ_TIMEOUT_MS,
     poolMax: config.DATABASE_POOL_MAX,
     knexLog: knexLog(logger),
     log: (level, fields, message) => logger[level](fields, message),

@@ -14,7 +14,11 @@ import { readGeneration } from './generation';
  *    so a change is never answered (and cached under its new generation) from older rows.
  * Otherwise the primary answers. A read that fails on a replica is run again on the primary (a
  * replica that died between checks costs one retry, never an error), and a replica that could not
- * be reached is taken out until a check reaches it again.
+ * be reached is taken out until a check reaches it again. A replica that accepts and then never
+ * answers (frozen, SIGSTOP, a partition that drops packets) fails no query: so a read, and a check,
+ * that takes longer than `readTimeoutMs` counts as unreachable too. The read is run on the primary
+ * at once (it costs that one deadline, never an error) and the abandoned query finishes or fails on
+ * its own connection.
  */
 export interface ReadPoolOptions {
   /** The generation a replica must have replayed; undefined (not known yet) sends reads to the primary. */
@@ -25,6 +29,8 @@ export interface ReadPoolOptions {
   poolMax?: number;
   /** How long a read waits for a replica connection before trying the primary (ms). */
   acquireTimeoutMs?: number;
+  /** How long a replica may take to answer a read or a check before it counts as down (ms). */
+  readTimeoutMs?: number;
   log?: (level: 'info' | 'warn', fields: Record<string, unknown>, message: string) => void;
   knexLog?: KnexOptions['log'];
 }
@@ -67,11 +73,27 @@ function safeName(url: string): string {
   }
 }
 
+/** A replica read or check that passed its deadline (`readTimeoutMs`). */
+export class ReplicaTimeoutError extends Error {
+  override readonly name = 'ReplicaTimeoutError';
+}
+
+/** `work`, or a ReplicaTimeoutError once `ms` pass; the work itself is left to finish or fail. */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ReplicaTimeoutError(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  // A late failure of the abandoned work is not an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
 /** Errors that say the server is not there (as opposed to an SQL error the primary would repeat). */
 export function isUnreachable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; fatal?: unknown } | null;
   if (!e) return false;
-  if (e.name === 'KnexTimeoutError' || e.fatal === true) return true;
+  if (e.name === 'KnexTimeoutError' || e.name === 'ReplicaTimeoutError' || e.fatal === true) return true;
   return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'PROTOCOL_CONNECTION_LOST'].includes(
     String(e.code),
   );
@@ -90,6 +112,7 @@ function isRunnable(value: unknown): value is Runnable {
 
 export function createReadPool(primary: Knex, urls: readonly string[], options: ReadPoolOptions): ReadPool {
   const log = options.log ?? (() => undefined);
+  const readTimeoutMs = options.readTimeoutMs ?? 500;
   const replicas: Replica[] = urls.map((url) => ({
     knex: createKnex(url, { poolMax: options.poolMax ?? 10, acquireTimeoutMs: options.acquireTimeoutMs ?? 300, log: options.knexLog }),
     state: { name: safeName(url), up: false, generation: undefined, reads: 0, failures: 0 },
@@ -134,7 +157,7 @@ export function createReadPool(primary: Knex, urls: readonly string[], options: 
         result = run(primary.client);
       } else {
         replica.state.reads++;
-        result = run(replica.knex.client).catch((err: unknown) => {
+        result = withDeadline(run(replica.knex.client), readTimeoutMs, replica.state.name).catch((err: unknown) => {
           replica.state.failures++;
           if (isUnreachable(err)) setUp(replica, false, err);
           primaryReads++;
@@ -165,7 +188,7 @@ export function createReadPool(primary: Knex, urls: readonly string[], options: 
 
   async function checkOne(replica: Replica): Promise<void> {
     try {
-      replica.state.generation = await readGeneration(replica.knex);
+      replica.state.generation = await withDeadline(readGeneration(replica.knex), readTimeoutMs, replica.state.name);
       setUp(replica, true);
     } catch (err) {
       setUp(replica, false, err);

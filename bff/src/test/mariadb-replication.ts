@@ -30,6 +30,8 @@ export interface MariadbServer {
   /** An admin connection (no database). */
   admin: Knex;
   kill(): Promise<void>;
+  /** SIGSTOP (the server hangs: connections stay open, nothing answers) or SIGCONT. */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
 }
 
 export interface ReplicatedPair {
@@ -93,6 +95,9 @@ async function startServer(
           child.once('exit', () => resolve());
           child.kill('SIGKILL');
         }),
+      signal: (signal) => {
+        child.kill(signal);
+      },
     },
   };
 }
