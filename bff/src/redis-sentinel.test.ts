@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generationChannel } from '@media-site/contracts/generation';
 import { bumpGeneration, publishGeneration } from '@media-site/db';
 import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
 import { loadConfig } from './config';
@@ -112,6 +113,13 @@ describe.skipIf(Boolean(missing))('Redis behind Sentinel: failover under load', 
       return names.filter((n) => n === 'name=bff-commands').length === 2 && names.includes('name=bff-subscriber');
     }, 'the bff connections on the new master');
     const reconnectedMs = performance.now() - killedAt;
+    // The subscription itself is on the new master (a reconnect alone re-reads the generation from
+    // the database, so the change arriving above does not prove it): its channel has our subscriber.
+    const channel = generationChannel(PREFIX);
+    await waitFor(
+      async () => Number(((await promoted.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1]) >= 1,
+      'the generation channel subscribed on the new master',
+    );
     // The listing under the new generation is cached in the new master.
     expect((await fetch(bff.url + '/api/photos/1')).status).toBe(200);
     await promoted.select(3);
