@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -229,11 +229,10 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     ACCESS_LOG: options.accessLog === 'off' ? 'off' : `${options.accessLog ?? join(prefix, 'access.log')} front_json buffer=64k flush=1s`,
   };
   for (const [name, value] of Object.entries(options.vars ?? {})) if (value !== undefined) vars[name] = value;
-  Object.assign(
-    vars,
-    addressListVars(vars),
-    brandVars(vars.SITE_NAME as string, vars.SITE_LOGO || join(vars.SPA_DIR as string, 'logo.svg')),
-  );
+  // No SITE_LOGO: the SPA's own logo.svg (a bare test folder as the SPA: the repository's copy).
+  const ownLogo = join(vars.SPA_DIR as string, 'logo.svg');
+  const logo = vars.SITE_LOGO || (existsSync(ownLogo) ? ownLogo : join(nginxDir, '..', 'frontend/public/logo.svg'));
+  Object.assign(vars, addressListVars(vars), brandVars(vars.SITE_NAME as string, logo));
   // Entries are keyed by generation number alone: another run's database may reuse the numbers.
   await rm(vars.API_CACHE_DIR as string, { recursive: true, force: true });
   for (const file of await readdir(join(nginxDir, 'snippets'))) {
