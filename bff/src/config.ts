@@ -90,6 +90,22 @@ export const configSchema = z
     READ_DEADLINE_MS: intSetting(1800, 0, 60_000).describe(
       'a read (`GET /api/*`, `/readyz`) not answered by then gets 503: a database that accepts connections but never answers cannot hold requests',
     ),
+    PURGE_WEBHOOK_URL: optionalUrl
+      .refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), { message: 'must be an http:// or https:// URL' })
+      .describe(
+        "the purge hook for the durable purge outbox (`src/purge/worker.ts`): every takedown's and restore's POST `{ event, prefixes, urls }`, sent `PURGE_DELAY_MS` after it and retried (1 s, 2 s, ... 5 min) until it answers 2xx; the media services' own PURGE_WEBHOOK_URL is the fast, best-effort call; empty is off",
+      ),
+    PURGE_COMMAND: optionalUrl.describe(
+      'the same as `PURGE_WEBHOOK_URL` as a shell command, with the URLs as `$@` and `PURGE_EVENT`; empty is off',
+    ),
+    PURGE_WORKER: z
+      .enum(['on', 'off'])
+      .default('on')
+      .describe('off on a bff replica that should not deliver purges (the others deliver the shared outbox)'),
+    PURGE_DELAY_MS: intSetting(12_000, 0, 3_600_000).describe(
+      "how long after a takedown or restore its purge is first sent: past the media services' takedown poll (5 s) and nginx's thumbnail freshness (5 s), so the CDN's refetch can no longer get the file from the front door",
+    ),
+    PURGE_POLL_MS: intSetting(1000, 50, 60_000).describe('how often the purge worker looks for due purges'),
     METRICS_PORT: z.coerce
       .number()
       .int()
@@ -117,7 +133,15 @@ export const configSchema = z
     RATE_LIMIT_POSITION_PER_MINUTE: intSetting(30, 1, 100_000).describe(
       'playback-position writes per member and minute (a player saves every ~10 s)',
     ),
-    SITE_NAME: z.string().trim().min(1).max(60).default('Media Site').describe("the site's name in mail (subjects, signature); nginx writes the same name into the header and page titles (1-60 letters, digits, spaces or . , ' & ! - there)"),
+    SITE_NAME: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60)
+      .default('Media Site')
+      .describe(
+        "the site's name in mail (subjects, signature); nginx writes the same name into the header and page titles (1-60 letters, digits, spaces or . , ' & ! - there)",
+      ),
     SITE_URL: z
       .string()
       .trim()

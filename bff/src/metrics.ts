@@ -66,27 +66,44 @@ export interface BffMetrics {
 export interface BffMetricsSources {
   /** Milliseconds the oldest mail not yet sent has waited, read on each scrape (0: none waiting). */
   mailBacklogMs?: () => Promise<number>;
+  /** Milliseconds the oldest purge not yet delivered has waited (0: none). */
+  purgeBacklogMs?: () => Promise<number>;
+}
+
+/** A gauge of seconds read from the database on each scrape; when it is unreachable the last value stands. */
+function backlogGauge(registry: Registry, name: string, help: string, readMs: () => Promise<number>): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      try {
+        this.set((await readMs()) / 1000);
+      } catch {
+        // keep the last value (the scrape still answers)
+      }
+    },
+  });
 }
 
 export function createBffMetrics(cacheStats: CacheStats, sources: BffMetricsSources = {}): BffMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'bff_' });
-  const { mailBacklogMs } = sources;
-  if (mailBacklogMs) {
-    new Gauge({
-      name: 'mail_outbox_oldest_unsent_seconds',
-      help: 'Age of the oldest mail waiting in the outbox (0: none); grows while the relay is down or no worker runs',
-      registers: [registry],
-      async collect() {
-        // The database unreachable: the last value stands (the scrape still answers).
-        try {
-          this.set((await mailBacklogMs()) / 1000);
-        } catch {
-          // keep the last value
-        }
-      },
-    });
-  }
+  const { mailBacklogMs, purgeBacklogMs } = sources;
+  if (mailBacklogMs)
+    backlogGauge(
+      registry,
+      'mail_outbox_oldest_unsent_seconds',
+      'Age of the oldest mail waiting in the outbox (0: none); grows while the relay is down or no worker runs',
+      mailBacklogMs,
+    );
+  if (purgeBacklogMs)
+    backlogGauge(
+      registry,
+      'purge_outbox_oldest_pending_seconds',
+      'Age of the oldest CDN purge not yet accepted (0: none); past PURGE_DELAY_MS it grows while the CDN refuses or no worker runs',
+      purgeBacklogMs,
+    );
   const duration = new Histogram({
     name: 'bff_http_request_duration_seconds',
     help: 'Request duration by route pattern',

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex, createReadPool, parseReadUrls, type ReadPool } from '@media-site/db';
 import { oldestUnsentAgeMs } from '@media-site/db/mail';
+import { oldestPendingPurgeAgeMs } from '@media-site/db/reports';
 import { answerClientErrors } from '@media-site/contracts/client-error';
 import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';
@@ -17,6 +18,7 @@ import { followFrontGeneration } from './cache/front-generation';
 import type { BffConfig } from './config';
 import { createLogOutput, knexLog } from './logger';
 import { startMailSender } from './mail/start';
+import { startPurgeSender } from './purge/start';
 import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
 import { startAccount } from './account/start';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
@@ -124,8 +126,12 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   const metrics =
     config.METRICS_PORT === undefined
       ? undefined
-      : createBffMetrics(cache.stats, { mailBacklogMs: () => oldestUnsentAgeMs(knex, Date.now()) });
+      : createBffMetrics(cache.stats, {
+          mailBacklogMs: () => oldestUnsentAgeMs(knex, Date.now()),
+          purgeBacklogMs: () => oldestPendingPurgeAgeMs(knex, Date.now()),
+        });
   const mail = startMailSender(config, knex, logger, mailMetrics);
+  const purges = startPurgeSender(config, knex, logger);
   const searchIndex =
     config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
   const accessLog = createAccessLog(logger, { destination });
@@ -173,6 +179,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
         await drain(server, config.SHUTDOWN_TIMEOUT_MS);
         // A send in flight finishes and is marked before the pool closes.
         await mail?.stop();
+        await purges?.stop();
         accessLog.flush();
         await metricsServer?.close();
         await closeCache();

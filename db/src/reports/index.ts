@@ -27,3 +27,4 @@ export {
   type ContentTableName,
   type ContentType,
 } from './takedowns';
+export { claimDuePurges, enqueuePurge, markPurged, oldestPendingPurgeAgeMs, retryPurge, type PurgeAction, type QueuedPurge } from './purges';

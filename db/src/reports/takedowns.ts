@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { bumpGeneration } from '../generation';
 import { ReportRuleError } from './errors';
+import { enqueuePurge } from './purges';
 
 export type ContentType = 'photoset' | 'freephotoset' | 'video' | 'vod';
 export type ContentTableName = 'photosets' | 'freephotosets' | 'videos' | 'vods';
@@ -92,7 +93,8 @@ export interface TakedownChange {
 }
 
 /**
- * Takes an item down (or restores it), logs who, when and why, and bumps the catalog generation in
+ * Takes an item down (or restores it), logs who, when and why, records the CDN purge it needs (the
+ * purge outbox, delivered by the bff's worker) and bumps the catalog generation in
  * the same transaction, so every bff instance drops cached listings that still show it.
  * Returns the new generation (to announce on Redis).
  */
@@ -105,6 +107,7 @@ export async function takeDown(knex: Knex, change: TakedownChange): Promise<numb
     if (existing) throw new ReportRuleError('conflict', `${ref.type} ${ref.path} is taken down already`);
     await trx('takedowns').insert({ content_type: ref.type, path: ref.path, content_id: Number(item.id), taken_down_at: change.now });
     await log(trx, 'takedown', change);
+    await enqueuePurge(trx, 'takedown', mediaPrefixesOf(ref), change.now);
     return bumpGeneration(trx);
   });
 }
@@ -115,6 +118,7 @@ export async function restore(knex: Knex, change: TakedownChange): Promise<numbe
     const removed = await trx('takedowns').where({ content_type: ref.type, path: ref.path }).delete();
     if (removed === 0) throw new ReportRuleError('not_found', `${ref.type} ${ref.path} is not taken down`);
     await log(trx, 'restore', change);
+    await enqueuePurge(trx, 'restore', mediaPrefixesOf(ref), change.now);
     return bumpGeneration(trx);
   });
 }
