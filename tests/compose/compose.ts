@@ -67,6 +67,9 @@ export function run(command: string, args: string[], options: { input?: string; 
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
+    // A command that exits before reading its input (a failed `exec`) closes the pipe: EPIPE is its
+    // answer, not an error of the run (it was an uncaught exception in the compose stage).
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
