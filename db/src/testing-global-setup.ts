@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 
-// When DATABASE_URL / REDIS_URL are unset and a Docker engine answers, start MySQL 8 and Redis 7
+// When DATABASE_URL / REDIS_URL are unset and a Docker engine answers, start MariaDB 10.11 (the engine compose ships) and Redis 7
 // with testcontainers and hand their URLs to the test workers through the environment.
 let stop: (() => Promise<void>) | undefined;
 
@@ -18,10 +18,10 @@ export async function setup(): Promise<void> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const stops: Array<() => Promise<unknown>> = [];
   if (!process.env.DATABASE_URL) {
-    const mysql = await new GenericContainer('mysql:8.4')
+    const mysql = await new GenericContainer('mariadb:10.11')
       .withEnvironment({ MYSQL_ROOT_PASSWORD: 'test', MYSQL_DATABASE: 'test' })
       .withExposedPorts(3306)
-      .withWaitStrategy(Wait.forLogMessage(/ready for connections.*port: 3306/))
+      .withWaitStrategy(Wait.forLogMessage(/port: 3306/))
       .start();
     stops.push(() => mysql.stop());
     process.env.DATABASE_URL = `mysql://root:test@${mysql.getHost()}:${mysql.getMappedPort(3306)}/test`;

@@ -21,6 +21,12 @@ export const OTHER_VARIABLES: OtherVariable[] = [
   { name: 'PORT', default: '8080', readBy: '`npm start`, compose', meaning: "the front door's port (compose: where nginx is published)" },
   { name: 'HOST', default: '127.0.0.1', readBy: '`npm start`', meaning: "the front door's address" },
   {
+    name: 'DB_IMAGE',
+    default: 'mariadb:10.11',
+    readBy: 'compose',
+    meaning: 'the database image: MariaDB 10.11, the engine every test runs; `mysql:8.4` works with the same variables but is untested',
+  },
+  {
     name: 'FRONT_DOOR',
     default: 'auto',
     readBy: '`npm start`',
