@@ -13,6 +13,8 @@ export interface ModelContentRow {
   path: string;
   updatename: string;
   datetoupload: string;
+  /** Videos and VODs only. */
+  duration?: number | string | null;
 }
 
 export function modelsByInitial(knex: Knex, initial: string): Promise<ModelRow[]> {
@@ -29,5 +31,5 @@ export function contentOfModel(knex: Knex, table: ContentTable, modelId: number,
     .orderBy('datetoupload', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
-    .select('id', 'path', 'updatename', 'datetoupload');
+    .select(['id', 'path', 'updatename', 'datetoupload', ...(table === 'photosets' ? [] : ['duration'])]);
 }

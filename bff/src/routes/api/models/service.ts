@@ -2,6 +2,7 @@ import type { ModelDetail, ModelItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
+import { durationOf, photoCounts } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { contentOfModel, modelByName, modelsByInitial, type ModelContentRow } from './repository';
 
@@ -14,18 +15,17 @@ export function modelList({ knex, cache }: ApiDeps, letter: string): Promise<Cac
   );
 }
 
-type IdField = 'photo_id' | 'video_id' | 'vod_id';
+const detailFields = (row: ModelContentRow, thumbnail: string) => ({
+  path: row.path,
+  updatename: row.updatename,
+  datetoupload: row.datetoupload,
+  thumbnail,
+});
 
-function detailItem<K extends IdField>(idField: K, thumbnail: (path: string) => string) {
-  return (row: ModelContentRow) =>
-    ({
-      [idField]: Number(row.id),
-      path: row.path,
-      updatename: row.updatename,
-      datetoupload: row.datetoupload,
-      thumbnail: thumbnail(row.path),
-    }) as Record<K, number> & { path: string; updatename: string; datetoupload: string; thumbnail: string };
-}
+const clipItem = (thumbnail: (path: string) => string) => (row: ModelContentRow) => ({
+  ...detailFields(row, thumbnail(row.path)),
+  duration: durationOf(row.duration),
+});
 
 export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<CachedBody> {
   return cache.get(`model:${name}`, async () => {
@@ -37,12 +37,21 @@ export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<Cac
       contentOfModel(knex, 'videos', model.id, MODEL_DETAIL_LIMIT),
       contentOfModel(knex, 'vods', model.id, MODEL_DETAIL_LIMIT),
     ]);
+    const counts = await photoCounts(
+      knex,
+      'photosets',
+      photos.map((p) => Number(p.id)),
+    );
     const detail: ModelDetail = {
       modelname: model.modelname,
       thumbnail: model.thumbnail,
-      photos: photos.map(detailItem('photo_id', photoSetThumbnail)),
-      videos: videos.map(detailItem('video_id', videoThumbnail)),
-      vods: vods.map(detailItem('vod_id', vodThumbnail)),
+      photos: photos.map((row) => ({
+        photo_id: Number(row.id),
+        ...detailFields(row, photoSetThumbnail(row.path)),
+        photocount: counts.get(Number(row.id)) ?? 0,
+      })),
+      videos: videos.map((row) => ({ video_id: Number(row.id), ...clipItem(videoThumbnail)(row) })),
+      vods: vods.map((row) => ({ vod_id: Number(row.id), ...clipItem(vodThumbnail)(row) })),
     };
     return detail;
   });

@@ -9,6 +9,19 @@ export interface SearchRow {
   path: string;
   updatename: string;
   modelname: string;
+  /** Photo sets: how many photos (a correlated count over the set's files). */
+  photocount?: number | string;
+  /** Videos and VODs: the stored running time. */
+  duration?: number | string | null;
+}
+
+/**
+ * The card's fact of a hit, read with the row so the in-process index answers with no query:
+ * a set's photo count through the (photoset_id, position) unique index, a clip's duration column.
+ */
+function factColumn(knex: Knex, table: ContentTable, alias: string): Knex.Raw | Knex.QueryBuilder {
+  if (table !== 'photosets') return knex.ref(`${alias}.duration`).as('duration');
+  return knex('photoset_files').count('*').where('photoset_id', knex.ref(`${alias}.id`)).as('photocount');
 }
 
 export interface IndexSourceRow extends SearchRow {
@@ -38,7 +51,7 @@ export function searchContent(knex: Knex, table: ContentTable, words: readonly s
   ids.orderBy('updatename').orderBy('id').limit(limit);
   return knex({ t: table })
     .join(ids.as('m'), 'm.id', 't.id')
-    .select('t.id', 't.path', 't.updatename', 't.modelname')
+    .select('t.id', 't.path', 't.updatename', 't.modelname', factColumn(knex, table, 't'))
     .orderBy('t.updatename')
     .orderBy('t.id');
 }
@@ -49,7 +62,14 @@ export function searchContent(knex: Knex, table: ContentTable, words: readonly s
  * from the catalog must be excluded here and in searchContent alike.
  */
 export function loadIndexSource(knex: Knex, table: ContentTable, after: SearchRow | undefined, limit: number): Promise<IndexSourceRow[]> {
-  const query = visibleOnly(knex(table), knex, table).select('id', 'path', 'updatename', 'modelname', 'search_text');
+  const query = visibleOnly(knex(table), knex, table).select(
+    `${table}.id`,
+    'path',
+    'updatename',
+    'modelname',
+    'search_text',
+    factColumn(knex, table, table),
+  );
   if (after) whereAfter(query, LISTING_KEYS.alpha, { updatename: after.updatename, id: after.id });
   return orderByKey(query, LISTING_KEYS.alpha).limit(limit);
 }

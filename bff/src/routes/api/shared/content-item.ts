@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { CONTENT_COLUMNS, contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
+import { contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
 
 type CommonFields = Omit<ContentRow, 'id'> & { thumbnail: string };
 
@@ -27,12 +27,15 @@ export function contentItem<K extends string, Extra extends object = object>(
   } as Record<K, number> & CommonFields & Extra;
 }
 
-/** How one content table is listed: which columns are read, how many rows a page holds, how a row is sent. */
+/**
+ * How one content table is listed: which columns are read, how many rows a page holds, how a page's
+ * rows are sent (which may read more for the whole page at once, as the photo sets' counts).
+ */
 export interface ContentListing<Row> {
   table: ContentTable;
   columns: readonly string[];
   pageSize: number;
-  toItem: (row: Row) => unknown;
+  toItems: (knex: Knex, rows: Row[]) => Promise<unknown[]> | unknown[];
 }
 
 /** One listing page, cached under `key` per catalog generation. */
@@ -44,18 +47,8 @@ export function contentListing<Row>(
   page: number,
 ): Promise<CachedBody> {
   return cache.get(key, async () =>
-    (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns)).map(listing.toItem),
+    listing.toItems(knex, await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns)),
   );
-}
-
-/** A listing whose item is the common fields alone, under the listing's id name (photo sets, videos). */
-export function plainListing<K extends string>(table: ContentTable, idField: K, thumbnail: (path: string) => string, pageSize: number) {
-  return {
-    table,
-    columns: CONTENT_COLUMNS,
-    pageSize,
-    toItem: (row: ContentRow) => contentItem(idField, row, thumbnail(row.path)),
-  } satisfies ContentListing<ContentRow>;
 }
 
 /** One item's page, cached under `key` per catalog generation; 404 `missing` when `find` finds none visible. */

@@ -16,6 +16,13 @@ export interface ContentRow {
 
 export const CONTENT_COLUMNS = ['id', 'path', 'updatename', 'modelname', 'datetoupload'] as const;
 
+/** A video's or VOD's row also brings its running time (migration 013; null while unknown). */
+export interface ClipRow extends ContentRow {
+  duration: number | string | null;
+}
+
+export const CLIP_COLUMNS = [...CONTENT_COLUMNS, 'duration'] as const;
+
 export const LISTING_KEYS: Record<ListingOrder, readonly KeyColumn[]> = {
   alpha: [
     { column: 'updatename', direction: 'asc' },

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ContentTable } from '../shared/content-page';
+import { CLIP_COLUMNS, CONTENT_COLUMNS, type ContentTable } from '../shared/content-page';
 import { buildAnchors, type AnchorKey, type KeyColumn, type PageAnchors } from '../shared/page-anchors';
 import { visibleOnly } from '../shared/visible';
 
@@ -28,6 +28,8 @@ export interface UpdateRow {
   updatename: string;
   modelname: string;
   datetoupload: string;
+  /** Videos and VODs only. */
+  duration?: number | string | null;
 }
 
 function feedSource(knex: Knex): Knex.QueryBuilder {
@@ -86,5 +88,7 @@ export async function updateKeys(knex: Knex, anchors: PageAnchors, page: number,
 
 export function rowsByIds(knex: Knex, table: ContentTable, ids: number[]): Promise<UpdateRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return knex(table).whereIn('id', ids).select('id', 'path', 'updatename', 'modelname', 'datetoupload');
+  return knex(table)
+    .whereIn('id', ids)
+    .select(table === 'photosets' ? CONTENT_COLUMNS : CLIP_COLUMNS);
 }

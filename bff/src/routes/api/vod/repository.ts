@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { CONTENT_COLUMNS, contentByPath, type ContentRow } from '../shared/content-page';
+import { CLIP_COLUMNS, contentByPath, type ClipRow } from '../shared/content-page';
 
-export interface VodRow extends ContentRow {
+export interface VodRow extends ClipRow {
   prename: string;
   format: number;
   price: string | number;
 }
 
-export const VOD_COLUMNS = [...CONTENT_COLUMNS, 'prename', 'format', 'price'] as const;
+export const VOD_COLUMNS = [...CLIP_COLUMNS, 'prename', 'format', 'price'] as const;
 
 export function vodByPath(knex: Knex, path: string): Promise<VodRow | undefined> {
   return contentByPath(knex, 'vods', path, VOD_COLUMNS);
