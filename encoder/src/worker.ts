@@ -10,6 +10,7 @@ import {
   type JobRow,
   type Manifest,
   originalFile,
+  recordDuration,
   recoverStale,
   releaseJob,
   renewLease,
@@ -202,6 +203,8 @@ export class EncodeWorker {
         stillMine: renew,
       });
       const outcome = await finishJob(knex, job.id, this.claim, sig, JSON.stringify(manifest), this.now());
+      // The listing cards' running time, when ingest could not read it or read it otherwise.
+      if (outcome !== 'lost') await recordDuration(knex, job.contentType, job.path, manifest.duration);
       if (outcome === 'lost') emit({ kind: 'lost', job });
       else emit({ kind: 'done', job, manifest, seconds: (performance.now() - started) / 1000, requeued: outcome === 'requeued' });
     } catch (err) {
