@@ -14,7 +14,11 @@ export function photo(id: number): PhotoItem {
 
 export function video(id: number): VideoItem {
   // 12:34 for the first; every third one not measured yet.
-  return { video_id: id, ...listed(`clip-${id}`, `Video ${id}`, 'Model B2', '2024-03-01', 'videothumbs'), duration: id % 3 ? 754 + id - 1 : null };
+  return {
+    video_id: id,
+    ...listed(`clip-${id}`, `Video ${id}`, 'Model B2', '2024-03-01', 'videothumbs'),
+    duration: id % 3 ? 754 + id - 1 : null,
+  };
 }
 
 export function vod(id: number): VodItem {

@@ -42,7 +42,11 @@ export const BAD_PAGES = ['0', '-1', '1.5', 'abc', '99999', '10001', '01', '1e3'
  * The list item a content listing should send for a fixture row: its id under `idField`, the common
  * fields, `thumbnail` and the card's fact (a set's `photocount`, a clip's `duration`).
  */
-export function listItem<K extends string>(idField: K, row: ContentFixture & { photocount?: number; duration?: number | null }, thumbnail: string) {
+export function listItem<K extends string>(
+  idField: K,
+  row: ContentFixture & { photocount?: number; duration?: number | null },
+  thumbnail: string,
+) {
   return {
     [idField]: row.id,
     path: row.path,

@@ -17,7 +17,12 @@ export async function recordDuration(knex: Knex, type: PlayableType, path: strin
   return knex.transaction(async (trx) => {
     const changed = await trx(TABLE[type])
       .where({ path })
-      .andWhere((q) => q.whereNull('duration').orWhere('duration', '<', duration - 1).orWhere('duration', '>', duration + 1))
+      .andWhere((q) =>
+        q
+          .whereNull('duration')
+          .orWhere('duration', '<', duration - 1)
+          .orWhere('duration', '>', duration + 1),
+      )
       .update({ duration });
     if (changed > 0) await bumpGeneration(trx);
     return changed > 0;

@@ -19,7 +19,10 @@ export async function up(knex: Knex): Promise<void> {
   for (const job of jobs) {
     const table = TABLES[job.content_type as keyof typeof TABLES];
     const seconds = parseManifest(job.manifest)?.duration;
-    if (table && seconds) await knex(table).where({ path: job.path }).update({ duration: Math.round(seconds) });
+    if (table && seconds)
+      await knex(table)
+        .where({ path: job.path })
+        .update({ duration: Math.round(seconds) });
   }
 }
 

@@ -9,7 +9,6 @@ export const FREE_SET_PAGE_SIZE = 10;
 /** A card-sized rendering of the first free photo (the media service renders free photos at these widths too). */
 export const FREE_SET_THUMBNAIL_WIDTH = 640;
 
-
 /** The first file's public URL: free photos are served to anyone under /members/freephotos/{path}/{file}. */
 export function freeSetThumbnail(path: string, file: string | null): string | null {
   if (file === null) return null;

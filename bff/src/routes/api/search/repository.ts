@@ -21,7 +21,10 @@ export interface SearchRow {
  */
 function factColumn(knex: Knex, table: ContentTable, alias: string): Knex.Raw | Knex.QueryBuilder {
   if (table !== 'photosets') return knex.ref(`${alias}.duration`).as('duration');
-  return knex('photoset_files').count('*').where('photoset_id', knex.ref(`${alias}.id`)).as('photocount');
+  return knex('photoset_files')
+    .count('*')
+    .where('photoset_id', knex.ref(`${alias}.id`))
+    .as('photocount');
 }
 
 export interface IndexSourceRow extends SearchRow {

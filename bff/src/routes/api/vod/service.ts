@@ -19,7 +19,12 @@ export function toVodItem(row: VodRow): VodItem {
   });
 }
 
-const VOD_LISTING: ContentListing<VodRow> = { table: 'vods', columns: VOD_COLUMNS, pageSize: VOD_PAGE_SIZE, toItems: (_knex, rows) => rows.map(toVodItem) };
+const VOD_LISTING: ContentListing<VodRow> = {
+  table: 'vods',
+  columns: VOD_COLUMNS,
+  pageSize: VOD_PAGE_SIZE,
+  toItems: (_knex, rows) => rows.map(toVodItem),
+};
 
 /** The VOD listing has one order: newest first. */
 export function vodListing(deps: ApiDeps, page: number): Promise<CachedBody> {
