@@ -1,7 +1,7 @@
 import type { FreeSetItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
-import { photoCounts } from '../shared/facts';
+import { countOf } from '../shared/facts';
 import { freeSetPage, type FreeSetRow } from './repository';
 
 /** The same page size as the photo listings. */
@@ -15,19 +15,16 @@ export function freeSetThumbnail(path: string, file: string | null): string | nu
   return `/members/freephotos/${encodeURIComponent(path)}/${encodeURIComponent(file)}?w=${FREE_SET_THUMBNAIL_WIDTH}`;
 }
 
-export function toFreeSetItem(row: FreeSetRow, photocount: number): FreeSetItem {
-  return { path: row.path, updatename: row.updatename, thumbnail: freeSetThumbnail(row.path, row.first_file), photocount };
+export function toFreeSetItem(row: FreeSetRow): FreeSetItem {
+  return {
+    path: row.path,
+    updatename: row.updatename,
+    thumbnail: freeSetThumbnail(row.path, row.first_file),
+    photocount: countOf(row.photocount),
+  };
 }
 
 /** Cached per catalog generation like the other listings, so a takedown leaves the list as soon as it moves the generation. */
 export function freeSetListing({ knex, cache }: ApiDeps, page: number): Promise<CachedBody> {
-  return cache.get(`freephotos:${page}`, async () => {
-    const rows = await freeSetPage(knex, page, FREE_SET_PAGE_SIZE);
-    const counts = await photoCounts(
-      knex,
-      'freephotosets',
-      rows.map((r) => Number(r.id)),
-    );
-    return rows.map((row) => toFreeSetItem(row, counts.get(Number(row.id)) ?? 0));
-  });
+  return cache.get(`freephotos:${page}`, async () => (await freeSetPage(knex, page, FREE_SET_PAGE_SIZE)).map(toFreeSetItem));
 }

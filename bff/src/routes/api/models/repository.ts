@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ContentTable } from '../shared/content-page';
+import { photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface ModelRow {
@@ -13,6 +14,8 @@ export interface ModelContentRow {
   path: string;
   updatename: string;
   datetoupload: string;
+  /** Photo sets only. */
+  photocount?: number | string;
   /** Videos and VODs only. */
   duration?: number | string | null;
 }
@@ -31,5 +34,11 @@ export function contentOfModel(knex: Knex, table: ContentTable, modelId: number,
     .orderBy('datetoupload', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
-    .select(['id', 'path', 'updatename', 'datetoupload', ...(table === 'photosets' ? [] : ['duration'])]);
+    .select([
+      `${table}.id`,
+      'path',
+      'updatename',
+      'datetoupload',
+      table === 'photosets' ? photoCountColumn(knex, 'photosets', `${table}.id`) : 'duration',
+    ]);
 }

@@ -2,7 +2,7 @@ import type { ModelDetail, ModelItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { durationOf, photoCounts } from '../shared/facts';
+import { countOf, durationOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { contentOfModel, modelByName, modelsByInitial, type ModelContentRow } from './repository';
 
@@ -37,18 +37,13 @@ export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<Cac
       contentOfModel(knex, 'videos', model.id, MODEL_DETAIL_LIMIT),
       contentOfModel(knex, 'vods', model.id, MODEL_DETAIL_LIMIT),
     ]);
-    const counts = await photoCounts(
-      knex,
-      'photosets',
-      photos.map((p) => Number(p.id)),
-    );
     const detail: ModelDetail = {
       modelname: model.modelname,
       thumbnail: model.thumbnail,
       photos: photos.map((row) => ({
         photo_id: Number(row.id),
         ...detailFields(row, photoSetThumbnail(row.path)),
-        photocount: counts.get(Number(row.id)) ?? 0,
+        photocount: countOf(row.photocount),
       })),
       videos: videos.map((row) => ({ video_id: Number(row.id), ...clipItem(videoThumbnail)(row) })),
       vods: vods.map((row) => ({ vod_id: Number(row.id), ...clipItem(vodThumbnail)(row) })),

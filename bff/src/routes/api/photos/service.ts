@@ -1,34 +1,24 @@
 import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
-import type { Knex } from 'knex';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
 import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
-import { photoCounts } from '../shared/facts';
+import { countOf, photoCountColumn } from '../shared/facts';
 import { photoSetThumbnail } from '../shared/media-urls';
 import { photoSetByPath, type PhotoSetRow } from './repository';
 
 export const PHOTO_PAGE_SIZE = 10;
 
-export function toPhotoItem(row: PhotoSetRow, photocount: number): PhotoItem {
-  return contentItem('photos_id', row, photoSetThumbnail(row.path), { photocount });
+export function toPhotoItem(row: PhotoSetRow & { photocount: number | string }): PhotoItem {
+  return contentItem('photos_id', row, photoSetThumbnail(row.path), { photocount: countOf(row.photocount) });
 }
 
-/** A page of sets with each set's photo count, read for the whole page at once. */
-async function toPhotoItems(knex: Knex, rows: PhotoSetRow[]): Promise<PhotoItem[]> {
-  const counts = await photoCounts(
-    knex,
-    'photosets',
-    rows.map((r) => Number(r.id)),
-  );
-  return rows.map((row) => toPhotoItem(row, counts.get(Number(row.id)) ?? 0));
-}
-
-const PHOTO_LISTING: ContentListing<PhotoSetRow> = {
+const PHOTO_LISTING: ContentListing<PhotoSetRow & { photocount: number | string }> = {
   table: 'photosets',
   columns: CONTENT_COLUMNS,
   pageSize: PHOTO_PAGE_SIZE,
-  toItems: toPhotoItems,
+  computed: (knex) => [photoCountColumn(knex, 'photosets', 't.id')],
+  toItem: toPhotoItem,
 };
 
 export function photoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
@@ -46,6 +36,6 @@ export function photoSetDetail(deps: ApiDeps, folder: string): Promise<CachedBod
     `photoset:${folder}`,
     (knex) => photoSetByPath(knex, folder),
     `no photo set in folder ${folder}`,
-    (row): PhotoSetDetail => ({ ...toPhotoItem(row, row.files.length), count: row.files.length, files: row.files }),
+    (row): PhotoSetDetail => ({ ...toPhotoItem({ ...row, photocount: row.files.length }), count: row.files.length, files: row.files }),
   );
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { isSqlite } from '@media-site/db';
 import { LISTING_KEYS, type ContentTable } from '../shared/content-page';
 import { orderByKey, whereAfter } from '../shared/page-anchors';
+import { photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface SearchRow {
@@ -20,11 +21,7 @@ export interface SearchRow {
  * a set's photo count through the (photoset_id, position) unique index, a clip's duration column.
  */
 function factColumn(knex: Knex, table: ContentTable, alias: string): Knex.Raw | Knex.QueryBuilder {
-  if (table !== 'photosets') return knex.ref(`${alias}.duration`).as('duration');
-  return knex('photoset_files')
-    .count('*')
-    .where('photoset_id', knex.ref(`${alias}.id`))
-    .as('photocount');
+  return table === 'photosets' ? photoCountColumn(knex, 'photosets', `${alias}.id`) : knex.ref(`${alias}.duration`).as('duration');
 }
 
 export interface IndexSourceRow extends SearchRow {

@@ -27,15 +27,14 @@ export function contentItem<K extends string, Extra extends object = object>(
   } as Record<K, number> & CommonFields & Extra;
 }
 
-/**
- * How one content table is listed: which columns are read, how many rows a page holds, how a page's
- * rows are sent (which may read more for the whole page at once, as the photo sets' counts).
- */
+/** How one content table is listed: which columns are read, how many rows a page holds, how a row is sent. */
 export interface ContentListing<Row> {
   table: ContentTable;
   columns: readonly string[];
   pageSize: number;
-  toItems: (knex: Knex, rows: Row[]) => Promise<unknown[]> | unknown[];
+  /** Columns computed per row in the same query (shared/facts.ts), the table aliased `t`. */
+  computed?: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw>;
+  toItem: (row: Row) => unknown;
 }
 
 /** One listing page, cached under `key` per catalog generation. */
@@ -47,7 +46,9 @@ export function contentListing<Row>(
   page: number,
 ): Promise<CachedBody> {
   return cache.get(key, async () =>
-    listing.toItems(knex, await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns)),
+    (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns, listing.computed)).map(
+      listing.toItem,
+    ),
   );
 }
 

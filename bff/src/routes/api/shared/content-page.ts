@@ -55,6 +55,8 @@ export async function contentPage<Row>(
   page: number,
   pageSize: number,
   columns: readonly string[],
+  /** Columns computed per row (a set's photo count), given the page's table alias `t`. */
+  computed: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw> = () => [],
 ): Promise<Row[]> {
   const keys = LISTING_KEYS[order];
   const start = await anchors.locate(contentListName(table, order), (page - 1) * pageSize, contentAnchorBuilder(knex, table, order));
@@ -66,7 +68,7 @@ export async function contentPage<Row>(
   return orderByKey(
     knex({ t: table })
       .join(ids.as('p'), 'p.id', 't.id')
-      .select(columns.map((c) => `t.${c}`)),
+      .select([...columns.map((c) => `t.${c}`), ...computed(knex)]),
     keys,
     't',
   ) as Promise<Row[]>;

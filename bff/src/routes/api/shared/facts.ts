@@ -8,21 +8,17 @@ const FILES = {
 export type SetTable = keyof typeof FILES;
 
 /**
- * How many photos each of these sets holds (0 for a set without files), in one grouped read over
- * the (set id, position) unique index: a card's "24 photos". Listings call it with one page's ids.
+ * A set's photo count (a card's "24 photos") as a column of the query that reads the set: a
+ * correlated COUNT over the (set id, position) unique index, so a page of sets stays one query.
+ * `idColumn` is the set's id as that query names it (`t.id`).
  */
-export async function photoCounts(knex: Knex, table: SetTable, ids: readonly number[]): Promise<Map<number, number>> {
-  const counts = new Map<number, number>(ids.map((id) => [id, 0]));
-  if (ids.length === 0) return counts;
+export function photoCountColumn(knex: Knex, table: SetTable, idColumn: string): Knex.QueryBuilder {
   const { table: files, fk } = FILES[table];
-  const rows: { id: number | string; n: number | string }[] = await knex(files)
-    .whereIn(fk, ids)
-    .groupBy(fk)
-    .select({ id: fk })
-    .count({ n: '*' });
-  for (const row of rows) counts.set(Number(row.id), Number(row.n));
-  return counts;
+  return knex(files).count('*').where(fk, knex.ref(idColumn)).as('photocount');
 }
+
+/** A count as the driver returns it (mysql2 may send a string). */
+export const countOf = (value: number | string | null | undefined): number => Number(value ?? 0);
 
 /** A clip's stored running time as the API sends it: whole seconds, or null while unknown. */
 export const durationOf = (value: number | string | null | undefined): number | null =>

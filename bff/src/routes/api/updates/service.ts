@@ -1,7 +1,7 @@
 import type { UpdateItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
-import { durationOf, photoCounts } from '../shared/facts';
+import { countOf, durationOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { rowsByIds, TABLE_OF, updateKeys, type UpdateRow, type UpdateType } from './repository';
 
@@ -18,15 +18,13 @@ export function updatesFeed({ knex, cache, anchors }: ApiDeps, page: number): Pr
     const keys = await updateKeys(knex, anchors, page, UPDATES_PAGE_SIZE);
     const types = Object.keys(TABLE_OF) as UpdateType[];
     const byType = new Map<UpdateType, Map<number, UpdateRow>>();
-    const photoIds = keys.filter((k) => k.type === 'photo').map((k) => k.id);
-    const [counts] = await Promise.all([
-      photoCounts(knex, 'photosets', photoIds),
-      ...types.map(async (type) => {
+    await Promise.all(
+      types.map(async (type) => {
         const ids = keys.filter((k) => k.type === type).map((k) => k.id);
         const rows = await rowsByIds(knex, TABLE_OF[type], ids);
         byType.set(type, new Map(rows.map((r) => [Number(r.id), r])));
       }),
-    ]);
+    );
     return keys.flatMap(({ type, id }) => {
       const row = byType.get(type)?.get(id);
       // A row deleted between the two reads is left out rather than sent half-filled.
@@ -40,7 +38,7 @@ export function updatesFeed({ knex, cache, anchors }: ApiDeps, page: number): Pr
           updatename: row.updatename,
           modelname: row.modelname,
           datetoupload: row.datetoupload,
-          photocount: type === 'photo' ? (counts.get(id) ?? 0) : null,
+          photocount: type === 'photo' ? countOf(row.photocount) : null,
           duration: type === 'photo' ? null : durationOf(row.duration),
         } satisfies UpdateItem,
       ];

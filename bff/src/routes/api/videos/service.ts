@@ -18,7 +18,7 @@ const VIDEO_LISTING: ContentListing<VideoRow> = {
   table: 'videos',
   columns: CLIP_COLUMNS,
   pageSize: VIDEO_PAGE_SIZE,
-  toItems: (_knex, rows) => rows.map(toVideoItem),
+  toItem: toVideoItem,
 };
 
 export function videoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {

@@ -23,7 +23,7 @@ const VOD_LISTING: ContentListing<VodRow> = {
   table: 'vods',
   columns: VOD_COLUMNS,
   pageSize: VOD_PAGE_SIZE,
-  toItems: (_knex, rows) => rows.map(toVodItem),
+  toItem: toVodItem,
 };
 
 /** The VOD listing has one order: newest first. */
