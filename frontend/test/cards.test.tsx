@@ -136,6 +136,23 @@ describe('sprite preview on video cards (issue 23)', () => {
     await waitFor(() => expect(within(link).queryByTestId('card-preview')).toBeNull());
   });
 
+  it('with reduced motion one frame from the middle stands still', async () => {
+    device({ reducedMotion: true });
+    stubCatalog();
+    renderAt('/videos');
+    const link = await screen.findByRole('link', { name: 'Video 1' });
+    vi.spyOn(link.querySelector('.card-picture') as HTMLElement, 'getBoundingClientRect').mockReturnValue({
+      width: 320,
+      height: 180,
+    } as DOMRect);
+    fireEvent.pointerEnter(link);
+    const preview = await within(link).findByTestId('card-preview');
+    // The third of four tiles (0,90), scaled 2x.
+    expect(preview.style.backgroundPosition).toBe('0px -180px');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(preview.style.backgroundPosition).toBe('0px -180px');
+  });
+
   it('a touch-only phone never asks for the track, on touch or focus', async () => {
     device({ hover: false });
     const fetchMock = stubCatalog();
