@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -46,6 +47,14 @@ afterAll(async () => {
 const factsOf = (card: Locator) => card.locator('.badge-fact').allTextContents();
 const cardOf = (page: Page, title: string) => page.locator('main li.card', { has: page.getByRole('link', { name: title, exact: true }) });
 
+/** axe's serious and critical findings on the page as it stands. */
+async function seriousAxe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`);
+}
+
 /** Every card picture on screen has loaded (no broken or pending thumbnail in the screenshot). */
 async function picturesLoaded(page: Page): Promise<void> {
   await page.waitForFunction(() =>
@@ -77,6 +86,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (view
     expect(await factsOf(others)).toEqual(['Duration 0:02']);
     await picturesLoaded(page);
     await shot(page, 'videos', viewport);
+    expect(await seriousAxe(page)).toEqual([]);
 
     await page.goto('/vod');
     const vod = page.locator('main li.card').first();
@@ -114,6 +124,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (view
     expect(await factsOf(cardOf(page, CLIP_TITLE))).toEqual(['Duration 0:20']);
     await picturesLoaded(page);
     await shot(page, 'model', viewport);
+    expect(await seriousAxe(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -132,6 +143,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (view
     expect(await factsOf(photos.locator('li.card').first())).toEqual([expect.stringMatching(/^\d+ photos$/)]);
     await picturesLoaded(page);
     await shot(page, 'search', viewport);
+    expect(await seriousAxe(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -165,6 +177,7 @@ describe('the sprite preview on a video card', () => {
     expect(over).toEqual(picture);
     expect(await card.boundingBox()).toEqual(before);
     await shot(page, 'video-hover', 'desktop');
+    expect(await seriousAxe(page)).toEqual([]);
 
     await page.mouse.move(0, 0);
     await preview.waitFor({ state: 'detached' });
