@@ -19,18 +19,21 @@ const listed = {
 const photocount = z.number().int().nonnegative();
 /** A video's or VOD's running time in whole seconds; null while unknown (not probed or encoded yet). */
 const duration = z.number().int().positive().nullable();
+/** A video's or VOD's public WebVTT thumbnails track (its seek-bar sprite) once encoded; null before. */
+const preview = z.string().nullable();
 
 export const CONTENT_TYPES = ['photo', 'video', 'vod'] as const;
 export const contentType = z.enum(CONTENT_TYPES);
 export type ContentType = z.infer<typeof contentType>;
 
-/** `photocount` is null for videos and VODs; `duration` is null for photo sets (and for clips not measured yet). */
+/** `photocount` is null for videos and VODs; `duration` and `preview` are null for photo sets (and for clips not measured or encoded yet). */
 export const updateItem = z.strictObject({
   type: contentType,
   id: z.number().int(),
   ...listed,
   photocount: photocount.nullable(),
   duration,
+  preview,
 });
 export type UpdateItem = z.infer<typeof updateItem>;
 
@@ -41,7 +44,7 @@ export type PhotoItem = z.infer<typeof photoItem>;
 export const photoSetDetail = z.strictObject({ ...photoItem.shape, count: z.number().int(), files: z.array(z.string()) });
 export type PhotoSetDetail = z.infer<typeof photoSetDetail>;
 
-export const videoItem = z.strictObject({ video_id: z.number().int(), ...listed, duration });
+export const videoItem = z.strictObject({ video_id: z.number().int(), ...listed, duration, preview });
 export type VideoItem = z.infer<typeof videoItem>;
 
 /** GET /api/video/prename/:folder: spec §3's prename, the download path, and the list item. */
@@ -56,6 +59,7 @@ export const vodItem = z.strictObject({
   /** A number (MySQL's DECIMAL arrives as a string; the bff converts). */
   price: z.number(),
   duration,
+  preview,
 });
 export type VodItem = z.infer<typeof vodItem>;
 
@@ -74,14 +78,14 @@ export const modelDetail = z.strictObject({
   modelname: z.string(),
   thumbnail: z.string().nullable(),
   photos: z.array(z.strictObject({ photo_id: z.number().int(), ...modelContent, photocount })),
-  videos: z.array(z.strictObject({ video_id: z.number().int(), ...modelContent, duration })),
-  vods: z.array(z.strictObject({ vod_id: z.number().int(), ...modelContent, duration })),
+  videos: z.array(z.strictObject({ video_id: z.number().int(), ...modelContent, duration, preview })),
+  vods: z.array(z.strictObject({ vod_id: z.number().int(), ...modelContent, duration, preview })),
 });
 export type ModelDetail = z.infer<typeof modelDetail>;
 
 const searchHitFields = { path: z.string(), updatename: z.string(), modelname: z.string(), thumbnail: z.string() };
 export const searchPhotoHit = z.strictObject({ ...searchHitFields, photocount });
-export const searchClipHit = z.strictObject({ ...searchHitFields, duration });
+export const searchClipHit = z.strictObject({ ...searchHitFields, duration, preview });
 export type SearchPhotoHit = z.infer<typeof searchPhotoHit>;
 export type SearchClipHit = z.infer<typeof searchClipHit>;
 /** What every hit has, whatever its group. */

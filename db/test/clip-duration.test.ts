@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordDuration } from '../src/encode';
+import { recordEncoded } from '../src/encode';
 import { testBackends, useTestDb } from '../src/testing';
 import { migrateLatest, migrateUpTo, readGeneration } from '../src/index';
 
@@ -15,21 +15,25 @@ const clip = (path: string) => ({
 describe.each(testBackends())('clip durations on %s', (backend) => {
   const db = useTestDb(backend);
 
-  it('recordDuration stores whole seconds, moves the generation, and leaves a value within a second alone', async () => {
+  it('recordEncoded stores whole seconds, moves the generation, and leaves a value within a second alone', async () => {
     await db.knex('videos').insert(clip('d-1'));
     const duration = async () => (await db.knex('videos').where({ path: 'd-1' }).first('duration')).duration as number | null;
     expect(await duration()).toBeNull();
     const before = await readGeneration(db.knex);
-    expect(await recordDuration(db.knex, 'video', 'd-1', 62.6)).toBe(true);
+    expect(await recordEncoded(db.knex, 'video', 'd-1', 62.6)).toBe(true);
     expect(Number(await duration())).toBe(63);
     expect(await readGeneration(db.knex)).toBe(before + 1);
     // Rounding the renditions' length the other way is not a change.
-    expect(await recordDuration(db.knex, 'video', 'd-1', 62.4)).toBe(false);
-    expect(await recordDuration(db.knex, 'video', 'd-1', 0)).toBe(false);
+    expect(await recordEncoded(db.knex, 'video', 'd-1', 62.4)).toBe(false);
+    expect(await recordEncoded(db.knex, 'video', 'd-1', 0)).toBe(false);
     expect(await readGeneration(db.knex)).toBe(before + 1);
-    expect(await recordDuration(db.knex, 'video', 'd-1', 3725)).toBe(true);
+    expect(await recordEncoded(db.knex, 'video', 'd-1', 3725)).toBe(true);
     expect(Number(await duration())).toBe(3725);
-    expect(await recordDuration(db.knex, 'vod', 'no-such-vod', 10)).toBe(false);
+    expect(await recordEncoded(db.knex, 'vod', 'no-such-vod', 10)).toBe(false);
+    // An item's first outputs (its hover preview) move the generation even when the time is the same.
+    const before2 = await readGeneration(db.knex);
+    expect(await recordEncoded(db.knex, 'video', 'd-1', 3725, { firstOutputs: true })).toBe(true);
+    expect(await readGeneration(db.knex)).toBe(before2 + 1);
   });
 });
 

@@ -44,7 +44,7 @@ export const BAD_PAGES = ['0', '-1', '1.5', 'abc', '99999', '10001', '01', '1e3'
  */
 export function listItem<K extends string>(
   idField: K,
-  row: ContentFixture & { photocount?: number; duration?: number | null },
+  row: ContentFixture & { photocount?: number; duration?: number | null; preview?: string | null },
   thumbnail: string,
 ) {
   return {
@@ -55,7 +55,7 @@ export function listItem<K extends string>(
     datetoupload: row.datetoupload,
     thumbnail,
     ...('photocount' in row ? { photocount: row.photocount } : {}),
-    ...('duration' in row ? { duration: row.duration } : {}),
+    ...('duration' in row ? { duration: row.duration, preview: row.preview ?? null } : {}),
   } as Record<K, number> & Omit<ContentFixture, 'id' | 'model_id'> & { thumbnail: string };
 }
 

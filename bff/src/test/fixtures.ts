@@ -17,6 +17,8 @@ export interface VideoFixture extends ContentFixture {
   prename: string;
   /** Whole seconds; null: not measured (migration 013). */
   duration: number | null;
+  /** The thumbnails track once encoded (a media_jobs row with a manifest); null otherwise. */
+  preview: string | null;
 }
 export interface VodFixture extends VideoFixture {
   format: number;
@@ -137,8 +139,31 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
   ] as const) {
     await knex('freephotoset_files').insert({ freephotoset_id: free.id, position, filename });
   }
+  // The first video and VOD are encoded (their jobs have a manifest); a queued job is not.
+  const job = (content_type: string, path: string, manifest: string | null) => ({
+    content_type,
+    path,
+    source_sig: 's',
+    status: manifest ? 'done' : 'queued',
+    manifest,
+    created_at: 1,
+    updated_at: 1,
+  });
+  await knex('media_jobs').insert([
+    job('video', videos[0]!.path, '{}'),
+    job('vod', vods[0]!.path, '{}'),
+    job('video', videos[1]!.path, null),
+  ]);
+  const previews = <T extends { path: string }>(type: string, rows: T[]) =>
+    rows.map((r, k) => ({ ...r, preview: k === 0 ? `/members/${type}previews/${r.path}/thumbs.vtt` : null }));
   const counted = (rows: ContentFixture[]) => rows.map((r) => ({ ...r, photocount: r.id === first.id ? 3 : 0 }));
-  return { models, photos: counted([...photos, ...specials]), videos, vods, specials: counted(specials) };
+  return {
+    models,
+    photos: counted([...photos, ...specials]),
+    videos: previews('video', videos),
+    vods: previews('vod', vods),
+    specials: counted(specials),
+  };
 }
 
 export const byAlpha = (a: ContentFixture, b: ContentFixture) =>

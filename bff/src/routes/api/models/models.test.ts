@@ -52,7 +52,15 @@ describeCatalog('models', (ctx) => {
         .sort(byDate)
         .map((v) => v.id),
     );
-    expect(Object.keys(res.body.videos[0]).sort()).toEqual(['datetoupload', 'duration', 'path', 'thumbnail', 'updatename', 'video_id']);
+    expect(Object.keys(res.body.videos[0]).sort()).toEqual([
+      'datetoupload',
+      'duration',
+      'path',
+      'preview',
+      'thumbnail',
+      'updatename',
+      'video_id',
+    ]);
     expect(res.body.videos.map((v: { duration: number | null }) => v.duration)).toEqual(
       own(videos)
         .sort(byDate)
@@ -62,6 +70,11 @@ describeCatalog('models', (ctx) => {
       own(vods)
         .sort(byDate)
         .map((v) => v.duration),
+    );
+    expect(res.body.videos.map((v: { preview: string | null }) => v.preview)).toEqual(
+      own(videos)
+        .sort(byDate)
+        .map((v) => v.preview),
     );
     expect(res.body.vods.length).toBeGreaterThan(0);
   });

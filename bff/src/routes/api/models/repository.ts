@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ContentTable } from '../shared/content-page';
-import { photoCountColumn } from '../shared/facts';
+import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface ModelRow {
@@ -18,6 +18,7 @@ export interface ModelContentRow {
   photocount?: number | string;
   /** Videos and VODs only. */
   duration?: number | string | null;
+  encoded?: number | string;
 }
 
 export function modelsByInitial(knex: Knex, initial: string): Promise<ModelRow[]> {
@@ -39,6 +40,8 @@ export function contentOfModel(knex: Knex, table: ContentTable, modelId: number,
       'path',
       'updatename',
       'datetoupload',
-      table === 'photosets' ? photoCountColumn(knex, 'photosets', `${table}.id`) : 'duration',
+      ...(table === 'photosets'
+        ? [photoCountColumn(knex, 'photosets', `${table}.id`)]
+        : ['duration', encodedColumn(knex, table === 'vods' ? 'vod' : 'video', `${table}.path`)]),
     ]);
 }

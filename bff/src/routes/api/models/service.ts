@@ -2,7 +2,7 @@ import type { ModelDetail, ModelItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { countOf, durationOf } from '../shared/facts';
+import { countOf, durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { contentOfModel, modelByName, modelsByInitial, type ModelContentRow } from './repository';
 
@@ -22,9 +22,10 @@ const detailFields = (row: ModelContentRow, thumbnail: string) => ({
   thumbnail,
 });
 
-const clipItem = (thumbnail: (path: string) => string) => (row: ModelContentRow) => ({
+const clipItem = (type: 'video' | 'vod', thumbnail: (path: string) => string) => (row: ModelContentRow) => ({
   ...detailFields(row, thumbnail(row.path)),
   duration: durationOf(row.duration),
+  preview: previewOf(type, row.path, row.encoded),
 });
 
 export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<CachedBody> {
@@ -45,8 +46,8 @@ export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<Cac
         ...detailFields(row, photoSetThumbnail(row.path)),
         photocount: countOf(row.photocount),
       })),
-      videos: videos.map((row) => ({ video_id: Number(row.id), ...clipItem(videoThumbnail)(row) })),
-      vods: vods.map((row) => ({ vod_id: Number(row.id), ...clipItem(vodThumbnail)(row) })),
+      videos: videos.map((row) => ({ video_id: Number(row.id), ...clipItem('video', videoThumbnail)(row) })),
+      vods: vods.map((row) => ({ vod_id: Number(row.id), ...clipItem('vod', vodThumbnail)(row) })),
     };
     return detail;
   });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { isSqlite } from '@media-site/db';
 import { LISTING_KEYS, type ContentTable } from '../shared/content-page';
 import { orderByKey, whereAfter } from '../shared/page-anchors';
-import { photoCountColumn } from '../shared/facts';
+import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface SearchRow {
@@ -12,16 +12,18 @@ export interface SearchRow {
   modelname: string;
   /** Photo sets: how many photos (a correlated count over the set's files). */
   photocount?: number | string;
-  /** Videos and VODs: the stored running time. */
+  /** Videos and VODs: the stored running time, and 1 once encoded. */
   duration?: number | string | null;
+  encoded?: number | string;
 }
 
 /**
- * The card's fact of a hit, read with the row so the in-process index answers with no query:
- * a set's photo count through the (photoset_id, position) unique index, a clip's duration column.
+ * The card's facts of a hit, read with the row so the in-process index answers with no query: a
+ * set's photo count, a clip's duration and whether it is encoded (its hover preview).
  */
-function factColumn(knex: Knex, table: ContentTable, alias: string): Knex.Raw | Knex.QueryBuilder {
-  return table === 'photosets' ? photoCountColumn(knex, 'photosets', `${alias}.id`) : knex.ref(`${alias}.duration`).as('duration');
+function factColumns(knex: Knex, table: ContentTable, alias: string): Array<Knex.Raw | Knex.QueryBuilder> {
+  if (table === 'photosets') return [photoCountColumn(knex, 'photosets', `${alias}.id`)];
+  return [knex.ref(`${alias}.duration`).as('duration'), encodedColumn(knex, table === 'vods' ? 'vod' : 'video', `${alias}.path`)];
 }
 
 export interface IndexSourceRow extends SearchRow {
@@ -51,7 +53,7 @@ export function searchContent(knex: Knex, table: ContentTable, words: readonly s
   ids.orderBy('updatename').orderBy('id').limit(limit);
   return knex({ t: table })
     .join(ids.as('m'), 'm.id', 't.id')
-    .select('t.id', 't.path', 't.updatename', 't.modelname', factColumn(knex, table, 't'))
+    .select('t.id', 't.path', 't.updatename', 't.modelname', ...factColumns(knex, table, 't'))
     .orderBy('t.updatename')
     .orderBy('t.id');
 }
@@ -68,7 +70,7 @@ export function loadIndexSource(knex: Knex, table: ContentTable, after: SearchRo
     'updatename',
     'modelname',
     'search_text',
-    factColumn(knex, table, table),
+    ...factColumns(knex, table, table),
   );
   if (after) whereAfter(query, LISTING_KEYS.alpha, { updatename: after.updatename, id: after.id });
   return orderByKey(query, LISTING_KEYS.alpha).limit(limit);

@@ -51,9 +51,9 @@ for (const [searchPath, options] of PATHS)
           thumbnail: `/members/photosthumbs/${first.path}/large.jpg`,
           photocount: first.photocount,
         });
-        const durations = new Map([...videos, ...vods].map((c) => [c.path, c.duration]));
-        for (const clip of [...body.videos, ...body.vods] as Array<{ path: string; duration: number | null }>)
-          expect(clip.duration, clip.path).toBe(durations.get(clip.path));
+        const facts = new Map([...videos, ...vods].map((c) => [c.path, { duration: c.duration, preview: c.preview }]));
+        for (const clip of [...body.videos, ...body.vods] as Array<{ path: string; duration: number | null; preview: string | null }>)
+          expect({ duration: clip.duration, preview: clip.preview }, clip.path).toEqual(facts.get(clip.path));
       });
 
       it('matches a non-ASCII model name in any case', async () => {

@@ -2,7 +2,7 @@ import type { SearchResult } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import type { ContentTable } from '../shared/content-page';
-import { durationOf } from '../shared/facts';
+import { durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { searchContent, type SearchRow } from './repository';
 
@@ -51,8 +51,16 @@ export function search(deps: ApiDeps, words: readonly string[]): Promise<CachedB
     const { photosets, videos, vods } = await findMatches(deps, words);
     const result: SearchResult = {
       photos: photosets.map((row) => ({ ...hit(row, photoSetThumbnail), photocount: Number(row.photocount ?? 0) })),
-      videos: videos.map((row) => ({ ...hit(row, videoThumbnail), duration: durationOf(row.duration) })),
-      vods: vods.map((row) => ({ ...hit(row, vodThumbnail), duration: durationOf(row.duration) })),
+      videos: videos.map((row) => ({
+        ...hit(row, videoThumbnail),
+        duration: durationOf(row.duration),
+        preview: previewOf('video', row.path, row.encoded),
+      })),
+      vods: vods.map((row) => ({
+        ...hit(row, vodThumbnail),
+        duration: durationOf(row.duration),
+        preview: previewOf('vod', row.path, row.encoded),
+      })),
     };
     return result;
   });

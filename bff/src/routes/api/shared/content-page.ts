@@ -19,6 +19,8 @@ export const CONTENT_COLUMNS = ['id', 'path', 'updatename', 'modelname', 'dateto
 /** A video's or VOD's row also brings its running time (migration 013; null while unknown). */
 export interface ClipRow extends ContentRow {
   duration: number | string | null;
+  /** 1 once encoded (shared/facts.ts, encodedColumn). */
+  encoded: number | string;
 }
 
 export const CLIP_COLUMNS = [...CONTENT_COLUMNS, 'duration'] as const;
@@ -80,6 +82,9 @@ export async function contentByPath<Row>(
   table: ContentTable,
   path: string,
   columns: readonly string[],
+  /** Columns computed per row (shared/facts.ts), the table under its own name. */
+  computed: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw> = () => [],
 ): Promise<Row | undefined> {
-  return (await visibleOnly(knex(table).where({ path }), knex, table).first(...columns)) as Row | undefined;
+  const query = visibleOnly(knex(table).where(`${table}.path`, path), knex, table, `${table}.id`);
+  return (await query.select([...columns.map((c) => `${table}.${c}`), ...computed(knex)]).first()) as Row | undefined;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { CLIP_COLUMNS, CONTENT_COLUMNS, type ContentTable } from '../shared/content-page';
-import { photoCountColumn } from '../shared/facts';
+import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { buildAnchors, type AnchorKey, type KeyColumn, type PageAnchors } from '../shared/page-anchors';
 import { visibleOnly } from '../shared/visible';
 
@@ -33,6 +33,7 @@ export interface UpdateRow {
   photocount?: number | string;
   /** Videos and VODs only. */
   duration?: number | string | null;
+  encoded?: number | string;
 }
 
 function feedSource(knex: Knex): Knex.QueryBuilder {
@@ -93,5 +94,5 @@ export function rowsByIds(knex: Knex, table: ContentTable, ids: number[]): Promi
   if (ids.length === 0) return Promise.resolve([]);
   const query = knex({ t: table }).whereIn('t.id', ids);
   if (table === 'photosets') return query.select([...CONTENT_COLUMNS.map((c) => `t.${c}`), photoCountColumn(knex, 'photosets', 't.id')]);
-  return query.select(CLIP_COLUMNS.map((c) => `t.${c}`));
+  return query.select([...CLIP_COLUMNS.map((c) => `t.${c}`), encodedColumn(knex, table === 'vods' ? 'vod' : 'video', 't.path')]);
 }

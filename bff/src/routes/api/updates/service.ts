@@ -1,7 +1,7 @@
 import type { UpdateItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
-import { countOf, durationOf } from '../shared/facts';
+import { countOf, durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { rowsByIds, TABLE_OF, updateKeys, type UpdateRow, type UpdateType } from './repository';
 
@@ -40,6 +40,7 @@ export function updatesFeed({ knex, cache, anchors }: ApiDeps, page: number): Pr
           datetoupload: row.datetoupload,
           photocount: type === 'photo' ? countOf(row.photocount) : null,
           duration: type === 'photo' ? null : durationOf(row.duration),
+          preview: type === 'photo' ? null : previewOf(type, row.path, row.encoded),
         } satisfies UpdateItem,
       ];
     });

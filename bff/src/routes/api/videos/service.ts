@@ -4,20 +4,24 @@ import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
 import { CLIP_COLUMNS, type ListingOrder } from '../shared/content-page';
-import { durationOf } from '../shared/facts';
+import { durationOf, encodedColumn, previewOf } from '../shared/facts';
 import { videoThumbnail } from '../shared/media-urls';
 import { videoByPath, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
 export function toVideoItem(row: VideoRow): VideoItem {
-  return contentItem('video_id', row, videoThumbnail(row.path), { duration: durationOf(row.duration) });
+  return contentItem('video_id', row, videoThumbnail(row.path), {
+    duration: durationOf(row.duration),
+    preview: previewOf('video', row.path, row.encoded),
+  });
 }
 
 const VIDEO_LISTING: ContentListing<VideoRow> = {
   table: 'videos',
   columns: CLIP_COLUMNS,
   pageSize: VIDEO_PAGE_SIZE,
+  computed: (knex) => [encodedColumn(knex, 'video', 't.path')],
   toItem: toVideoItem,
 };
 

@@ -32,6 +32,14 @@ describeCatalog('video listings and prename', (ctx) => {
     expect(all.some((v) => (v.duration ?? 0) >= 3600)).toBe(true);
   });
 
+  it('sends the thumbnails track of an encoded video only (its card’s hover preview)', async () => {
+    const [encoded, queued, none] = ctx().catalog.videos;
+    const detail = async (path: string) => (await ctx().request.get(`/api/videos/prename/${path}`).expect(200)).body.preview;
+    expect(await detail(encoded!.path)).toBe(`/members/videopreviews/${encoded!.path}/thumbs.vtt`);
+    expect(await detail(queued!.path)).toBeNull();
+    expect(await detail(none!.path)).toBeNull();
+  });
+
   it.each(BAD_PAGES)('rejects page %j with 400', async (page) => {
     await ctx().request.get(`/api/videos/${page}`).expect(400);
     await ctx().request.get(`/api/videos-by-date/${page}`).expect(400);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { encodedColumn } from '../shared/facts';
 import { CLIP_COLUMNS, contentByPath, type ClipRow } from '../shared/content-page';
 
 export interface VodRow extends ClipRow {
@@ -10,5 +11,5 @@ export interface VodRow extends ClipRow {
 export const VOD_COLUMNS = [...CLIP_COLUMNS, 'prename', 'format', 'price'] as const;
 
 export function vodByPath(knex: Knex, path: string): Promise<VodRow | undefined> {
-  return contentByPath(knex, 'vods', path, VOD_COLUMNS);
+  return contentByPath(knex, 'vods', path, VOD_COLUMNS, (k) => [encodedColumn(k, 'vod', 'vods.path')]);
 }
