@@ -176,14 +176,29 @@ describe('sprite preview on video cards (issue 23)', () => {
     expect(calledUrls(fetchMock)).not.toContain(TRACK);
   });
 
-  it('a clip not encoded yet (no track) shows the picture alone', async () => {
+  it('a clip not encoded yet (preview null) asks for nothing and keeps its picture', async () => {
     const fetchMock = stubCatalog();
     renderAt('/videos');
     const link = await screen.findByRole('link', { name: 'Video 3' });
     fireEvent.pointerEnter(link);
-    await waitFor(() => expect(calledUrls(fetchMock)).toContain('/members/videopreviews/clip-3/thumbs.vtt'));
+    fireEvent.focus(link);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calledUrls(fetchMock).some((u) => u.includes('previews'))).toBe(false);
+    expect(within(link).queryByTestId('card-preview')).toBeNull();
+  });
+
+  it('a track that cannot be had (404) shows the picture alone, and is not asked again', async () => {
+    const fetchMock = stubCatalog();
+    renderAt('/vod');
+    const link = await screen.findByRole('link', { name: 'VOD 1' });
+    fireEvent.pointerEnter(link);
+    await waitFor(() => expect(calledUrls(fetchMock)).toContain('/members/vodpreviews/vod-1/thumbs.vtt'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(within(link).queryByTestId('card-preview')).toBeNull();
+    fireEvent.pointerLeave(link);
+    fireEvent.pointerEnter(link);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calledUrls(fetchMock).filter((u) => u.includes('previews'))).toHaveLength(1);
   });
 
   it('photo set cards have no preview', async () => {

@@ -13,11 +13,12 @@ export function photo(id: number): PhotoItem {
 }
 
 export function video(id: number): VideoItem {
-  // 12:34 for the first; every third one not measured yet.
+  // 12:34 for the first; every third one neither measured nor encoded yet.
   return {
     video_id: id,
     ...listed(`clip-${id}`, `Video ${id}`, 'Model B2', '2024-03-01', 'videothumbs'),
     duration: id % 3 ? 754 + id - 1 : null,
+    preview: id % 3 ? `/members/videopreviews/clip-${id}/thumbs.vtt` : null,
   };
 }
 
@@ -30,6 +31,7 @@ export function vod(id: number): VodItem {
     price: 24.99,
     // 1:02:03 for the first.
     duration: 3723 + id - 1,
+    preview: `/members/vodpreviews/vod-${id}/thumbs.vtt`,
   };
 }
 
@@ -44,6 +46,7 @@ export function update(type: UpdateItem['type'], id: number): UpdateItem {
     ...listed(`${type}-${id}`, `${type} update ${id}`, 'Model D4', '2024-05-01', `${type}thumbs`),
     photocount: type === 'photo' ? 12 : null,
     duration: type === 'photo' ? null : 95,
+    preview: type === 'photo' ? null : `/members/${type}previews/${type}-${id}/thumbs.vtt`,
   };
 }
 

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { previewUrl } from '@media-site/contracts/playback-layout';
 import { mayViewMembersArea, ownsVod, useAccess, type Access } from '../features/access/useAccess';
 import type { CardFact } from './cardFacts';
 import { LazyImage } from './LazyImage';
@@ -68,16 +67,15 @@ export function MediaCard({ to, title, thumbnail, facts = [], preview, children 
   );
 }
 
-/** What a gallery knows of an item: its folder, its title and maybe a thumbnail of its own. */
+/**
+ * What a gallery knows of an item: its folder, its title, maybe a thumbnail of its own and, for an
+ * encoded video or VOD, its thumbnails track (the API's `preview`).
+ */
 interface ListedItem {
   path: string;
   updatename: string;
   thumbnail?: string | null;
-}
-
-/** The thumbnails track of a video (`/video/…`) or VOD (`/vod/…`) card's item; public like thumbnails. */
-export function previewTrackOf(section: 'photos' | 'video' | 'vod', encodedDir: string): string | null {
-  return section === 'photos' ? null : previewUrl(section, encodedDir, 'thumbnails');
+  preview?: string | null;
 }
 
 /**
@@ -105,7 +103,7 @@ export function ListedCard({
       title={item.updatename}
       thumbnail={item.thumbnail ?? storedThumbnail(dir)}
       facts={facts}
-      preview={previewTrackOf(section, dir)}
+      preview={item.preview}
     >
       {children}
     </MediaCard>
