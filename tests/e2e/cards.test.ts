@@ -161,6 +161,11 @@ describe('the sprite preview on a video card', () => {
     await card.waitFor();
     await picturesLoaded(page);
     expect(asked).toEqual([]);
+    // A demo clip is not encoded here (the API's preview is null): hovering it asks for nothing.
+    await page.locator('main li.card').nth(1).getByRole('link').hover();
+    await page.waitForTimeout(300);
+    expect(asked).toEqual([]);
+    expect(await page.locator('main .card-preview').count()).toBe(0);
     const before = await card.boundingBox();
 
     await card.getByRole('link', { name: CLIP_TITLE }).hover();
