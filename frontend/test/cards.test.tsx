@@ -42,6 +42,14 @@ function stubCatalog() {
   });
 }
 
+/** The preview laid over a card's picture, once it shows. */
+const previewIn = (link: HTMLElement) =>
+  waitFor(() => {
+    const preview = link.querySelector<HTMLElement>('.card-preview');
+    if (!preview) throw new Error('no preview yet');
+    return preview;
+  });
+
 /** The badges beside a card's link, as a screen reader reads them. */
 const factsOf = (title: string) =>
   [...(screen.getByRole('link', { name: title }).closest('li')?.querySelectorAll('.badge-fact') ?? [])].map((b) => b.textContent);
@@ -108,7 +116,7 @@ describe('sprite preview on video cards (issue 23)', () => {
     vi.spyOn(picture, 'getBoundingClientRect').mockReturnValue({ width: 320, height: 180 } as DOMRect);
 
     fireEvent.pointerEnter(link);
-    const preview = await within(link).findByTestId('card-preview');
+    const preview = await previewIn(link);
     expect(calledUrls(fetchMock).filter((u) => u === TRACK)).toHaveLength(1);
     expect(preview.getAttribute('aria-hidden')).toBe('true');
     expect(preview.style.backgroundImage).toContain('/members/videopreviews/clip-1/sprite.jpg');
@@ -120,9 +128,9 @@ describe('sprite preview on video cards (issue 23)', () => {
     expect(preview.parentElement).toBe(picture);
 
     fireEvent.pointerLeave(link);
-    await waitFor(() => expect(within(link).queryByTestId('card-preview')).toBeNull());
+    await waitFor(() => expect(link.querySelector('.card-preview')).toBeNull());
     fireEvent.pointerEnter(link);
-    await within(link).findByTestId('card-preview');
+    await previewIn(link);
     expect(calledUrls(fetchMock).filter((u) => u === TRACK)).toHaveLength(1);
   });
 
@@ -131,9 +139,9 @@ describe('sprite preview on video cards (issue 23)', () => {
     renderAt('/videos');
     const link = await screen.findByRole('link', { name: 'Video 1' });
     fireEvent.focus(link);
-    await within(link).findByTestId('card-preview');
+    await previewIn(link);
     fireEvent.blur(link);
-    await waitFor(() => expect(within(link).queryByTestId('card-preview')).toBeNull());
+    await waitFor(() => expect(link.querySelector('.card-preview')).toBeNull());
   });
 
   it('with reduced motion one frame from the middle stands still', async () => {
@@ -146,7 +154,7 @@ describe('sprite preview on video cards (issue 23)', () => {
       height: 180,
     } as DOMRect);
     fireEvent.pointerEnter(link);
-    const preview = await within(link).findByTestId('card-preview');
+    const preview = await previewIn(link);
     // The third of four tiles (0,90), scaled 2x.
     expect(preview.style.backgroundPosition).toBe('0px -180px');
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -162,7 +170,7 @@ describe('sprite preview on video cards (issue 23)', () => {
     fireEvent.focus(link);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calledUrls(fetchMock)).not.toContain(TRACK);
-    expect(within(link).queryByTestId('card-preview')).toBeNull();
+    expect(link.querySelector('.card-preview')).toBeNull();
   });
 
   it('a touch on a device that also hovers does not preview', async () => {
@@ -184,7 +192,7 @@ describe('sprite preview on video cards (issue 23)', () => {
     fireEvent.focus(link);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calledUrls(fetchMock).some((u) => u.includes('previews'))).toBe(false);
-    expect(within(link).queryByTestId('card-preview')).toBeNull();
+    expect(link.querySelector('.card-preview')).toBeNull();
   });
 
   it('a track that cannot be had (404) shows the picture alone, and is not asked again', async () => {
@@ -194,7 +202,7 @@ describe('sprite preview on video cards (issue 23)', () => {
     fireEvent.pointerEnter(link);
     await waitFor(() => expect(calledUrls(fetchMock)).toContain('/members/vodpreviews/vod-1/thumbs.vtt'));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(within(link).queryByTestId('card-preview')).toBeNull();
+    expect(link.querySelector('.card-preview')).toBeNull();
     fireEvent.pointerLeave(link);
     fireEvent.pointerEnter(link);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -46,7 +46,7 @@ export function MediaCard({ to, title, thumbnail, facts = [], preview, children 
         <div className="card-picture" ref={sprite.box}>
           {/* The title sits in the same link, so the thumbnail is decorative (WCAG H2): an empty alt avoids reading it twice. */}
           {thumbnail ? <LazyImage src={thumbnail} alt="" /> : <div className="lazy-image no-image" aria-hidden="true" />}
-          {sprite.style && <span className="card-preview" style={sprite.style} aria-hidden="true" data-testid="card-preview" />}
+          {sprite.style && <span className="card-preview" style={sprite.style} aria-hidden="true" />}
         </div>
         <span className="card-title">{title}</span>
       </Link>
