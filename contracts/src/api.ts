@@ -15,21 +15,36 @@ const listed = {
   thumbnail: z.string(),
 };
 
+/** How many photos a set holds (issue 23: "24 photos" on its card). */
+const photocount = z.number().int().nonnegative();
+/** A video's or VOD's running time in whole seconds; null while unknown (not probed or encoded yet). */
+const duration = z.number().int().positive().nullable();
+/** A video's or VOD's public WebVTT thumbnails track (its seek-bar sprite) once encoded; null before. */
+const preview = z.string().nullable();
+
 export const CONTENT_TYPES = ['photo', 'video', 'vod'] as const;
 export const contentType = z.enum(CONTENT_TYPES);
 export type ContentType = z.infer<typeof contentType>;
 
-export const updateItem = z.strictObject({ type: contentType, id: z.number().int(), ...listed });
+/** `photocount` is null for videos and VODs; `duration` and `preview` are null for photo sets (and for clips not measured or encoded yet). */
+export const updateItem = z.strictObject({
+  type: contentType,
+  id: z.number().int(),
+  ...listed,
+  photocount: photocount.nullable(),
+  duration,
+  preview,
+});
 export type UpdateItem = z.infer<typeof updateItem>;
 
-export const photoItem = z.strictObject({ photos_id: z.number().int(), ...listed });
+export const photoItem = z.strictObject({ photos_id: z.number().int(), ...listed, photocount });
 export type PhotoItem = z.infer<typeof photoItem>;
 
 /** GET /api/photos/set/:folder: the list item, the number of photos and their file names in order. */
 export const photoSetDetail = z.strictObject({ ...photoItem.shape, count: z.number().int(), files: z.array(z.string()) });
 export type PhotoSetDetail = z.infer<typeof photoSetDetail>;
 
-export const videoItem = z.strictObject({ video_id: z.number().int(), ...listed });
+export const videoItem = z.strictObject({ video_id: z.number().int(), ...listed, duration, preview });
 export type VideoItem = z.infer<typeof videoItem>;
 
 /** GET /api/video/prename/:folder: spec §3's prename, the download path, and the list item. */
@@ -43,11 +58,17 @@ export const vodItem = z.strictObject({
   format: z.number().int(),
   /** A number (MySQL's DECIMAL arrives as a string; the bff converts). */
   price: z.number(),
+  duration,
+  preview,
 });
 export type VodItem = z.infer<typeof vodItem>;
 
 export const vodDetail = z.strictObject({ ...vodItem.shape, download: z.string() });
 export type VodDetail = z.infer<typeof vodDetail>;
+
+/** GET /api/freephotos/:page: a free set's card (its first photo as the picture; null when it has none). */
+export const freeSetItem = z.strictObject({ path: z.string(), updatename: z.string(), thumbnail: z.string().nullable(), photocount });
+export type FreeSetItem = z.infer<typeof freeSetItem>;
 
 export const modelItem = z.strictObject({ modelname: z.string(), thumbnail: z.string().nullable() });
 export type ModelItem = z.infer<typeof modelItem>;
@@ -56,14 +77,23 @@ const modelContent = { path: z.string(), updatename: z.string(), datetoupload: z
 export const modelDetail = z.strictObject({
   modelname: z.string(),
   thumbnail: z.string().nullable(),
-  photos: z.array(z.strictObject({ photo_id: z.number().int(), ...modelContent })),
-  videos: z.array(z.strictObject({ video_id: z.number().int(), ...modelContent })),
-  vods: z.array(z.strictObject({ vod_id: z.number().int(), ...modelContent })),
+  photos: z.array(z.strictObject({ photo_id: z.number().int(), ...modelContent, photocount })),
+  videos: z.array(z.strictObject({ video_id: z.number().int(), ...modelContent, duration, preview })),
+  vods: z.array(z.strictObject({ vod_id: z.number().int(), ...modelContent, duration, preview })),
 });
 export type ModelDetail = z.infer<typeof modelDetail>;
 
-export const searchHit = z.strictObject({ path: z.string(), updatename: z.string(), modelname: z.string(), thumbnail: z.string() });
-export type SearchHit = z.infer<typeof searchHit>;
+const searchHitFields = { path: z.string(), updatename: z.string(), modelname: z.string(), thumbnail: z.string() };
+export const searchPhotoHit = z.strictObject({ ...searchHitFields, photocount });
+export const searchClipHit = z.strictObject({ ...searchHitFields, duration, preview });
+export type SearchPhotoHit = z.infer<typeof searchPhotoHit>;
+export type SearchClipHit = z.infer<typeof searchClipHit>;
+/** What every hit has, whatever its group. */
+export type SearchHit = SearchPhotoHit | SearchClipHit;
 
-export const searchResult = z.strictObject({ photos: z.array(searchHit), videos: z.array(searchHit), vods: z.array(searchHit) });
+export const searchResult = z.strictObject({
+  photos: z.array(searchPhotoHit),
+  videos: z.array(searchClipHit),
+  vods: z.array(searchClipHit),
+});
 export type SearchResult = z.infer<typeof searchResult>;

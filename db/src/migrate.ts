@@ -11,7 +11,8 @@ import * as m009 from './migrations/009_search_fold';
 import * as m010 from './migrations/010_payment_binding';
 import * as m011 from './migrations/011_access_valid_from';
 import * as m012 from './migrations/012_mail';
-import * as m013 from './migrations/013_purge_outbox';
+import * as m013 from './migrations/013_clip_duration';
+import * as m014 from './migrations/014_purge_outbox';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,7 +34,8 @@ const migrations: Record<string, Migration> = {
   '010_payment_binding': m010,
   '011_access_valid_from': m011,
   '012_mail': m012,
-  '013_purge_outbox': m013,
+  '013_clip_duration': m013,
+  '014_purge_outbox': m014,
 };
 
 const source: Knex.MigrationSource<string> = {

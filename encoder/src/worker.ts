@@ -10,6 +10,7 @@ import {
   type JobRow,
   type Manifest,
   originalFile,
+  recordEncoded,
   recoverStale,
   releaseJob,
   renewLease,
@@ -202,6 +203,10 @@ export class EncodeWorker {
         stillMine: renew,
       });
       const outcome = await finishJob(knex, job.id, this.claim, sig, JSON.stringify(manifest), this.now());
+      // The listing cards: a running time ingest could not read (or read otherwise), and a first
+      // encode's hover preview.
+      if (outcome !== 'lost')
+        await recordEncoded(knex, job.contentType, job.path, manifest.duration, { firstOutputs: job.manifest === null });
       if (outcome === 'lost') emit({ kind: 'lost', job });
       else emit({ kind: 'done', job, manifest, seconds: (performance.now() - started) / 1000, requeued: outcome === 'requeued' });
     } catch (err) {

@@ -9,11 +9,17 @@ function listed(path: string, updatename: string, modelname: string, datetouploa
 }
 
 export function photo(id: number): PhotoItem {
-  return { photos_id: id, ...listed(`set-${id}`, `Photo Set ${id}`, 'Model A1', '2024-02-01', 'photosthumbs') };
+  return { photos_id: id, ...listed(`set-${id}`, `Photo Set ${id}`, 'Model A1', '2024-02-01', 'photosthumbs'), photocount: 20 + id };
 }
 
 export function video(id: number): VideoItem {
-  return { video_id: id, ...listed(`clip-${id}`, `Video ${id}`, 'Model B2', '2024-03-01', 'videothumbs') };
+  // 12:34 for the first; every third one neither measured nor encoded yet.
+  return {
+    video_id: id,
+    ...listed(`clip-${id}`, `Video ${id}`, 'Model B2', '2024-03-01', 'videothumbs'),
+    duration: id % 3 ? 754 + id - 1 : null,
+    preview: id % 3 ? `/members/videopreviews/clip-${id}/thumbs.vtt` : null,
+  };
 }
 
 export function vod(id: number): VodItem {
@@ -23,6 +29,9 @@ export function vod(id: number): VodItem {
     prename: `vod-${id}.mp4`,
     format: 0,
     price: 24.99,
+    // 1:02:03 for the first.
+    duration: 3723 + id - 1,
+    preview: `/members/vodpreviews/vod-${id}/thumbs.vtt`,
   };
 }
 
@@ -31,7 +40,14 @@ export function vodDetail(id: number): VodDetail {
 }
 
 export function update(type: UpdateItem['type'], id: number): UpdateItem {
-  return { type, id, ...listed(`${type}-${id}`, `${type} update ${id}`, 'Model D4', '2024-05-01', `${type}thumbs`) };
+  return {
+    type,
+    id,
+    ...listed(`${type}-${id}`, `${type} update ${id}`, 'Model D4', '2024-05-01', `${type}thumbs`),
+    photocount: type === 'photo' ? 12 : null,
+    duration: type === 'photo' ? null : 95,
+    preview: type === 'photo' ? null : `/members/${type}previews/${type}-${id}/thumbs.vtt`,
+  };
 }
 
 /** A member's unfinished video, as GET /api/positions lists it under Continue watching. */

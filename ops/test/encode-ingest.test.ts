@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker, topLevelBoxes, type WorkerEvent } from '@media-site/encoder';
+import { readGeneration } from '@media-site/db';
 import { runOpsCaptured } from '../src/commands/registry';
 import { testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 import { ENCODE_SETTINGS, ffprobeStreams, makeClip, placeVideo } from '@media-site/encoder/testing-clips';
@@ -61,6 +62,13 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
     expect(result.err).toMatch(/^encoded video\/clip-w in [\d.]+ s: 240p, 2\.\d s of video$/m);
     expect(await jobCounts(db.knex)).toEqual({ queued: 0, running: 0, done: 2, failed: 0 });
     expect(await readdir(join(mediaRoot, '.partial'))).toEqual([]);
+    // ffprobe's reading at ingest, whole seconds: the listing cards' running time.
+    for (const [table, path] of [
+      ['videos', 'clip-w'],
+      ['vods', 'show-m'],
+    ] as const) {
+      expect(Number((await db.knex(table).where({ path }).first('duration')).duration), path).toBe(2);
+    }
   });
 
   it('made an H.264 High / AAC rendition with moov before mdat, never larger than the source', async () => {
@@ -131,6 +139,17 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
     const json = JSON.parse((await cli(db, mediaRoot, ['jobs', '--json', '--status', 'done'])).out);
     expect(json.jobs.map((j: { path: string }) => j.path).sort()).toEqual(['clip-w', 'show-m']);
     expect((await cli(db, mediaRoot, ['jobs', '--status', 'nope'])).code).toBe(2);
+  });
+
+  it('an encode fills a running time ingest could not read, and moves the catalog generation', { timeout: 60_000 }, async () => {
+    await db.knex('videos').where({ path: 'clip-w' }).update({ duration: null });
+    const before = await readGeneration(db.knex);
+    const job = (await listJobs(db.knex, { statuses: ['done'] })).find((j) => j.path === 'clip-w')!;
+    await enqueue(db.knex, { type: 'video', path: 'clip-w', sourceSig: job.sourceSig, again: true }, Date.now());
+    const result = await cli(db, mediaRoot, ['encode', '--quiet']);
+    expect(result.code, result.err).toBe(0);
+    expect(Number((await db.knex('videos').where({ path: 'clip-w' }).first('duration')).duration)).toBe(2);
+    expect(await readGeneration(db.knex)).toBeGreaterThan(before);
   });
 
   it('fails a job whose original is not a video, with the reason, and encode exits 1', { timeout: 60_000 }, async () => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VOD_NAME_CUTOFF } from '@media-site/contracts/download-name';
 import { modelInitial, readGeneration, searchText } from '@media-site/db';
 import { seedDemoCatalog } from '../src/index';
+import { SAMPLE_CLIP_SECONDS } from '../src/seed/sample-video';
 import { createTestDb, testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 
 type Row = Record<string, unknown>;
@@ -92,6 +93,12 @@ describe.each(testBackends())('demo seed on %s', (backend) => {
       /001\.mp4$/.test(p) ? 'mp4' : /001\.mpg$/.test(p) ? 'mpg' : /001\.wmv$/.test(p) ? 'wmv' : p.includes('HD') ? 'HD' : 'neither';
     const seen = new Set(table('videos').map((v) => branch(String(v.prename))));
     expect(seen).toEqual(new Set(['mp4', 'mpg', 'wmv', 'HD', 'neither']));
+  });
+
+  it('gives every video and VOD the running time of the sample clip placed for it', () => {
+    for (const name of ['videos', 'vods']) {
+      expect(new Set(table(name).map((v) => Number(v.duration))), name).toEqual(new Set([SAMPLE_CLIP_SECONDS]));
+    }
   });
 
   it('has 6–12 ordered files per photo set and free sets with files', () => {

@@ -86,7 +86,7 @@ const brokenImages = (page: Page) =>
 async function resultTitles(page: Page, group: string): Promise<string[]> {
   const section = page.locator('main section section', { has: page.getByRole('heading', { name: group, exact: true }) });
   await section.waitFor();
-  return section.locator('.search-hit-title').allTextContents();
+  return section.locator('.card-title').allTextContents();
 }
 
 describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', ({ name, width, height }) => {
@@ -98,7 +98,7 @@ describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', 
 
     await page.goto('/search/emilie');
     expect(await resultTitles(page, 'Photos')).toEqual(accented);
-    const hit = page.locator('main .search-hit', { hasText: 'Urban Flex' });
+    const hit = page.locator('main .card', { hasText: 'Urban Flex' });
     await expect.poll(() => hit.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     expect(await hit.getByRole('link', { name: 'Émilie Z3' }).getAttribute('href')).toBe(`/models/${encodeURIComponent('Émilie Z3')}`);
     await shot(page, `search-emilie-${name}`);

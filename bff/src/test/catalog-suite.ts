@@ -38,8 +38,15 @@ export function pageOf<T>(items: T[], size: number, page: number): T[] {
 
 export const BAD_PAGES = ['0', '-1', '1.5', 'abc', '99999', '10001', '01', '1e3', '%20'];
 
-/** The list item a content listing should send for a fixture row: its id under `idField`, the common fields and `thumbnail`. */
-export function listItem<K extends string>(idField: K, row: ContentFixture, thumbnail: string) {
+/**
+ * The list item a content listing should send for a fixture row: its id under `idField`, the common
+ * fields, `thumbnail` and the card's fact (a set's `photocount`, a clip's `duration`).
+ */
+export function listItem<K extends string>(
+  idField: K,
+  row: ContentFixture & { photocount?: number; duration?: number | null; preview?: string | null },
+  thumbnail: string,
+) {
   return {
     [idField]: row.id,
     path: row.path,
@@ -47,6 +54,8 @@ export function listItem<K extends string>(idField: K, row: ContentFixture, thum
     modelname: row.modelname,
     datetoupload: row.datetoupload,
     thumbnail,
+    ...('photocount' in row ? { photocount: row.photocount } : {}),
+    ...('duration' in row ? { duration: row.duration, preview: row.preview ?? null } : {}),
   } as Record<K, number> & Omit<ContentFixture, 'id' | 'model_id'> & { thumbnail: string };
 }
 

@@ -9,8 +9,16 @@ export interface ContentFixture {
   model_id: number;
   datetoupload: string;
 }
+/** A photo set with how many files it holds (the API's `photocount`). */
+export interface PhotoFixture extends ContentFixture {
+  photocount: number;
+}
 export interface VideoFixture extends ContentFixture {
   prename: string;
+  /** Whole seconds; null: not measured (migration 013). */
+  duration: number | null;
+  /** The thumbnails track once encoded (a media_jobs row with a manifest); null otherwise. */
+  preview: string | null;
 }
 export interface VodFixture extends VideoFixture {
   format: number;
@@ -68,10 +76,10 @@ async function insertContent<T extends Record<string, unknown>>(
 
 export interface Catalog {
   models: Array<{ id: number; modelname: string; thumbnail: string }>;
-  photos: ContentFixture[];
+  photos: PhotoFixture[];
   videos: VideoFixture[];
   vods: VodFixture[];
-  specials: ContentFixture[];
+  specials: PhotoFixture[];
 }
 
 /** Deterministic catalog rows; a test computes the expected order from these with plain sorts. */
@@ -91,7 +99,12 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
   const videos = await insertContent(
     knex,
     'videos',
-    baseRows('Video', VIDEO_COUNT, modelIds).map((r, k) => ({ ...r, prename: k % 2 ? `clip${k}HD` : `clip${k}` })),
+    baseRows('Video', VIDEO_COUNT, modelIds).map((r, k) => ({
+      ...r,
+      prename: k % 2 ? `clip${k}HD` : `clip${k}`,
+      // Some unknown; the longest past an hour.
+      duration: k % 4 === 3 ? null : 30 + k * 397,
+    })),
   );
   const vods = await insertContent(
     knex,
@@ -101,6 +114,7 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
       prename: `vod${k}.mov`,
       format: k % 2,
       price: Math.round((9.99 + k) * 100) / 100,
+      duration: k % 5 === 4 ? null : 600 + k * 331,
     })),
   );
   const specials = await insertContent(
@@ -125,7 +139,31 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
   ] as const) {
     await knex('freephotoset_files').insert({ freephotoset_id: free.id, position, filename });
   }
-  return { models, photos: [...photos, ...specials], videos, vods, specials };
+  // The first video and VOD are encoded (their jobs have a manifest); a queued job is not.
+  const job = (content_type: string, path: string, manifest: string | null) => ({
+    content_type,
+    path,
+    source_sig: 's',
+    status: manifest ? 'done' : 'queued',
+    manifest,
+    created_at: 1,
+    updated_at: 1,
+  });
+  await knex('media_jobs').insert([
+    job('video', videos[0]!.path, '{}'),
+    job('vod', vods[0]!.path, '{}'),
+    job('video', videos[1]!.path, null),
+  ]);
+  const previews = <T extends { path: string }>(type: string, rows: T[]) =>
+    rows.map((r, k) => ({ ...r, preview: k === 0 ? `/members/${type}previews/${r.path}/thumbs.vtt` : null }));
+  const counted = (rows: ContentFixture[]) => rows.map((r) => ({ ...r, photocount: r.id === first.id ? 3 : 0 }));
+  return {
+    models,
+    photos: counted([...photos, ...specials]),
+    videos: previews('video', videos),
+    vods: previews('vod', vods),
+    specials: counted(specials),
+  };
 }
 
 export const byAlpha = (a: ContentFixture, b: ContentFixture) =>

@@ -1,4 +1,5 @@
 // The encode queue table and what the bff, the operator commands and the encoder share about it.
+export { recordEncoded } from './duration';
 export { parseManifest, type Manifest, type Rendition } from './manifest';
 export { originalFile, sourceSig } from './originals';
 export {

@@ -1,14 +1,18 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { mayViewMembersArea, ownsVod, useAccess, type Access } from '../features/access/useAccess';
+import type { CardFact } from './cardFacts';
 import { LazyImage } from './LazyImage';
+import { useSpritePreview } from './useSpritePreview';
 
 interface MediaCardProps {
   to: string;
   title: string;
   thumbnail: string | null | undefined;
-  /** Facts the listing's API answer gives (a VOD's price), drawn as small badges beside the access mark. */
-  facts?: string[];
+  /** Facts the listing's API answer gives (photo count, running time, a VOD's price), drawn as small badges beside the access mark. */
+  facts?: CardFact[];
+  /** A video's or VOD's WebVTT thumbnails track: its sprite frames step over the picture on hover and focus. */
+  preview?: string | null;
   children?: ReactNode;
 }
 
@@ -33,13 +37,17 @@ function badgeFor(to: string, access: Access): { label: string; className: strin
   return membersOnly && !mayViewMembersArea(access) ? { label: 'Members only', className: 'badge badge-locked' } : undefined;
 }
 
-export function MediaCard({ to, title, thumbnail, facts = [], children }: MediaCardProps) {
+export function MediaCard({ to, title, thumbnail, facts = [], preview, children }: MediaCardProps) {
   const badge = badgeFor(to, useAccess());
+  const sprite = useSpritePreview(preview);
   return (
     <li className="card">
-      <Link to={to}>
-        {/* The title sits in the same link, so the thumbnail is decorative (WCAG H2): an empty alt avoids reading it twice. */}
-        {thumbnail ? <LazyImage src={thumbnail} alt="" /> : <div className="lazy-image no-image" aria-hidden="true" />}
+      <Link to={to} {...sprite.handlers}>
+        <div className="card-picture" ref={sprite.box}>
+          {/* The title sits in the same link, so the thumbnail is decorative (WCAG H2): an empty alt avoids reading it twice. */}
+          {thumbnail ? <LazyImage src={thumbnail} alt="" /> : <div className="lazy-image no-image" aria-hidden="true" />}
+          {sprite.style && <span className="card-preview" style={sprite.style} aria-hidden="true" />}
+        </div>
         <span className="card-title">{title}</span>
       </Link>
       {/* Beside the link, not in it: the link keeps the item's title as its name. */}
@@ -47,8 +55,9 @@ export function MediaCard({ to, title, thumbnail, facts = [], children }: MediaC
         <p className="card-badge">
           {badge && <span className={badge.className}>{badge.label}</span>}
           {facts.map((fact) => (
-            <span key={fact} className="badge badge-fact">
-              {fact}
+            <span key={fact.text} className="badge badge-fact">
+              {fact.label && <span className="visually-hidden">{fact.label} </span>}
+              {fact.text}
             </span>
           ))}
         </p>
@@ -58,16 +67,21 @@ export function MediaCard({ to, title, thumbnail, facts = [], children }: MediaC
   );
 }
 
-/** What a gallery knows of an item: its folder, its title and maybe a thumbnail of its own. */
+/**
+ * What a gallery knows of an item: its folder, its title, maybe a thumbnail of its own and, for an
+ * encoded video or VOD, its thumbnails track (the API's `preview`).
+ */
 interface ListedItem {
   path: string;
   updatename: string;
   thumbnail?: string | null;
+  preview?: string | null;
 }
 
 /**
- * An item's card in a gallery (/photos, /videos, /vod): it links to `/{section}/{folder}` and shows
- * the item's thumbnail, or the one stored for its folder (`storedThumbnail` of the encoded folder).
+ * An item's card in a gallery (/photos, /videos, /vod, a model's page, search): it links to
+ * `/{section}/{folder}` and shows the item's thumbnail, or the one stored for its folder
+ * (`storedThumbnail` of the encoded folder); a video's or VOD's card previews its sprite on hover.
  */
 export function ListedCard({
   item,
@@ -79,12 +93,18 @@ export function ListedCard({
   item: ListedItem;
   section: 'photos' | 'video' | 'vod';
   storedThumbnail: (dir: string) => string;
-  facts?: string[];
+  facts?: CardFact[];
   children?: ReactNode;
 }) {
   const dir = encodeURIComponent(item.path);
   return (
-    <MediaCard to={`/${section}/${dir}`} title={item.updatename} thumbnail={item.thumbnail ?? storedThumbnail(dir)} facts={facts}>
+    <MediaCard
+      to={`/${section}/${dir}`}
+      title={item.updatename}
+      thumbnail={item.thumbnail ?? storedThumbnail(dir)}
+      facts={facts}
+      preview={item.preview}
+    >
       {children}
     </MediaCard>
   );

@@ -66,8 +66,11 @@ export class ModelDirectory {
   }
 }
 
-/** The row as ingest would write it (columns of migrations/001_catalog). */
-function rowValues(item: ScannedItem, model: ModelRef | null): Record<string, string | number | null> {
+/**
+ * The row as ingest would write it (columns of migrations/001_catalog, and a clip's duration of
+ * 013 when ffprobe read one: an unread duration leaves the stored one, which the encoder may have set).
+ */
+function rowValues(item: ScannedItem, model: ModelRef | null, duration: number | null): Record<string, string | number | null> {
   if (item.type === 'freephotos') return { path: item.path, updatename: item.meta.updatename, datetoupload: item.meta.datetoupload };
   const modelname = model?.modelname ?? item.meta.modelname;
   const row: Record<string, string | number | null> = {
@@ -80,6 +83,7 @@ function rowValues(item: ScannedItem, model: ModelRef | null): Record<string, st
   };
   if (item.type === 'video' || item.type === 'vod') row.prename = item.meta.prename;
   if (item.type === 'vod') Object.assign(row, { format: item.meta.format, price: item.meta.price });
+  if ((item.type === 'video' || item.type === 'vod') && duration !== null && Math.round(duration) > 0) row.duration = Math.round(duration);
   return row;
 }
 
@@ -94,13 +98,14 @@ export interface WriteResult {
   modelCreated: boolean;
 }
 
-/** Adds or updates one item's row and file list; `files` is null for videos. */
+/** Adds or updates one item's row and file list; `files` is null for videos, `duration` (seconds) for them only. */
 export async function writeItem(
   trx: Knex.Transaction,
   models: ModelDirectory,
   item: ScannedItem,
   files: string[] | null,
   modelThumbnail: string | null,
+  duration: number | null = null,
 ): Promise<{ result: WriteResult; commit: () => void }> {
   const spec = TABLES[item.type];
   let modelCreated = false;
@@ -111,7 +116,7 @@ export async function writeItem(
     ({ model, commit } = ensured);
     modelCreated = ensured.created;
   }
-  const values = rowValues(item, model);
+  const values = rowValues(item, model, duration);
   const existing: Record<string, unknown> | undefined = await trx(spec.table).where({ path: item.path }).first();
   if (existing && existing.path !== item.path) {
     throw new IngestConflict(`path differs only in letter case from the existing ${item.type}/${String(existing.path)}`);

@@ -14,7 +14,8 @@ export function frameNames(path: string): string[] {
   return FRAME_SUFFIXES.map((suffix) => `${path}_${suffix}.jpg`);
 }
 
-async function durationSeconds(tools: FfmpegTools, video: string): Promise<number | null> {
+/** Seconds, as ffprobe reads the container; null when it cannot. */
+export async function durationSeconds(tools: FfmpegTools, video: string): Promise<number | null> {
   try {
     const { stdout } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', video], {
       timeout: 60_000,

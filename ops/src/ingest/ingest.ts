@@ -98,6 +98,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     try {
       let files: string[] | null = item.type === 'photos' || item.type === 'freephotos' ? item.images : null;
       let hasFrame = false;
+      let duration: number | null = null;
       if (!dryRun) {
         const media = await placeItemMedia(item, {
           mediaRoot: options.mediaRoot,
@@ -109,6 +110,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
         report.notes.push(...media.notes);
         files = media.images;
         hasFrame = media.hasFrame;
+        duration = media.duration;
         if (files && !files.length) {
           report.skipped.push({ where, reason: 'no readable images' });
           continue;
@@ -116,7 +118,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       }
       const trx = await knex.transaction();
       try {
-        const { result, commit } = await writeItem(trx, models, item, files, modelThumbnail(item, hasFrame));
+        const { result, commit } = await writeItem(trx, models, item, files, modelThumbnail(item, hasFrame), duration);
         if (dryRun) {
           await trx.rollback();
         } else {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Originals } from '@media-site/storage';
 import { extensionOf } from './layout';
 import type { FfmpegTools } from '@media-site/encoder';
-import { makeFrames } from './frames';
+import { durationSeconds, makeFrames } from './frames';
 import { makePhotoThumbs } from './photo-thumbs';
 import { placeFile, type PlaceMode } from './place';
 import type { ScannedItem } from './scan';
@@ -28,6 +28,8 @@ export interface ItemMediaResult {
   notes: string[];
   /** Whether the item's first frame exists (a model without a thumbnail may use it). */
   hasFrame: boolean;
+  /** A video's running time as ffprobe reads it; null without ffmpeg, for photos, or when unreadable. */
+  duration: number | null;
 }
 
 async function namesIn(dir: string | null): Promise<Set<string>> {
@@ -65,7 +67,7 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
         : await placeFile(join(item.dir, image), join(root, item.type, item.path, image), ctx.mode);
       if (placed === 'placed') written++;
     }
-    return { written, images, notes, hasFrame: false };
+    return { written, images, notes, hasFrame: false, duration: null };
   }
 
   if (extensionOf(item.videoFile) !== extensionOf(item.downloadName)) {
@@ -95,5 +97,6 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
       `${item.type}/${item.path}: no thumbnails ${frames.missing.join(', ')} (${ctx.ffmpeg ? 'ffmpeg could not extract them' : 'ffmpeg not found and none provided'})`,
     );
   }
-  return { written, images: null, notes, hasFrame: !frames.missing.includes(`${item.path}_02.jpg`) };
+  const duration = ctx.ffmpeg ? await durationSeconds(ctx.ffmpeg, join(item.dir, item.videoFile)) : null;
+  return { written, images: null, notes, hasFrame: !frames.missing.includes(`${item.path}_02.jpg`), duration };
 }

@@ -1,6 +1,7 @@
 import { modelInitial, searchText } from '@media-site/db';
 import { EMPTY_MODEL_NAMES, MODEL_NAMES, TITLE_ADJECTIVES, TITLE_NOUNS, WILDCARD_TITLES } from './names';
 import { createPrng, type Prng } from './prng';
+import { SAMPLE_CLIP_SECONDS } from './sample-video';
 import { camelName, slugify } from './slug';
 
 export interface ModelRow {
@@ -34,10 +35,13 @@ export interface FreePhotosetRow {
 
 export interface VideoRow extends ContentRow {
   prename: string;
+  /** Whole seconds: the sample clip the media tree puts there (the encoder corrects it if it differs). */
+  duration: number;
 }
 
 export interface VodRow extends ContentRow {
   prename: string;
+  duration: number;
   format: number;
   price: number;
 }
@@ -149,6 +153,7 @@ export function buildDemoCatalog(): DemoCatalog {
   const videos = contentRows(prng, DEMO_COUNTS.videos, withContent, { 5: WILDCARD_TITLES.percent }).map((row, i) => ({
     ...row,
     prename: videoPrename(i, `V${String(row.id).padStart(3, '0')}_${camelName(row.modelname)}_${camelName(row.updatename)}`),
+    duration: SAMPLE_CLIP_SECONDS,
   }));
 
   const vods = contentRows(prng, DEMO_COUNTS.vods, withContent, { 2: WILDCARD_TITLES.underscore }).map((row, i) => ({
@@ -158,6 +163,7 @@ export function buildDemoCatalog(): DemoCatalog {
     prename: vodPrename(i, `${camelName(row.modelname)}_${camelName(row.updatename)}`),
     format: prng.next() < 0.5 ? 0 : 1,
     price: VOD_PRICES[i % VOD_PRICES.length] ?? 14.99,
+    duration: SAMPLE_CLIP_SECONDS,
   }));
 
   for (const model of models) {

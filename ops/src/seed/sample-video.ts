@@ -12,8 +12,20 @@ export type SampleClips = Record<Container, Buffer>;
 
 export const FIXTURE_CLIP = fileURLToPath(new URL('../../fixtures/sample.mp4', import.meta.url));
 
+/** How long every sample clip runs (the committed fixture too): the demo rows' `duration`. */
+export const SAMPLE_CLIP_SECONDS = 2;
+
 // 2 s of test pattern and a tone at 160x90: tiny, but a real file every player opens.
-const SOURCES = ['-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'];
+const SOURCES = [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc=size=160x90:rate=25:duration=${SAMPLE_CLIP_SECONDS}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `sine=frequency=440:duration=${SAMPLE_CLIP_SECONDS}`,
+];
 const ENCODINGS: Record<Container, string[]> = {
   mp4: [
     '-c:v',

@@ -1,4 +1,5 @@
 import {
+  freeSetItem,
   modelDetail,
   modelItem,
   photoItem,
@@ -33,6 +34,7 @@ describeCatalog('the catalog API keeps its contract', (ctx) => {
     z.array(videoItem).parse(await get('/api/videos-by-date/1'));
     z.array(vodItem).parse(await get('/api/vod/1'));
     z.array(modelItem).parse(await get('/api/models/A'));
+    z.array(freeSetItem).parse(await get('/api/freephotos/1'));
   });
 
   it('details and search', async () => {

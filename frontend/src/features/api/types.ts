@@ -2,11 +2,14 @@
 // answers are checked against (contracts/src/api.ts). Types only: the SPA ships no schema code.
 export type {
   ContentType,
+  FreeSetItem,
   ModelDetail,
   ModelItem,
   PhotoItem,
   PhotoSetDetail,
+  SearchClipHit,
   SearchHit,
+  SearchPhotoHit,
   SearchResult,
   UpdateItem,
   VideoItem,

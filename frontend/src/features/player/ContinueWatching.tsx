@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { MediaCard } from '../../components/MediaCard';
 import { useAccess } from '../access/useAccess';
 import { getContinueWatching, type ContinueItem } from './api/playback';
-import { formatTime } from './time';
+import { formatTime } from '../../config/time';
 
 /**
  * "Continue watching" on the home page: the signed-in member's unfinished videos and VODs (stored

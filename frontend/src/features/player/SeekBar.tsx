@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { cueAt, parseThumbnailTrack, type ThumbnailCue } from './thumbnails';
-import { formatTime } from './time';
+import { cueAt, parseThumbnailTrack, type ThumbnailCue } from '../../components/thumbnailTrack';
+import { formatTime } from '../../config/time';
 
 /** Loads the WebVTT thumbnails track once (public, cacheable a day) and warms the sprite. */
 function useThumbnailCues(trackUrl: string | null): ThumbnailCue[] {

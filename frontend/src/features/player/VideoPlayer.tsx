@@ -9,7 +9,7 @@ import { preferredRendition, rememberQualityHeight, savedQualityHeight } from '.
 import { QualityMenu } from './QualityMenu';
 import { SeekBar } from './SeekBar';
 import { listenForShortcuts, type ShortcutAction } from './shortcuts';
-import { formatTime } from './time';
+import { formatTime } from '../../config/time';
 import { usePositionSaver } from './usePositionSaver';
 
 /** Arrow keys move this many seconds. */

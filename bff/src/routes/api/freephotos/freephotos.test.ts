@@ -49,6 +49,7 @@ describeCatalog('free photo set listing', (ctx) => {
       path: s.path,
       updatename: s.updatename,
       thumbnail: s.files[0] === undefined ? null : `/members/freephotos/${s.path}/${encodeURIComponent(s.files[0])}?w=640`,
+      photocount: s.files.length,
     }));
 
   it('pages newest first, 10 to a page: a full page, the partial last page, then empty', async () => {

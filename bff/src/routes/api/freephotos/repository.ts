@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface FreeSetRow {
@@ -7,6 +8,7 @@ export interface FreeSetRow {
   updatename: string;
   /** The set's first file (lowest position); null for a set without files. */
   first_file: string | null;
+  photocount: number | string;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface FreeSetRow {
 export function freeSetPage(knex: Knex, page: number, pageSize: number): Promise<FreeSetRow[]> {
   const firstFile = knex('freephotoset_files').where('freephotoset_id', knex.ref('f.id')).orderBy('position').limit(1).select('filename');
   return visibleOnly(knex({ f: 'freephotosets' }), knex, 'freephotosets', 'f.id')
-    .select('f.id', 'f.path', 'f.updatename', firstFile.as('first_file'))
+    .select('f.id', 'f.path', 'f.updatename', firstFile.as('first_file'), photoCountColumn(knex, 'freephotosets', 'f.id'))
     .orderBy('f.datetoupload', 'desc')
     .orderBy('f.id', 'desc')
     .limit(pageSize)

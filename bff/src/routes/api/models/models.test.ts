@@ -39,6 +39,7 @@ describeCatalog('models', (ctx) => {
           updatename: p.updatename,
           datetoupload: p.datetoupload,
           thumbnail: `/members/photosthumbs/${p.path}/large.jpg`,
+          photocount: p.photocount,
         })),
     );
     expect(res.body.videos.map((v: { video_id: number }) => v.video_id)).toEqual(
@@ -51,7 +52,30 @@ describeCatalog('models', (ctx) => {
         .sort(byDate)
         .map((v) => v.id),
     );
-    expect(Object.keys(res.body.videos[0]).sort()).toEqual(['datetoupload', 'path', 'thumbnail', 'updatename', 'video_id']);
+    expect(Object.keys(res.body.videos[0]).sort()).toEqual([
+      'datetoupload',
+      'duration',
+      'path',
+      'preview',
+      'thumbnail',
+      'updatename',
+      'video_id',
+    ]);
+    expect(res.body.videos.map((v: { duration: number | null }) => v.duration)).toEqual(
+      own(videos)
+        .sort(byDate)
+        .map((v) => v.duration),
+    );
+    expect(res.body.vods.map((v: { duration: number | null }) => v.duration)).toEqual(
+      own(vods)
+        .sort(byDate)
+        .map((v) => v.duration),
+    );
+    expect(res.body.videos.map((v: { preview: string | null }) => v.preview)).toEqual(
+      own(videos)
+        .sort(byDate)
+        .map((v) => v.preview),
+    );
     expect(res.body.vods.length).toBeGreaterThan(0);
   });
 

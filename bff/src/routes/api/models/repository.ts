@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ContentTable } from '../shared/content-page';
+import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface ModelRow {
@@ -13,6 +14,11 @@ export interface ModelContentRow {
   path: string;
   updatename: string;
   datetoupload: string;
+  /** Photo sets only. */
+  photocount?: number | string;
+  /** Videos and VODs only. */
+  duration?: number | string | null;
+  encoded?: number | string;
 }
 
 export function modelsByInitial(knex: Knex, initial: string): Promise<ModelRow[]> {
@@ -29,5 +35,13 @@ export function contentOfModel(knex: Knex, table: ContentTable, modelId: number,
     .orderBy('datetoupload', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
-    .select('id', 'path', 'updatename', 'datetoupload');
+    .select([
+      `${table}.id`,
+      'path',
+      'updatename',
+      'datetoupload',
+      ...(table === 'photosets'
+        ? [photoCountColumn(knex, 'photosets', `${table}.id`)]
+        : ['duration', encodedColumn(knex, table === 'vods' ? 'vod' : 'video', `${table}.path`)]),
+    ]);
 }

@@ -2,6 +2,7 @@ import type { ModelDetail, ModelItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
+import { countOf, durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { contentOfModel, modelByName, modelsByInitial, type ModelContentRow } from './repository';
 
@@ -14,18 +15,18 @@ export function modelList({ knex, cache }: ApiDeps, letter: string): Promise<Cac
   );
 }
 
-type IdField = 'photo_id' | 'video_id' | 'vod_id';
+const detailFields = (row: ModelContentRow, thumbnail: string) => ({
+  path: row.path,
+  updatename: row.updatename,
+  datetoupload: row.datetoupload,
+  thumbnail,
+});
 
-function detailItem<K extends IdField>(idField: K, thumbnail: (path: string) => string) {
-  return (row: ModelContentRow) =>
-    ({
-      [idField]: Number(row.id),
-      path: row.path,
-      updatename: row.updatename,
-      datetoupload: row.datetoupload,
-      thumbnail: thumbnail(row.path),
-    }) as Record<K, number> & { path: string; updatename: string; datetoupload: string; thumbnail: string };
-}
+const clipItem = (type: 'video' | 'vod', thumbnail: (path: string) => string) => (row: ModelContentRow) => ({
+  ...detailFields(row, thumbnail(row.path)),
+  duration: durationOf(row.duration),
+  preview: previewOf(type, row.path, row.encoded),
+});
 
 export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<CachedBody> {
   return cache.get(`model:${name}`, async () => {
@@ -40,9 +41,13 @@ export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<Cac
     const detail: ModelDetail = {
       modelname: model.modelname,
       thumbnail: model.thumbnail,
-      photos: photos.map(detailItem('photo_id', photoSetThumbnail)),
-      videos: videos.map(detailItem('video_id', videoThumbnail)),
-      vods: vods.map(detailItem('vod_id', vodThumbnail)),
+      photos: photos.map((row) => ({
+        photo_id: Number(row.id),
+        ...detailFields(row, photoSetThumbnail(row.path)),
+        photocount: countOf(row.photocount),
+      })),
+      videos: videos.map((row) => ({ video_id: Number(row.id), ...clipItem('video', videoThumbnail)(row) })),
+      vods: vods.map((row) => ({ vod_id: Number(row.id), ...clipItem('vod', vodThumbnail)(row) })),
     };
     return detail;
   });

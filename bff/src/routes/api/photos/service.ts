@@ -1,25 +1,34 @@
 import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
-import { contentDetail, contentListing, plainListing } from '../shared/content-item';
-import type { ListingOrder } from '../shared/content-page';
+import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
+import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
+import { countOf, photoCountColumn } from '../shared/facts';
 import { photoSetThumbnail } from '../shared/media-urls';
 import { photoSetByPath, type PhotoSetRow } from './repository';
 
 export const PHOTO_PAGE_SIZE = 10;
 
-const PHOTO_LISTING = plainListing('photosets', 'photos_id', photoSetThumbnail, PHOTO_PAGE_SIZE);
+export function toPhotoItem(row: PhotoSetRow & { photocount: number | string }): PhotoItem {
+  return contentItem('photos_id', row, photoSetThumbnail(row.path), { photocount: countOf(row.photocount) });
+}
 
-export const toPhotoItem: (row: PhotoSetRow) => PhotoItem = PHOTO_LISTING.toItem;
+const PHOTO_LISTING: ContentListing<PhotoSetRow & { photocount: number | string }> = {
+  table: 'photosets',
+  columns: CONTENT_COLUMNS,
+  pageSize: PHOTO_PAGE_SIZE,
+  computed: (knex) => [photoCountColumn(knex, 'photosets', 't.id')],
+  toItem: toPhotoItem,
+};
 
 export function photoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
   return contentListing(deps, `photos:${order}:${page}`, PHOTO_LISTING, order, page);
 }
 
 /**
- * A set's page: its list item (title, model, date, cover) plus `count` and the file names in
- * order, so the set page and the photo viewer need one request. Cached per generation like the
- * listings; a taken-down set is a 404 as soon as the takedown moves the generation.
+ * A set's page: its list item (title, model, date, cover, photo count) plus `count` and the file
+ * names in order, so the set page and the photo viewer need one request. Cached per generation like
+ * the listings; a taken-down set is a 404 as soon as the takedown moves the generation.
  */
 export function photoSetDetail(deps: ApiDeps, folder: string): Promise<CachedBody> {
   return contentDetail(
@@ -27,6 +36,6 @@ export function photoSetDetail(deps: ApiDeps, folder: string): Promise<CachedBod
     `photoset:${folder}`,
     (knex) => photoSetByPath(knex, folder),
     `no photo set in folder ${folder}`,
-    (row): PhotoSetDetail => ({ ...toPhotoItem(row), count: row.files.length, files: row.files }),
+    (row): PhotoSetDetail => ({ ...toPhotoItem({ ...row, photocount: row.files.length }), count: row.files.length, files: row.files }),
   );
 }

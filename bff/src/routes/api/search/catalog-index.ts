@@ -26,8 +26,8 @@ async function loadTable(knex: Knex, table: ContentTable, maxRows: number, pageR
   let after: SearchRow | undefined;
   for (;;) {
     const page = await loadIndexSource(knex, table, after, pageRows);
-    for (const { search_text, id, path, updatename, modelname } of page)
-      rows.push({ row: { id: Number(id), path, updatename, modelname }, text: search_text });
+    for (const { search_text, id, path, updatename, modelname, photocount, duration, encoded } of page)
+      rows.push({ row: { id: Number(id), path, updatename, modelname, photocount, duration, encoded }, text: search_text });
     if (rows.length > maxRows) throw new TooManyRows(`${table} has more than SEARCH_INDEX_MAX_ROWS (${maxRows}) rows`);
     if (page.length < pageRows) return rows;
     after = rows.at(-1)!.row;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { isSqlite } from '@media-site/db';
 import { LISTING_KEYS, type ContentTable } from '../shared/content-page';
 import { orderByKey, whereAfter } from '../shared/page-anchors';
+import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';
 
 export interface SearchRow {
@@ -9,6 +10,20 @@ export interface SearchRow {
   path: string;
   updatename: string;
   modelname: string;
+  /** Photo sets: how many photos (a correlated count over the set's files). */
+  photocount?: number | string;
+  /** Videos and VODs: the stored running time, and 1 once encoded. */
+  duration?: number | string | null;
+  encoded?: number | string;
+}
+
+/**
+ * The card's facts of a hit, read with the row so the in-process index answers with no query: a
+ * set's photo count, a clip's duration and whether it is encoded (its hover preview).
+ */
+function factColumns(knex: Knex, table: ContentTable, alias: string): Array<Knex.Raw | Knex.QueryBuilder> {
+  if (table === 'photosets') return [photoCountColumn(knex, 'photosets', `${alias}.id`)];
+  return [knex.ref(`${alias}.duration`).as('duration'), encodedColumn(knex, table === 'vods' ? 'vod' : 'video', `${alias}.path`)];
 }
 
 export interface IndexSourceRow extends SearchRow {
@@ -38,7 +53,7 @@ export function searchContent(knex: Knex, table: ContentTable, words: readonly s
   ids.orderBy('updatename').orderBy('id').limit(limit);
   return knex({ t: table })
     .join(ids.as('m'), 'm.id', 't.id')
-    .select('t.id', 't.path', 't.updatename', 't.modelname')
+    .select('t.id', 't.path', 't.updatename', 't.modelname', ...factColumns(knex, table, 't'))
     .orderBy('t.updatename')
     .orderBy('t.id');
 }
@@ -49,7 +64,14 @@ export function searchContent(knex: Knex, table: ContentTable, words: readonly s
  * from the catalog must be excluded here and in searchContent alike.
  */
 export function loadIndexSource(knex: Knex, table: ContentTable, after: SearchRow | undefined, limit: number): Promise<IndexSourceRow[]> {
-  const query = visibleOnly(knex(table), knex, table).select('id', 'path', 'updatename', 'modelname', 'search_text');
+  const query = visibleOnly(knex(table), knex, table).select(
+    `${table}.id`,
+    'path',
+    'updatename',
+    'modelname',
+    'search_text',
+    ...factColumns(knex, table, table),
+  );
   if (after) whereAfter(query, LISTING_KEYS.alpha, { updatename: after.updatename, id: after.id });
   return orderByKey(query, LISTING_KEYS.alpha).limit(limit);
 }

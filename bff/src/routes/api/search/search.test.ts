@@ -31,7 +31,7 @@ for (const [searchPath, options] of PATHS)
         ).body;
       const paths = (items: Array<{ path: string }>) => items.map((i) => i.path);
       // Every word of the term, folded, anywhere in the folded title or model name.
-      const matching = (rows: ContentFixture[], term: string) => {
+      const matching = <T extends ContentFixture>(rows: T[], term: string) => {
         const words = foldForSearch(term).split(/\s+/).filter(Boolean);
         return rows.filter((r) => words.every((w) => foldForSearch(`${r.updatename}\n${r.modelname}`).includes(w))).sort(byAlpha);
       };
@@ -49,7 +49,11 @@ for (const [searchPath, options] of PATHS)
           updatename: first.updatename,
           modelname: first.modelname,
           thumbnail: `/members/photosthumbs/${first.path}/large.jpg`,
+          photocount: first.photocount,
         });
+        const facts = new Map([...videos, ...vods].map((c) => [c.path, { duration: c.duration, preview: c.preview }]));
+        for (const clip of [...body.videos, ...body.vods] as Array<{ path: string; duration: number | null; preview: string | null }>)
+          expect({ duration: clip.duration, preview: clip.preview }, clip.path).toEqual(facts.get(clip.path));
       });
 
       it('matches a non-ASCII model name in any case', async () => {

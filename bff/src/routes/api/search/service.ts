@@ -1,20 +1,19 @@
-import type { SearchHit, SearchResult } from '@media-site/contracts/api';
+import type { SearchResult } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import type { ContentTable } from '../shared/content-page';
+import { durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { searchContent, type SearchRow } from './repository';
 
 export const SEARCH_LIMIT = 50;
 
-const item =
-  (thumbnail: (path: string) => string) =>
-  (row: SearchRow): SearchHit => ({
-    path: row.path,
-    updatename: row.updatename,
-    modelname: row.modelname,
-    thumbnail: thumbnail(row.path),
-  });
+const hit = (row: SearchRow, thumbnail: (path: string) => string) => ({
+  path: row.path,
+  updatename: row.updatename,
+  modelname: row.modelname,
+  thumbnail: thumbnail(row.path),
+});
 
 type Matches = Record<ContentTable, SearchRow[]>;
 
@@ -51,9 +50,17 @@ export function search(deps: ApiDeps, words: readonly string[]): Promise<CachedB
   return deps.cache.get(`search:${words.join(' ')}`, async () => {
     const { photosets, videos, vods } = await findMatches(deps, words);
     const result: SearchResult = {
-      photos: photosets.map(item(photoSetThumbnail)),
-      videos: videos.map(item(videoThumbnail)),
-      vods: vods.map(item(vodThumbnail)),
+      photos: photosets.map((row) => ({ ...hit(row, photoSetThumbnail), photocount: Number(row.photocount ?? 0) })),
+      videos: videos.map((row) => ({
+        ...hit(row, videoThumbnail),
+        duration: durationOf(row.duration),
+        preview: previewOf('video', row.path, row.encoded),
+      })),
+      vods: vods.map((row) => ({
+        ...hit(row, vodThumbnail),
+        duration: durationOf(row.duration),
+        preview: previewOf('vod', row.path, row.encoded),
+      })),
     };
     return result;
   });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { CONTENT_COLUMNS, contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
+import { contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
 
 type CommonFields = Omit<ContentRow, 'id'> & { thumbnail: string };
 
@@ -32,6 +32,8 @@ export interface ContentListing<Row> {
   table: ContentTable;
   columns: readonly string[];
   pageSize: number;
+  /** Columns computed per row in the same query (shared/facts.ts), the table aliased `t`. */
+  computed?: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw>;
   toItem: (row: Row) => unknown;
 }
 
@@ -44,18 +46,10 @@ export function contentListing<Row>(
   page: number,
 ): Promise<CachedBody> {
   return cache.get(key, async () =>
-    (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns)).map(listing.toItem),
+    (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns, listing.computed)).map(
+      listing.toItem,
+    ),
   );
-}
-
-/** A listing whose item is the common fields alone, under the listing's id name (photo sets, videos). */
-export function plainListing<K extends string>(table: ContentTable, idField: K, thumbnail: (path: string) => string, pageSize: number) {
-  return {
-    table,
-    columns: CONTENT_COLUMNS,
-    pageSize,
-    toItem: (row: ContentRow) => contentItem(idField, row, thumbnail(row.path)),
-  } satisfies ContentListing<ContentRow>;
 }
 
 /** One item's page, cached under `key` per catalog generation; 404 `missing` when `find` finds none visible. */

@@ -16,6 +16,15 @@ export interface ContentRow {
 
 export const CONTENT_COLUMNS = ['id', 'path', 'updatename', 'modelname', 'datetoupload'] as const;
 
+/** A video's or VOD's row also brings its running time (migration 013; null while unknown). */
+export interface ClipRow extends ContentRow {
+  duration: number | string | null;
+  /** 1 once encoded (shared/facts.ts, encodedColumn). */
+  encoded: number | string;
+}
+
+export const CLIP_COLUMNS = [...CONTENT_COLUMNS, 'duration'] as const;
+
 export const LISTING_KEYS: Record<ListingOrder, readonly KeyColumn[]> = {
   alpha: [
     { column: 'updatename', direction: 'asc' },
@@ -48,6 +57,8 @@ export async function contentPage<Row>(
   page: number,
   pageSize: number,
   columns: readonly string[],
+  /** Columns computed per row (a set's photo count), given the page's table alias `t`. */
+  computed: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw> = () => [],
 ): Promise<Row[]> {
   const keys = LISTING_KEYS[order];
   const start = await anchors.locate(contentListName(table, order), (page - 1) * pageSize, contentAnchorBuilder(knex, table, order));
@@ -59,7 +70,7 @@ export async function contentPage<Row>(
   return orderByKey(
     knex({ t: table })
       .join(ids.as('p'), 'p.id', 't.id')
-      .select(columns.map((c) => `t.${c}`)),
+      .select([...columns.map((c) => `t.${c}`), ...computed(knex)]),
     keys,
     't',
   ) as Promise<Row[]>;
@@ -71,6 +82,9 @@ export async function contentByPath<Row>(
   table: ContentTable,
   path: string,
   columns: readonly string[],
+  /** Columns computed per row (shared/facts.ts), the table under its own name. */
+  computed: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw> = () => [],
 ): Promise<Row | undefined> {
-  return (await visibleOnly(knex(table).where({ path }), knex, table).first(...columns)) as Row | undefined;
+  const query = visibleOnly(knex(table).where(`${table}.path`, path), knex, table, `${table}.id`);
+  return (await query.select([...columns.map((c) => `${table}.${c}`), ...computed(knex)]).first()) as Row | undefined;
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { ContentTable } from '../shared/content-page';
+import { CLIP_COLUMNS, CONTENT_COLUMNS, type ContentTable } from '../shared/content-page';
+import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { buildAnchors, type AnchorKey, type KeyColumn, type PageAnchors } from '../shared/page-anchors';
 import { visibleOnly } from '../shared/visible';
 
@@ -28,6 +29,11 @@ export interface UpdateRow {
   updatename: string;
   modelname: string;
   datetoupload: string;
+  /** Photo sets only. */
+  photocount?: number | string;
+  /** Videos and VODs only. */
+  duration?: number | string | null;
+  encoded?: number | string;
 }
 
 function feedSource(knex: Knex): Knex.QueryBuilder {
@@ -86,5 +92,7 @@ export async function updateKeys(knex: Knex, anchors: PageAnchors, page: number,
 
 export function rowsByIds(knex: Knex, table: ContentTable, ids: number[]): Promise<UpdateRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return knex(table).whereIn('id', ids).select('id', 'path', 'updatename', 'modelname', 'datetoupload');
+  const query = knex({ t: table }).whereIn('t.id', ids);
+  if (table === 'photosets') return query.select([...CONTENT_COLUMNS.map((c) => `t.${c}`), photoCountColumn(knex, 'photosets', 't.id')]);
+  return query.select([...CLIP_COLUMNS.map((c) => `t.${c}`), encodedColumn(knex, table === 'vods' ? 'vod' : 'video', 't.path')]);
 }

@@ -1,5 +1,7 @@
+import type { UpdateItem } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
+import { countOf, durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { rowsByIds, TABLE_OF, updateKeys, type UpdateRow, type UpdateType } from './repository';
 
@@ -36,7 +38,10 @@ export function updatesFeed({ knex, cache, anchors }: ApiDeps, page: number): Pr
           updatename: row.updatename,
           modelname: row.modelname,
           datetoupload: row.datetoupload,
-        },
+          photocount: type === 'photo' ? countOf(row.photocount) : null,
+          duration: type === 'photo' ? null : durationOf(row.duration),
+          preview: type === 'photo' ? null : previewOf(type, row.path, row.encoded),
+        } satisfies UpdateItem,
       ];
     });
   });

@@ -12,7 +12,11 @@ const THUMB = {
 describeCatalog('updates feed', (ctx) => {
   const merged = () => {
     const { photos, videos, vods } = ctx().catalog;
-    const tag = (type: keyof typeof RANK) => (c: ContentFixture) => ({ type, ...c });
+    const tag =
+      (type: keyof typeof RANK) => (c: ContentFixture & { photocount?: number; duration?: number | null; preview?: string | null }) => ({
+        type,
+        ...c,
+      });
     return [...photos.map(tag('photo')), ...videos.map(tag('video')), ...vods.map(tag('vod'))].sort((a, b) =>
       a.datetoupload !== b.datetoupload ? (a.datetoupload < b.datetoupload ? 1 : -1) : RANK[a.type] - RANK[b.type] || b.id - a.id,
     );
@@ -32,6 +36,9 @@ describeCatalog('updates feed', (ctx) => {
           updatename: u.updatename,
           modelname: u.modelname,
           datetoupload: u.datetoupload,
+          photocount: u.type === 'photo' ? u.photocount : null,
+          duration: u.type === 'photo' ? null : u.duration,
+          preview: u.type === 'photo' ? null : u.preview,
         })),
       );
     }

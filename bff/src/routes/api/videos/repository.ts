@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { CONTENT_COLUMNS, contentByPath, type ContentRow } from '../shared/content-page';
+import { encodedColumn } from '../shared/facts';
+import { CLIP_COLUMNS, contentByPath, type ClipRow } from '../shared/content-page';
 
-export type VideoRow = ContentRow;
+export type VideoRow = ClipRow;
 
 export function videoByPath(knex: Knex, path: string): Promise<(VideoRow & { prename: string }) | undefined> {
-  return contentByPath(knex, 'videos', path, [...CONTENT_COLUMNS, 'prename']);
+  return contentByPath(knex, 'videos', path, [...CLIP_COLUMNS, 'prename'], (k) => [encodedColumn(k, 'video', 'videos.path')]);
 }

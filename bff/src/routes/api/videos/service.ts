@@ -2,16 +2,28 @@ import type { VideoItem, VideoPrename } from '@media-site/contracts/api';
 import { videoDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
-import { contentDetail, contentListing, plainListing } from '../shared/content-item';
-import type { ListingOrder } from '../shared/content-page';
+import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
+import { CLIP_COLUMNS, type ListingOrder } from '../shared/content-page';
+import { durationOf, encodedColumn, previewOf } from '../shared/facts';
 import { videoThumbnail } from '../shared/media-urls';
 import { videoByPath, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
-const VIDEO_LISTING = plainListing('videos', 'video_id', videoThumbnail, VIDEO_PAGE_SIZE);
+export function toVideoItem(row: VideoRow): VideoItem {
+  return contentItem('video_id', row, videoThumbnail(row.path), {
+    duration: durationOf(row.duration),
+    preview: previewOf('video', row.path, row.encoded),
+  });
+}
 
-export const toVideoItem: (row: VideoRow) => VideoItem = VIDEO_LISTING.toItem;
+const VIDEO_LISTING: ContentListing<VideoRow> = {
+  table: 'videos',
+  columns: CLIP_COLUMNS,
+  pageSize: VIDEO_PAGE_SIZE,
+  computed: (knex) => [encodedColumn(knex, 'video', 't.path')],
+  toItem: toVideoItem,
+};
 
 export function videoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
   return contentListing(deps, `videos:${order}:${page}`, VIDEO_LISTING, order, page);

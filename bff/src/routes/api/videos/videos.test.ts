@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { BAD_PAGES, describeCatalog, listItem, pageOf } from '../../../test/catalog-suite';
-import { byAlpha, byDate, type ContentFixture } from '../../../test/fixtures';
+import { byAlpha, byDate, type VideoFixture } from '../../../test/fixtures';
 
-const item = (v: ContentFixture) => listItem('video_id', v, `/members/videothumbs/${v.path}/${v.path}_02.jpg`);
+const item = (v: VideoFixture) => listItem('video_id', v, `/members/videothumbs/${v.path}/${v.path}_02.jpg`);
 
 describeCatalog('video listings and prename', (ctx) => {
   const expected = (order: 'alpha' | 'date', page: number) =>
@@ -18,6 +18,26 @@ describeCatalog('video listings and prename', (ctx) => {
     }
     expect(expected(order, 2)).toHaveLength(2);
     expect(expected(order, 3)).toEqual([]);
+  });
+
+  it('sends each video’s running time in whole seconds, null while unknown', async () => {
+    const all = [...((await ctx().request.get('/api/videos/1').expect(200)).body as Array<{ duration: number | null }>)];
+    all.push(...((await ctx().request.get('/api/videos/2').expect(200)).body as Array<{ duration: number | null }>));
+    expect(all.map((v) => v.duration).sort()).toEqual(
+      ctx()
+        .catalog.videos.map((v) => v.duration)
+        .sort(),
+    );
+    expect(all.some((v) => v.duration === null)).toBe(true);
+    expect(all.some((v) => (v.duration ?? 0) >= 3600)).toBe(true);
+  });
+
+  it('sends the thumbnails track of an encoded video only (its card’s hover preview)', async () => {
+    const [encoded, queued, none] = ctx().catalog.videos;
+    const detail = async (path: string) => (await ctx().request.get(`/api/videos/prename/${path}`).expect(200)).body.preview;
+    expect(await detail(encoded!.path)).toBe(`/members/videopreviews/${encoded!.path}/thumbs.vtt`);
+    expect(await detail(queued!.path)).toBeNull();
+    expect(await detail(none!.path)).toBeNull();
   });
 
   it.each(BAD_PAGES)('rejects page %j with 400', async (page) => {

@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
-import { CONTENT_COLUMNS, contentByPath, type ContentRow } from '../shared/content-page';
+import { encodedColumn } from '../shared/facts';
+import { CLIP_COLUMNS, contentByPath, type ClipRow } from '../shared/content-page';
 
-export interface VodRow extends ContentRow {
+export interface VodRow extends ClipRow {
   prename: string;
   format: number;
   price: string | number;
 }
 
-export const VOD_COLUMNS = [...CONTENT_COLUMNS, 'prename', 'format', 'price'] as const;
+export const VOD_COLUMNS = [...CLIP_COLUMNS, 'prename', 'format', 'price'] as const;
 
 export function vodByPath(knex: Knex, path: string): Promise<VodRow | undefined> {
-  return contentByPath(knex, 'vods', path, VOD_COLUMNS);
+  return contentByPath(knex, 'vods', path, VOD_COLUMNS, (k) => [encodedColumn(k, 'vod', 'vods.path')]);
 }

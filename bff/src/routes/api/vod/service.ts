@@ -3,6 +3,7 @@ import { vodDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
+import { durationOf, encodedColumn, previewOf } from '../shared/facts';
 import { vodThumbnail } from '../shared/media-urls';
 import { VOD_COLUMNS, vodByPath, type VodRow } from './repository';
 
@@ -14,10 +15,18 @@ export function toVodItem(row: VodRow): VodItem {
     format: Number(row.format),
     // DECIMAL arrives as a string from mysql2 and a number from SQLite; the API sends a number.
     price: Number(row.price),
+    duration: durationOf(row.duration),
+    preview: previewOf('vod', row.path, row.encoded),
   });
 }
 
-const VOD_LISTING: ContentListing<VodRow> = { table: 'vods', columns: VOD_COLUMNS, pageSize: VOD_PAGE_SIZE, toItem: toVodItem };
+const VOD_LISTING: ContentListing<VodRow> = {
+  table: 'vods',
+  columns: VOD_COLUMNS,
+  pageSize: VOD_PAGE_SIZE,
+  computed: (knex) => [encodedColumn(knex, 'vod', 't.path')],
+  toItem: toVodItem,
+};
 
 /** The VOD listing has one order: newest first. */
 export function vodListing(deps: ApiDeps, page: number): Promise<CachedBody> {

@@ -7,6 +7,7 @@ const item = (v: VodFixture) => ({
   prename: v.prename,
   format: v.format,
   price: v.price,
+  duration: v.duration,
 });
 
 describeCatalog('VOD listing and detail', (ctx) => {

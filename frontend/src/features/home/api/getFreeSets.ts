@@ -1,11 +1,7 @@
 import { fetchJson } from '../../api/fetchJson';
+import type { FreeSetItem } from '../../api/types';
 
-/** One free photo set as the listing sends it: enough for a card that links to /freephotos/{path}. */
-export interface FreeSetItem {
-  path: string;
-  updatename: string;
-  thumbnail: string | null;
-}
+export type { FreeSetItem };
 
 // The free sets are few (a handful of previews): the first page is all of them.
 export function getFreeSets(signal: AbortSignal): Promise<FreeSetItem[]> {

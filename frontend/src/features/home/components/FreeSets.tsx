@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import { knownFacts, photoCountFact } from '../../../components/cardFacts';
 import { MediaCard } from '../../../components/MediaCard';
 import { getFreeSets, type FreeSetItem } from '../api/getFreeSets';
 import { FREE_SETS_ID } from '../freeSets';
@@ -80,7 +81,13 @@ export function FreeSets() {
       <p className="muted">Free to view, no membership needed.</p>
       <ul className="grid grid-thumbs">
         {sets.map((set) => (
-          <MediaCard key={set.path} to={`/freephotos/${encodeURIComponent(set.path)}`} title={set.updatename} thumbnail={set.thumbnail} />
+          <MediaCard
+            key={set.path}
+            to={`/freephotos/${encodeURIComponent(set.path)}`}
+            title={set.updatename}
+            thumbnail={set.thumbnail}
+            facts={knownFacts(photoCountFact(set.photocount))}
+          />
         ))}
       </ul>
     </section>

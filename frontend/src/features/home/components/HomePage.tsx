@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { MediaCard } from '../../../components/MediaCard';
+import { durationFact, knownFacts, photoCountFact } from '../../../components/cardFacts';
+import { ListedCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useInfinitePages } from '../../../hooks/useInfinitePages';
@@ -9,23 +10,31 @@ import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
 import { FreeSets } from './FreeSets';
 import { HomeHero } from './HomeHero';
 
-const COLUMNS: { type: ContentType; title: string; route: string }[] = [
-  { type: 'photo', title: 'Latest Photos', route: '/photos/' },
-  { type: 'video', title: 'Latest Videos', route: '/video/' },
-  { type: 'vod', title: 'Latest VODs', route: '/vod/' },
+type Section = 'photos' | 'video' | 'vod';
+
+const COLUMNS: { type: ContentType; title: string; section: Section }[] = [
+  { type: 'photo', title: 'Latest Photos', section: 'photos' },
+  { type: 'video', title: 'Latest Videos', section: 'video' },
+  { type: 'vod', title: 'Latest VODs', section: 'vod' },
 ];
 
-function Column({ title, route, items }: { title: string; route: string; items: UpdateItem[] }) {
-  const id = `column-${route.replaceAll('/', '')}`;
+function Column({ title, section, items }: { title: string; section: Section; items: UpdateItem[] }) {
+  const id = `column-${section}`;
   return (
     <section className="home-column" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <ul className="grid grid-column">
         {items.map((item) => (
-          <MediaCard key={item.path} to={`${route}${encodeURIComponent(item.path)}`} title={item.updatename} thumbnail={item.thumbnail}>
+          <ListedCard
+            key={item.path}
+            item={item}
+            section={section}
+            storedThumbnail={() => item.thumbnail}
+            facts={knownFacts(photoCountFact(item.photocount), durationFact(item.duration))}
+          >
             <span>{item.modelname}</span>
             <span>{item.datetoupload}</span>
-          </MediaCard>
+          </ListedCard>
         ))}
       </ul>
     </section>
@@ -50,7 +59,7 @@ export function HomePage() {
           <Column
             key={column.type}
             title={column.title}
-            route={column.route}
+            section={column.section}
             items={feed.items.filter((item) => item.type === column.type)}
           />
         ))}

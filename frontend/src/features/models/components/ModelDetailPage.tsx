@@ -1,25 +1,51 @@
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
+import { durationFact, knownFacts, photoCountFact } from '../../../components/cardFacts';
+import { LazyImage } from '../../../components/LazyImage';
+import { ListedCard } from '../../../components/MediaCard';
 import { DetailError, Loading } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
+import type { ModelDetail } from '../../api/types';
 import { getModelDetail } from '../api/getModelDetail';
 
 const NO_DETAILS = <p className="status">No Model Details Available</p>;
 
-function Section({ title, route, items }: { title: string; route: string; items: { path: string; updatename: string }[] }) {
+type Item = ModelDetail['photos'][number] | ModelDetail['videos'][number] | ModelDetail['vods'][number];
+
+function Section({ title, section, items }: { title: string; section: 'photos' | 'video' | 'vod'; items: Item[] }) {
   if (!items.length) return null;
+  const id = `model-${section}`;
   return (
-    <section>
-      <h2>{title}</h2>
-      <ul className="link-list">
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul className="grid grid-gallery">
         {items.map((item) => (
-          <li key={item.path}>
-            <Link to={`${route}${encodeURIComponent(item.path)}`}>{item.updatename}</Link>
-          </li>
+          <ListedCard
+            key={item.path}
+            item={item}
+            section={section}
+            storedThumbnail={() => item.thumbnail}
+            facts={knownFacts(
+              'photocount' in item ? photoCountFact(item.photocount) : undefined,
+              'duration' in item ? durationFact(item.duration) : undefined,
+            )}
+          >
+            <span>Uploaded: {item.datetoupload}</span>
+          </ListedCard>
         ))}
       </ul>
     </section>
   );
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The model's portrait: the cover stored for the model (ingest and the seed keep the first set's),
+ * else the oldest set's cover, else the oldest video's or VOD's frame.
+ */
+function portraitOf(detail: ModelDetail): string | null {
+  return detail.thumbnail ?? detail.photos.at(-1)?.thumbnail ?? detail.videos.at(-1)?.thumbnail ?? detail.vods.at(-1)?.thumbnail ?? null;
 }
 
 export function ModelDetailPage() {
@@ -39,17 +65,31 @@ export function ModelDetailPage() {
       />
     );
   }
-  const { photos, videos, vods } = resource.data;
+  const detail = resource.data;
+  const { photos, videos, vods } = detail;
+  const portrait = portraitOf(detail);
   return (
     <section>
-      <h1>{name}</h1>
+      <header className="model-header">
+        {portrait ? (
+          <LazyImage src={portrait} alt="" className="model-portrait" width={480} height={360} sizes="(min-width: 768px) 240px, 40vw" />
+        ) : null}
+        <div>
+          <h1>{name}</h1>
+          <ul className="model-counts" aria-label="What there is">
+            <li>{count(photos.length, 'photo set', 'photo sets')}</li>
+            <li>{count(videos.length, 'video', 'videos')}</li>
+            <li>{count(vods.length, 'VOD', 'VODs')}</li>
+          </ul>
+        </div>
+      </header>
       {photos.length + videos.length + vods.length === 0 ? (
         NO_DETAILS
       ) : (
         <>
-          <Section title="Photos" route="/photos/" items={photos} />
-          <Section title="Videos" route="/video/" items={videos} />
-          <Section title="VODs" route="/vod/" items={vods} />
+          <Section title="Photos" section="photos" items={photos} />
+          <Section title="Videos" section="video" items={videos} />
+          <Section title="VODs" section="vod" items={vods} />
         </>
       )}
     </section>

@@ -1,3 +1,4 @@
+import { knownFacts, photoCountFact } from '../../../components/cardFacts';
 import { ListedCard } from '../../../components/MediaCard';
 import { PagedGallery } from '../../../components/PagedGallery';
 import type { PhotoItem } from '../../api/types';
@@ -13,7 +14,13 @@ export function PhotoGalleryPage() {
       url={photosUrl}
       load={getPhotos}
       renderItem={(photo) => (
-        <ListedCard key={photo.photos_id} item={photo} section="photos" storedThumbnail={(dir) => `/members/photosthumbs/${dir}/large.jpg`}>
+        <ListedCard
+          key={photo.photos_id}
+          item={photo}
+          section="photos"
+          storedThumbnail={(dir) => `/members/photosthumbs/${dir}/large.jpg`}
+          facts={knownFacts(photoCountFact(photo.photocount))}
+        >
           <span>{photo.modelname}</span>
           <span>Uploaded: {photo.datetoupload}</span>
         </ListedCard>

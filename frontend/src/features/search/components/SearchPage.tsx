@@ -1,28 +1,34 @@
 import { Link, useParams } from 'react-router-dom';
-import { LazyImage } from '../../../components/LazyImage';
+import { durationFact, knownFacts, photoCountFact } from '../../../components/cardFacts';
+import { ListedCard } from '../../../components/MediaCard';
 import { ResourceView } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import type { SearchHit } from '../../api/types';
 import { search, SearchTermError } from '../api/search';
 
-function Group({ title, route, hits }: { title: string; route: string; hits: SearchHit[] }) {
+/** One group of results, in the listings' cards: picture, title, badges and facts, the model linked below. */
+function Group({ title, section, hits }: { title: string; section: 'photos' | 'video' | 'vod'; hits: SearchHit[] }) {
   return (
     <section>
       <h2>{title}</h2>
       {hits.length ? (
-        <ul className="search-results">
+        <ul className="grid grid-gallery">
           {hits.map((hit) => (
-            <li key={hit.path} className="search-hit">
-              <Link to={`${route}${encodeURIComponent(hit.path)}`} className="search-hit-link">
-                {/* The title is in the same link: the thumbnail is decorative. */}
-                {hit.thumbnail ? <LazyImage src={hit.thumbnail} alt="" sizes="160px" width={160} height={120} /> : null}
-                <span className="search-hit-title">{hit.updatename}</span>
-              </Link>
+            <ListedCard
+              key={hit.path}
+              item={hit}
+              section={section}
+              storedThumbnail={() => hit.thumbnail}
+              facts={knownFacts(
+                'photocount' in hit ? photoCountFact(hit.photocount) : undefined,
+                'duration' in hit ? durationFact(hit.duration) : undefined,
+              )}
+            >
               <Link to={`/models/${encodeURIComponent(hit.modelname)}`} className="search-hit-model">
                 {hit.modelname}
               </Link>
-            </li>
+            </ListedCard>
           ))}
         </ul>
       ) : (
@@ -48,9 +54,9 @@ export function SearchPage() {
         <ResourceView resource={resource}>
           {(result) => (
             <>
-              <Group title="Photos" route="/photos/" hits={result.photos} />
-              <Group title="Videos" route="/video/" hits={result.videos} />
-              <Group title="VOD" route="/vod/" hits={result.vods} />
+              <Group title="Photos" section="photos" hits={result.photos} />
+              <Group title="Videos" section="video" hits={result.videos} />
+              <Group title="VOD" section="vod" hits={result.vods} />
             </>
           )}
         </ResourceView>

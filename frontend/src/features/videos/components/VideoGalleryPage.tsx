@@ -1,3 +1,4 @@
+import { durationFact, knownFacts } from '../../../components/cardFacts';
 import { ListedCard } from '../../../components/MediaCard';
 import { PagedGallery } from '../../../components/PagedGallery';
 import type { VideoItem } from '../../api/types';
@@ -18,6 +19,7 @@ export function VideoGalleryPage() {
           item={video}
           section="video"
           storedThumbnail={(dir) => `/members/videothumbs/${dir}/${dir}_02.jpg`}
+          facts={knownFacts(durationFact(video.duration))}
         >
           <span>{video.modelname}</span>
           <span>Uploaded: {video.datetoupload}</span>

@@ -1,3 +1,4 @@
+import { durationFact, knownFacts } from '../../../components/cardFacts';
 import { ListedCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
@@ -23,7 +24,7 @@ export function VodGalleryPage() {
               item={vod}
               section="vod"
               storedThumbnail={(dir) => `/members/vodthumbs/${dir}/${dir}_02.jpg`}
-              facts={[formatPrice(vod.price)]}
+              facts={knownFacts(formatPrice(vod.price), durationFact(vod.duration))}
             >
               <span>Uploaded: {vod.datetoupload}</span>
             </ListedCard>
