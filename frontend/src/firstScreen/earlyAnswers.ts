@@ -12,32 +12,39 @@ export const HOME_FIRST_ANSWERS = ['/api/updates/1', '/api/freephotos/1'] as con
 /** How many cards of the first screen get their picture preloaded: home's top row. */
 const FIRST_ROW = 3;
 
-const answers = new Map<string, Promise<unknown>>();
+/**
+ * As long as the app's own reads wait (features/api/fetchJson.ts, REQUEST_TIMEOUT_MS): after it home
+ * asks again itself, with its own time limit, "taking too long" message and retries.
+ */
+const EARLY_TIMEOUT_MS = 8000;
+/** An answer not taken by then is old: a later visit to home asks afresh. */
+const KEEP_MS = 30_000;
 
-/** Starts home's first requests (on `/` only) and preloads the first row's pictures once they are in. */
+const answers = new Map<string, { at: number; answer: Promise<unknown> }>();
+
+/** Starts home's first requests (on `/` only) and preloads the top row's pictures once they are in. */
 export function startFirstScreen(): void {
   if (window.location.pathname !== '/') return;
   for (const url of HOME_FIRST_ANSWERS) {
-    answers.set(
-      url,
-      fetch(url).then(
-        (response) => (response.ok ? (response.json() as Promise<unknown>) : undefined),
-        () => undefined,
-      ),
+    const answer = fetch(url, { signal: AbortSignal.timeout(EARLY_TIMEOUT_MS) }).then(
+      (response) => (response.ok ? (response.json() as Promise<unknown>) : undefined),
+      () => undefined,
     );
+    answers.set(url, { at: performance.now(), answer: answer.catch(() => undefined) });
   }
   // Behind the age notice nothing is shown yet: its pictures would only slow it down.
   if (ageConfirmed()) void preloadFirstRow();
 }
 
 /**
- * The early answer for `url`, once: a later visit to home asks again. Undefined when there is
- * none or it failed (the caller then asks itself and reports the error its own way).
+ * The early answer for `url`, once. Undefined when there is none, it failed or is old (the caller
+ * then asks itself and reports an error its own way).
  */
 export async function takeEarlyAnswer<T>(url: string): Promise<T | undefined> {
-  const answer = answers.get(url);
+  const early = answers.get(url);
   answers.delete(url);
-  return (await answer) as T | undefined;
+  if (!early || performance.now() - early.at > KEEP_MS) return undefined;
+  return (await early.answer) as T | undefined;
 }
 
 function ageConfirmed(): boolean {
@@ -55,7 +62,7 @@ interface Thumbnailed {
 
 /** The top row: the free sets strip when there is one, else the first card of each column. */
 async function preloadFirstRow(): Promise<void> {
-  const [updates, freeSets] = await Promise.all(HOME_FIRST_ANSWERS.map((url) => answers.get(url)));
+  const [updates, freeSets] = await Promise.all(HOME_FIRST_ANSWERS.map((url) => answers.get(url)?.answer));
   const free = Array.isArray(freeSets) ? (freeSets as Thumbnailed[]) : [];
   const feed = Array.isArray(updates) ? (updates as Thumbnailed[]) : [];
   const firstOfEach = ['photo', 'video', 'vod'].map((type) => feed.find((item) => item.type === type));
