@@ -71,12 +71,15 @@ async function preloadFirstRow(): Promise<void> {
     if (!item?.thumbnail) continue;
     const image = thumbnailImage(item.thumbnail);
     const link = document.createElement('link');
-    link.rel = 'preload';
-    link.as = 'image';
-    link.href = image.src;
-    if (image.srcSet) link.imageSrcset = image.srcSet;
-    if (image.sizes) link.imageSizes = image.sizes;
-    link.fetchPriority = 'high';
+    const attributes = {
+      rel: 'preload',
+      as: 'image',
+      href: image.src,
+      imagesrcset: image.srcSet,
+      imagesizes: image.sizes,
+      fetchpriority: 'high',
+    };
+    for (const [name, value] of Object.entries(attributes)) if (value) link.setAttribute(name, value);
     document.head.append(link);
   }
 }
