@@ -5,10 +5,14 @@ import { FakeIntersectionObserver } from './intersection';
 import { update } from './fixtures';
 import { startFirstScreen, takeEarlyAnswer } from '../src/firstScreen/earlyAnswers';
 import { thumbnailImage } from '../src/firstScreen/thumbnailUrls';
+import { resetSlow, SLOW_TEXT } from '../src/features/api/fetchJson';
 
 const freeSet = { path: 'free-a', updatename: 'Free A', thumbnail: '/members/freephotos/free-a/free-a_01.jpg?w=640' };
 
-beforeEach(() => FakeIntersectionObserver.install());
+beforeEach(() => {
+  FakeIntersectionObserver.install();
+  resetSlow();
+});
 afterEach(() => document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove()));
 
 describe('card picture URLs', () => {
@@ -42,7 +46,22 @@ describe("home's early answers (issue 23)", () => {
     expect(preload?.getAttribute('fetchpriority')).toBe('high');
 
     // Taken once: a later visit to home asks again.
-    expect(await takeEarlyAnswer('/api/updates/1')).toBeUndefined();
+    expect(await takeEarlyAnswer('/api/updates/1')).toEqual({ kind: 'none' });
+  });
+
+  it('that got no answer in time give home\'s "taking too long" at once, and home asks again by itself', async () => {
+    let calls = 0;
+    const fetchMock = stubFetch((url) => {
+      if (url !== '/api/updates/1') return json([]);
+      calls += 1;
+      return calls === 1 ? Promise.reject(new DOMException('signal timed out', 'TimeoutError')) : json([update('photo', 5)]);
+    });
+    startFirstScreen();
+    window.localStorage.setItem('ageConfirmed', 'true');
+    renderAt('/');
+    await screen.findByText(SLOW_TEXT);
+    await screen.findByText('photo update 5');
+    expect(calledUrls(fetchMock).filter((url) => url === '/api/updates/1')).toHaveLength(2);
   });
 
   it('fall back to home asking itself when the early answer failed, and preload nothing behind the age notice', async () => {

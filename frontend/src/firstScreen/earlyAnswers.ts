@@ -13,38 +13,44 @@ export const HOME_FIRST_ANSWERS = ['/api/updates/1', '/api/freephotos/1'] as con
 const FIRST_ROW = 3;
 
 /**
- * As long as the app's own reads wait (features/api/fetchJson.ts, REQUEST_TIMEOUT_MS): after it home
- * asks again itself, with its own time limit, "taking too long" message and retries.
+ * As long as the app's own reads wait (features/api/fetchJson.ts, REQUEST_TIMEOUT_MS): a hung bff
+ * gets home's "taking too long" as soon as before, counted from here.
  */
 const EARLY_TIMEOUT_MS = 8000;
 /** An answer not taken by then is old: a later visit to home asks afresh. */
 const KEEP_MS = 30_000;
 
-const answers = new Map<string, { at: number; answer: Promise<unknown> }>();
+/** What became of an early request: its JSON, nothing to use (an error answer, no network), or no answer in time. */
+export type EarlyAnswer = { kind: 'answer'; body: unknown } | { kind: 'none' } | { kind: 'timedOut' };
+
+const answers = new Map<string, { at: number; answer: Promise<EarlyAnswer> }>();
+
+async function ask(url: string): Promise<EarlyAnswer> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(EARLY_TIMEOUT_MS) });
+    return response.ok ? { kind: 'answer', body: await response.json() } : { kind: 'none' };
+  } catch (error) {
+    return error instanceof DOMException && error.name === 'TimeoutError' ? { kind: 'timedOut' } : { kind: 'none' };
+  }
+}
 
 /** Starts home's first requests (on `/` only) and preloads the top row's pictures once they are in. */
 export function startFirstScreen(): void {
   if (window.location.pathname !== '/') return;
-  for (const url of HOME_FIRST_ANSWERS) {
-    const answer = fetch(url, { signal: AbortSignal.timeout(EARLY_TIMEOUT_MS) }).then(
-      (response) => (response.ok ? (response.json() as Promise<unknown>) : undefined),
-      () => undefined,
-    );
-    answers.set(url, { at: performance.now(), answer: answer.catch(() => undefined) });
-  }
+  for (const url of HOME_FIRST_ANSWERS) answers.set(url, { at: performance.now(), answer: ask(url) });
   // Behind the age notice nothing is shown yet: its pictures would only slow it down.
   if (ageConfirmed()) void preloadFirstRow();
 }
 
 /**
- * The early answer for `url`, once. Undefined when there is none, it failed or is old (the caller
- * then asks itself and reports an error its own way).
+ * The early request for `url`, once (features/api/fetchJson.ts `fetchJsonOrEarly`); `none` when
+ * there was none or it is old.
  */
-export async function takeEarlyAnswer<T>(url: string): Promise<T | undefined> {
+export async function takeEarlyAnswer(url: string): Promise<EarlyAnswer> {
   const early = answers.get(url);
   answers.delete(url);
-  if (!early || performance.now() - early.at > KEEP_MS) return undefined;
-  return (await early.answer) as T | undefined;
+  if (!early || performance.now() - early.at > KEEP_MS) return { kind: 'none' };
+  return early.answer;
 }
 
 function ageConfirmed(): boolean {
@@ -62,7 +68,9 @@ interface Thumbnailed {
 
 /** The top row: the free sets strip when there is one, else the first card of each column. */
 async function preloadFirstRow(): Promise<void> {
-  const [updates, freeSets] = await Promise.all(HOME_FIRST_ANSWERS.map((url) => answers.get(url)?.answer));
+  const [updates, freeSets] = (await Promise.all(HOME_FIRST_ANSWERS.map((url) => answers.get(url)?.answer))).map((early) =>
+    early?.kind === 'answer' ? early.body : undefined,
+  );
   const free = Array.isArray(freeSets) ? (freeSets as Thumbnailed[]) : [];
   const feed = Array.isArray(updates) ? (updates as Thumbnailed[]) : [];
   const firstOfEach = ['photo', 'video', 'vod'].map((type) => feed.find((item) => item.type === type));

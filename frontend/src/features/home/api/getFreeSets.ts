@@ -1,5 +1,4 @@
-import { takeEarlyAnswer } from '../../../firstScreen/earlyAnswers';
-import { fetchJson } from '../../api/fetchJson';
+import { fetchJsonOrEarly } from '../../api/fetchJson';
 
 /** One free photo set as the listing sends it: enough for a card that links to /freephotos/{path}. */
 export interface FreeSetItem {
@@ -9,8 +8,8 @@ export interface FreeSetItem {
 }
 
 // The free sets are few (a handful of previews): the first page is all of them.
-export async function getFreeSets(signal: AbortSignal): Promise<FreeSetItem[]> {
+export function getFreeSets(signal: AbortSignal): Promise<FreeSetItem[]> {
   const url = '/api/freephotos/1';
   // May already be on its way (issue 23, firstScreen/earlyAnswers.ts).
-  return (await takeEarlyAnswer<FreeSetItem[]>(url)) ?? fetchJson<FreeSetItem[]>(url, { signal });
+  return fetchJsonOrEarly<FreeSetItem[]>(url, { signal });
 }

@@ -1,11 +1,10 @@
-import { takeEarlyAnswer } from '../../../firstScreen/earlyAnswers';
-import { fetchJson } from '../../api/fetchJson';
+import { fetchJson, fetchJsonOrEarly } from '../../api/fetchJson';
 import type { UpdateItem } from '../../api/types';
 
 export const UPDATES_PAGE_SIZE = 30;
 
-export async function getUpdates(page: number, signal: AbortSignal): Promise<UpdateItem[]> {
+export function getUpdates(page: number, signal: AbortSignal): Promise<UpdateItem[]> {
   const url = `/api/updates/${page}`;
   // Page 1 may already be on its way (issue 23, firstScreen/earlyAnswers.ts).
-  return (page === 1 ? await takeEarlyAnswer<UpdateItem[]>(url) : undefined) ?? fetchJson<UpdateItem[]>(url, { signal });
+  return page === 1 ? fetchJsonOrEarly<UpdateItem[]>(url, { signal }) : fetchJson<UpdateItem[]>(url, { signal });
 }
