@@ -1,18 +1,7 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { AppRoutes } from './app/routes';
+import { startFirstScreen } from './firstScreen/earlyAnswers';
 import './styles.css';
 
-// The app restores scroll positions itself (/vod), so the browser must not jump first.
-if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
-
-const root = document.getElementById('root');
-if (!root) throw new Error('missing #root');
-createRoot(root).render(
-  <StrictMode>
-    <BrowserRouter>
-      <AppRoutes />
-    </BrowserRouter>
-  </StrictMode>,
-);
+// Issue 23: this entry is tiny, so home's first requests leave while the app (React, the router,
+// home) is still on its way: index.html preloads it (vite.config.ts) and it starts when it is in.
+startFirstScreen();
+void import('./app/start');

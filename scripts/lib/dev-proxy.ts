@@ -58,6 +58,8 @@ function proxy(req: IncomingMessage, res: ServerResponse, target: string, extra:
   req.pipe(upstream);
 }
 
+const HOME_PRELOADS = '</api/updates/1>; rel=preload; as=fetch; crossorigin, </api/freephotos/1>; rel=preload; as=fetch; crossorigin';
+
 async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: string): Promise<void> {
   const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
   const candidate = normalize(join(spaDir, pathname));
@@ -71,6 +73,8 @@ async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: strin
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
+    // As nginx's `location = /`: home's first answers leave with the HTML's own requests (issue 23).
+    ...(pathname === '/' ? { link: HOME_PRELOADS } : {}),
   });
   if (req.method === 'HEAD') {
     res.end();

@@ -142,6 +142,8 @@ describe('the brand and the tablet header', () => {
     const first = await page.goto('/models');
     // nginx wrote the name into the page itself (escaped), before any script ran.
     expect(await first?.text()).toContain('<title>Studio &amp; Co&#39;s</title>');
+    // Home has a location of its own (its preload header): the brand is written there too.
+    expect(await (await page.request.get('/')).text()).toContain('<title>Studio &amp; Co&#39;s</title>');
     await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
     expect(await page.title()).toBe(`Models – ${BRAND}`);
     const brand = page.locator('header .brand');

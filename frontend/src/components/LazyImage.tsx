@@ -1,15 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { CARD_HEIGHT, CARD_SIZES, CARD_WIDTH, thumbnailImage } from '../firstScreen/thumbnailUrls';
 
-// Widths the media service renders on `?w=` (one list, shared with the server contract).
-export const VARIANT_WIDTHS = [160, 320, 480, 640, 960, 1280] as const;
-const VARIANT_PATH = /^\/members\/(?:photosthumbs|videothumbs|vodthumbs)\//;
 // Spec §9: images start loading 100px before they scroll into view.
 const OFFSET = '100px';
-
-export function variantSrcSet(src: string): string | undefined {
-  if (!VARIANT_PATH.test(src)) return undefined;
-  return VARIANT_WIDTHS.map((width) => `${src}?w=${width} ${width}w`).join(', ');
-}
 
 interface LazyImageProps {
   src: string;
@@ -21,7 +14,7 @@ interface LazyImageProps {
 }
 
 // The box keeps the image's aspect ratio before and after loading, so nothing below it moves.
-export function LazyImage({ src, alt, width = 640, height = 480, sizes = '(min-width: 1024px) 20vw, 50vw', className }: LazyImageProps) {
+export function LazyImage({ src, alt, width = CARD_WIDTH, height = CARD_HEIGHT, sizes = CARD_SIZES, className }: LazyImageProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(() => typeof IntersectionObserver === 'undefined');
   // Until the picture is in (or has failed), the box shows a skeleton (styles.css); then it stops.
@@ -44,7 +37,7 @@ export function LazyImage({ src, alt, width = 640, height = 480, sizes = '(min-w
     return () => observer.disconnect();
   }, [visible]);
 
-  const srcSet = variantSrcSet(src);
+  const image = thumbnailImage(src, width, sizes);
   return (
     <div
       ref={ref}
@@ -55,9 +48,9 @@ export function LazyImage({ src, alt, width = 640, height = 480, sizes = '(min-w
         <img
           onLoad={() => setSettledSrc(src)}
           onError={() => setSettledSrc(src)}
-          src={srcSet ? `${src}?w=${closestWidth(width)}` : src}
-          srcSet={srcSet}
-          sizes={srcSet ? sizes : undefined}
+          src={image.src}
+          srcSet={image.srcSet}
+          sizes={image.sizes}
           alt={alt}
           width={width}
           height={height}
@@ -66,8 +59,4 @@ export function LazyImage({ src, alt, width = 640, height = 480, sizes = '(min-w
       )}
     </div>
   );
-}
-
-function closestWidth(width: number): number {
-  return VARIANT_WIDTHS.find((candidate) => candidate >= width) ?? 1280;
 }

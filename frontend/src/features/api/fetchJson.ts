@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from '@media-site/contracts/errors';
+import { takeEarlyAnswer } from '../../firstScreen/earlyAnswers';
 
 /**
  * A non-2xx answer. `message` is spec §8's "HTTP error! status: {status}" whatever the server said;
@@ -83,6 +84,23 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
     }
     throw error;
   }
+}
+
+/**
+ * A read the first screen may have started already (issue 23, firstScreen/earlyAnswers.ts): its
+ * answer when there is one, its time-out as this module's own, else asked here.
+ */
+export async function fetchJsonOrEarly<T>(url: string, init?: RequestInit): Promise<T> {
+  const early = await takeEarlyAnswer(url);
+  if (early.kind === 'answer') {
+    timeoutsInARow = 0;
+    return early.body as T;
+  }
+  if (early.kind === 'timedOut') {
+    timeoutsInARow += 1;
+    throw new TimeoutError();
+  }
+  return fetchJson<T>(url, init);
 }
 
 export function postJson<T>(url: string, body?: unknown, init?: RequestInit): Promise<T> {

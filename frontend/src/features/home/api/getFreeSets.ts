@@ -1,9 +1,11 @@
-import { fetchJson } from '../../api/fetchJson';
+import { fetchJsonOrEarly } from '../../api/fetchJson';
 import type { FreeSetItem } from '../../api/types';
 
 export type { FreeSetItem };
 
 // The free sets are few (a handful of previews): the first page is all of them.
 export function getFreeSets(signal: AbortSignal): Promise<FreeSetItem[]> {
-  return fetchJson<FreeSetItem[]>('/api/freephotos/1', { signal });
+  const url = '/api/freephotos/1';
+  // May already be on its way (issue 23, firstScreen/earlyAnswers.ts).
+  return fetchJsonOrEarly<FreeSetItem[]>(url, { signal });
 }
