@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FRAME_SHARES, FRAME_SUFFIXES } from '../ingest/layout';
 import { fileExists, writeFileAtomic } from './files';
-import { renderPicture } from './image';
+import { renderPicture, type Picture } from './image';
 import { runPool } from './pool';
+import { scene } from './scene';
 
 const run = promisify(execFile);
 
@@ -18,8 +19,9 @@ const run = promisify(execFile);
 interface Recipe {
   name: string;
   seconds: number;
-  /** ffmpeg's inputs and filters; `work` holds any picture the recipe draws first. */
-  inputs: (work: string) => Promise<string[]>;
+  /** ffmpeg's inputs and filters; `{panorama}` stands for the recipe's picture, drawn first. */
+  args: string[];
+  panorama?: Picture;
 }
 
 const FPS = 25;
@@ -35,7 +37,7 @@ const RECIPES: readonly Recipe[] = [
     name: 'drift',
     seconds: 40,
     // Drawn at a quarter of the pixels and scaled: the gradients are smooth, and this is four times cheaper.
-    inputs: async () => [
+    args: [
       '-f',
       'lavfi',
       '-i',
@@ -50,34 +52,31 @@ const RECIPES: readonly Recipe[] = [
     name: 'valley',
     seconds: 48,
     // A slow pan across one wide generated landscape, over wind (brown noise) and a low tone.
-    inputs: async (work) => {
-      const panorama = join(work, 'valley.jpg');
-      await writeFile(panorama, await renderPicture({ width: SIZE.width * 2.5, height: SIZE.height, key: 'showcase-valley', view: 1 }));
-      return [
-        '-i',
-        panorama,
-        '-f',
-        'lavfi',
-        '-i',
-        'anoisesrc=c=brown:a=0.06:d=48',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=f=110:d=48,volume=0.08',
-        '-filter_complex',
-        `[0:v]loop=loop=-1:size=1:start=0,fps=${FPS},crop=${SIZE.width}:${SIZE.height}:x='(iw-ow)*t/48':y=0,trim=duration=48[v];[1:a][2:a]amix=inputs=2[a]`,
-        '-map',
-        '[v]',
-        '-map',
-        '[a]',
-      ];
-    },
+    panorama: { width: SIZE.width * 2.5, height: SIZE.height, key: 'showcase-valley', view: 1 },
+    args: [
+      '-i',
+      '{panorama}',
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=c=brown:a=0.06:d=48',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=110:d=48,volume=0.08',
+      '-filter_complex',
+      `[0:v]loop=loop=-1:size=1:start=0,fps=${FPS},crop=${SIZE.width}:${SIZE.height}:x='(iw-ow)*t/48':y=0,trim=duration=48[v];[1:a][2:a]amix=inputs=2[a]`,
+      '-map',
+      '[v]',
+      '-map',
+      '[a]',
+    ],
   },
   {
     name: 'test-card',
     seconds: 32,
     // Fine lines and moving shapes: where quality switching shows most.
-    inputs: async () => [
+    args: [
       '-f',
       'lavfi',
       '-i',
@@ -121,16 +120,18 @@ export interface ShowcaseClip {
   frames: Record<(typeof FRAME_SUFFIXES)[number], string>;
 }
 
+/** Bump when image.ts changes how a picture's pixels are finished (the panorama's SVG is hashed already). */
+const PICTURE_VERSION = 1;
+
 /**
- * Where the clips are kept between runs: a folder named for what makes them (the recipes, this
- * file's output options), so a new recipe makes new clips and a fresh data folder reuses old ones.
+ * Where the clips are kept between runs: a folder named for what makes them (the recipes, the
+ * panorama's drawing, the output options), so a new recipe makes new clips and a fresh data
+ * folder reuses old ones.
  */
 export function showcaseCacheDir(root = tmpdir()): string {
-  const hash = createHash('sha256')
-    .update(JSON.stringify({ recipes: RECIPES.map((r) => [r.name, r.seconds, r.inputs.toString()]), OUTPUT, PAD, PLUCKS, v: 1 }))
-    .digest('hex')
-    .slice(0, 12);
-  return join(root, `media-site-demo-clips-${hash}`);
+  const hash = createHash('sha256').update(JSON.stringify({ OUTPUT, PICTURE_VERSION }));
+  for (const recipe of RECIPES) hash.update(JSON.stringify(recipe)).update(recipe.panorama ? scene(recipe.panorama).svg : '');
+  return join(root, `media-site-demo-clips-${hash.digest('hex').slice(0, 12)}`);
 }
 
 async function makeClip(recipe: Recipe, dir: string): Promise<ShowcaseClip> {
@@ -143,7 +144,10 @@ async function makeClip(recipe: Recipe, dir: string): Promise<ShowcaseClip> {
   await mkdir(work, { recursive: true });
   try {
     const out = join(work, 'clip.mp4');
-    const args = ['-v', 'error', '-nostdin', '-y', ...(await recipe.inputs(work)), ...OUTPUT, '-t', String(recipe.seconds), out];
+    const panorama = join(work, 'panorama.jpg');
+    if (recipe.panorama) await writeFile(panorama, await renderPicture(recipe.panorama));
+    const inputs = recipe.args.map((arg) => (arg === '{panorama}' ? panorama : arg));
+    const args = ['-v', 'error', '-nostdin', '-y', ...inputs, ...OUTPUT, '-t', String(recipe.seconds), out];
     await run('ffmpeg', args, { timeout: 180_000 });
     for (const suffix of FRAME_SUFFIXES) {
       const frame = join(work, `${suffix}.jpg`);
