@@ -36,12 +36,13 @@ const RECIPES: readonly Recipe[] = [
   {
     name: 'drift',
     seconds: 40,
-    // Drawn at a quarter of the pixels and scaled: the gradients are smooth, and this is four times cheaper.
+    // Drawn at a quarter of the pixels and scaled (the gradients are smooth; four times cheaper); the
+    // hue turns once around the wheel, so every second of the preview strip has its own colours.
     args: [
       '-f',
       'lavfi',
       '-i',
-      `gradients=s=640x360:r=${FPS}:n=5:c0=1b2a6b:c1=6b2a8f:c2=0f8f8a:c3=f0a040:c4=e05a7a:speed=0.02:seed=7:d=40,scale=${SIZE.width}:${SIZE.height}:flags=bilinear`,
+      `gradients=s=640x360:r=${FPS}:n=5:c0=1b2a6b:c1=6b2a8f:c2=0f8f8a:c3=f0a040:c4=e05a7a:speed=0.02:seed=7:d=40,hue=H=2*PI*t/40,scale=${SIZE.width}:${SIZE.height}:flags=bilinear`,
       '-f',
       'lavfi',
       '-i',
@@ -59,7 +60,7 @@ const RECIPES: readonly Recipe[] = [
       '-f',
       'lavfi',
       '-i',
-      'anoisesrc=c=brown:a=0.06:d=48',
+      'anoisesrc=c=brown:a=0.06:seed=1:d=48',
       '-f',
       'lavfi',
       '-i',
