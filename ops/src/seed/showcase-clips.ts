@@ -13,8 +13,9 @@ import { scene } from './scene';
 const run = promisify(execFile);
 
 /**
- * A 720p clip with motion and sound, made from ffmpeg's lavfi sources (and one generated
- * landscape), so seeking, quality switching and the preview strip have something to show.
+ * A 720p clip with motion and sound, made from ffmpeg's lavfi sources and generated landscapes,
+ * so seeking, quality switching and the preview strip have something to show. (lavfi's
+ * `gradients` was tried for colour: in ffmpeg 5.1 it is mostly one flat colour per frame.)
  */
 interface Recipe {
   name: string;
@@ -34,19 +35,23 @@ const PLUCKS = '0.12*sin(2*PI*t*261.63*pow(2,floor(mod(t*2,4))*3/12))*exp(-4*mod
 
 const RECIPES: readonly Recipe[] = [
   {
-    name: 'drift',
+    name: 'peaks',
     seconds: 40,
-    // Drawn at a quarter of the pixels and scaled (the gradients are smooth; four times cheaper); the
-    // hue turns once around the wheel, so every second of the preview strip has its own colours.
+    // A pan from right to left across a generated range in daylight, over a quiet chord.
+    panorama: { width: SIZE.width * 2.5, height: SIZE.height, key: 'showcase-peaks', view: 1 },
     args: [
-      '-f',
-      'lavfi',
       '-i',
-      `gradients=s=640x360:r=${FPS}:n=5:c0=1b2a6b:c1=6b2a8f:c2=0f8f8a:c3=f0a040:c4=e05a7a:speed=0.02:seed=7:d=40,hue=H=2*PI*t/40,scale=${SIZE.width}:${SIZE.height}:flags=bilinear`,
+      '{panorama}',
       '-f',
       'lavfi',
       '-i',
       `aevalsrc='${PAD}':s=44100:d=40`,
+      '-filter_complex',
+      `[0:v]loop=loop=-1:size=1:start=0,fps=${FPS},crop=${SIZE.width}:${SIZE.height}:x='(iw-ow)*(1-t/40)':y=0,trim=duration=40[v]`,
+      '-map',
+      '[v]',
+      '-map',
+      '1:a',
     ],
   },
   {
