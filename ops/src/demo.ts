@@ -49,7 +49,9 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
   if (seeded || (await hasDemoMarker(options.knex))) {
     media = await writeMediaTree({ mediaRoot: options.mediaRoot, log, useFfmpeg: options.useFfmpeg });
     if (media.written)
-      log(`demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips})`);
+      log(
+        `demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips}; ${media.showcase} items with a 720p showcase clip)`,
+      );
     // Renditions are made by the encode worker (npm start runs one), not here: the first start stays quick.
     const jobs = await ensureAllJobs(options.knex, options.mediaRoot, Date.now());
     encode = { items: jobs.items, queued: jobs.queued };

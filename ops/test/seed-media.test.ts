@@ -7,6 +7,9 @@ import { videoDownloadName, vodDownloadName } from '@media-site/contracts/downlo
 import { readGeneration } from '@media-site/db';
 import { buildDemoCatalog, ensureDemo, writeMediaTree } from '../src/index';
 import { FIXTURE_CLIP, loadSampleClips } from '../src/seed/sample-video';
+import { renderPicture } from '../src/seed/image';
+import { showcaseItems } from '../src/seed/media';
+import { showcaseClips } from '../src/seed/showcase-clips';
 import { jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker } from '@media-site/encoder';
 import { ENCODE_SETTINGS, ffprobeStreams } from '@media-site/encoder/testing-clips';
@@ -70,6 +73,10 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     expect(w).toBeGreaterThanOrEqual(1200);
     expect(await jpegSize(join(mediaRoot, 'photosthumbs', first.path, firstFile.filename))).toEqual([320, 213]);
     expect(await jpegSize(join(mediaRoot, 'photosthumbs', first.path, 'large.jpg'))).toEqual([640, 427]);
+    // Every third photo stands upright; its thumbnail is cropped to the same landscape box.
+    const third = await db.knex('photoset_files').where({ photoset_id: first.id, position: 3 }).first('filename');
+    expect(await jpegSize(join(mediaRoot, 'photos', first.path, third.filename))).toEqual([1067, 1600]);
+    expect(await jpegSize(join(mediaRoot, 'photosthumbs', first.path, third.filename))).toEqual([320, 213]);
 
     for (const free of await db.knex('freephotosets').select('id', 'path')) {
       for (const file of await db.knex('freephotoset_files').where({ freephotoset_id: free.id }).pluck('filename')) {
@@ -92,6 +99,54 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     const [v0] = videos;
     expect(await jpegSize(join(mediaRoot, 'videothumbs', v0.path, `${v0.path}_02.jpg`))).toEqual([640, 360]);
     expect(new Set(videos.map((v) => videoDownloadName(v.prename).slice(-7)))).toEqual(new Set(['001.mp4', '001.mpg', '001.wmv']));
+  });
+
+  it('draws pictures, not flat fills: every photo has detail, and two sets look different', async () => {
+    const [a, b] = await db.knex('photosets').select('id', 'path').orderBy('id').limit(2);
+    const photo = async (set: { id: number; path: string }, position: number) =>
+      join(
+        mediaRoot,
+        'photos',
+        set.path,
+        (await db.knex('photoset_files').where({ photoset_id: set.id, position }).first('filename')).filename,
+      );
+    for (const file of [await photo(a, 1), await photo(a, 2), await photo(b, 1)]) {
+      const { channels } = await sharp(file).stats();
+      // A flat fill (the old placeholders, text aside) has a deviation near 0; a landscape has tens.
+      for (const c of channels) expect(c.stdev).toBeGreaterThan(15);
+    }
+    // Two sets: compared as small greyscale copies, pixels differ by 20+ levels on average.
+    const small = (file: string) => sharp(file).resize(64, 43, { fit: 'fill' }).greyscale().raw().toBuffer();
+    const [pa, pb] = await Promise.all([small(await photo(a, 1)), small(await photo(b, 1))]);
+    let diff = 0;
+    for (let i = 0; i < pa.length; i++) diff += Math.abs((pa[i] ?? 0) - (pb[i] ?? 0));
+    expect(diff / pa.length).toBeGreaterThan(20);
+  });
+
+  it('gives the newest MP4 videos and VOD a 30-60 s 720p clip with sound, and frames taken from it', async () => {
+    const items = showcaseItems(mediaRoot, buildDemoCatalog(), 3);
+    expect(items.filter((i) => i.type === 'video')).toHaveLength(3);
+    expect(items.filter((i) => i.type === 'vod')).toHaveLength(1);
+    const durations = new Set<number>();
+    for (const item of items) {
+      const { streams, duration } = await ffprobeStreams(item.file);
+      expect(streams.map((st) => `${st.codec_type}:${st.codec_name}`).sort()).toEqual(['audio:aac', 'video:h264']);
+      expect(streams.find((st) => st.codec_type === 'video')).toMatchObject({ width: 1280, height: 720 });
+      expect(duration).toBeGreaterThanOrEqual(30);
+      expect(duration).toBeLessThanOrEqual(60);
+      durations.add(Math.round(duration));
+      const dir = item.type === 'video' ? 'videothumbs' : 'vodthumbs';
+      expect(await jpegSize(join(mediaRoot, dir, item.row.path, `${item.row.path}_10.jpg`))).toEqual([640, 360]);
+    }
+    expect(durations.size).toBe(3);
+  });
+
+  it('makes the showcase clips once per machine: a second run reuses them', async () => {
+    const first = await showcaseClips();
+    const made = await Promise.all(first.map(async (clip) => (await stat(clip.file)).mtimeMs));
+    const again = await showcaseClips();
+    expect(again).toEqual(first);
+    expect(await Promise.all(again.map(async (clip) => (await stat(clip.file)).mtimeMs))).toEqual(made);
   });
 
   it('encodes the demo .mpg videos and VODs into browser renditions', { timeout: 120_000 }, async () => {
@@ -149,6 +204,15 @@ describe.each(testBackends())('ensureDemo with a catalog filled otherwise, on %s
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('generated pictures', () => {
+  it('are the same for the same picture, and differ between views of one set', async () => {
+    const spec = { width: 320, height: 213, key: 'some-set', view: 1 };
+    const [one, two, other] = await Promise.all([renderPicture(spec), renderPicture(spec), renderPicture({ ...spec, view: 2 })]);
+    expect(one.equals(two)).toBe(true);
+    expect(one.equals(other)).toBe(false);
   });
 });
 

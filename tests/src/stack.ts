@@ -29,8 +29,8 @@ function seedSourcesHash(): string {
 
 let template: Promise<string> | undefined;
 /**
- * The demo catalog and media tree (1,400 files drawn by sharp, the sample clips by ffmpeg: seconds
- * of CPU), made once per machine and seed version and copied into each stack's fresh folder.
+ * The demo catalog and media tree (1,400 pictures drawn by sharp, the clips by ffmpeg: 20-40 s of
+ * CPU), made once per machine and seed version and copied into each stack's fresh folder.
  */
 function seededTemplate(log: (line: string) => void): Promise<string> {
   template ??= (async () => {
