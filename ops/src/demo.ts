@@ -52,6 +52,13 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
       log(
         `demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips}; ${media.showcase} items with a 720p showcase clip)`,
       );
+    // The showcase items run 30-60 s, not the sample's 2 s their rows were seeded with: the cards say
+    // so from the first listing (no service has cached one yet: this runs before they start).
+    for (const { type, path, seconds } of media.durations)
+      await options
+        .knex(type === 'video' ? 'videos' : 'vods')
+        .where({ path })
+        .update({ duration: seconds });
     // Renditions are made by the encode worker (npm start runs one), not here: the first start stays quick.
     const jobs = await ensureAllJobs(options.knex, options.mediaRoot, Date.now());
     encode = { items: jobs.items, queued: jobs.queued };

@@ -54,6 +54,16 @@ describe.each(testBackends())('ensureDemo on %s', (backend) => {
     // Every video and VOD waits for the encoder (npm start runs one in the background).
     expect(result.encode).toEqual({ items: 88, queued: 88 });
     expect(await jobCounts(db.knex)).toEqual({ queued: 88, running: 0, done: 0, failed: 0 });
+    // The showcase items' rows carry their clips' running times (30-60 s), the others the sample's.
+    expect(result.media?.durations.length).toBe(result.media?.showcase);
+    for (const { type, path, seconds } of result.media?.durations ?? []) {
+      expect(seconds).toBeGreaterThanOrEqual(30);
+      const row = await db
+        .knex(type === 'video' ? 'videos' : 'vods')
+        .where({ path })
+        .first('duration');
+      expect(Number(row.duration)).toBe(seconds);
+    }
   });
 
   it('wrote the files the rows name', async () => {

@@ -35,6 +35,8 @@ export interface MediaTreeSummary {
   clips: 'ffmpeg' | 'fixture' | 'not needed';
   /** Items given a 30-60 s 720p showcase clip instead of the short sample. */
   showcase: number;
+  /** Their running times, for the catalog rows (which the seed wrote with the short sample's). */
+  durations: Array<{ type: 'video' | 'vod'; path: string; seconds: number }>;
 }
 
 /** One or more files made together (a full photo and its thumbnail share one render). */
@@ -132,7 +134,7 @@ export function videoFiles(root: string, catalog: DemoCatalog): string[] {
 export async function writeMediaTree(options: MediaTreeOptions): Promise<MediaTreeSummary> {
   const root = options.mediaRoot;
   const catalog = options.catalog ?? buildDemoCatalog();
-  const summary: MediaTreeSummary = { written: 0, skipped: 0, clips: 'not needed', showcase: 0 };
+  const summary: MediaTreeSummary = { written: 0, skipped: 0, clips: 'not needed', showcase: 0, durations: [] };
   const write = async (file: string, data: Buffer) => {
     await writeFileAtomic(file, data);
     summary.written++;
@@ -219,6 +221,7 @@ async function placeShowcase(
       else await write(dest, await readFile(source));
     }
     summary.showcase++;
+    summary.durations.push({ type: item.type, path: item.row.path, seconds: clip.seconds });
   }
   return items;
 }
