@@ -73,7 +73,10 @@ describe('token key strength', () => {
       (() => {
         // Every hex digit once, then random digits: a random 32-digit half can use only 11 different
         // digits (about 1 draw in 50), which the variety rule refuses first.
-        const half = `${'0123456789abcdef'.split('').sort(() => Math.random() - 0.5).join('')}${hex(8)}`;
+        const half = `${'0123456789abcdef'
+          .split('')
+          .sort(() => Math.random() - 0.5)
+          .join('')}${hex(8)}`;
         return `${half}${half}`;
       })(),
       /repeats a block of 32 characters/,

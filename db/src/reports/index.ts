@@ -27,4 +27,12 @@ export {
   type ContentTableName,
   type ContentType,
 } from './takedowns';
-export { claimDuePurges, enqueuePurge, markPurged, oldestPendingPurgeAgeMs, retryPurge, type PurgeAction, type QueuedPurge } from './purges';
+export {
+  claimDuePurges,
+  enqueuePurge,
+  markPurged,
+  oldestPendingPurgeAgeMs,
+  retryPurge,
+  type PurgeAction,
+  type QueuedPurge,
+} from './purges';
