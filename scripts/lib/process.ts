@@ -64,22 +64,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Polls url until it answers 2xx, the child exits, or timeoutMs passes. */
-export async function waitHealthy(url: string, child: Child | undefined, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls url until it answers 2xx, the child exits, or timeoutMs passes (60 s: two stacks and Chromium
+ * starting at once on two loaded cores took over 30 s twice; the error says what the last try got).
+ */
+export async function waitHealthy(url: string, child: Child | undefined, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void child?.exited.then(() => {
     exited = true;
   });
+  // What the last try got, for the error: a status and body (a /readyz names what it waits for) or why it failed.
+  let last = 'no answer yet';
   while (Date.now() < deadline) {
     if (exited) throw new Error(`${child?.name} exited before it became healthy`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return;
-    } catch {
+      last = `${res.status} ${(await res.text()).slice(0, 500)}`;
+    } catch (err) {
       // not listening yet
+      last = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
     }
     await sleep(100);
   }
-  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
+  throw new Error(`${url} did not become healthy within ${timeoutMs} ms (last try: ${last})`);
 }
