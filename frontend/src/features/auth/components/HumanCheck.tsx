@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type {} from 'altcha/types/react';
 
 /**
@@ -24,7 +24,9 @@ export function HumanCheck({ onVerified }: { onVerified: (payload: string) => vo
     };
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the listener is on the widget when it is committed, so a 'verified' that comes
+  // before a passive effect would have run (a loaded machine) is not lost.
+  useLayoutEffect(() => {
     const element = widget.current;
     if (!element) return;
     const verified = (event: Event) => {
