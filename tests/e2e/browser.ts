@@ -129,14 +129,14 @@ export const screenshotsOf = (journey: string) => (page: Page, name: string, vie
   page.screenshot({ path: join(screenshotDir, `${journey}-${name}-${VIEWPORTS[viewport].width}.png`), fullPage: false });
 
 /**
- * A stack started with `env` and a Chromium for it, for the suite this is called in (beforeAll /
- * afterAll); both are read once the suite has started.
+ * A stack started with `options` (startStack's) and a Chromium for it, for the suite this is called
+ * in (beforeAll / afterAll); both are read once the suite has started.
  */
-export function stackWithBrowser(env: NodeJS.ProcessEnv): { readonly stack: Stack; readonly browser: Browser } {
+export function stackWithBrowser(options: Parameters<typeof startStack>[0]): { readonly stack: Stack; readonly browser: Browser } {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    stack = await startStack({ env });
+    stack = await startStack(options);
     browser = await launchChromium();
     mkdirSync(screenshotDir, { recursive: true });
   }, 300_000);

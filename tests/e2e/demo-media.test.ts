@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { launchChromium } from '../src/chromium';
-import { startStack, type Stack } from '../src/stack';
-import { openPage, screenshotDir, screenshotsOf, signInAsDemo, VIEWPORTS, type Viewport } from './browser';
+import { openPage, screenshotsOf, signInAsDemo, stackWithBrowser, VIEWPORTS, type Viewport } from './browser';
 
 /**
  * Issue 23, "Demo media", in Chromium through nginx with the background encoder running: home and
@@ -12,24 +9,12 @@ import { openPage, screenshotDir, screenshotsOf, signInAsDemo, VIEWPORTS, type V
  * or 480p rendition, 30-60 s long with sound, with a preview strip. Screenshots:
  * demo-media-{home,set,player}-{390,1280}.png.
  */
-let stack: Stack;
-let browser: Browser;
+const site = stackWithBrowser({ frontDoor: 'nginx', encoder: true });
 const shot = screenshotsOf('demo-media');
-
-beforeAll(async () => {
-  stack = await startStack({ frontDoor: 'nginx', encoder: true });
-  browser = await launchChromium();
-  mkdirSync(screenshotDir, { recursive: true });
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 /** The first video the encoder gave a 720p rendition: a showcase clip (the others are 90p). */
 async function encodedShowcase(): Promise<string> {
-  const knex = createKnex(stack.databaseUrl);
+  const knex = createKnex(site.stack.databaseUrl);
   try {
     const deadline = Date.now() + 240_000;
     for (;;) {
@@ -70,7 +55,7 @@ function imageDeviations(page: Page): Promise<number[]> {
 
 describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', (viewport) => {
   it('home and a photo set show generated landscapes, not flat fills', async () => {
-    const { page, errors } = await openPage(browser, stack.baseUrl, viewport);
+    const { page, errors } = await openPage(site.browser, site.stack.baseUrl, viewport);
     await page.goto('/');
     await page.locator('main li.card img').first().waitFor();
     await page.waitForLoadState('networkidle');
@@ -79,7 +64,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', 
     for (const deviation of home) expect(deviation).toBeGreaterThan(8);
     await shot(page, 'home', viewport);
 
-    const knex = createKnex(stack.databaseUrl);
+    const knex = createKnex(site.stack.databaseUrl);
     const set = (await knex('photosets').orderBy('id').first('path')) as { path: string };
     await knex.destroy();
     await page.goto(`/photos/${set.path}`);
@@ -95,7 +80,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', 
 
   it('a showcase clip plays from a 720p or 480p rendition, 30-60 s with sound, with a preview strip', { timeout: 300_000 }, async () => {
     const path = await encodedShowcase();
-    const { page, errors } = await openPage(browser, stack.baseUrl, viewport);
+    const { page, errors } = await openPage(site.browser, site.stack.baseUrl, viewport);
     await signInAsDemo(page);
     const view = (await (await page.request.get(`/api/playback/video/${path}`)).json()) as {
       renditions: { label: string; type: string }[];

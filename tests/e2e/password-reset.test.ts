@@ -14,7 +14,7 @@ import { openPage, screenshotsOf, stackWithBrowser, type Viewport } from './brow
 const OLD_PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new horse';
 
-const site = stackWithBrowser({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', MEDIA_REVOCATION_INTERVAL_S: '5' });
+const site = stackWithBrowser({ env: { RATE_LIMIT_LOGIN_PER_MINUTE: '1000', MEDIA_REVOCATION_INTERVAL_S: '5' } });
 const open = (viewport: Viewport) => openPage(site.browser, site.stack.baseUrl, viewport);
 const shot = screenshotsOf('reset');
 

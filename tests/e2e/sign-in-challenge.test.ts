@@ -8,7 +8,7 @@ import { screenshotDir, stackWithBrowser } from './browser';
  * included), the bff and a real Chromium at phone width: the form asks for a proof of work, the
  * ALTCHA widget solves it in its worker, and the member is signed in without pressing anything else.
  */
-const site = stackWithBrowser({ RATE_LIMIT_LOGIN_PER_ACCOUNT: '2', RATE_LIMIT_LOGIN_PER_MINUTE: '1000' });
+const site = stackWithBrowser({ env: { RATE_LIMIT_LOGIN_PER_ACCOUNT: '2', RATE_LIMIT_LOGIN_PER_MINUTE: '1000' } });
 
 describe('sign-in past the account budget', () => {
   it('shows the widget, solves it in about a second and signs in, at phone width, within the CSP', async () => {
