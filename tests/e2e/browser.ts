@@ -7,6 +7,7 @@ import { createKnex } from '@media-site/db';
 import { DEMO_MEMBER, ensureDemoMember } from '@media-site/ops';
 import { launchChromium } from '../src/chromium';
 import { startStack } from '../src/stack';
+import { trackRequests } from './quiet';
 import type { Stack } from '../src/stack';
 
 // test-results/ at the repository's root: CI keeps it as the run's artifacts.
@@ -63,6 +64,7 @@ export async function startSite({ demoMember = false, env }: { demoMember?: bool
       const context = await browser.newContext({ baseURL: stack.baseUrl, viewport: { width, height } });
       if (ageConfirmed) await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
       const page = await context.newPage();
+      trackRequests(page);
       const errors: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
@@ -119,6 +121,7 @@ export async function openPage(browser: Browser, baseURL: string, viewport: View
   const context = await browser.newContext({ baseURL, viewport: VIEWPORTS[viewport] });
   await context.addInitScript(() => window.localStorage.setItem('ageConfirmed', 'true'));
   const page = await context.newPage();
+  trackRequests(page);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { openPage, screenshotsOf, signInAsDemo, stackWithBrowser, VIEWPORTS, type Viewport } from './browser';
+import { settled } from './quiet';
 
 /**
  * Issue 23, "Demo media", in Chromium through nginx with the background encoder running: home and
@@ -58,7 +59,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', 
     const { page, errors } = await openPage(site.browser, site.stack.baseUrl, viewport);
     await page.goto('/');
     await page.locator('main li.card img').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const home = await imageDeviations(page);
     expect(home.length).toBeGreaterThanOrEqual(2);
     for (const deviation of home) expect(deviation).toBeGreaterThan(8);
@@ -69,7 +70,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', 
     await knex.destroy();
     await page.goto(`/photos/${set.path}`);
     await page.locator('main .grid-thumbs img').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const thumbs = await imageDeviations(page);
     expect(thumbs.length).toBeGreaterThanOrEqual(2);
     for (const deviation of thumbs) expect(deviation).toBeGreaterThan(8);

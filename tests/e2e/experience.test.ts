@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotDir, scrollToBottom, startSite, vodScrolledTo } from './browser';
+import { settled } from './quiet';
 import type { Site } from './browser';
 
 let site: Site;
@@ -136,7 +137,7 @@ describe('accessibility', () => {
       const { page } = await site.open({ width, ageConfirmed });
       await page.goto(path);
       await page.locator('main h1, main h2').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       const result = await new AxeBuilder({ page }).analyze();
       for (const violation of result.violations) {
         if (violation.impact === 'serious' || violation.impact === 'critical') {
@@ -179,7 +180,7 @@ describe('screenshots', () => {
         const { page, errors } = await site.open({ width, height: width === 360 ? 740 : 900 });
         await page.goto(path);
         await page.getByText(text).first().waitFor();
-        await page.waitForLoadState('networkidle');
+        await settled(page);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`) });

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { screenshotDir, screenshotsOf, signInAsDemo, startSite, VIEWPORTS, type Viewport } from './browser';
+import { settled } from './quiet';
 import type { Site } from './browser';
 
 /**
@@ -57,7 +58,7 @@ async function openHome(viewport: Viewport): Promise<Page> {
   const { page } = await site.open(VIEWPORTS[viewport]);
   await page.goto('/');
   await page.locator('main .home-columns li.card').first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   return page;
 }
 
@@ -108,7 +109,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 presentation (%s)'
     expect(await hero.getByRole('link', { name: 'New photo sets' }).getAttribute('href')).toBe('/photos?sort=date');
     expect(await page.getByRole('region', { name: 'Membership' }).count()).toBe(0);
     await page.locator('main .home-columns li.card').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     await expectHeaderFits(page, viewport);
     expect(await page.locator('header').innerText()).toContain(DEMO_MEMBER.username);
     await shot(page, 'home-member', viewport);

@@ -4,6 +4,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { openPage, screenshotDir, screenshotsOf, type Viewport } from './browser';
+import { settled } from './quiet';
 import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
 
 /**
@@ -238,7 +239,7 @@ describe('issue 12: join, signed in, owned, account', () => {
       );
       await page.getByRole('button', { name: `Download ${vod.updatename}` }).waitFor();
       expect(await page.locator('main').innerText()).toContain("card billing provider's consumer support");
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
       await shot(page, '6-account', viewport);
@@ -273,7 +274,7 @@ describe('issue 12: join, signed in, owned, account', () => {
     for (const path of ['/welcome', '/account', `/vod/${encodeURIComponent(vod.path)}`]) {
       await page.goto(path);
       await page.locator('main h1').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       const result = await new AxeBuilder({ page }).analyze();
       for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${path}: ${v.id}`);
     }

@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotDir, scrollToBottom, startSite, vodScrolledTo } from './browser';
+import { settled } from './quiet';
 import type { Site } from './browser';
 
 // Issue 12, items 5–7 and Retry: Back, focus and titles, the age gate, the phone header, error recovery.
@@ -60,7 +61,7 @@ describe.each(VIEWPORTS)('Back restores the place in a listing ($name)', ({ widt
       await scrollToBottom(page);
       await page.waitForFunction((count) => document.querySelectorAll('main li.card').length > count, before);
     }
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const cards = await cardCount(page);
     expect(cards).toBeGreaterThan(60);
     // Well down the page, then a card that is in view there.
@@ -135,7 +136,7 @@ describe('Back restores the place on the other listings (390×844)', () => {
     for (const [path, links] of cases()) {
       await page.goto(path);
       await page.locator(links).first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       await scrollToBottom(page);
       // The position when leaving counts: the link clicked may sit above the bottom.
       const link = page.locator(links).last();
@@ -346,7 +347,7 @@ describe('phone layout (390×844)', () => {
     const wide: string[] = [];
     for (const path of paths) {
       await page.goto(path);
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading...'));
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,

@@ -8,6 +8,7 @@ import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { catalogCli } from '../src/catalog-cli';
 import { screenshotDir, screenshotsOf, startSite, VIEWPORTS, type Site, type Viewport } from './browser';
+import { settled } from './quiet';
 
 // The player through the real nginx, bff and media service. The demo clips are 2 s long, too short
 // to seek by keyboard, so this ingests its own: a 24 s `.mpg` video (browsers cannot play the
@@ -278,7 +279,7 @@ describe('the member player', () => {
     await page.goto('/');
     const row = page.getByRole('region', { name: 'Continue watching' });
     await row.getByRole('link', { name: 'Player Clip' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     await page.screenshot({ path: join(screenshotDir, 'home-continue-watching-1366.png') });
     await row.getByRole('link', { name: 'Player Clip' }).click();
     await page.waitForURL(`**/video/${CLIP}`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from './browser';
+import { settled } from './quiet';
 import type { Site } from './browser';
 
 let site: Site;
@@ -23,7 +24,7 @@ async function visit(path: string, text: string | RegExp) {
       .catch(async (error: unknown) => {
         throw new Error(`${path}: ${String(error)}\n${await page.locator('body').innerText()}`);
       });
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     expect(await page.locator('main').textContent()).not.toContain('Error:');
     return errors;
   } finally {
