@@ -1,8 +1,10 @@
 import { readdir, utimes } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Family } from '@media-site/storage/paths';
 import { FAMILIES } from '@media-site/storage/paths';
+import { ANSWER_DEADLINE_MS } from '@media-site/storage/s3';
 import type { TestS3 } from '@media-site/storage/testing-s3';
 import { jpeg, putAll, RANGE_DATA, raw, TEST_KEYS, type Fixture } from './helpers';
 import { startTempMedia } from '../src/testing';
@@ -226,6 +228,34 @@ describe('STORAGE=s3: every family from the bucket, MEDIA_ROOT empty', () => {
     expect(middle.body.equals(fromBucket.body.subarray(40, 1101))).toBe(true);
     expect((await raw(fx.media.url, signed('/members/photos/none/none.zip'))).status).toBe(404);
   });
+
+  it('a bucket that accepts connections and never answers: 503 after the answer deadline, not a hang', async () => {
+    const sockets = new Set<Socket>();
+    const stalled = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const { port } = stalled.address() as AddressInfo;
+    const hung = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${port}` });
+    try {
+      const started = performance.now();
+      const answers = await Promise.all(
+        [EVERY_FAMILY.photosthumbs.url, EVERY_FAMILY.video.url, signed(ZIP)].map((url) => raw(hung.media.url, url)),
+      );
+      const ms = performance.now() - started;
+      for (const res of answers) {
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('2');
+      }
+      expect(ms).toBeGreaterThanOrEqual(ANSWER_DEADLINE_MS - 100);
+      expect(ms).toBeLessThan(ANSWER_DEADLINE_MS + 4000);
+    } finally {
+      await hung.stop();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
+  }, 30_000);
 
   it('the bucket stopped: 503 storage_unavailable with Retry-After for every family and the set ZIP, never a 500 or a hang', async () => {
     await s3.stop();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalOriginals, type Originals } from '@media-site/storage/originals';
-import type { S3Originals } from '@media-site/storage/s3';
+import { LocalOriginals, TooManyObjects, type Originals } from '@media-site/storage/originals';
+import { S3Originals } from '@media-site/storage/s3';
 import type { TestS3 } from '@media-site/storage/testing-s3';
 import { jpeg, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from './helpers';
 import { startTempMedia } from '../src/testing';
@@ -71,6 +71,9 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
         for await (const c of backend.read('freephotos/range/data.bin', { start: 10, end: 19 })) chunks.push(c as Buffer);
         expect(Buffer.concat(chunks).equals(RANGE_DATA.subarray(10, 20))).toBe(true);
         expect((await backend.readAll('freephotos/range/data.bin')).equals(RANGE_DATA)).toBe(true);
+        const listed = await backend.list('freephotos/range/');
+        expect(listed.map((o) => [o.relative, o.size])).toEqual([['freephotos/range/data.bin', 1000]]);
+        expect(await backend.list('freephotos/none/')).toEqual([]);
       }
     } finally {
       await rm(root, { recursive: true, force: true });
@@ -113,6 +116,20 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
     );
     expect(location.searchParams.get('response-content-type')).toBe('video/mp4');
     // Followed to the bucket in s3-families.test.ts (s3rver's query canonicalisation corrected in storage/src/testing-s3.ts).
+  });
+
+  it('list: only the folder itself, every page of ListObjectsV2, and a bound on the number of keys', async () => {
+    const file = join(source, 'freephotos_range_data.bin');
+    for (const name of ['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg', 'e.jpg', 'sub/f.jpg']) await store.put(`freephotos/paged/${name}`, file);
+    const paged = new S3Originals(s3.settings);
+    paged.listPageSize = 2;
+    try {
+      const listed = await paged.list('freephotos/paged/');
+      expect(listed.map((o) => o.relative).sort()).toEqual(['a', 'b', 'c', 'd', 'e'].map((n) => `freephotos/paged/${n}.jpg`));
+      await expect(paged.list('freephotos/paged/', 4)).rejects.toBeInstanceOf(TooManyObjects);
+    } finally {
+      paged.close();
+    }
   });
 
   it('a presigned URL is bound to its object and method: another key or a tampered signature is refused', async () => {

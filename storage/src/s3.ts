@@ -62,6 +62,8 @@ export class S3Originals implements PresigningOriginals {
   /** Signs the URLs clients are sent to (the host is part of the signature). */
   private readonly signer: S3Client;
   readonly presignSeconds: number;
+  /** Keys per ListObjectsV2 page (S3's own limit is 1,000); tests lower it to walk pages. */
+  listPageSize = 1000;
   private readonly bucket: string;
 
   constructor(settings: S3Settings) {
@@ -101,7 +103,7 @@ export class S3Originals implements PresigningOriginals {
     }
   }
 
-  /** ListObjectsV2 with `/` as delimiter, page by page (1,000 keys each), up to `max` keys. */
+  /** ListObjectsV2 with `/` as delimiter, page by page (`listPageSize` keys each), up to `max` keys. */
   async list(prefix: string, max = LIST_MAX): Promise<ListedObject[]> {
     const listed: ListedObject[] = [];
     let token: string | undefined;
@@ -110,7 +112,13 @@ export class S3Originals implements PresigningOriginals {
       let page;
       try {
         page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }),
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            MaxKeys: this.listPageSize,
+            ContinuationToken: token,
+          }),
           { abortSignal: wait.signal },
         );
       } catch (err) {

@@ -27,37 +27,55 @@ export interface TestS3 {
   stop(): Promise<void>;
 }
 
-const V4_QUERY_ENCODING = '[param, value].map(encodeURIComponent)';
-const RESOURCE_ENCODING = 'canonicalizedResource = canonicalizedResource\n';
+/** One source text of s3rver and what replaces it; each must be there once (s3rver not changed under us). */
+type Correction = [from: string, to: string];
+
+const CORRECTIONS: Record<string, Correction[]> = {
+  // SigV4 canonical request, as S3 and the SDK build it:
+  'lib/middleware/authentication.js': [
+    // Query values: RFC 3986 (every byte but A-Za-z0-9-_.~), not encodeURIComponent, which leaves
+    // '()*! as they are: a presigned `response-content-disposition` with `filename*=UTF-8''…`
+    // failed its signature on s3rver and works on S3. The encoder is s3rver's own (it uses it for paths).
+    ['[param, value].map(encodeURIComponent)', '[param, value].map(encodeURIComponentRFC3986)'],
+    // A bucket-level path-style request keeps its trailing `/` (`GET /bucket/?list-type=2`, as SDK
+    // v3 sends ListObjectsV2): s3rver dropped it, so every listing failed its signature.
+    [
+      'canonicalizedResource = canonicalizedResource\n',
+      "if (ctx.params.bucket && !ctx.params.key && ctx.path.endsWith('/')) canonicalizedResource += '/';\ncanonicalizedResource = canonicalizedResource\n",
+    ],
+  ],
+  // ListObjectsV2 continuation tokens were DES-encrypted, which Node's OpenSSL 3 refuses (a 500 on
+  // any listing with a next page); AES-128-CBC with the same 8-byte IV prefix, still opaque.
+  'lib/controllers/bucket.js': [
+    ["crypto.createCipheriv('des', key, iv)", "crypto.createCipheriv('aes-128-cbc', Buffer.alloc(16, 'S3RVER'), Buffer.concat([iv, iv]))"],
+    [
+      "crypto.createDecipheriv('des', key, iv)",
+      "crypto.createDecipheriv('aes-128-cbc', Buffer.alloc(16, 'S3RVER'), Buffer.concat([iv, iv]))",
+    ],
+  ],
+};
 
 /**
- * s3rver canonicalises a presigned URL's query values with encodeURIComponent, which leaves
- * `'()*!` as they are, where SigV4 (S3, the SDK) encodes every byte but `A-Za-z0-9-_.~`
- * (RFC 3986): a presigned `response-content-disposition` of `attachment; filename*=UTF-8''…` then
- * fails its signature there and works on S3. It also drops the trailing `/` of a bucket-level
- * path-style request (`GET /bucket/?list-type=2`, as SDK v3 sends ListObjectsV2) from the canonical
- * path, so every listing fails its signature. This loads s3rver's authentication middleware with
- * those two expressions corrected (the RFC 3986 encoder is s3rver's own, which it uses for paths)
- * before s3rver itself loads it; it throws if they are no longer there (s3rver changed).
+ * Loads s3rver's modules named in CORRECTIONS with those corrections, before s3rver itself
+ * requires them, so the test server behaves as S3 does where these tests depend on it (README,
+ * "Media in object storage"); throws if a corrected text is no longer there.
  */
-function loadS3rverWithRfc3986Queries(require: NodeJS.Require): void {
-  const file = require.resolve('@20minutes/s3rver/lib/middleware/authentication.js');
-  if (require.cache[file]) return;
-  const source = readFileSync(file, 'utf8');
-  if (!source.includes(V4_QUERY_ENCODING) || !source.includes(RESOURCE_ENCODING))
-    throw new Error(`${file}: the canonicalisation to correct is not there`);
-  const patched = new Module(file) as Module & { _compile(code: string, filename: string): void; loaded: boolean };
-  patched.filename = file;
-  patched.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
-  const corrected = source
-    .replace(V4_QUERY_ENCODING, '[param, value].map(encodeURIComponentRFC3986)')
-    .replace(
-      RESOURCE_ENCODING,
-      "if (ctx.params.bucket && !ctx.params.key && ctx.path.endsWith('/')) canonicalizedResource += '/';\n" + RESOURCE_ENCODING,
-    );
-  patched._compile(corrected, file);
-  patched.loaded = true;
-  require.cache[file] = patched;
+function loadCorrectedS3rver(require: NodeJS.Require): void {
+  for (const [relative, corrections] of Object.entries(CORRECTIONS)) {
+    const file = require.resolve(`@20minutes/s3rver/${relative}`);
+    if (require.cache[file]) continue;
+    let source = readFileSync(file, 'utf8');
+    for (const [from, to] of corrections) {
+      if (source.split(from).length !== 2) throw new Error(`${file}: the s3rver code to correct is not there once: ${from}`);
+      source = source.replace(from, to);
+    }
+    const patched = new Module(file) as Module & { _compile(code: string, filename: string): void; loaded: boolean };
+    patched.filename = file;
+    patched.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
+    patched._compile(source, file);
+    patched.loaded = true;
+    require.cache[file] = patched;
+  }
 }
 
 /**
@@ -67,7 +85,7 @@ function loadS3rverWithRfc3986Queries(require: NodeJS.Require): void {
  */
 export async function startTestS3(port: number, bucket = 'originals'): Promise<TestS3> {
   const require = createRequire(import.meta.url);
-  loadS3rverWithRfc3986Queries(require);
+  loadCorrectedS3rver(require);
   const S3rver = require('@20minutes/s3rver') as S3rverClass;
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   // No resetOnClose: s3rver's reset uses rmdirSync's recursive option, gone in Node 25; stop() removes the folder.
