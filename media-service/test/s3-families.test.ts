@@ -1,4 +1,5 @@
 import { readdir, utimes } from 'node:fs/promises';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,10 @@ describe('STORAGE=s3: every family from the bucket, MEDIA_ROOT empty', () => {
         expect(res.headers.etag).toBe(etag);
         expect((await raw(fx.media.url, url, { 'If-None-Match': etag })).status).toBe(304);
         expect((await raw(fx.media.url, url, { Range: 'bytes=2-9', 'If-Range': '"other"' })).status).toBe(200);
+        const head = await raw(fx.media.url, url, {}, 'HEAD');
+        expect(head.status).toBe(200);
+        expect(head.headers['content-length']).toBe(String(data.length));
+        expect(head.body.length).toBe(0);
       } else {
         expect(res.status).toBe(302);
         expect(res.headers['cache-control']).toBe('private, no-store');
@@ -254,6 +259,44 @@ describe('STORAGE=s3: every family from the bucket, MEDIA_ROOT empty', () => {
       await hung.stop();
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => stalled.close(resolve));
+    }
+  }, 30_000);
+
+  it('a bucket that answers HeadObject and then fails the GetObject: 503, not a 200 cut short', async () => {
+    // A stand-in in front of s3rver that passes HEAD on and answers every GET 500 (as S3 does when
+    // it fails internally); the Host header is passed as is, so SigV4 still verifies at s3rver.
+    const target = new URL(s3.endpoint);
+    const flaky = createHttpServer((req, res) => {
+      if (req.method !== 'HEAD') {
+        req.resume();
+        res.writeHead(500, { 'Content-Type': 'application/xml' }).end('<Error><Code>InternalError</Code></Error>');
+        return;
+      }
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const { port } = flaky.address() as AddressInfo;
+    const half = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${port}` });
+    try {
+      const res = await raw(half.media.url, EVERY_FAMILY.photosthumbs.url, { Range: 'bytes=0-9' });
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(JSON.parse(res.body.toString()).error.code).toBe('storage_unavailable');
+      // A redirect needs only the HeadObject; the set ZIP's listing is a GET.
+      expect((await raw(half.media.url, EVERY_FAMILY.video.url)).status).toBe(302);
+      expect((await raw(half.media.url, signed(ZIP))).status).toBe(503);
+    } finally {
+      await half.stop();
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
     }
   }, 30_000);
 
