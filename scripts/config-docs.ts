@@ -112,7 +112,7 @@ export function configurationPage(): { text: string; missing: string[] } {
     '',
     ...table(shapeOf(operatorSchema), missing),
     '',
-    '## Originals in object storage (`storage/src/config.ts`: media service and operator commands)',
+    '## Media in object storage (`storage/src/config.ts`: media service and operator commands)',
     '',
     ...table(storageEnv, missing),
     '',

@@ -51,8 +51,8 @@ async function readiness(deps: AppDeps): Promise<{ ready: boolean; body: Record<
     }
   }
   // STORAGE=s3: reported, not a readiness condition. The bucket is shared by every replica, so
-  // failing here would take thumbnails (local) down with it on all of them; originals answer 503
-  // storage_unavailable meanwhile.
+  // failing here would take every replica out of nginx at once (bare 502s); every family answers
+  // 503 storage_unavailable with Retry-After meanwhile.
   const storage = deps.originals ? { storage: { kind: 's3', reachable: await deps.originals.reachable() } } : {};
   if (problems.length === 0) return { ready: true, body: { status: 'ready', mediaRoot, lists, ...storage } };
   const code = mediaRoot === 'readable' ? 'not_ready' : 'media_root_unreadable';

@@ -17,7 +17,7 @@ export const configSchema = z.object({
   MEDIA_PORT: int(0, 65535).default(3002).describe("the media service's listen port"),
   MEDIA_ROOT: z.string().min(1).meta({
     description:
-      'the media tree: originals (read only for the service; with `STORAGE=s3` only what is derived from them) and everything ingest and the encoder make; also read by the operator commands',
+      'the media tree: originals (read only for the service) and everything ingest and the encoder make; also read by the operator commands; with `STORAGE=s3` the service reads nothing there (it may be empty)',
     defaultText: '`$DATA_DIR/media`',
   }),
   VARIANT_CACHE_DIR: z.string().min(1).meta({ description: 'resized thumbnails', defaultText: '`$DATA_DIR/variants`' }),
@@ -113,7 +113,7 @@ function toMediaConfig(c: z.infer<typeof configSchema>, keys: KeyRing, s3: S3Set
     logLevel: c.LOG_LEVEL as string,
     metricsPort: c.METRICS_PORT,
     metricsHost: c.METRICS_HOST,
-    /** STORAGE=s3: originals (photos, freephotos, video, vod) are in this bucket; null: the local tree. */
+    /** STORAGE=s3: every media family is in this bucket; null: the local tree. */
     s3,
   };
 }

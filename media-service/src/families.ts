@@ -3,7 +3,7 @@ import type { Family } from '@media-site/storage/paths';
 /**
  * What a family's files are and what a request for one may ask. The one place that says so: the
  * access policy, the representation choice and the locked-page redirect all read this table.
- * (Where an original lives with STORAGE=s3 is storage's business: ORIGINAL_FAMILIES.)
+ * (With STORAGE=s3 every family is in the bucket; how each is answered from it: representation.ts.)
  */
 export interface FamilyRules {
   /**

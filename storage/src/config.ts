@@ -18,7 +18,7 @@ export const storageEnv = {
     .enum(['local', 's3'])
     .default('local')
     .describe(
-      '`s3`: originals (photos, free photos, videos, VODs) live in an S3-compatible bucket; ingest uploads them and the media service redirects members to short-lived presigned URLs (media-service/README.md, "Originals in object storage"); thumbnails, renditions and previews stay under `MEDIA_ROOT`',
+      '`s3`: every media family (originals, thumbnails, renditions, previews) lives in an S3-compatible bucket under its media path; the media service streams public files and set ZIPs from it and redirects members to short-lived presigned URLs (media-service/README.md, "Media in object storage"); `MEDIA_ROOT` may then be empty',
     ),
   S3_ENDPOINT: z
     .url()

@@ -1,5 +1,8 @@
 export {
+  LIST_MAX,
   LocalOriginals,
+  TooManyObjects,
+  type ListedObject,
   ORIGINAL_FAMILIES,
   type Originals,
   type PresigningOriginals,

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Family, MediaPath } from './paths';
@@ -12,9 +12,9 @@ export interface ByteRange {
 }
 
 /**
- * The uploaded originals: what ingest takes from an operator's folder. Everything derived from them
- * (photo and video thumbnails, renditions, previews) is written by ingest and the encoder under
- * MEDIA_ROOT and stays there whatever STORAGE says.
+ * The uploaded originals: what ingest takes from an operator's folder. With STORAGE=s3 every family
+ * (paths.ts FAMILIES) is in the bucket, what is derived from them (thumbnails, renditions, previews)
+ * too, under the same media path; this set only tells originals from derived files.
  */
 export const ORIGINAL_FAMILIES: ReadonlySet<Family> = new Set<Family>(['photos', 'freephotos', 'video', 'vod']);
 
@@ -25,6 +25,20 @@ export interface StoredOriginal {
   /** The source file's mtime (ms), kept through upload, so ETags and variant keys match the local tree's. */
   mtimeMs: number;
 }
+
+/** One object as a listing gives it; `version` changes whenever its bytes may have (a cache key). */
+export interface ListedObject {
+  relative: string;
+  size: number;
+  version: string;
+  /** Known from the listing itself (local tree); otherwise `head` gives it. */
+  mtimeMs?: number;
+}
+
+/** A listing bound: a folder holding more objects than this is refused rather than listed for ever. */
+export const LIST_MAX = 100_000;
+
+export class TooManyObjects extends Error {}
 
 export interface PresignOptions {
   method: 'GET' | 'HEAD';
@@ -38,6 +52,11 @@ export interface Originals {
   readonly kind: 'local' | 's3';
   /** null when there is no such original. */
   head(relative: string): Promise<StoredOriginal | null>;
+  /**
+   * The objects directly in the folder `prefix` (ends with `/`; not those of its subfolders), in no
+   * set order; throws TooManyObjects past `max` (LIST_MAX).
+   */
+  list(prefix: string, max?: number): Promise<ListedObject[]>;
   /** Bytes `start`..`end` (inclusive), as a stream that fetches on first read. */
   read(relative: string, range: ByteRange): Readable;
   /** The whole original (a variant's source). */
@@ -78,6 +97,25 @@ export class LocalOriginals implements Originals {
     } catch {
       return null;
     }
+  }
+
+  async list(prefix: string, max = LIST_MAX): Promise<ListedObject[]> {
+    const dir = join(this.root, ...prefix.split('/').filter(Boolean));
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const listed: ListedObject[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      if (listed.length >= max) throw new TooManyObjects(`${prefix}: more than ${max} objects`);
+      const info = await stat(join(dir, entry.name)).catch(() => null);
+      if (!info) continue;
+      listed.push({
+        relative: prefix + entry.name,
+        size: info.size,
+        version: `${info.size}-${info.mtimeMs}-${info.ino}`,
+        mtimeMs: info.mtimeMs,
+      });
+    }
+    return listed;
   }
 
   read(relative: string, { start, end }: ByteRange): Readable {

@@ -3,10 +3,11 @@ import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import mime from 'mime-types';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ByteRange } from './originals';
-import type { PresignOptions, PresigningOriginals, StoredOriginal } from './originals';
+import { LIST_MAX, TooManyObjects } from './originals';
+import type { ListedObject, PresignOptions, PresigningOriginals, StoredOriginal } from './originals';
 
 export interface S3Settings {
   /** Unset: AWS's own endpoint for the region. */
@@ -31,6 +32,25 @@ const MTIME_META = 'mtime';
 
 export class StorageUnavailable extends Error {}
 
+/**
+ * How long a read may wait for the bucket's answer (its headers; a body then streams at the client's
+ * pace): a bucket that accepts connections and never answers is a 503, not a hang.
+ */
+export const ANSWER_DEADLINE_MS = 5000;
+/** A whole object read into memory (a variant's source). */
+const READ_ALL_DEADLINE_MS = 30_000;
+
+/** An abort signal that fires after `ms`, and its cancel (once the answer has come). */
+function deadline(ms: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no answer in ${ms} ms`)), ms);
+  return { signal: controller.signal, done: () => clearTimeout(timer) };
+}
+
+function unavailable(err: unknown): StorageUnavailable {
+  return new StorageUnavailable(`object storage: ${(err as Error).message}`, { cause: err });
+}
+
 function isMissing(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
@@ -42,6 +62,8 @@ export class S3Originals implements PresigningOriginals {
   /** Signs the URLs clients are sent to (the host is part of the signature). */
   private readonly signer: S3Client;
   readonly presignSeconds: number;
+  /** Keys per ListObjectsV2 page (S3's own limit is 1,000); tests lower it to walk pages. */
+  listPageSize = 1000;
   private readonly bucket: string;
 
   constructor(settings: S3Settings) {
@@ -64,8 +86,9 @@ export class S3Originals implements PresigningOriginals {
   }
 
   async head(relative: string): Promise<StoredOriginal | null> {
+    const wait = deadline(ANSWER_DEADLINE_MS);
     try {
-      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: relative }));
+      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: relative }), { abortSignal: wait.signal });
       const kept = Number(r.Metadata?.[MTIME_META]);
       return {
         relative,
@@ -74,15 +97,60 @@ export class S3Originals implements PresigningOriginals {
       };
     } catch (err) {
       if (isMissing(err)) return null;
-      throw new StorageUnavailable(`object storage: ${(err as Error).message}`, { cause: err });
+      throw unavailable(err);
+    } finally {
+      wait.done();
     }
+  }
+
+  /** ListObjectsV2 with `/` as delimiter, page by page (`listPageSize` keys each), up to `max` keys. */
+  async list(prefix: string, max = LIST_MAX): Promise<ListedObject[]> {
+    const listed: ListedObject[] = [];
+    let token: string | undefined;
+    do {
+      const wait = deadline(ANSWER_DEADLINE_MS);
+      let page;
+      try {
+        page = await this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            MaxKeys: this.listPageSize,
+            ContinuationToken: token,
+          }),
+          { abortSignal: wait.signal },
+        );
+      } catch (err) {
+        throw unavailable(err);
+      } finally {
+        wait.done();
+      }
+      for (const o of page.Contents ?? []) {
+        if (!o.Key || o.Key === prefix) continue;
+        if (listed.length >= max) throw new TooManyObjects(`${prefix}: more than ${max} objects`);
+        listed.push({ relative: o.Key, size: o.Size ?? 0, version: `${o.ETag ?? ''}-${o.LastModified?.getTime() ?? 0}-${o.Size ?? 0}` });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return listed;
   }
 
   read(relative: string, { start, end }: ByteRange): Readable {
     const { client, bucket } = this;
     return Readable.from(
       (async function* () {
-        const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: relative, Range: `bytes=${start}-${end}` }));
+        const wait = deadline(ANSWER_DEADLINE_MS);
+        let r;
+        try {
+          r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: relative, Range: `bytes=${start}-${end}` }), {
+            abortSignal: wait.signal,
+          });
+        } catch (err) {
+          throw unavailable(err);
+        } finally {
+          wait.done();
+        }
         for await (const chunk of r.Body as Readable) yield chunk as Buffer;
       })(),
       { objectMode: false },
@@ -90,14 +158,16 @@ export class S3Originals implements PresigningOriginals {
   }
 
   async readAll(relative: string): Promise<Buffer> {
-    let r;
+    const wait = deadline(READ_ALL_DEADLINE_MS);
     try {
-      r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: relative }));
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: relative }), { abortSignal: wait.signal });
+      if (!r.Body) throw new Error('empty body');
+      return Buffer.from(await r.Body.transformToByteArray());
     } catch (err) {
-      throw new StorageUnavailable(`object storage: ${(err as Error).message}`, { cause: err });
+      throw unavailable(err);
+    } finally {
+      wait.done();
     }
-    if (!r.Body) throw new StorageUnavailable('object storage: empty body');
-    return Buffer.from(await r.Body.transformToByteArray());
   }
 
   async put(relative: string, source: string, contentType?: string): Promise<'placed' | 'same'> {

@@ -34,7 +34,7 @@ export interface AnswerOptions {
  * nginx (and rsync's quick check), a replacement with the same size written within the same second
  * keeps the ETag: write new media under a new name, or touch it a second later.
  */
-export function fileEtag(stat: Stats): string {
+export function fileEtag(stat: { size: number; mtimeMs: number }): string {
   return `"${Math.floor(stat.mtimeMs / 1000).toString(16)}-${stat.size.toString(16)}"`;
 }
 

@@ -7,6 +7,7 @@ import { crc32 } from 'node:zlib';
 import { AppError, notFound } from '../errors';
 import type { ByteRange } from './range';
 import type { Representation } from './send';
+import type { ListedObject, Originals } from '@media-site/storage/originals';
 
 // The photo files a set's ZIP holds (ops/src/ingest/layout.ts IMAGE_EXTENSIONS).
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp']);
@@ -17,40 +18,66 @@ const UTF8_NAMES = 0x0800;
 const VERSION = 20;
 const READ_CHUNK = 1024 * 1024;
 
-interface Entry {
+/** A file a set's ZIP holds: from the local tree or a bucket object, read only for the range sent. */
+interface ZipFile {
   name: string;
-  absolute: string;
   size: number;
-  mtime: Date;
+  mtimeMs: number;
   crc: number;
-  offset: number;
-  header: Buffer;
+  read(range: ByteRange): AsyncIterable<Buffer | Uint8Array>;
 }
 
-type Segment = { start: number; buffer: Buffer } | { start: number; absolute: string; size: number };
+interface Entry extends ZipFile {
+  offset: number;
+}
+
+type Segment = { start: number; buffer: Buffer } | { start: number; file: ZipFile };
 
 /** `{folder}/{folder}.zip` in a family with set ZIPs (photos): the whole set as one ZIP (see README "Set ZIP"). */
 export function isSetZip(rest: readonly string[]): boolean {
   return rest.length === 2 && rest[1] === `${rest[0]}.zip`;
 }
 
+async function crcOf(bytes: AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer>): Promise<number> {
+  let crc = 0;
+  for await (const chunk of bytes) crc = crc32(chunk, crc);
+  return crc;
+}
+
 /**
- * CRC-32 of every file already read once, by path, size, mtime and inode: a resumed download (or
- * the next member) does not read the whole set again before its first byte.
+ * CRC-32 of every file already read once, by path, size, mtime and inode (a bucket object: by key
+ * and listed version, with its kept mtime): a resumed download (or the next member) does not read
+ * the whole set again before its first byte.
  */
 export class CrcCache {
-  private readonly map = new Map<string, number>();
+  private readonly map = new Map<string, { crc: number; mtimeMs: number }>();
   constructor(private readonly maxEntries = 20_000) {}
+
+  private remember(key: string, value: { crc: number; mtimeMs: number }): void {
+    if (this.map.size >= this.maxEntries) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
 
   async of(absolute: string, size: number, mtimeMs: number, ino: number): Promise<number> {
     const key = `${absolute}\u0000${size}\u0000${mtimeMs}\u0000${ino}`;
     const known = this.map.get(key);
-    if (known !== undefined) return known;
-    let crc = 0;
-    for await (const chunk of createReadStream(absolute, { highWaterMark: READ_CHUNK })) crc = crc32(chunk as Buffer, crc);
-    if (this.map.size >= this.maxEntries) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, crc);
+    if (known !== undefined) return known.crc;
+    const crc = await crcOf(createReadStream(absolute, { highWaterMark: READ_CHUNK }));
+    this.remember(key, { crc, mtimeMs });
     return crc;
+  }
+
+  /** A bucket object's CRC and mtime (one HeadObject and one whole read per object version); null when it is gone. */
+  async ofObject(store: Originals, object: ListedObject): Promise<{ crc: number; mtimeMs: number } | null> {
+    const key = `s3\u0000${object.relative}\u0000${object.version}`;
+    const known = this.map.get(key);
+    if (known !== undefined) return known;
+    const head = await store.head(object.relative);
+    if (!head) return null;
+    const crc = await crcOf(head.size === 0 ? [] : store.read(object.relative, { start: 0, end: head.size - 1 }));
+    const value = { crc, mtimeMs: object.mtimeMs ?? head.mtimeMs };
+    this.remember(key, value);
+    return value;
   }
 }
 
@@ -63,8 +90,8 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
-function localHeader(name: Buffer, e: { crc: number; size: number; mtime: Date }): Buffer {
-  const { time, date } = dosDateTime(e.mtime);
+function localHeader(name: Buffer, e: { crc: number; size: number; mtimeMs: number }): Buffer {
+  const { time, date } = dosDateTime(new Date(e.mtimeMs));
   const b = Buffer.alloc(30);
   b.writeUInt32LE(0x04034b50, 0);
   b.writeUInt16LE(VERSION, 4);
@@ -81,7 +108,7 @@ function localHeader(name: Buffer, e: { crc: number; size: number; mtime: Date }
 }
 
 function centralHeader(name: Buffer, e: Entry): Buffer {
-  const { time, date } = dosDateTime(e.mtime);
+  const { time, date } = dosDateTime(new Date(e.mtimeMs));
   const b = Buffer.alloc(46);
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE((3 << 8) | VERSION, 4); // made by: Unix, so the mode below is read
@@ -109,6 +136,18 @@ function endOfCentralDirectory(entries: number, size: number, offset: number): B
   return b;
 }
 
+/** The photo files of a set, by name: no dotfiles, images only, sorted by their UTF-8 bytes. */
+function zipNames(names: string[]): string[] {
+  return names
+    .filter((name) => !name.startsWith('.') && IMAGE_EXTENSIONS.has(extname(name).toLowerCase()))
+    .sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
+}
+
+function checkCount(count: number): void {
+  if (count === 0) throw notFound();
+  if (count > MAX_ENTRIES) throw new AppError('not_found', 'This set has too many photos for one ZIP');
+}
+
 /**
  * The set's ZIP as a Representation: the same bytes for the same files every time (names sorted,
  * STORE, UTC mtimes, no data descriptors), so `answer()` serves it with ETag, If-Range and Range
@@ -123,31 +162,75 @@ export async function setZip(realRoot: string, folder: string, crcs: CrcCache): 
     throw notFound();
   }
   if (!dir.startsWith(realRoot + sep)) throw notFound();
-  const names = (await readdir(dir, { withFileTypes: true }))
-    .filter((d) => d.isFile() && !d.name.startsWith('.') && IMAGE_EXTENSIONS.has(extname(d.name).toLowerCase()))
-    .map((d) => d.name)
-    .sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
-  if (names.length === 0) throw notFound();
-  if (names.length > MAX_ENTRIES) throw new AppError('not_found', 'This set has too many photos for one ZIP');
+  const names = zipNames((await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name));
+  checkCount(names.length);
+  const files: ZipFile[] = [];
+  let total = 0;
+  for (const name of names) {
+    const absolute = join(dir, name);
+    const info = await stat(absolute);
+    total += entryLength(folder, name, info.size);
+    if (total > MAX_OFFSET) throw tooLarge();
+    const crc = await crcs.of(absolute, info.size, info.mtimeMs, info.ino);
+    files.push({
+      name,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      crc,
+      read: ({ start, end }) => createReadStream(absolute, { start, end, highWaterMark: READ_CHUNK }),
+    });
+  }
+  return zipOf(folder, files);
+}
 
+/**
+ * STORAGE=s3: the same ZIP from the bucket's `photos/{folder}/` objects (ListObjectsV2, then each
+ * object's mtime and CRC once per version), byte for byte what `setZip` gives for the same files.
+ */
+export async function bucketSetZip(store: Originals, folder: string, crcs: CrcCache): Promise<Representation> {
+  const prefix = `photos/${folder}/`;
+  const listed = new Map((await store.list(prefix)).map((o) => [o.relative.slice(prefix.length), o]));
+  const names = zipNames([...listed.keys()]);
+  checkCount(names.length);
+  const files: ZipFile[] = [];
+  let total = 0;
+  for (const name of names) {
+    const object = listed.get(name)!;
+    total += entryLength(folder, name, object.size);
+    if (total > MAX_OFFSET) throw tooLarge();
+    const known = await crcs.ofObject(store, object);
+    if (!known) continue;
+    const relative = object.relative;
+    files.push({ name, size: object.size, mtimeMs: known.mtimeMs, crc: known.crc, read: (range) => store.read(relative, range) });
+  }
+  checkCount(files.length);
+  return zipOf(folder, files);
+}
+
+/** Stops before reading more CRCs once the set cannot fit a classic ZIP anyway. */
+function tooLarge(): AppError {
+  return new AppError('not_found', 'This set is too large for one ZIP (4 GiB); download the photos one by one');
+}
+
+/** A local header's length and the file's: what one entry adds to the ZIP's offsets. */
+const entryLength = (folder: string, name: string, size: number) => 30 + Buffer.byteLength(`${folder}/${name}`) + size;
+
+function zipOf(folder: string, files: readonly ZipFile[]): Representation {
   const entries: Entry[] = [];
   const segments: Segment[] = [];
   let offset = 0;
   const tag = createHash('sha1');
   let newest = 0;
-  for (const name of names) {
-    const absolute = join(dir, name);
-    const info = await stat(absolute);
-    const crc = await crcs.of(absolute, info.size, info.mtimeMs, info.ino);
-    const encoded = Buffer.from(`${folder}/${name}`, 'utf8');
-    const header = localHeader(encoded, { crc, size: info.size, mtime: info.mtime });
-    entries.push({ name, absolute, size: info.size, mtime: info.mtime, crc, offset, header });
+  for (const file of files) {
+    const encoded = Buffer.from(`${folder}/${file.name}`, 'utf8');
+    const header = localHeader(encoded, file);
+    entries.push({ ...file, offset });
     segments.push({ start: offset, buffer: header });
-    segments.push({ start: offset + header.length, absolute, size: info.size });
-    offset += header.length + info.size;
-    if (offset > MAX_OFFSET) throw new AppError('not_found', 'This set is too large for one ZIP (4 GiB); download the photos one by one');
-    tag.update(`${name}\u0000${info.size}\u0000${crc}\u0000${Math.floor(info.mtimeMs / 1000)}\n`);
-    newest = Math.max(newest, info.mtimeMs);
+    segments.push({ start: offset + header.length, file });
+    offset += header.length + file.size;
+    if (offset > MAX_OFFSET) throw tooLarge();
+    tag.update(`${file.name}\u0000${file.size}\u0000${file.crc}\u0000${Math.floor(file.mtimeMs / 1000)}\n`);
+    newest = Math.max(newest, file.mtimeMs);
   }
   const central = Buffer.concat(entries.map((e) => centralHeader(Buffer.from(`${folder}/${e.name}`, 'utf8'), e)));
   const tail = Buffer.concat([central, endOfCentralDirectory(entries.length, central.length, offset)]);
@@ -165,19 +248,15 @@ export async function setZip(realRoot: string, folder: string, crcs: CrcCache): 
 
 async function* bytesOf(segments: readonly Segment[], { start, end }: ByteRange): AsyncGenerator<Buffer> {
   for (const segment of segments) {
-    const length = 'buffer' in segment ? segment.buffer.length : segment.size;
+    const length = 'buffer' in segment ? segment.buffer.length : segment.file.size;
     const from = Math.max(start, segment.start);
     const to = Math.min(end, segment.start + length - 1);
     if (from > to) continue;
     if ('buffer' in segment) {
       yield segment.buffer.subarray(from - segment.start, to - segment.start + 1);
     } else {
-      for await (const chunk of createReadStream(segment.absolute, {
-        start: from - segment.start,
-        end: to - segment.start,
-        highWaterMark: READ_CHUNK,
-      }))
-        yield chunk as Buffer;
+      for await (const chunk of segment.file.read({ start: from - segment.start, end: to - segment.start }))
+        yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     }
   }
 }

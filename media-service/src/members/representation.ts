@@ -1,16 +1,18 @@
+import { once } from 'node:events';
 import { basename, extname } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import mime from 'mime-types';
 import { parseRenditionDownloadName } from '@media-site/contracts/download-name';
-import { ORIGINAL_FAMILIES, type PresigningOriginals } from '@media-site/storage/originals';
+import { TooManyObjects, type PresigningOriginals, type StoredOriginal } from '@media-site/storage/originals';
 import { resolveMediaFile, type MediaPath } from '@media-site/storage/paths';
 import { StorageUnavailable } from '@media-site/storage/s3';
 import type { Access } from '../access/policy';
 import { AppError, notFound } from '../errors';
 import { FAMILY_RULES } from '../families';
 import { attachmentDisposition, inlineDisposition } from '../files/disposition';
-import { answer, fileRepresentation } from '../files/send';
-import { CrcCache, isSetZip, setZip } from '../files/set-zip';
+import { answer, fileEtag, fileRepresentation, type Representation } from '../files/send';
+import { bucketSetZip, CrcCache, isSetZip, setZip } from '../files/set-zip';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from '../variants/format';
 import type { VariantService, VariantSource } from '../variants/service';
 import { one, type AskedFile } from './access';
@@ -21,7 +23,7 @@ export interface RepresentationDeps {
   realRoot: string;
   variants: VariantService;
   offload: { prefix: string } | null;
-  /** STORAGE=s3: originals come from the bucket (presigned redirects, variants read through it); null: the local tree. */
+  /** STORAGE=s3: every family comes from the bucket (presigned redirects, streamed objects, variants and set ZIPs read through it); null: the local tree. */
   originals?: PresigningOriginals | null;
 }
 
@@ -44,6 +46,11 @@ const EDGE_CACHE = 'public, max-age=300, s-maxage=3600';
  * files: a member file never takes this path, whoever sends the header.
  */
 const FRONT_CACHE_HEADER = 'X-Front-Cache';
+/**
+ * STORAGE=s3: a public file (thumbnails, free photos, previews) up to this size is streamed from the
+ * bucket by the service; a larger one is a presigned redirect unless nginx asked to cache it.
+ */
+export const BUCKET_STREAM_MAX = 1024 * 1024;
 
 const badWidth = () => new AppError('bad_parameter', 'w must be one of 160, 320, 480, 640, 960, 1280, on images only');
 
@@ -103,42 +110,86 @@ async function sendVariant(
   return true;
 }
 
+const storageUnavailable = () =>
+  new AppError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
+
 async function headOrUnavailable(remote: PresigningOriginals, relative: string) {
   try {
     return await remote.head(relative);
   } catch (err) {
-    if (err instanceof StorageUnavailable)
-      throw new AppError('storage_unavailable', 'Media storage is not answering; retry shortly', { 'Retry-After': '2' });
+    if (err instanceof StorageUnavailable) throw storageUnavailable();
+    throw err;
+  }
+}
+
+/** A bucket object as a Representation: the ETag and Last-Modified the local tree's copy (same size, kept mtime) gives. */
+function objectRepresentation(remote: PresigningOriginals, object: StoredOriginal, type: string): Representation {
+  return {
+    size: object.size,
+    etag: fileEtag(object),
+    lastModified: new Date(object.mtimeMs),
+    type,
+    read: (range) => remote.read(object.relative, range),
+  };
+}
+
+/**
+ * The bucket's first answer before ours: a GetObject that fails (the bucket went down after the
+ * HeadObject) is a 503 rather than a 200 cut short. Bodies built from buffers first (multipart
+ * ranges) are not primed.
+ */
+async function primed(ctx: Context): Promise<void> {
+  if (!(ctx.body instanceof Readable)) return;
+  try {
+    await once(ctx.body, 'readable');
+  } catch (err) {
+    ctx.body.destroy();
+    if (err instanceof StorageUnavailable) throw storageUnavailable();
     throw err;
   }
 }
 
 /**
- * STORAGE=s3, after the access and takedown checks: a variant is made here from the original read
- * through storage; the original itself is a `302` to a presigned URL of that one object, valid
- * S3_PRESIGN_SECONDS, and the client sends its Range (and If-Range, If-None-Match) to the bucket
- * (media-service/README.md, "Originals in object storage", says why not proxy the bytes).
+ * STORAGE=s3, after the access and takedown checks (every family is in the bucket, media-service/README.md
+ * "Media in object storage"): a variant is made here from the object read through storage; a public
+ * file (not an edge URL) is streamed when it is small or nginx asked to cache it (X-Front-Cache:
+ * store), with this service's Range and conditional handling; anything else is a `302` to a
+ * presigned URL of that one object, valid S3_PRESIGN_SECONDS, and the client sends its Range (and
+ * If-Range, If-None-Match) to the bucket.
  */
 async function fromObjectStorage(
   ctx: Context,
   deps: RepresentationDeps,
   remote: PresigningOriginals,
-  path: MediaPath,
+  { path, edge }: AskedFile,
   access: Access,
   width: number | null,
 ): Promise<void> {
-  const object = await headOrUnavailable(remote, path.relative);
+  // A rendition download name is its `{label}.mp4` object, sent as an attachment under the asked name.
+  const download =
+    FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
+  const file = download ? renditionBehind(path, download.file) : path;
+  const object = await headOrUnavailable(remote, file.relative);
   if (!object) throw notFound();
   // Object storage answers have never used the edge lifetime (EDGE_CACHE); kept as they were.
-  const source = { relative: path.relative, stat: object, load: () => remote.readAll(path.relative) };
+  const source = { relative: file.relative, stat: object, load: () => remote.readAll(file.relative) };
   if (width !== null && (await sendVariant(ctx, deps.variants, source, width, cacheControlFor(access, false, false)))) return;
-  const url = await remote.presign(path.relative, {
+  const cacheControl = cacheControlFor(access, false, width !== null);
+  const disposition = download ? attachmentDisposition(path.rest[1]!) : dispositionFor(path, basename(file.relative));
+  const type = contentType(file.relative);
+  const isPublic = FAMILY_RULES[path.family].readers === 'public' && !edge;
+  if (isPublic && (object.size <= BUCKET_STREAM_MAX || ctx.get(FRONT_CACHE_HEADER) === 'store')) {
+    answer(ctx, objectRepresentation(remote, object, type), { cacheControl, disposition });
+    await primed(ctx);
+    return;
+  }
+  const url = await remote.presign(file.relative, {
     method: ctx.method === 'HEAD' ? 'HEAD' : 'GET',
-    type: contentType(path.relative),
-    disposition: dispositionFor(path, basename(path.relative)),
-    cacheControl: cacheControlFor(access, false, width !== null),
+    type,
+    disposition,
+    cacheControl,
   });
-  // The redirect is this member's and expires: no cache may keep it.
+  // The redirect itself is this request's and expires: no cache may keep it.
   ctx.set('Cache-Control', 'private, no-store');
   ctx.redirect(url);
   ctx.status = 302;
@@ -183,21 +234,32 @@ async function fromMediaRoot(
   answer(ctx, fileRepresentation(file.absolute, file.stat, type), { cacheControl, disposition });
 }
 
+/** STORAGE=s3: the set ZIP from the bucket's objects; the bucket down is a 503, a folder past the listing bound a 404. */
+async function zipFromBucket(remote: PresigningOriginals, folder: string, crcs: CrcCache): Promise<Representation> {
+  try {
+    return await bucketSetZip(remote, folder, crcs);
+  } catch (err) {
+    if (err instanceof StorageUnavailable) throw storageUnavailable();
+    if (err instanceof TooManyObjects) throw new AppError('not_found', 'This set has too many files for one ZIP');
+    throw err;
+  }
+}
+
 /** Sends the representation a permitted request asked for; holds the set ZIPs' CRC cache. */
 export function representationSender(deps: RepresentationDeps) {
   const crcs = new CrcCache();
   return async (ctx: Context, asked: AskedFile, access: Access, width: number | null): Promise<void> => {
     const { path } = asked;
-    const remote = deps.originals && ORIGINAL_FAMILIES.has(path.family) ? deps.originals : null;
+    const remote = deps.originals ?? null;
     if (FAMILY_RULES[path.family].setZip && isSetZip(path.rest)) {
       if (width !== null) throw badWidth();
-      if (remote) throw new AppError('not_found', 'Set ZIPs are not available while originals are in object storage (STORAGE=s3)');
       // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
-      const zip = await setZip(deps.realRoot, path.rest[0]!, crcs);
+      const zip = remote ? await zipFromBucket(remote, path.rest[0]!, crcs) : await setZip(deps.realRoot, path.rest[0]!, crcs);
       answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });
+      // The first entry's header comes from memory: a bucket failing later cuts the download (resumable with Range).
       return;
     }
-    if (remote) await fromObjectStorage(ctx, deps, remote, path, access, width);
+    if (remote) await fromObjectStorage(ctx, deps, remote, asked, access, width);
     else await fromMediaRoot(ctx, deps, asked, access, width);
   };
 }
