@@ -70,8 +70,8 @@ const filesUnder = (dir: string): string[] => {
     return [];
   }
 };
-const firstDir = (dir: string) => readdirSync(dir).sort()[0]!;
-const firstFile = (dir: string) => readdirSync(dir).sort()[0]!;
+/** The first name in a folder of the seeded tree (an item's folder, or a file of it). */
+const first = (dir: string) => readdirSync(dir).sort()[0]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (base: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
   raw(base, encodeURI(path), headers, method);
@@ -102,16 +102,16 @@ beforeAll(async () => {
   const tree = stack.mediaRoot;
   // The photo set: the first of the listing's first page, which the takedown must drop.
   item.photos = ((await (await fetch(`${stack.bffUrl}/api/photos/1`)).json()) as Array<{ path: string }>)[0]!.path;
-  item.freephotos = firstDir(join(tree, 'freephotos'));
-  item.video = firstDir(join(tree, 'video'));
-  item.vod = firstDir(join(tree, 'vod'));
-  files.photo = firstFile(join(tree, 'photos', item.photos));
-  files.thumb = firstFile(join(tree, 'photosthumbs', item.photos));
-  files.free = firstFile(join(tree, 'freephotos', item.freephotos));
-  files.videoThumb = firstFile(join(tree, 'videothumbs', item.video));
-  files.vodThumb = firstFile(join(tree, 'vodthumbs', item.vod));
-  files.video = firstFile(join(tree, 'video', item.video));
-  files.vod = firstFile(join(tree, 'vod', item.vod));
+  item.freephotos = first(join(tree, 'freephotos'));
+  item.video = first(join(tree, 'video'));
+  item.vod = first(join(tree, 'vod'));
+  files.photo = first(join(tree, 'photos', item.photos));
+  files.thumb = first(join(tree, 'photosthumbs', item.photos));
+  files.free = first(join(tree, 'freephotos', item.freephotos));
+  files.videoThumb = first(join(tree, 'videothumbs', item.video));
+  files.vodThumb = first(join(tree, 'vodthumbs', item.vod));
+  files.video = first(join(tree, 'video', item.video));
+  files.vod = first(join(tree, 'vod', item.vod));
   let objects = 0;
   for (const dir of [
     `photos/${item.photos}`,
