@@ -1,14 +1,11 @@
 import type { Knex } from 'knex';
 import { modelInitial, searchText } from '@media-site/db';
 import { encodeJobRow } from '@media-site/db/testing';
+import type { ContentRow } from '../routes/api/shared/content-page';
 
-export interface ContentFixture {
-  id: number;
-  path: string;
-  updatename: string;
-  modelname: string;
+/** A content row as the listings read it (shared/content-page.ts), with its model's id. */
+export interface ContentFixture extends ContentRow {
   model_id: number;
-  datetoupload: string;
 }
 /** A photo set with how many files it holds (the API's `photocount`). */
 export interface PhotoFixture extends ContentFixture {
