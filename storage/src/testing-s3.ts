@@ -14,6 +14,7 @@ type S3rverClass = new (options: {
   directory: string;
   silent: boolean;
   resetOnClose: boolean;
+  allowMismatchedSignatures: boolean;
   configureBuckets: { name: string }[];
 }) => S3rverInstance;
 
@@ -31,7 +32,17 @@ export interface TestS3 {
  * HTTP, SigV4 header and presigned-query signatures checked against S3RVER/S3RVER, expiry checked,
  * objects on disk in a temp folder), with one bucket, on 127.0.0.1:`port`.
  */
-export async function startTestS3(port: number, bucket = 'originals'): Promise<TestS3> {
+export interface TestS3Options {
+  /**
+   * s3rver canonicalises query values with encodeURIComponent, which leaves the `'` and `*` of
+   * `filename*=UTF-8''` unescaped where S3 and the SDK escape them, so it refuses a correct signature
+   * over a download's response-content-disposition. true: it accepts every well-formed signature
+   * (the CloudFront edge test, whose origin requests carry that override).
+   */
+  allowMismatchedSignatures?: boolean;
+}
+
+export async function startTestS3(port: number, bucket = 'originals', options: TestS3Options = {}): Promise<TestS3> {
   const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverClass;
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   // No resetOnClose: s3rver's reset uses rmdirSync's recursive option, gone in Node 25; stop() removes the folder.
@@ -41,6 +52,7 @@ export async function startTestS3(port: number, bucket = 'originals'): Promise<T
     directory,
     silent: true,
     resetOnClose: false,
+    allowMismatchedSignatures: options.allowMismatchedSignatures ?? false,
     configureBuckets: [{ name: bucket }],
   });
   const address = await server.run();
