@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@media-site/media-service/config';
 import { startTempMedia, raw, type TempMedia } from '@media-site/media-service/testing';
 import { parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
+import { purgeEventOf, runPurgeCommand } from '@media-site/contracts/purge';
 import { CloudFrontOriginals, S3Originals } from '@media-site/storage';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 import { cloudFrontBase64Decode, s3Origin, startCloudFrontEdge, type RunningEdge } from '../src/cloudfront-edge';
@@ -22,6 +23,10 @@ const LIFETIME = 120;
 const CLIP = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7 + 3) % 251));
 const OTHER = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 11 + 1) % 251));
 const CLIP_PATH = '/members/video/clip-1/clip-1001.mp4';
+/** The PURGE_COMMAND docs/deploy.md gives for CloudFront invalidations, word for word. */
+const INVALIDATION_COMMAND =
+  'set -f; paths=; for u in "$@"; do case "$u" in /members/*) paths="$paths /${u#/members/}*";; esac; done; ' +
+  '[ -z "$paths" ] || aws cloudfront create-invalidation --distribution-id EDFDVBD6EXAMPLE --paths $paths';
 
 let dir: string;
 let s3: TestS3;
@@ -308,5 +313,23 @@ describe('CDN_SIGNING=cloudfront: members are sent to CloudFront signed URLs', (
     expect(() => loadConfig({ ...full, CLOUDFRONT_KEY_PAIR_ID: 'k-1', CLOUDFRONT_PRIVATE_KEY_FILE: join(dir, 'key.pem') })).toThrow(
       /CLOUDFRONT_KEY_PAIR_ID/,
     );
+  });
+
+  it("the documented PURGE_COMMAND turns a purge's member URLs into CloudFront invalidation paths (a stand-in aws CLI records them)", async () => {
+    const fake = join(dir, 'aws');
+    await writeFile(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > ${join(dir, 'aws-args')}\n`, { mode: 0o700 });
+    await runPurgeCommand(
+      INVALIDATION_COMMAND.replace('aws cloudfront', `${fake} cloudfront`),
+      purgeEventOf('takedown', ['video/a b/', 'photos/set-1/']),
+    );
+    expect((await readFile(join(dir, 'aws-args'), 'utf8')).trim().split('\n')).toEqual([
+      'cloudfront',
+      'create-invalidation',
+      '--distribution-id',
+      'EDFDVBD6EXAMPLE',
+      '--paths',
+      '/video/a%20b/*',
+      '/photos/set-1/*',
+    ]);
   });
 });
