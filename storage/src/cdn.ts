@@ -1,6 +1,6 @@
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import type { Readable } from 'node:stream';
-import type { ByteRange, PresignOptions, PresigningOriginals, StoredOriginal } from './originals';
+import type { ByteRange, ListedObject, PresignOptions, PresigningOriginals, StoredOriginal } from './originals';
 
 /** A CloudFront distribution in front of the bucket (CDN_SIGNING=cloudfront). */
 export interface CloudFrontSettings {
@@ -55,6 +55,10 @@ export class CloudFrontOriginals implements PresigningOriginals {
 
   head(relative: string): Promise<StoredOriginal | null> {
     return this.inner.head(relative);
+  }
+
+  list(prefix: string, max?: number): Promise<ListedObject[]> {
+    return this.inner.list(prefix, max);
   }
 
   read(relative: string, range: ByteRange): Readable {
