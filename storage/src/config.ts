@@ -80,6 +80,20 @@ export const storageEnv = {
       'path of the matching RSA private key (PEM); must not be readable by every user (`chmod 600`); never commit it (`openssl genrsa -out key.pem 2048`)',
     defaultText: 'unset (required with `CDN_SIGNING=cloudfront`)',
   }),
+  S3_MULTIPART_THRESHOLD_MB: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(5120)
+    .default(64)
+    .describe('files larger than this many MiB are uploaded as a multipart upload (5–5120; a single PUT takes at most 5 GiB)'),
+  S3_PART_SIZE_MB: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(5120)
+    .default(16)
+    .describe('part size of a multipart upload in MiB (5–5120), raised for a file that would need over 10,000 parts'),
 };
 
 const schema = z.object(storageEnv);
@@ -104,6 +118,8 @@ export function s3SettingsFrom(c: StorageEnv): { settings: S3Settings | null; pr
       secretAccessKey: c.S3_SECRET_ACCESS_KEY || undefined,
       forcePathStyle: c.S3_FORCE_PATH_STYLE,
       presignSeconds: c.S3_PRESIGN_SECONDS,
+      multipartThreshold: c.S3_MULTIPART_THRESHOLD_MB * 1024 ** 2,
+      partSize: c.S3_PART_SIZE_MB * 1024 ** 2,
     },
     problems: [],
   };
