@@ -3,7 +3,8 @@
 # builder builds every stage before the target: the big ffmpeg stages stay last.)
 #   bff, media-service, migrate (db: the migrations), encoder (encoder: the encode worker, with
 #   ffmpeg), operator (ops: the operator command line, ingest and the demo seed, with ffmpeg for
-#   the video thumbnails), simulator (the card-provider simulator, demo shape only).
+#   the video thumbnails), simulator (the card-provider simulator, demo shape only), front-follower
+#   (beside each nginx host of a multi-host site; not in the single-host compose file).
 # Each runs production JavaScript built here (scripts/build-dist.ts: one bundle per entry point,
 # npm packages external) with only its own workspace's production packages. Development runs the
 # TypeScript sources through tsx instead.
@@ -19,6 +20,7 @@ COPY db/package.json db/
 COPY encoder/package.json encoder/
 COPY ops/package.json ops/
 COPY bff/package.json bff/
+COPY front-follower/package.json front-follower/
 COPY media-service/package.json media-service/
 COPY frontend/package.json frontend/
 COPY tests/package.json tests/
@@ -37,8 +39,9 @@ COPY encoder encoder
 COPY ops ops
 COPY media-service media-service
 COPY bff bff
+COPY front-follower front-follower
 COPY tools/simulator tools/simulator
-RUN npm run build -w db -w encoder -w ops -w media-service -w bff -w tools/simulator
+RUN npm run build -w db -w encoder -w ops -w media-service -w bff -w front-follower -w tools/simulator
 
 # Production packages per workspace (`-w` installs that workspace's and its workspace
 # dependencies' packages, nothing of the frontend or the tests). better-sqlite3 (the embedded
@@ -110,6 +113,15 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.BFF_PORT||3001)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm) so SIGTERM reaches the process and shutdown drains in-flight requests.
 CMD ["node", "--enable-source-maps", "bff/dist/main.js"]
+
+# The generation follower, one beside each nginx host that shares no folder with a bff (docs/deploy.md,
+# "Several nginx hosts"). Its packages are a subset of the bff's (it runs the bff's generation
+# tracking), so it reuses that install instead of a stage of its own. Not in the single-host compose file.
+FROM runtime AS front-follower
+COPY --from=bff-deps /app /app
+COPY --from=build /app/front-follower/dist front-follower/dist
+USER node
+CMD ["node", "--enable-source-maps", "front-follower/dist/main.js"]
 
 FROM runtime AS media-service
 COPY --from=media-deps /app /app

@@ -14,7 +14,8 @@ import { build, type Plugin } from 'esbuild';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const targets: Record<string, { dir: string; entries: Record<string, string>; ext?: string }> = {
-  bff: { dir: 'bff', entries: { main: 'src/main.ts', 'front-follower': 'src/front-follower/main.ts' } },
+  bff: { dir: 'bff', entries: { main: 'src/main.ts' } },
+  'front-follower': { dir: 'front-follower', entries: { main: 'src/main.ts' } },
   'media-service': { dir: 'media-service', entries: { main: 'src/main.ts' } },
   db: { dir: 'db', entries: { 'cli/migrate': 'src/cli/migrate.ts' } },
   encoder: { dir: 'encoder', entries: { main: 'src/main.ts' } },

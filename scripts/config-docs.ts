@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { globalRegistry, type z } from 'zod';
 import { configSchema as bffSchema } from '@media-site/bff/config';
-import { followerSchema } from '@media-site/bff/front-follower-config';
+import { followerSchema } from '@media-site/front-follower/config';
 import { repoRoot } from '@media-site/contracts/embedded-defaults';
 import { envSchema as operatorSchema } from '@media-site/ops/config';
 import { configSchema as mediaSchema } from '@media-site/media-service/config';
@@ -91,10 +91,10 @@ export function configurationPage(): { text: string; missing: string[] } {
     '',
     ...table(shapeOf(bffSchema), missing),
     '',
-    '## Generation follower (`bff/src/front-follower/config.ts`)',
+    '## Generation follower (`front-follower/src/config.ts`)',
     '',
     'One beside each nginx host that has no folder shared with a bff (docs/deploy.md, "Several nginx hosts"):',
-    '`npm run front-follower -w bff`, or `node dist/front-follower.js` in the bff image.',
+    '`npm start -w front-follower`, or the `front-follower` image (`docker/node.Dockerfile`).',
     '',
     ...table(shapeOf(followerSchema), missing),
     '',

@@ -97,3 +97,14 @@ export function testRedisUrl(): string | undefined {
   }
   return url || undefined;
 }
+
+/** A `media_jobs` row as a test sets it up: an encoded item (done, with its manifest) or one still queued (no manifest). */
+export const encodeJobRow = (contentType: string, path: string, manifest: string | null) => ({
+  content_type: contentType,
+  path,
+  source_sig: 's',
+  status: manifest ? 'done' : 'queued',
+  manifest,
+  created_at: 1,
+  updated_at: 1,
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordEncoded } from '../src/encode';
-import { testBackends, useTestDb } from '../src/testing';
+import { encodeJobRow, testBackends, useTestDb } from '../src/testing';
 import { migrateLatest, migrateUpTo, readGeneration } from '../src/index';
 
 const clip = (path: string) => ({
@@ -43,15 +43,6 @@ describe.each(testBackends())('migration 013 on %s', (backend) => {
   it('fills the duration of items already encoded from their manifests', async () => {
     await migrateUpTo(db.knex, '012_mail');
     await db.knex('videos').insert([clip('encoded'), clip('not-encoded')]);
-    const job = (path: string, manifest: string | null) => ({
-      content_type: 'video',
-      path,
-      source_sig: 's',
-      status: manifest ? 'done' : 'queued',
-      manifest,
-      created_at: 1,
-      updated_at: 1,
-    });
     const manifest = {
       version: 1,
       duration: 47.52,
@@ -63,7 +54,9 @@ describe.each(testBackends())('migration 013 on %s', (backend) => {
       trailer: { file: 'trailer.mp4', width: 640, height: 360, duration: 6, bytes: 1 },
       encodedAt: 1,
     };
-    await db.knex('media_jobs').insert([job('encoded', JSON.stringify(manifest)), job('not-encoded', null)]);
+    await db
+      .knex('media_jobs')
+      .insert([encodeJobRow('video', 'encoded', JSON.stringify(manifest)), encodeJobRow('video', 'not-encoded', null)]);
     await migrateLatest(db.knex);
     const rows = await db.knex('videos').orderBy('path').select('path', 'duration');
     expect(rows.map((r) => [r.path, r.duration === null ? null : Number(r.duration)])).toEqual([

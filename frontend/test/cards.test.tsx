@@ -106,11 +106,26 @@ describe('card facts (issue 23)', () => {
   });
 });
 
+/** The catalog stubbed and `path` rendered: the fetch stub and the link of the card named `name`. */
+async function cardLink(path: string, name: string) {
+  const fetchMock = stubCatalog();
+  renderAt(path);
+  return { fetchMock, link: await screen.findByRole('link', { name }) };
+}
+
+/** A moment for anything a hover or focus would start. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+/** The pointer over the card and the focus on it, then a moment. */
+async function hoverAndFocus(link: HTMLElement) {
+  fireEvent.pointerEnter(link);
+  fireEvent.focus(link);
+  await settle();
+}
+
 describe('sprite preview on video cards (issue 23)', () => {
   it('asks for nothing until the pointer is over the card, then steps through the sprite over the picture', async () => {
-    const fetchMock = stubCatalog();
-    renderAt('/videos');
-    const link = await screen.findByRole('link', { name: 'Video 1' });
+    const { fetchMock, link } = await cardLink('/videos', 'Video 1');
     expect(calledUrls(fetchMock)).not.toContain(TRACK);
     const picture = link.querySelector('.card-picture') as HTMLElement;
     vi.spyOn(picture, 'getBoundingClientRect').mockReturnValue({ width: 320, height: 180 } as DOMRect);
@@ -135,9 +150,7 @@ describe('sprite preview on video cards (issue 23)', () => {
   });
 
   it('keyboard focus previews too', async () => {
-    stubCatalog();
-    renderAt('/videos');
-    const link = await screen.findByRole('link', { name: 'Video 1' });
+    const { link } = await cardLink('/videos', 'Video 1');
     fireEvent.focus(link);
     await previewIn(link);
     fireEvent.blur(link);
@@ -146,9 +159,7 @@ describe('sprite preview on video cards (issue 23)', () => {
 
   it('with reduced motion one frame from the middle stands still', async () => {
     device({ reducedMotion: true });
-    stubCatalog();
-    renderAt('/videos');
-    const link = await screen.findByRole('link', { name: 'Video 1' });
+    const { link } = await cardLink('/videos', 'Video 1');
     vi.spyOn(link.querySelector('.card-picture') as HTMLElement, 'getBoundingClientRect').mockReturnValue({
       width: 320,
       height: 180,
@@ -163,59 +174,43 @@ describe('sprite preview on video cards (issue 23)', () => {
 
   it('a touch-only phone never asks for the track, on touch or focus', async () => {
     device({ hover: false });
-    const fetchMock = stubCatalog();
-    renderAt('/videos');
-    const link = await screen.findByRole('link', { name: 'Video 1' });
-    fireEvent.pointerEnter(link);
-    fireEvent.focus(link);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { fetchMock, link } = await cardLink('/videos', 'Video 1');
+    await hoverAndFocus(link);
     expect(calledUrls(fetchMock)).not.toContain(TRACK);
     expect(link.querySelector('.card-preview')).toBeNull();
   });
 
   it('a touch on a device that also hovers does not preview', async () => {
-    const fetchMock = stubCatalog();
-    renderAt('/videos');
-    const link = await screen.findByRole('link', { name: 'Video 1' });
+    const { fetchMock, link } = await cardLink('/videos', 'Video 1');
     const touch = new Event('pointerover', { bubbles: true });
     Object.defineProperty(touch, 'pointerType', { value: 'touch' });
     fireEvent(link, touch);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     expect(calledUrls(fetchMock)).not.toContain(TRACK);
   });
 
   it('a clip not encoded yet (preview null) asks for nothing and keeps its picture', async () => {
-    const fetchMock = stubCatalog();
-    renderAt('/videos');
-    const link = await screen.findByRole('link', { name: 'Video 3' });
-    fireEvent.pointerEnter(link);
-    fireEvent.focus(link);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { fetchMock, link } = await cardLink('/videos', 'Video 3');
+    await hoverAndFocus(link);
     expect(calledUrls(fetchMock).some((u) => u.includes('previews'))).toBe(false);
     expect(link.querySelector('.card-preview')).toBeNull();
   });
 
   it('a track that cannot be had (404) shows the picture alone, and is not asked again', async () => {
-    const fetchMock = stubCatalog();
-    renderAt('/vod');
-    const link = await screen.findByRole('link', { name: 'VOD 1' });
+    const { fetchMock, link } = await cardLink('/vod', 'VOD 1');
     fireEvent.pointerEnter(link);
     await waitFor(() => expect(calledUrls(fetchMock)).toContain('/members/vodpreviews/vod-1/thumbs.vtt'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     expect(link.querySelector('.card-preview')).toBeNull();
     fireEvent.pointerLeave(link);
     fireEvent.pointerEnter(link);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     expect(calledUrls(fetchMock).filter((u) => u.includes('previews'))).toHaveLength(1);
   });
 
   it('photo set cards have no preview', async () => {
-    const fetchMock = stubCatalog();
-    renderAt('/photos');
-    const link = await screen.findByRole('link', { name: 'Photo Set 1' });
-    fireEvent.pointerEnter(link);
-    fireEvent.focus(link);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { fetchMock, link } = await cardLink('/photos', 'Photo Set 1');
+    await hoverAndFocus(link);
     expect(calledUrls(fetchMock).some((u) => u.includes('previews'))).toBe(false);
   });
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { keyRingProblems, nodeEnvSchema, placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { DEV_TOKEN_KEYS, parseKeyRing } from '@media-site/contracts/token';
-import { s3SettingsFrom, storageEnv } from '@media-site/storage/config';
+import { cdnSettingsFrom, s3SettingsFrom, storageEnv } from '@media-site/storage/config';
+import type { CloudFrontSettings } from '@media-site/storage/cdn';
 import type { S3Settings } from '@media-site/storage/s3';
 import type { KeyRing } from '@media-site/contracts/token';
 
@@ -87,7 +88,7 @@ export const configSchema = z.object({
 });
 
 /** The settings the service runs on: the schema's values, typed from it (z.infer), renamed for the code. */
-function toMediaConfig(c: z.infer<typeof configSchema>, keys: KeyRing, s3: S3Settings | null) {
+function toMediaConfig(c: z.infer<typeof configSchema>, keys: KeyRing, s3: S3Settings | null, cdn: CloudFrontSettings | null) {
   return {
     host: c.MEDIA_HOST,
     port: c.MEDIA_PORT,
@@ -115,6 +116,8 @@ function toMediaConfig(c: z.infer<typeof configSchema>, keys: KeyRing, s3: S3Set
     metricsHost: c.METRICS_HOST,
     /** STORAGE=s3: every media family is in this bucket; null: the local tree. */
     s3,
+    /** CDN_SIGNING=cloudfront: members are redirected to CloudFront signed URLs for the bucket's objects; null: S3 presigned URLs. */
+    cdn,
   };
 }
 
@@ -125,15 +128,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   const embedded = embeddedDefaults(env);
   const withDefaults: NodeJS.ProcessEnv = { ...env, MEDIA_ROOT: embedded.mediaRoot, VARIANT_CACHE_DIR: embedded.variantCacheDir };
   // Compose passes these empty when unset: empty is off.
-  for (const name of ['PURGE_WEBHOOK_URL', 'PURGE_COMMAND', 'EDGE_URL_SECRET']) if (withDefaults[name] === '') delete withDefaults[name];
+  for (const name of [
+    'PURGE_WEBHOOK_URL',
+    'PURGE_COMMAND',
+    'EDGE_URL_SECRET',
+    'CDN_SIGNING',
+    'CLOUDFRONT_URL',
+    'CLOUDFRONT_KEY_PAIR_ID',
+    'CLOUDFRONT_PRIVATE_KEY_FILE',
+  ])
+    if (withDefaults[name] === '') delete withDefaults[name];
   const parsed = configSchema.safeParse(withDefaults);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   let keys: KeyRing | undefined;
   let s3: S3Settings | null = null;
+  let cdn: CloudFrontSettings | null = null;
   if (parsed.success) {
     const storage = s3SettingsFrom(parsed.data);
     problems.push(...storage.problems);
     s3 = storage.settings;
+    const signing = cdnSettingsFrom(parsed.data);
+    problems.push(...signing.problems);
+    cdn = signing.settings;
     try {
       keys = parseKeyRing(parsed.data.MEDIA_TOKEN_KEYS);
     } catch (err) {
@@ -155,5 +171,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   if (!parsed.success || !keys || problems.length > 0) {
     throw new Error(`Invalid media-service configuration:\n  ${problems.join('\n  ')}`);
   }
-  return toMediaConfig(parsed.data, keys, s3);
+  return toMediaConfig(parsed.data, keys, s3, cdn);
 }

@@ -11,6 +11,7 @@ import { createApp } from './app';
 import type { MediaConfig } from './config';
 import { createMediaMetrics, startMetricsServer } from './metrics';
 import { S3Originals } from '@media-site/storage/s3';
+import { withCdn } from '@media-site/storage/cdn';
 import { VariantService } from './variants/service';
 import { VariantStore } from './variants/store';
 import type { VariantStoreOptions } from './variants/store';
@@ -63,7 +64,8 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
     maxPixels: config.variantMaxPixels,
     logger,
   });
-  const originals = config.s3 ? new S3Originals(config.s3) : null;
+  // CDN_SIGNING=cloudfront: the same bucket, but members are sent to the distribution's signed URLs.
+  const originals = config.s3 ? withCdn(new S3Originals(config.s3), config.cdn) : null;
   const metrics = config.metricsPort === undefined ? null : createMediaMetrics(variants);
   const app = createApp({
     logger,
@@ -94,7 +96,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
       port,
       mediaRoot: realRoot,
       offload: config.offload,
-      storage: originals ? `s3:${config.s3?.bucket}` : 'local',
+      storage: originals ? `s3:${config.s3?.bucket}${config.cdn ? ` via ${config.cdn.baseUrl}` : ''}` : 'local',
       metricsPort: metricsServer?.port,
     },
     'media service listening',

@@ -1,4 +1,7 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { withoutTrailingSlashes, type CloudFrontSettings } from './cdn';
 import type { S3Settings } from './s3';
 
 const bool = z
@@ -53,6 +56,44 @@ export const storageEnv = {
     .max(3600)
     .default(60)
     .describe('lifetime of the presigned URL a member is redirected to (5–3600 s)'),
+  CDN_SIGNING: z
+    .enum(['none', 'cloudfront'])
+    .default('none')
+    .describe(
+      '`cloudfront` (with `STORAGE=s3`): members are redirected to a CloudFront signed URL (canned policy, S3_PRESIGN_SECONDS) for the same object key instead of an S3 presigned URL (media-service/README.md, "CloudFront in front of the bucket")',
+    ),
+  CLOUDFRONT_URL: z.url().max(200).optional().meta({
+    description:
+      "the distribution's base URL, `https://dxxxx.cloudfront.net` or its custom domain (https; http only for a loopback test edge)",
+    defaultText: 'unset (required with `CDN_SIGNING=cloudfront`)',
+  }),
+  CLOUDFRONT_KEY_PAIR_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{8,64}$/, 'a CloudFront public key id: 8–64 capital letters and digits')
+    .optional()
+    .meta({
+      description: "the id of the public key in the distribution's trusted key group",
+      defaultText: 'unset (required with `CDN_SIGNING=cloudfront`)',
+    }),
+  CLOUDFRONT_PRIVATE_KEY_FILE: z.string().min(1).max(4096).optional().meta({
+    description:
+      'path of the matching RSA private key (PEM); must not be readable by every user (`chmod 600`); never commit it (`openssl genrsa -out key.pem 2048`)',
+    defaultText: 'unset (required with `CDN_SIGNING=cloudfront`)',
+  }),
+  S3_MULTIPART_THRESHOLD_MB: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(5120)
+    .default(64)
+    .describe('files larger than this many MiB are uploaded as a multipart upload (5–5120; a single PUT takes at most 5 GiB)'),
+  S3_PART_SIZE_MB: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(5120)
+    .default(16)
+    .describe('part size of a multipart upload in MiB (5–5120), raised for a file that would need over 10,000 parts'),
 };
 
 const schema = z.object(storageEnv);
@@ -77,7 +118,71 @@ export function s3SettingsFrom(c: StorageEnv): { settings: S3Settings | null; pr
       secretAccessKey: c.S3_SECRET_ACCESS_KEY || undefined,
       forcePathStyle: c.S3_FORCE_PATH_STYLE,
       presignSeconds: c.S3_PRESIGN_SECONDS,
+      multipartThreshold: c.S3_MULTIPART_THRESHOLD_MB * 1024 ** 2,
+      partSize: c.S3_PART_SIZE_MB * 1024 ** 2,
     },
+    problems: [],
+  };
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A PEM RSA key is a few KiB; anything far larger is not one. */
+const KEY_FILE_MAX = 64 * 1024;
+
+/** Reads and checks the private key file; a problem line, or the PEM. */
+function readPrivateKey(file: string): { pem?: string; problem?: string } {
+  const name = 'CLOUDFRONT_PRIVATE_KEY_FILE';
+  let st;
+  try {
+    st = statSync(file);
+  } catch (err) {
+    return { problem: `${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+  if (!st.isFile()) return { problem: `${name}: ${file} is not a file` };
+  if (st.mode & 0o004) {
+    return { problem: `${name}: ${file} is readable by every user (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it` };
+  }
+  if (st.size > KEY_FILE_MAX) return { problem: `${name}: ${file} is ${st.size} bytes, not a PEM key (at most ${KEY_FILE_MAX})` };
+  let pem;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    return { problem: `${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType !== 'rsa')
+      return { problem: `${name}: ${file} holds a ${key.asymmetricKeyType} key; CloudFront signs with RSA` };
+  } catch {
+    return { problem: `${name}: ${file} is not a PEM private key` };
+  }
+  return { pem };
+}
+
+/** null without CDN_SIGNING; problems are `VARIABLE: message` lines. Reads the key file once. */
+export function cdnSettingsFrom(c: StorageEnv): { settings: CloudFrontSettings | null; problems: string[] } {
+  if (c.CDN_SIGNING === 'none') return { settings: null, problems: [] };
+  const problems: string[] = [];
+  if (c.STORAGE !== 's3') problems.push('CDN_SIGNING: cloudfront needs STORAGE=s3 (the distribution fronts the bucket)');
+  if (!c.CLOUDFRONT_URL) problems.push('CLOUDFRONT_URL: required when CDN_SIGNING=cloudfront');
+  else {
+    const url = new URL(c.CLOUDFRONT_URL);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+      problems.push('CLOUDFRONT_URL: must be https (http only for a loopback test edge)');
+    if (url.search || url.hash || url.username || url.password)
+      problems.push('CLOUDFRONT_URL: a base URL without query, fragment or credentials');
+  }
+  if (!c.CLOUDFRONT_KEY_PAIR_ID) problems.push('CLOUDFRONT_KEY_PAIR_ID: required when CDN_SIGNING=cloudfront');
+  let pem: string | undefined;
+  if (!c.CLOUDFRONT_PRIVATE_KEY_FILE) problems.push('CLOUDFRONT_PRIVATE_KEY_FILE: required when CDN_SIGNING=cloudfront');
+  else {
+    const key = readPrivateKey(c.CLOUDFRONT_PRIVATE_KEY_FILE);
+    if (key.problem) problems.push(key.problem);
+    pem = key.pem;
+  }
+  if (problems.length) return { settings: null, problems };
+  return {
+    settings: { baseUrl: withoutTrailingSlashes(c.CLOUDFRONT_URL!), keyPairId: c.CLOUDFRONT_KEY_PAIR_ID!, privateKey: pem! },
     problems: [],
   };
 }

@@ -10,4 +10,5 @@ export {
   type StoredOriginal,
 } from './originals';
 export { S3Originals, SINGLE_PUT_MAX, StorageUnavailable, type S3Settings } from './s3';
-export { loadS3Settings, s3SettingsFrom, storageEnv } from './config';
+export { cdnSettingsFrom, loadS3Settings, s3SettingsFrom, storageEnv } from './config';
+export { CloudFrontOriginals, cloudFrontPath, withCdn, type CloudFrontSettings } from './cdn';

@@ -1,9 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { dirname, extname, join, relative as relativePath, sep } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import mime from 'mime-types';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ByteRange } from './originals';
 import { LIST_MAX, TooManyObjects } from './originals';
@@ -23,10 +25,22 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** Lifetime of the URLs members are redirected to. */
   presignSeconds: number;
+  /** Files larger than this (bytes) go up as a multipart upload; default MULTIPART_THRESHOLD, at most SINGLE_PUT_MAX. */
+  multipartThreshold?: number | undefined;
+  /** Part size (bytes) of a multipart upload, at least MIN_PART_SIZE; default PART_SIZE, raised when a file would need over 10,000 parts. */
+  partSize?: number | undefined;
 }
 
-/** A single PUT takes at most 5 GiB (S3's limit); larger originals need a multipart upload, not done here. */
+/** A single PUT takes at most 5 GiB (S3's limit); larger files go up as a multipart upload. */
 export const SINGLE_PUT_MAX = 5 * 1024 ** 3;
+/** S3's smallest part (all but the last) and its largest object and part count. */
+export const MIN_PART_SIZE = 5 * 1024 ** 2;
+export const MAX_OBJECT_SIZE = 5 * 1024 ** 4;
+const MAX_PARTS = 10_000;
+export const MULTIPART_THRESHOLD = 64 * 1024 ** 2;
+export const PART_SIZE = 16 * 1024 ** 2;
+/** Parts of one file in flight at once (each is held in memory: partSize × this). */
+const PART_QUEUE = 4;
 /** User metadata `x-amz-meta-mtime`: the source file's mtime in ms, so ETags and variant keys match the local tree. */
 const MTIME_META = 'mtime';
 
@@ -65,10 +79,14 @@ export class S3Originals implements PresigningOriginals {
   /** Keys per ListObjectsV2 page (S3's own limit is 1,000); tests lower it to walk pages. */
   listPageSize = 1000;
   private readonly bucket: string;
+  private readonly multipartThreshold: number;
+  private readonly partSize: number;
 
   constructor(settings: S3Settings) {
     this.bucket = settings.bucket;
     this.presignSeconds = settings.presignSeconds;
+    this.multipartThreshold = Math.min(settings.multipartThreshold ?? MULTIPART_THRESHOLD, SINGLE_PUT_MAX);
+    this.partSize = Math.max(settings.partSize ?? PART_SIZE, MIN_PART_SIZE);
     const options = (endpoint: string | undefined) => ({
       region: settings.region,
       endpoint,
@@ -175,19 +193,73 @@ export class S3Originals implements PresigningOriginals {
     const mtimeMs = Math.round(from.mtimeMs);
     const there = await this.head(relative);
     if (there && there.size === from.size && there.mtimeMs === mtimeMs) return 'same';
-    if (from.size > SINGLE_PUT_MAX)
-      throw new Error(`${relative}: ${from.size} bytes is over the 5 GiB single-upload limit (multipart upload is not implemented)`);
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: relative,
-        Body: createReadStream(source),
-        ContentLength: from.size,
-        ContentType: contentType ?? (mime.lookup(extname(relative)) || 'application/octet-stream'),
-        Metadata: { [MTIME_META]: String(mtimeMs) },
-      }),
-    );
+    if (from.size > MAX_OBJECT_SIZE) throw new Error(`${relative}: ${from.size} bytes is over S3's 5 TiB object limit`);
+    const params = {
+      Bucket: this.bucket,
+      Key: relative,
+      ContentType: contentType ?? (mime.lookup(extname(relative)) || 'application/octet-stream'),
+      Metadata: { [MTIME_META]: String(mtimeMs) },
+    };
+    if (from.size <= this.multipartThreshold) {
+      await this.client.send(new PutObjectCommand({ ...params, Body: createReadStream(source), ContentLength: from.size }));
+      return 'placed';
+    }
+    // Multipart: parts of partSize (raised so that no file needs more than 10,000), a few in flight;
+    // on failure lib-storage aborts the upload, so no parts are left billed and no object appears.
+    const partSize = Math.max(this.partSize, Math.ceil(from.size / MAX_PARTS));
+    const upload = new Upload({
+      client: this.client,
+      params: { ...params, Body: createReadStream(source, { highWaterMark: 1024 * 1024 }) },
+      partSize,
+      queueSize: PART_QUEUE,
+      leavePartsOnError: false,
+    });
+    await upload.done();
     return 'placed';
+  }
+
+  /**
+   * Uploads every file under `dir` as `prefix/<path below dir>` (`/`-separated), each keeping its
+   * mtime, and returns the keys; files already there with the same size and mtime are skipped.
+   */
+  async putTree(prefix: string, dir: string): Promise<string[]> {
+    const keys: string[] = [];
+    for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = join(entry.parentPath, entry.name);
+      const key = [prefix, ...relativePath(dir, file).split(sep)].filter(Boolean).join('/');
+      await this.put(key, file);
+      keys.push(key);
+    }
+    return keys;
+  }
+
+  /**
+   * Copies the object `relative` to the local file `dest` (through a temp file beside it, renamed
+   * when complete) with the object's kept mtime, so a derived file's key matches the local tree's.
+   */
+  async download(relative: string, dest: string): Promise<StoredOriginal> {
+    let r;
+    try {
+      r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: relative }));
+    } catch (err) {
+      if (isMissing(err)) throw new Error(`object storage: ${relative} is not in the bucket`, { cause: err });
+      throw new StorageUnavailable(`object storage: ${(err as Error).message}`, { cause: err });
+    }
+    if (!r.Body) throw new StorageUnavailable('object storage: empty body');
+    await mkdir(dirname(dest), { recursive: true });
+    const tmp = `${dest}.get-${process.pid}.tmp`;
+    try {
+      await pipeline(r.Body as Readable, createWriteStream(tmp));
+      const kept = Number(r.Metadata?.[MTIME_META]);
+      const mtimeMs = Number.isFinite(kept) && kept > 0 ? kept : (r.LastModified?.getTime() ?? Date.now());
+      await utimes(tmp, new Date(), new Date(mtimeMs));
+      await rename(tmp, dest);
+      return { relative, size: (await stat(dest)).size, mtimeMs };
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   /**

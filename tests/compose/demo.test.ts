@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_ACCEPT } from '@media-site/simulator';
 import { testCardNumber } from '@media-site/simulator/luhn';
+import { membershipFormData } from '@media-site/simulator/testing';
 import { tokenRequestBody } from '../../bff/src/test/account-kit';
 import { repoRoot } from '../../scripts/lib/site';
 import { freePort } from '../src/nginx';
@@ -99,15 +100,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.demo.yml, demo shape', () =
       {
         accessToken: second.access_token,
         paymentToken: paymentTokenId,
-        formData: {
-          initialPrice: '14.99',
-          initialPeriod: '30',
-          rebills: '99',
-          currencyCode: '840',
-          ...credentials,
-          email: 'buyer@example.com',
-          expiration: '12/31/2099',
-        },
+        formData: membershipFormData({ ...credentials, email: 'buyer@example.com' }),
       },
       cookie,
     );

@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createKnex } from '@media-site/db';
 import { DEMO_MEMBER, ensureDemoMember } from '@media-site/ops';
+import { catalogCli } from '../src/catalog-cli';
 import { launchChromium } from '../src/chromium';
 import { startStack } from '../src/stack';
 import { trackRequests } from './quiet';
@@ -157,6 +159,33 @@ export function stackWithBrowser(options: Parameters<typeof startStack>[0]): { r
     },
     get browser() {
       return started(browser);
+    },
+  };
+}
+
+/**
+ * A site (startSite) with content of the suite's own: before all, `write` lays out a temporary
+ * folder as docs/operate.md describes and `ops ingest --wait` adds and encodes it, as an operator
+ * would; after all, the site stops and the folder goes. The site is read once the suite has started.
+ */
+export function siteWithContent(name: string, write: (folder: string) => Promise<void>): { readonly site: Site } {
+  let site: Site | undefined;
+  let folder: string | undefined;
+  beforeAll(async () => {
+    site = await startSite();
+    folder = mkdtempSync(join(tmpdir(), `${name}-`));
+    await write(folder);
+    const ingest = await catalogCli(site.stack, 'ingest', folder, '--wait', '--quiet');
+    expect(ingest.code, `${ingest.out}\n${ingest.err}`).toBe(0);
+  }, 300_000);
+  afterAll(async () => {
+    await site?.stop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+  return {
+    get site() {
+      if (!site) throw new Error('the site starts in beforeAll');
+      return site;
     },
   };
 }

@@ -1,12 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
-import { catalogCli } from '../src/catalog-cli';
-import { screenshotsOf, startSite, VIEWPORTS, type Site, type Viewport } from './browser';
+import { screenshotsOf, siteWithContent, VIEWPORTS, type Viewport } from './browser';
 
 /**
  * Issue 23, "Presentation", the cards: photo sets say how many photos, videos and VODs how long
@@ -23,26 +21,14 @@ const shot = screenshotsOf('cards');
 
 /** What a demo clip's card says: the sample's 2 s, or a showcase clip's 30-60 s. */
 const DEMO_DURATION = /^Duration 0:(?:02|[3-5]\d)$/;
-let site: Site;
-let ingestDir: string;
-
-beforeAll(async () => {
-  site = await startSite();
-  ingestDir = mkdtempSync(join(tmpdir(), 'cards-e2e-'));
-  const dir = join(ingestDir, 'video', CLIP);
+const own = siteWithContent('cards-e2e', async (folder) => {
+  const dir = join(folder, 'video', CLIP);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'meta.json'),
     JSON.stringify({ updatename: CLIP_TITLE, modelname: MODEL, datetoupload: '2026-11-20', prename: 'V950_CardsClip_HD' }),
   );
   await makeTestPattern(join(dir, 'clip.mp4'), { size: '320x180', seconds: 20, output: h264Output('-f', 'mp4') });
-  const ingest = await catalogCli(site.stack, 'ingest', ingestDir, '--wait', '--quiet');
-  expect(ingest.code, `${ingest.out}\n${ingest.err}`).toBe(0);
-}, 300_000);
-
-afterAll(async () => {
-  await site?.stop();
-  if (ingestDir) rmSync(ingestDir, { recursive: true, force: true });
 });
 
 /** The facts beside a card's link ("24 photos", "Duration 0:20", "$9.99"), as a screen reader reads them. */
@@ -68,7 +54,7 @@ async function picturesLoaded(page: Page): Promise<void> {
 
 describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (viewport) => {
   it('listings: photo sets say how many photos, videos and VODs how long they run', async () => {
-    const { page, errors } = await site.open(VIEWPORTS[viewport]);
+    const { page, errors } = await own.site.open(VIEWPORTS[viewport]);
     await page.goto('/photos');
     const photoCards = page.locator('main li.card');
     await photoCards.first().waitFor();
@@ -104,7 +90,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (view
   });
 
   it('a model’s page: a portrait, the counts, and the listings’ cards with pictures and facts', async () => {
-    const { page, errors } = await site.open(VIEWPORTS[viewport]);
+    const { page, errors } = await own.site.open(VIEWPORTS[viewport]);
     const detail = (await (await page.request.get(`/api/modelname/${encodeURIComponent(MODEL)}`)).json()) as Record<
       'photos' | 'videos' | 'vods',
       unknown[]
@@ -132,7 +118,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (view
   });
 
   it('search results: the listings’ cards, with pictures, facts and the model linked', async () => {
-    const { page, errors } = await site.open(VIEWPORTS[viewport]);
+    const { page, errors } = await own.site.open(VIEWPORTS[viewport]);
     await page.goto('/search/cards%20preview');
     const clip = cardOf(page, CLIP_TITLE);
     await clip.waitFor();
@@ -153,7 +139,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (view
 
 describe('the sprite preview on a video card', () => {
   it('desktop: nothing asked before the hover; then the sprite steps over the picture in the same box', async () => {
-    const { page, errors } = await site.open(VIEWPORTS.desktop);
+    const { page, errors } = await own.site.open(VIEWPORTS.desktop);
     const asked: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/videopreviews/')) asked.push(new URL(request.url()).pathname);
@@ -193,8 +179,8 @@ describe('the sprite preview on a video card', () => {
   });
 
   it('a touch-only phone: a focused card asks for no sprite', async () => {
-    const context = await site.browser.newContext({
-      baseURL: site.stack.baseUrl,
+    const context = await own.site.browser.newContext({
+      baseURL: own.site.stack.baseUrl,
       viewport: VIEWPORTS.phone,
       isMobile: true,
       hasTouch: true,

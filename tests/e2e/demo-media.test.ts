@@ -54,26 +54,27 @@ function imageDeviations(page: Page): Promise<number[]> {
   );
 }
 
+/** Once the page is idle: at least two pictures in `main`, every one a generated landscape (far from a flat fill). */
+async function expectLandscapes(page: Page, selector: string): Promise<void> {
+  await page.locator(selector).first().waitFor();
+  await settled(page);
+  const deviations = await imageDeviations(page);
+  expect(deviations.length).toBeGreaterThanOrEqual(2);
+  for (const deviation of deviations) expect(deviation).toBeGreaterThan(8);
+}
+
 describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', (viewport) => {
   it('home and a photo set show generated landscapes, not flat fills', async () => {
     const { page, errors } = await openPage(site.browser, site.stack.baseUrl, viewport);
     await page.goto('/');
-    await page.locator('main li.card img').first().waitFor();
-    await settled(page);
-    const home = await imageDeviations(page);
-    expect(home.length).toBeGreaterThanOrEqual(2);
-    for (const deviation of home) expect(deviation).toBeGreaterThan(8);
+    await expectLandscapes(page, 'main li.card img');
     await shot(page, 'home', viewport);
 
     const knex = createKnex(site.stack.databaseUrl);
     const set = (await knex('photosets').orderBy('id').first('path')) as { path: string };
     await knex.destroy();
     await page.goto(`/photos/${set.path}`);
-    await page.locator('main .grid-thumbs img').first().waitFor();
-    await settled(page);
-    const thumbs = await imageDeviations(page);
-    expect(thumbs.length).toBeGreaterThanOrEqual(2);
-    for (const deviation of thumbs) expect(deviation).toBeGreaterThan(8);
+    await expectLandscapes(page, 'main .grid-thumbs img');
     await shot(page, 'set', viewport);
     await page.context().close();
     expect(errors).toEqual([]);

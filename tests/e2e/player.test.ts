@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { catalogCli } from '../src/catalog-cli';
-import { screenshotDir, screenshotsOf, startSite, VIEWPORTS, type Site, type Viewport } from './browser';
+import { screenshotDir, screenshotsOf, siteWithContent, VIEWPORTS, type Viewport } from './browser';
 import { settled } from './quiet';
 
 // The player through the real nginx, bff and media service. The demo clips are 2 s long, too short
@@ -21,19 +20,14 @@ const HD = 'player-e2e-hd';
 const CLIP_SECONDS = 24;
 const shots = screenshotsOf('player');
 
-let site: Site;
-let ingestDir: string;
-
 function makeSource(out: string, seconds: number, output: string[]): Promise<string> {
   return makeTestPattern(out, { size: '320x180', seconds, output });
 }
 
-beforeAll(async () => {
-  site = await startSite();
-  ingestDir = mkdtempSync(join(tmpdir(), 'player-e2e-'));
-  const video = join(ingestDir, 'video', CLIP);
-  const vod = join(ingestDir, 'vod', SHOW);
-  const hd = join(ingestDir, 'video', HD);
+const own = siteWithContent('player-e2e', async (folder) => {
+  const video = join(folder, 'video', CLIP);
+  const vod = join(folder, 'vod', SHOW);
+  const hd = join(folder, 'video', HD);
   for (const dir of [video, vod, hd]) mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(video, 'meta.json'),
@@ -57,17 +51,10 @@ beforeAll(async () => {
   await makeSource(join(video, 'clip.mpg'), CLIP_SECONDS, ['-c:v', 'mpeg1video', '-q:v', '4', '-c:a', 'mp2', '-b:a', '128k', '-f', 'mpeg']);
   await makeSource(join(vod, 'show.wmv'), 10, ['-c:v', 'wmv2', '-b:v', '600k', '-c:a', 'wmav2', '-b:a', '96k', '-f', 'asf']);
   await makeTestPattern(join(hd, 'hd.mp4'), { size: '1280x720', seconds: 8, output: h264Output('-f', 'mp4') });
-  const ingest = await catalogCli(site.stack, 'ingest', ingestDir, '--wait', '--quiet');
-  expect(ingest.code, `${ingest.out}\n${ingest.err}`).toBe(0);
-}, 300_000);
-
-afterAll(async () => {
-  await site?.stop();
-  if (ingestDir) rmSync(ingestDir, { recursive: true, force: true });
 });
 
 async function signIn(page: Page): Promise<void> {
-  const res = await page.request.post('/api/login', { data: DEMO_MEMBER, headers: { Origin: site.stack.baseUrl } });
+  const res = await page.request.post('/api/login', { data: DEMO_MEMBER, headers: { Origin: own.site.stack.baseUrl } });
   expect(res.status()).toBe(200);
 }
 
@@ -98,7 +85,7 @@ describe('the member player', () => {
   const renditionStatuses: number[] = [];
 
   beforeAll(async () => {
-    ({ page, errors } = await site.open());
+    ({ page, errors } = await own.site.open());
     page.on('response', (response: Response) => {
       if (response.url().includes(`/members/videorenditions/${CLIP}/`)) renditionStatuses.push(response.status());
     });
@@ -288,7 +275,7 @@ describe('the member player', () => {
   });
 
   it('says a video not encoded yet is being prepared, and keeps Download', async () => {
-    await page.goto(`/video/${site.seeded.video}`);
+    await page.goto(`/video/${own.site.seeded.video}`);
     await page.getByText(/This video is being prepared for playback/).waitFor();
     await page.getByRole('button', { name: 'Download' }).waitFor();
   });
@@ -302,7 +289,7 @@ describe('the member player', () => {
 
 describe('visitors', () => {
   it('see the muted looping trailer and the join prompt, and no rendition is fetched', async () => {
-    const { page, errors } = await site.open();
+    const { page, errors } = await own.site.open();
     const members: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('renditions/')) members.push(request.url());
@@ -334,7 +321,7 @@ describe('visitors', () => {
 
 describe('on a phone', () => {
   it('fits the width (no sideways scroll) and plays inline', async () => {
-    const { page, errors } = await site.open({ width: 360, height: 740 });
+    const { page, errors } = await own.site.open({ width: 360, height: 740 });
     await signIn(page);
     await openPlayer(page);
     const layout = await page.evaluate(() => {
@@ -368,7 +355,7 @@ describe('the control bar at both sizes, quality memory and a takedown mid-play'
 
   beforeAll(async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
-      const { page, errors } = await site.open(VIEWPORTS[viewport]);
+      const { page, errors } = await own.site.open(VIEWPORTS[viewport]);
       await signIn(page);
       pages.set(viewport, page);
       errorsOf.set(viewport, errors);
@@ -427,7 +414,7 @@ describe('the control bar at both sizes, quality memory and a takedown mid-play'
     // A fresh desktop context: its first pick (720p) is what it has fetched, so the switch below goes
     // to the server; the phone has fetched only its automatic 480p.
     await pages.get('desktop')!.context().close();
-    const opened = await site.open(VIEWPORTS.desktop);
+    const opened = await own.site.open(VIEWPORTS.desktop);
     await signIn(opened.page);
     pages.set('desktop', opened.page);
     errorsOf.set('desktop', opened.errors);
@@ -442,7 +429,7 @@ describe('the control bar at both sizes, quality memory and a takedown mid-play'
       await page.keyboard.press('k');
       await page.waitForFunction(() => !(document.querySelector('video.player-video') as HTMLVideoElement).paused);
     }
-    const down = await catalogCli(site.stack, 'takedown', `/video/${HD}`, '--by', 'ops', '--reason', 'player e2e');
+    const down = await catalogCli(own.site.stack, 'takedown', `/video/${HD}`, '--by', 'ops', '--reason', 'player e2e');
     expect(down.code, `${down.out}\n${down.err}`).toBe(0);
     // The media service picks the list up at its next poll.
     await expect

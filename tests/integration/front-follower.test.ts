@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '@media-site/db/testing';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { raw } from '@media-site/media-service/testing/http';
-import { loadFollowerConfig } from '../../bff/src/front-follower/config';
-import { startFollower, type Follower } from '../../bff/src/front-follower/follow';
+import { loadFollowerConfig } from '@media-site/front-follower/config';
+import { startFollower, type Follower } from '@media-site/front-follower/follow';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
 import { startStack, type Stack } from '../src/stack';
 
 // Issue 21: every nginx host sees a catalog change without a shared folder. Two more nginx
 // instances beside the stack's, each keyed on a folder of its own that only its follower
-// (bff/src/front-follower) writes: one follows the Redis announcement, the other the database
+// (front-follower/) writes: one follows the Redis announcement, the other the database
 // poll alone (Redis away). A takedown must leave both caches unreachable under the old generation.
 // No timing assertions: the figure is printed; the polls only have generous caps.
 const CAP_MS = 20_000;

@@ -82,25 +82,32 @@ function heldRequest(port: number): Promise<{ finish: () => Promise<number> }> {
   });
 }
 
-describe('bff SIGTERM under load', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
-  let bff: Child | undefined;
+/** A data folder for a describe block and the one process it starts there (`child`): after all, the process stops and the folder goes. */
+function scratch(prefix: string): { dir: string; child?: Child } {
+  const made: { dir: string; child?: Child } = { dir: mkdtempSync(join(tmpdir(), prefix)) };
   afterAll(async () => {
-    await bff?.stop(1000);
-    rmSync(dataDir, { recursive: true, force: true });
+    await made.child?.stop(1000);
+    rmSync(made.dir, { recursive: true, force: true });
   });
+  return made;
+}
+
+describe('bff SIGTERM under load', () => {
+  const run = scratch('shutdown-');
+  const dataDir = run.dir;
 
   it('fails no in-flight request', async () => {
     const databaseUrl = `sqlite:${join(dataDir, 'catalog.sqlite')}`;
     await prepareData(databaseUrl, join(dataDir, 'media'), () => {});
     const port = await freePort();
     const logs: string[] = [];
-    bff = spawnTs(
+    const bff = spawnTs(
       'bff',
       join(repoRoot, 'bff/src/main.ts'),
       { ...process.env, DATABASE_URL: databaseUrl, BFF_PORT: String(port), LOG_LEVEL: 'info', REDIS_URL: '' },
       (_, line) => logs.push(line),
     );
+    run.child = bff;
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, bff);
 
     // A mix of cached listings and uncached searches (each a database read), 16 at a time.
@@ -151,12 +158,8 @@ describe('bff SIGTERM under load', () => {
 });
 
 describe('media service SIGTERM during a download', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shutdown-media-'));
-  let media: Child | undefined;
-  afterAll(async () => {
-    await media?.stop(1000);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const run = scratch('shutdown-media-');
+  const dataDir = run.dir;
 
   it('finishes the download it is sending, then exits', async () => {
     const size = 32 * 1024 * 1024;
@@ -172,7 +175,8 @@ describe('media service SIGTERM during a download', () => {
       MEDIA_OFFLOAD: 'none',
       LOG_LEVEL: 'warn',
     };
-    media = spawnTs('media', join(repoRoot, 'media-service/src/main.ts'), env, () => {});
+    const media = spawnTs('media', join(repoRoot, 'media-service/src/main.ts'), env, () => {});
+    run.child = media;
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, media);
 
     // A slow reader: the response is mid-stream (paused) when the signal comes.
@@ -185,7 +189,7 @@ describe('media service SIGTERM during a download', () => {
           if (!signalled && bytes > 1024 * 1024) {
             signalled = true;
             res.pause();
-            media?.proc.kill('SIGTERM');
+            media.proc.kill('SIGTERM');
             setTimeout(() => res.resume(), 500);
           }
         });

@@ -15,6 +15,7 @@ export const WORKSPACES = {
   encoder: 'encoder',
   ops: 'ops',
   bff: 'bff',
+  'front-follower': 'front-follower',
   'media-service': 'media-service',
   frontend: 'frontend',
   'tools/simulator': 'simulator',
@@ -31,6 +32,7 @@ export const PACKAGES = {
   '@media-site/encoder': 'encoder',
   '@media-site/ops': 'ops',
   '@media-site/bff': 'bff',
+  '@media-site/front-follower': 'front-follower',
   '@media-site/media-service': 'media-service',
   '@media-site/frontend': 'frontend',
   '@media-site/simulator': 'simulator',
@@ -44,7 +46,8 @@ export const PACKAGES = {
  * queue). The encoder (the ffmpeg worker) needs the database only. ops, the operator command line
  * (ingest, seeds, members, reports, payments), runs the encoder in-process (`ingest --wait`,
  * `encode`) and the bff's payment settling (`payments reconcile`), which stays the bff's because
- * the webhooks settle through it too. The two services never import each other: the media service
+ * the webhooks settle through it too. The front-follower (one beside each nginx host) runs the
+ * bff's own generation tracking with caching off, so it takes the bff's catalog cache. The two services never import each other: the media service
  * needs storage, not the database; the bff needs the database, and neither sharp nor the S3 client.
  * The SPA takes only browser-safe contracts. The simulator is a tool: no service imports it.
  * scripts/ (the `npm start` launcher) and tests/ are the top: they may use any package, through its
@@ -58,11 +61,12 @@ export const ALLOWED = {
   ops: ['contracts', 'storage', 'db', 'encoder', 'bff'],
   'media-service': ['contracts', 'storage'],
   bff: ['contracts', 'db'],
+  'front-follower': ['contracts', 'db', 'bff'],
   frontend: ['contracts'],
   simulator: ['contracts'],
   tools: [],
-  scripts: ['contracts', 'storage', 'db', 'encoder', 'ops', 'bff', 'media-service', 'simulator'],
-  tests: ['contracts', 'storage', 'db', 'encoder', 'ops', 'bff', 'media-service', 'simulator', 'scripts', 'frontend'],
+  scripts: ['contracts', 'storage', 'db', 'encoder', 'ops', 'bff', 'front-follower', 'media-service', 'simulator'],
+  tests: ['contracts', 'storage', 'db', 'encoder', 'ops', 'bff', 'front-follower', 'media-service', 'simulator', 'scripts', 'frontend'],
 };
 
 /**
@@ -77,6 +81,7 @@ export const ALLOWED_IN_TESTS = {
   db: [],
   encoder: [],
   ops: [],
+  'front-follower': [],
   contracts: [],
   frontend: [],
 };

@@ -4,6 +4,7 @@ import { searchText } from '@media-site/db';
 import { createTestDb, type Backend, type TestDb } from '@media-site/db/testing';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@media-site/simulator';
 import { testCardNumber } from '@media-site/simulator/luhn';
+import { membershipFormData } from '@media-site/simulator/testing';
 import type { createApp } from '../app';
 import { loadConfig } from '../config';
 import type { RateLimiter } from '../security/rate-limit';
@@ -158,16 +159,7 @@ export async function prepare(kit: AccountKit, input: PaymentInput) {
     accessToken: second.body.access_token as string,
     paymentToken,
     ...(input.vod ? { vod: input.vod } : {}),
-    formData: {
-      initialPrice: '14.99',
-      initialPeriod: '30',
-      rebills: '99',
-      currencyCode: '840',
-      ...credentials,
-      email: 'ann@example.com',
-      expiration: '12/31/2099',
-      ...input.formExtras,
-    },
+    formData: membershipFormData({ ...credentials, email: 'ann@example.com', ...input.formExtras }),
   };
   return { first, second, paymentToken, body, cookie };
 }

@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
 import { modelInitial, searchText } from '@media-site/db';
+import { encodeJobRow } from '@media-site/db/testing';
+import type { ContentRow } from '../routes/api/shared/content-page';
 
-export interface ContentFixture {
-  id: number;
-  path: string;
-  updatename: string;
-  modelname: string;
+/** A content row as the listings read it (shared/content-page.ts), with its model's id. */
+export interface ContentFixture extends ContentRow {
   model_id: number;
-  datetoupload: string;
 }
 /** A photo set with how many files it holds (the API's `photocount`). */
 export interface PhotoFixture extends ContentFixture {
@@ -140,19 +138,10 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
     await knex('freephotoset_files').insert({ freephotoset_id: free.id, position, filename });
   }
   // The first video and VOD are encoded (their jobs have a manifest); a queued job is not.
-  const job = (content_type: string, path: string, manifest: string | null) => ({
-    content_type,
-    path,
-    source_sig: 's',
-    status: manifest ? 'done' : 'queued',
-    manifest,
-    created_at: 1,
-    updated_at: 1,
-  });
   await knex('media_jobs').insert([
-    job('video', videos[0]!.path, '{}'),
-    job('vod', vods[0]!.path, '{}'),
-    job('video', videos[1]!.path, null),
+    encodeJobRow('video', videos[0]!.path, '{}'),
+    encodeJobRow('vod', vods[0]!.path, '{}'),
+    encodeJobRow('video', videos[1]!.path, null),
   ]);
   const previews = <T extends { path: string }>(type: string, rows: T[]) =>
     rows.map((r, k) => ({ ...r, preview: k === 0 ? `/members/${type}previews/${r.path}/thumbs.vtt` : null }));

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
+import { numOrNull, strOrNull } from '../row-values';
 
 /**
  * The encode queue: a table (media_jobs, migration 007) rather than a queue server, because the
@@ -39,8 +40,6 @@ export interface JobRow {
   finishedAt: number | null;
 }
 
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
 function toJob(r: Record<string, unknown>): JobRow {
   return {
     id: Number(r.id),
@@ -51,11 +50,11 @@ function toJob(r: Record<string, unknown>): JobRow {
     attempts: Number(r.attempts),
     runAfter: Number(r.run_after),
     slot: numOrNull(r.slot),
-    claim: r.claim === null ? null : String(r.claim),
+    claim: strOrNull(r.claim),
     leaseUntil: numOrNull(r.lease_until),
     progress: Number(r.progress) / 1000,
-    error: r.error === null ? null : String(r.error),
-    manifest: r.manifest === null ? null : String(r.manifest),
+    error: strOrNull(r.error),
+    manifest: strOrNull(r.manifest),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
     startedAt: numOrNull(r.started_at),

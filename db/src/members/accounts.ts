@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { numOrNull, strOrNull } from '../row-values';
 import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
 
@@ -18,9 +19,6 @@ export interface MemberSummary {
   disabledAt: number | null;
   disabledReason: string | null;
 }
-
-// mysql2 returns bigint columns as strings.
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 async function memberId(db: Knex, username: string): Promise<number> {
   const row = await memberNamed(db, username).first('id');
@@ -143,6 +141,6 @@ export async function listMembers(db: Knex): Promise<MemberSummary[]> {
     vods: vodsBy.get(Number(r.id)) ?? 0,
     revokedAt: numOrNull(r.revoked_at),
     disabledAt: numOrNull(r.disabled_at),
-    disabledReason: r.disabled_reason === null ? null : String(r.disabled_reason),
+    disabledReason: strOrNull(r.disabled_reason),
   }));
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { bumpGeneration } from '../generation';
+import { strOrNull } from '../row-values';
 import { ReportRuleError } from './errors';
 import { enqueuePurge } from './purges';
 
@@ -156,7 +157,7 @@ export async function takedownLog(db: Knex, filter: { from?: number; to?: number
     path: String(r.path),
     actor: String(r.actor),
     reason: String(r.reason),
-    report_reference: r.report_reference === null ? null : String(r.report_reference),
+    report_reference: strOrNull(r.report_reference),
     at: Number(r.at),
   }));
 }

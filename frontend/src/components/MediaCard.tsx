@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { mayViewMembersArea, ownsVod, useAccess, type Access } from '../features/access/useAccess';
-import type { CardFact } from './cardFacts';
+import { durationFact, knownFacts, photoCountFact, type CardFact } from './cardFacts';
 import { LazyImage } from './LazyImage';
 import { useSpritePreview } from './useSpritePreview';
 
@@ -92,7 +92,7 @@ export function ListedCard({
 }: {
   item: ListedItem;
   section: 'photos' | 'video' | 'vod';
-  storedThumbnail: (dir: string) => string;
+  storedThumbnail?: (dir: string) => string;
   facts?: CardFact[];
   children?: ReactNode;
 }) {
@@ -101,11 +101,31 @@ export function ListedCard({
     <MediaCard
       to={`/${section}/${dir}`}
       title={item.updatename}
-      thumbnail={item.thumbnail ?? storedThumbnail(dir)}
+      thumbnail={item.thumbnail ?? storedThumbnail?.(dir)}
       facts={facts}
       preview={item.preview}
     >
       {children}
     </MediaCard>
+  );
+}
+
+/**
+ * The card of a listing that mixes kinds (the home page's columns, a model's page, search): the API
+ * answer carries each item's own thumbnail, and its photo count or running time where it has one.
+ */
+export function MixedListedCard({
+  item,
+  section,
+  children,
+}: {
+  item: ListedItem & { photocount?: number | null; duration?: number | null };
+  section: 'photos' | 'video' | 'vod';
+  children?: ReactNode;
+}) {
+  return (
+    <ListedCard item={item} section={section} facts={knownFacts(photoCountFact(item.photocount), durationFact(item.duration))}>
+      {children}
+    </ListedCard>
   );
 }

@@ -90,37 +90,36 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
-function localHeader(name: Buffer, e: { crc: number; size: number; mtimeMs: number }): Buffer {
+/**
+ * The fields the local header and the central directory entry share, in the same order (APPNOTE
+ * 4.3.7 / 4.3.12: version needed, flags, method, time, date, CRC-32, sizes, name length), from `at`.
+ */
+function writeSharedFields(b: Buffer, at: number, name: Buffer, e: { crc: number; size: number; mtimeMs: number }): void {
   const { time, date } = dosDateTime(new Date(e.mtimeMs));
+  b.writeUInt16LE(VERSION, at);
+  b.writeUInt16LE(UTF8_NAMES, at + 2);
+  b.writeUInt16LE(0, at + 4); // STORE: photos are compressed already
+  b.writeUInt16LE(time, at + 6);
+  b.writeUInt16LE(date, at + 8);
+  b.writeUInt32LE(e.crc >>> 0, at + 10);
+  b.writeUInt32LE(e.size, at + 14);
+  b.writeUInt32LE(e.size, at + 18);
+  b.writeUInt16LE(name.length, at + 22);
+}
+
+function localHeader(name: Buffer, e: { crc: number; size: number; mtimeMs: number }): Buffer {
   const b = Buffer.alloc(30);
   b.writeUInt32LE(0x04034b50, 0);
-  b.writeUInt16LE(VERSION, 4);
-  b.writeUInt16LE(UTF8_NAMES, 6);
-  b.writeUInt16LE(0, 8); // STORE: photos are compressed already
-  b.writeUInt16LE(time, 10);
-  b.writeUInt16LE(date, 12);
-  b.writeUInt32LE(e.crc >>> 0, 14);
-  b.writeUInt32LE(e.size, 18);
-  b.writeUInt32LE(e.size, 22);
-  b.writeUInt16LE(name.length, 26);
+  writeSharedFields(b, 4, name, e);
   b.writeUInt16LE(0, 28);
   return Buffer.concat([b, name]);
 }
 
 function centralHeader(name: Buffer, e: Entry): Buffer {
-  const { time, date } = dosDateTime(new Date(e.mtimeMs));
   const b = Buffer.alloc(46);
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE((3 << 8) | VERSION, 4); // made by: Unix, so the mode below is read
-  b.writeUInt16LE(VERSION, 6);
-  b.writeUInt16LE(UTF8_NAMES, 8);
-  b.writeUInt16LE(0, 10);
-  b.writeUInt16LE(time, 12);
-  b.writeUInt16LE(date, 14);
-  b.writeUInt32LE(e.crc >>> 0, 16);
-  b.writeUInt32LE(e.size, 20);
-  b.writeUInt32LE(e.size, 24);
-  b.writeUInt16LE(name.length, 28);
+  writeSharedFields(b, 6, name, e);
   b.writeUInt32LE((0o100644 << 16) >>> 0, 38);
   b.writeUInt32LE(e.offset, 42);
   return Buffer.concat([b, name]);

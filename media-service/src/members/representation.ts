@@ -165,17 +165,14 @@ async function fromObjectStorage(
   access: Access,
   width: number | null,
 ): Promise<void> {
-  // A rendition download name is its `{label}.mp4` object, sent as an attachment under the asked name.
-  const download =
-    FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
-  const file = download ? renditionBehind(path, download.file) : path;
+  const { file, downloadName } = storedFileOf(path);
   const object = await headOrUnavailable(remote, file.relative);
   if (!object) throw notFound();
   // Object storage answers have never used the edge lifetime (EDGE_CACHE); kept as they were.
   const source = { relative: file.relative, stat: object, load: () => remote.readAll(file.relative) };
   if (width !== null && (await sendVariant(ctx, deps.variants, source, width, cacheControlFor(access, false, false)))) return;
   const cacheControl = cacheControlFor(access, false, width !== null);
-  const disposition = download ? attachmentDisposition(path.rest[1]!) : dispositionFor(path, basename(file.relative));
+  const disposition = downloadName ? attachmentDisposition(downloadName) : dispositionFor(path, basename(file.relative));
   const type = contentType(file.relative);
   const isPublic = FAMILY_RULES[path.family].readers === 'public' && !edge;
   if (isPublic && (object.size <= BUCKET_STREAM_MAX || ctx.get(FRONT_CACHE_HEADER) === 'store')) {
@@ -196,10 +193,17 @@ async function fromObjectStorage(
   ctx.body = '';
 }
 
-/** The played file a rendition download stands for: `videorenditions/{path}/{label}.mp4`. */
-function renditionBehind(path: MediaPath, file: string): MediaPath {
-  const rest = [path.rest[0]!, file];
-  return { family: path.family, rest, relative: [path.family, ...rest].join('/') };
+/**
+ * The stored file a path stands for: itself, or for a rendition's download name (`{base}_{label}.mp4`)
+ * that rendition's `{label}.mp4` in the same folder, sent as an attachment under the asked name
+ * (`downloadName`); access was checked on the asked path.
+ */
+function storedFileOf(path: MediaPath): { file: MediaPath; downloadName: string | null } {
+  const asked = path.rest[1];
+  const download = FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(asked!) : null;
+  if (!download) return { file: path, downloadName: null };
+  const rest = [path.rest[0]!, download.file];
+  return { file: { family: path.family, rest, relative: [path.family, ...rest].join('/') }, downloadName: asked! };
 }
 
 /** MEDIA_ROOT: a variant, an X-Accel-Redirect (nginx sends the bytes) or the file itself. */
@@ -210,15 +214,12 @@ async function fromMediaRoot(
   access: Access,
   width: number | null,
 ): Promise<void> {
-  // A rendition's download name (`{base}_{label}.mp4`) is that rendition's `{label}.mp4` in the
-  // same folder, sent as an attachment under the asked name; access was checked on the asked path.
-  const download =
-    FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(path.rest[1]!) : null;
-  const file = await resolveMediaFile(deps.realRoot, download ? renditionBehind(path, download.file) : path);
+  const { file: stored, downloadName } = storedFileOf(path);
+  const file = await resolveMediaFile(deps.realRoot, stored);
   if (width !== null && (await sendVariant(ctx, deps.variants, file, width, cacheControlFor(access, edge, false)))) return;
 
   const cacheControl = cacheControlFor(access, edge, width !== null);
-  const disposition = download ? attachmentDisposition(path.rest[1]!) : dispositionFor(path, basename(file.absolute));
+  const disposition = downloadName ? attachmentDisposition(downloadName) : dispositionFor(path, basename(file.absolute));
   const type = contentType(file.absolute);
   if (deps.offload && !(access.kind === 'public' && !edge && ctx.get(FRONT_CACHE_HEADER) === 'store')) {
     // nginx serves the bytes (sendfile, ranges, validators); it keeps only a few upstream headers,

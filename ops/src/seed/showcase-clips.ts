@@ -33,6 +33,13 @@ const PAD = '0.05*(sin(2*PI*220*t)+0.8*sin(2*PI*277.18*t)+0.6*sin(2*PI*329.63*t)
 // A plucked four-note figure, one note every half second, each fading before the next.
 const PLUCKS = '0.12*sin(2*PI*t*261.63*pow(2,floor(mod(t*2,4))*3/12))*exp(-4*mod(t,0.5))';
 
+/** An input from one of ffmpeg's lavfi sources. */
+const lavfi = (source: string): string[] => ['-f', 'lavfi', '-i', source];
+
+/** The panorama (input 0) as `[v]`: a still looped into frames, cropped to the clip's size at `x` (an expression of t). */
+const pan = (seconds: number, x: string): string =>
+  `[0:v]loop=loop=-1:size=1:start=0,fps=${FPS},crop=${SIZE.width}:${SIZE.height}:x='${x}':y=0,trim=duration=${seconds}[v]`;
+
 const RECIPES: readonly Recipe[] = [
   {
     name: 'peaks',
@@ -42,12 +49,9 @@ const RECIPES: readonly Recipe[] = [
     args: [
       '-i',
       '{panorama}',
-      '-f',
-      'lavfi',
-      '-i',
-      `aevalsrc='${PAD}':s=44100:d=40`,
+      ...lavfi(`aevalsrc='${PAD}':s=44100:d=40`),
       '-filter_complex',
-      `[0:v]loop=loop=-1:size=1:start=0,fps=${FPS},crop=${SIZE.width}:${SIZE.height}:x='(iw-ow)*(1-t/40)':y=0,trim=duration=40[v]`,
+      pan(40, '(iw-ow)*(1-t/40)'),
       '-map',
       '[v]',
       '-map',
@@ -62,16 +66,10 @@ const RECIPES: readonly Recipe[] = [
     args: [
       '-i',
       '{panorama}',
-      '-f',
-      'lavfi',
-      '-i',
-      'anoisesrc=c=brown:a=0.06:seed=1:d=48',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=f=110:d=48,volume=0.08',
+      ...lavfi('anoisesrc=c=brown:a=0.06:seed=1:d=48'),
+      ...lavfi('sine=f=110:d=48,volume=0.08'),
       '-filter_complex',
-      `[0:v]loop=loop=-1:size=1:start=0,fps=${FPS},crop=${SIZE.width}:${SIZE.height}:x='(iw-ow)*t/48':y=0,trim=duration=48[v];[1:a][2:a]amix=inputs=2[a]`,
+      `${pan(48, '(iw-ow)*t/48')};[1:a][2:a]amix=inputs=2[a]`,
       '-map',
       '[v]',
       '-map',
@@ -82,16 +80,7 @@ const RECIPES: readonly Recipe[] = [
     name: 'test-card',
     seconds: 32,
     // Fine lines and moving shapes: where quality switching shows most.
-    args: [
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=s=${SIZE.width}x${SIZE.height}:r=${FPS}:d=32`,
-      '-f',
-      'lavfi',
-      '-i',
-      `aevalsrc='${PLUCKS}':s=44100:d=32`,
-    ],
+    args: [...lavfi(`testsrc2=s=${SIZE.width}x${SIZE.height}:r=${FPS}:d=32`), ...lavfi(`aevalsrc='${PLUCKS}':s=44100:d=32`)],
   },
 ];
 

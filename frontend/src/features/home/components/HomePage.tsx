@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
-import { durationFact, knownFacts, photoCountFact } from '../../../components/cardFacts';
-import { ListedCard } from '../../../components/MediaCard';
+import { MixedListedCard } from '../../../components/MediaCard';
 import { Sentinel } from '../../../components/Sentinel';
 import { ErrorMessage, Loading } from '../../../components/StatusMessage';
 import { useInfinitePages } from '../../../hooks/useInfinitePages';
@@ -25,16 +24,10 @@ function Column({ title, section, items }: { title: string; section: Section; it
       <h2 id={id}>{title}</h2>
       <ul className="grid grid-column">
         {items.map((item) => (
-          <ListedCard
-            key={item.path}
-            item={item}
-            section={section}
-            storedThumbnail={() => item.thumbnail}
-            facts={knownFacts(photoCountFact(item.photocount), durationFact(item.duration))}
-          >
+          <MixedListedCard key={item.path} item={item} section={section}>
             <span>{item.modelname}</span>
             <span>{item.datetoupload}</span>
-          </ListedCard>
+          </MixedListedCard>
         ))}
       </ul>
     </section>

@@ -1,7 +1,6 @@
 import { useParams } from 'react-router-dom';
-import { durationFact, knownFacts, photoCountFact } from '../../../components/cardFacts';
 import { LazyImage } from '../../../components/LazyImage';
-import { ListedCard } from '../../../components/MediaCard';
+import { MixedListedCard } from '../../../components/MediaCard';
 import { DetailError, Loading } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
@@ -20,18 +19,9 @@ function Section({ title, section, items }: { title: string; section: 'photos' |
       <h2 id={id}>{title}</h2>
       <ul className="grid grid-gallery">
         {items.map((item) => (
-          <ListedCard
-            key={item.path}
-            item={item}
-            section={section}
-            storedThumbnail={() => item.thumbnail}
-            facts={knownFacts(
-              'photocount' in item ? photoCountFact(item.photocount) : undefined,
-              'duration' in item ? durationFact(item.duration) : undefined,
-            )}
-          >
+          <MixedListedCard key={item.path} item={item} section={section}>
             <span>Uploaded: {item.datetoupload}</span>
-          </ListedCard>
+          </MixedListedCard>
         ))}
       </ul>
     </section>

@@ -1,6 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
-import { durationFact, knownFacts, photoCountFact } from '../../../components/cardFacts';
-import { ListedCard } from '../../../components/MediaCard';
+import { MixedListedCard } from '../../../components/MediaCard';
 import { ResourceView } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
@@ -15,20 +14,11 @@ function Group({ title, section, hits }: { title: string; section: 'photos' | 'v
       {hits.length ? (
         <ul className="grid grid-gallery">
           {hits.map((hit) => (
-            <ListedCard
-              key={hit.path}
-              item={hit}
-              section={section}
-              storedThumbnail={() => hit.thumbnail}
-              facts={knownFacts(
-                'photocount' in hit ? photoCountFact(hit.photocount) : undefined,
-                'duration' in hit ? durationFact(hit.duration) : undefined,
-              )}
-            >
+            <MixedListedCard key={hit.path} item={hit} section={section}>
               <Link to={`/models/${encodeURIComponent(hit.modelname)}`} className="search-hit-model">
                 {hit.modelname}
               </Link>
-            </ListedCard>
+            </MixedListedCard>
           ))}
         </ul>
       ) : (

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { redisHaProblem } from '@media-site/db';
-import { intSetting } from '../config-schema';
+import { intSetting } from '@media-site/bff/config-schema';
 
 const optional = z
   .string()

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { createKnex } from '@media-site/db';
-import { startCatalogCache } from '../cache/create';
-import { knexLog } from '../logger';
-import { followFrontGeneration, type FrontGenerationLink } from '../cache/front-generation';
+import { startCatalogCache } from '@media-site/bff/catalog-cache';
+import { knexLog } from '@media-site/bff/logger';
+import { followFrontGeneration, type FrontGenerationLink } from '@media-site/bff/front-generation';
 import type { FollowerConfig } from './config';
 
 export interface Follower {
