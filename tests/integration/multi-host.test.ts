@@ -9,8 +9,8 @@ import { createTestDb, testBackends, testRedisUrl, type TestDb } from '@media-si
 import { raw, type RawResponse } from '@media-site/media-service/testing/http';
 import { S3Originals } from '@media-site/storage/s3';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
-import { loadFollowerConfig } from '../../bff/src/front-follower/config';
-import { startFollower, type Follower } from '../../bff/src/front-follower/follow';
+import { loadFollowerConfig } from '@media-site/front-follower/config';
+import { startFollower, type Follower } from '@media-site/front-follower/follow';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
@@ -83,12 +83,8 @@ const follow = (res: RawResponse, headers: Record<string, string> = {}) => {
 const ops = (...argv: string[]) =>
   runOpsCaptured(argv, { env: { DATABASE_URL: db.url, MEDIA_ROOT: stack.mediaRoot, REDIS_URL: redisUrl, CACHE_KEY_PREFIX: prefix } });
 
-/** Uploads every file under `dir` (relative to `root`) to the bucket, key = its media path. */
-async function upload(root: string, dir: string): Promise<number> {
-  const names = filesUnder(join(root, dir));
-  for (const name of names) await store.put(`${dir}/${name}`, join(root, dir, name));
-  return names.length;
-}
+/** Uploads every file under `root/dir` to the bucket as `dir/...` (the storage layer's putTree: mtimes kept). */
+const upload = async (root: string, dir: string) => (await store.putTree(dir, join(root, dir))).length;
 
 beforeAll(async () => {
   if (!mysql) return;
