@@ -1,6 +1,8 @@
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { databaseUrlFromEnv, mediaRootFromEnv } from '@media-site/db';
+import { loadS3Settings, type S3Settings } from '@media-site/storage';
 import type { EncodeSettings } from './derive';
 import type { FfmpegTools } from './tools';
 
@@ -18,6 +20,11 @@ export const encodeEnv = {
     .default(60)
     .describe("a running job's lease (renewed every quarter; expired = the worker died, the job is redone)"),
   ENCODE_MAX_ATTEMPTS: int(1, 20).default(3).describe('tries before a job fails'),
+  ENCODER_SCRATCH_DIR: z.string().min(1).max(4096).optional().meta({
+    description:
+      'with `STORAGE=s3`: where a job downloads its original and writes its outputs before uploading them (one folder per job, removed afterwards); room for an original plus its renditions per running job',
+    defaultText: '`media-encoder` under the system temp folder',
+  }),
 };
 
 /** Where ffmpeg and ffprobe are: the encoder and ingest (video frames) run them. */
@@ -33,7 +40,7 @@ export interface EncodeConfig {
   settings: EncodeSettings;
 }
 
-type EncodeEnv = { [K in keyof typeof encodeEnv]: z.infer<(typeof encodeEnv)[K]> };
+type EncodeEnv = z.infer<z.ZodObject<typeof encodeEnv>>;
 
 export function encodeConfig(env: EncodeEnv, tools: { ffmpeg: string; ffprobe: string }): EncodeConfig {
   return {
@@ -51,9 +58,18 @@ export interface EncoderConfig {
   mediaRoot: string;
   ffmpeg: FfmpegTools;
   encode: EncodeConfig;
+  /** STORAGE=s3: originals come from and outputs go to this bucket; null: the MEDIA_ROOT tree. */
+  storage: S3Settings | null;
+  /** Per-job scratch folders go under it (STORAGE=s3 only). */
+  scratchDir: string;
 }
 
-/** The stand-alone worker's settings (encoder/src/main.ts): the database, the media tree and the encode knobs. */
+/** ENCODER_SCRATCH_DIR, or a folder under the system temp folder. */
+export function scratchDirFrom(value: string | undefined): string {
+  return resolve(value || join(tmpdir(), 'media-encoder'));
+}
+
+/** The stand-alone worker's settings (encoder/src/main.ts): the database, the media tree or bucket and the encode knobs. */
 export function loadEncoderConfig(env: NodeJS.ProcessEnv): EncoderConfig {
   const parsed = encoderEnvSchema.safeParse(env);
   if (!parsed.success)
@@ -64,5 +80,7 @@ export function loadEncoderConfig(env: NodeJS.ProcessEnv): EncoderConfig {
     mediaRoot: resolve(mediaRootFromEnv(env)),
     ffmpeg,
     encode: encodeConfig(parsed.data, ffmpeg),
+    storage: loadS3Settings(env),
+    scratchDir: scratchDirFrom(parsed.data.ENCODER_SCRATCH_DIR),
   };
 }

@@ -10,7 +10,8 @@ const USAGE = `usage: encoder [--watch] [--quiet]
   --watch  keep waiting for new jobs (the long-running service); without it, return when the queue is empty
   --quiet  failures and the summary only
 Environment: DATABASE_URL, MEDIA_ROOT, FFMPEG_PATH / FFPROBE_PATH, ENCODE_CONCURRENCY / ENCODE_THREADS /
-ENCODE_PRESET / ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (see README).`;
+ENCODE_PRESET / ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS; STORAGE=s3 with the S3_* variables
+and ENCODER_SCRATCH_DIR to work through the bucket (see README).`;
 
 async function main(argv: string[]): Promise<number> {
   let flags;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { S3Settings } from '@media-site/storage';
 import { RuleError } from '@media-site/db';
 import { formatJobCounts, type JobStatus } from '@media-site/db/encode';
 import type { EncodeConfig } from './config';
@@ -9,7 +10,8 @@ import { EncodeWorker } from './worker';
 /** What a worker run needs: the operator commands' context fits it as it is. */
 export interface WorkContext {
   knex: Knex;
-  config: { mediaRoot: string; ffmpeg: FfmpegTools; encode: EncodeConfig };
+  /** `storage` (STORAGE=s3) and `scratchDir`: see EncoderConfig; without them the worker uses the MEDIA_ROOT tree. */
+  config: { mediaRoot: string; ffmpeg: FfmpegTools; encode: EncodeConfig; storage?: S3Settings | null; scratchDir?: string };
   io: { err: (text: string) => void; write?: (text: string) => void; isTTY?: boolean };
 }
 
@@ -33,6 +35,8 @@ export async function workQueue(
   const worker = new EncodeWorker({
     knex,
     mediaRoot: config.mediaRoot,
+    storage: config.storage,
+    scratchDir: config.scratchDir,
     settings: config.encode.settings,
     concurrency: options.concurrency ?? config.encode.concurrency,
     leaseMs: config.encode.leaseMs,

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import type { Knex } from 'knex';
+import { PREVIEW_FAMILIES, RENDITION_FAMILIES } from '@media-site/contracts/playback-layout';
+import { S3Originals, type S3Settings } from '@media-site/storage';
 import { ClaimLost, deriveItem, type EncodeSettings } from './derive';
 import { EncodeCancelled } from './ffmpeg-run';
 import {
@@ -34,6 +38,13 @@ export interface WorkerOptions {
   ids?: readonly number[];
   onEvent?: (event: WorkerEvent) => void;
   now?: () => number;
+  /**
+   * STORAGE=s3: each job downloads its original from this bucket into a fresh folder under
+   * `scratchDir`, encodes there (the folder standing in for MEDIA_ROOT), uploads every output under
+   * the same media paths and only then is recorded done; the folder is removed in every case.
+   */
+  storage?: S3Settings | null;
+  scratchDir?: string;
 }
 
 export type WorkerEvent =
@@ -87,9 +98,11 @@ export class EncodeWorker {
   private stopping = false;
   private wake: (() => void) | undefined;
   private readonly now: () => number;
+  private readonly bucket: S3Originals | null;
 
   constructor(private readonly options: WorkerOptions) {
     this.now = options.now ?? Date.now;
+    this.bucket = options.storage ? new S3Originals(options.storage) : null;
   }
 
   get active(): number {
@@ -180,8 +193,22 @@ export class EncodeWorker {
     };
     const heartbeat = setInterval(() => void renew(), Math.max(200, Math.floor(leaseMs / 4)));
     emit({ kind: 'started', job });
+    // With a bucket, a per-job scratch folder stands in for MEDIA_ROOT.
+    let scratch: string | undefined;
     try {
-      const original = await originalFile(knex, mediaRoot, job.contentType, job.path);
+      if (this.bucket) {
+        const base = this.options.scratchDir ?? join(tmpdir(), 'media-encoder');
+        await mkdir(base, { recursive: true });
+        scratch = await mkdtemp(join(base, `job-${job.id}-`));
+      }
+      const root = scratch ?? mediaRoot;
+      const original = await originalFile(knex, root, job.contentType, job.path);
+      if (original && this.bucket) {
+        const key = relative(root, original).split(sep).join('/');
+        if (!(await this.bucket.head(key)))
+          throw new UnplayableSource(`the original of ${job.contentType}/${job.path} is not in the bucket`);
+        await this.bucket.download(key, original);
+      }
       const sig = original && (await sourceSig(original));
       if (!original || !sig) throw new UnplayableSource(`the original of ${job.contentType}/${job.path} is missing`);
       // The file on disk is what gets encoded; the row follows it, so a finished job compares like with like.
@@ -193,7 +220,7 @@ export class EncodeWorker {
         path: job.path,
         original,
         sourceSig: sig,
-        mediaRoot,
+        mediaRoot: root,
         settings: this.options.settings,
         signal: abort.signal,
         onProgress: (s) => {
@@ -202,6 +229,12 @@ export class EncodeWorker {
         },
         stillMine: renew,
       });
+      if (this.bucket) {
+        // Every output under its media path; a crash before finishJob leaves no done row, and the retry overwrites these.
+        for (const family of [RENDITION_FAMILIES[job.contentType], PREVIEW_FAMILIES[job.contentType]]) {
+          await this.bucket.putTree(`${family}/${job.path}`, join(root, family, job.path));
+        }
+      }
       const outcome = await finishJob(knex, job.id, this.claim, sig, JSON.stringify(manifest), this.now());
       // The listing cards: a running time ingest could not read (or read otherwise), and a first
       // encode's hover preview.
@@ -227,6 +260,7 @@ export class EncodeWorker {
       }
     } finally {
       clearInterval(heartbeat);
+      if (scratch) await rm(scratch, { recursive: true, force: true });
     }
   }
 }

@@ -22,7 +22,7 @@ describe('workspace boundaries', () => {
     expect(violation(at('db/src/index.ts'), '@media-site/storage')).toMatch(/db must not import storage/);
     expect(violation(at('db/src/index.ts'), '@media-site/encoder')).toMatch(/db must not import encoder/);
     expect(violation(at('encoder/src/worker.ts'), '@media-site/ops')).toMatch(/encoder must not import ops/);
-    expect(violation(at('encoder/src/worker.ts'), '@media-site/storage')).toMatch(/encoder must not import storage/);
+    expect(violation(at('encoder/src/worker.ts'), '@media-site/bff')).toMatch(/encoder must not import bff/);
     // The SPA takes browser-safe contracts; the token module (node:crypto) only as types.
     expect(violation(at('frontend/src/app/App.tsx'), '@media-site/contracts/token')).toMatch(/browser-safe/);
     expect(violation(at('frontend/src/app/App.tsx'), '@media-site/contracts/token', true)).toBeUndefined();
@@ -37,6 +37,8 @@ describe('workspace boundaries', () => {
     expect(violation(at('bff/src/routes/api/auth/usernames.test.ts'), '@media-site/ops/cli')).toBeUndefined();
     expect(violation(at('ops/src/commands/encode.ts'), '@media-site/encoder')).toBeUndefined();
     expect(violation(at('encoder/src/worker.ts'), '@media-site/db/encode')).toBeUndefined();
+    // STORAGE=s3: the encoder downloads originals from and uploads its outputs to the bucket.
+    expect(violation(at('encoder/src/worker.ts'), '@media-site/storage')).toBeUndefined();
     expect(violation(at('frontend/src/features/payment/chain.ts'), '@media-site/contracts/provider')).toBeUndefined();
     expect(violation(at('tests/integration/x.test.ts'), '../../media-service/src/files/send')).toBeUndefined();
     expect(violation(at('bff/src/app.ts'), 'koa')).toBeUndefined();
