@@ -108,3 +108,18 @@ export const encodeJobRow = (contentType: string, path: string, manifest: string
   created_at: 1,
   updated_at: 1,
 });
+
+/** Gives a member an active purchase of a VOD, as a settled payment would (tests that need a VOD's member files). */
+export async function grantVod(knex: Knex, memberId: number, vodId: number): Promise<void> {
+  const now = Date.now();
+  await knex('subscriptions').insert({
+    member_id: memberId,
+    kind: 'vod',
+    vod_id: vodId,
+    provider_subscription_id: null,
+    status: 'active',
+    paid_until: null,
+    created_at: now,
+    updated_at: now,
+  });
+}

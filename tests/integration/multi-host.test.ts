@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { runOpsCaptured } from '@media-site/ops/cli';
-import { createTestDb, testBackends, testRedisUrl, type TestDb } from '@media-site/db/testing';
+import { createTestDb, grantVod, testBackends, testRedisUrl, type TestDb } from '@media-site/db/testing';
 import { raw, type RawResponse } from '@media-site/media-service/testing/http';
 import { S3Originals } from '@media-site/storage/s3';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
@@ -14,6 +14,7 @@ import { startFollower, type Follower } from '@media-site/front-follower/follow'
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
+import { signInCookie } from '../src/sign-in';
 import { startStack, type Stack } from '../src/stack';
 
 // Issue 21, "Done means": two media hosts and two nginx hosts, each with its own EMPTY local
@@ -198,27 +199,8 @@ beforeAll(async () => {
   // The demo member has a membership; a VOD is bought on its own: this one is theirs.
   const member = await db.knex('members').where({ username: DEMO_MEMBER.username }).first('id');
   const vod = await db.knex('vods').where({ path: item.vod }).first('id');
-  const now = Date.now();
-  await db.knex('subscriptions').insert({
-    member_id: member.id,
-    kind: 'vod',
-    vod_id: vod.id,
-    provider_subscription_id: null,
-    status: 'active',
-    paid_until: null,
-    created_at: now,
-    updated_at: now,
-  });
-  const login = await fetch(`${hosts[0]!.nginx.url}/api/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: hosts[0]!.nginx.url },
-    body: JSON.stringify(DEMO_MEMBER),
-  });
-  expect(login.status).toBe(200);
-  cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  await grantVod(db.knex, member.id, vod.id);
+  cookie = await signInCookie(hosts[0]!.nginx.url);
 }, 240_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { DEMO_MEMBER } from '@media-site/ops';
 import { raw } from '@media-site/media-service/testing/http';
+import { signInCookie } from '../src/sign-in';
 import { startStack, type Stack } from '../src/stack';
 
 // The seeded site with its background encoder, through the repo's nginx (MEDIA_OFFLOAD=nginx):
@@ -28,16 +28,7 @@ async function firstEncodedVideo(databaseUrl: string): Promise<string> {
 beforeAll(async () => {
   stack = await startStack({ frontDoor: 'nginx', encoder: true });
   path = await firstEncodedVideo(stack.databaseUrl);
-  const login = await fetch(`${stack.url}/api/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: stack.url },
-    body: JSON.stringify(DEMO_MEMBER),
-  });
-  expect(login.status).toBe(200);
-  cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  cookie = await signInCookie(stack.url);
 });
 afterAll(async () => {
   await stack?.stop();

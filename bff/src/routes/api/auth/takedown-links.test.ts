@@ -3,7 +3,7 @@ import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { restore, takeDown } from '@media-site/db/reports';
-import { testBackends } from '@media-site/db/testing';
+import { grantVod, testBackends } from '@media-site/db/testing';
 import { VOD, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 // issue 19: a takedown reaches what the bff mints. No download link or edge URL is signed for a
@@ -34,17 +34,7 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
     expect(code).toBe(0);
     memberId = Number((await kit.db.knex('members').where({ username: 'tk_member' }).first('id')).id);
     const vod = await kit.db.knex('vods').where({ path: VOD.path }).first('id');
-    const now = Date.now();
-    await kit.db.knex('subscriptions').insert({
-      member_id: memberId,
-      kind: 'vod',
-      vod_id: vod.id,
-      provider_subscription_id: null,
-      status: 'active',
-      paid_until: null,
-      created_at: now,
-      updated_at: now,
-    });
+    await grantVod(kit.db.knex, memberId, vod.id);
     ({ cookie } = await signIn(kit, 'tk_member'));
   });
   afterAll(() => kit?.close());
