@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -78,27 +78,40 @@ function loadCorrectedS3rver(require: NodeJS.Require): void {
   }
 }
 
+export interface LocalS3Options {
+  /** Address to listen on (127.0.0.1 by default; 0.0.0.0 in a container). */
+  address?: string;
+  port: number;
+  bucket?: string;
+  /** Where the objects live. A temporary folder, removed on stop, when not given. */
+  directory?: string;
+}
+
 /**
- * For tests: an S3-compatible server in this process (s3rver, the maintained @20minutes fork: real
- * HTTP, SigV4 header and presigned-query signatures checked against S3RVER/S3RVER, expiry checked,
- * objects on disk in a temp folder), with one bucket, on 127.0.0.1:`port`.
+ * An S3-compatible server in this process (s3rver, the maintained @20minutes fork: real HTTP,
+ * SigV4 header and presigned-query signatures checked against S3RVER/S3RVER, expiry checked,
+ * objects on disk), with one bucket. For tests, for `npm start` with STORAGE=s3 and no S3_ENDPOINT,
+ * and for the multi-host compose overlay's stand-in bucket; never a production store (fixed keys).
  */
-export async function startTestS3(port: number, bucket = 'originals'): Promise<TestS3> {
+export async function startLocalS3(options: LocalS3Options): Promise<TestS3> {
+  const { address = '127.0.0.1', port, bucket = 'originals' } = options;
   const require = createRequire(import.meta.url);
   loadCorrectedS3rver(require);
   const S3rver = require('@20minutes/s3rver') as S3rverClass;
-  const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
+  const owned = options.directory === undefined;
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 's3rver-')));
+  await mkdir(directory, { recursive: true });
   // No resetOnClose: s3rver's reset uses rmdirSync's recursive option, gone in Node 25; stop() removes the folder.
   const server = new S3rver({
-    address: '127.0.0.1',
+    address,
     port,
     directory,
     silent: true,
     resetOnClose: false,
     configureBuckets: [{ name: bucket }],
   });
-  const address = await server.run();
-  const endpoint = `http://127.0.0.1:${address.port}`;
+  const listening = await server.run();
+  const endpoint = `http://${address === '0.0.0.0' ? '127.0.0.1' : address}:${listening.port}`;
   const env = {
     STORAGE: 's3',
     S3_ENDPOINT: endpoint,
@@ -124,7 +137,12 @@ export async function startTestS3(port: number, bucket = 'originals'): Promise<T
     settings,
     stop: async () => {
       await server.close();
-      await rm(directory, { recursive: true, force: true });
+      if (owned) await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** For tests: startLocalS3 on 127.0.0.1:`port` in a temporary folder. */
+export function startTestS3(port: number, bucket = 'originals'): Promise<TestS3> {
+  return startLocalS3({ port, bucket });
 }
