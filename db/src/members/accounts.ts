@@ -118,10 +118,25 @@ export async function enableMember(db: Knex, username: string): Promise<{ wasDis
   });
 }
 
-export async function listMembers(db: Knex): Promise<MemberSummary[]> {
-  const members: Record<string, unknown>[] = await db('members')
-    .orderBy('username')
-    .select('id', 'username', 'email', 'created_at', 'revoked_at', 'disabled_at', 'disabled_reason');
+/** Every member, or (`search`) those whose username or e-mail contains `q`, at most `limit` of them. */
+export async function listMembers(db: Knex, search?: { q: string; limit: number }): Promise<MemberSummary[]> {
+  const query = db('members').orderBy('username');
+  if (search) {
+    // '!' escapes LIKE's wildcards: a backslash means different things to MariaDB and SQLite.
+    const like = `%${search.q.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    query
+      .where((w) => w.whereRaw("lower(username) like ? escape '!'", [like]).orWhereRaw("lower(email) like ? escape '!'", [like]))
+      .limit(search.limit);
+  }
+  const members: Record<string, unknown>[] = await query.select(
+    'id',
+    'username',
+    'email',
+    'created_at',
+    'revoked_at',
+    'disabled_at',
+    'disabled_reason',
+  );
   const paid: { member_id: unknown; until: unknown }[] = await db('subscriptions')
     .where({ kind: 'membership' })
     .whereIn('status', ['active', 'cancelled'])
