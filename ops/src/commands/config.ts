@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { siteNameSetting } from '@media-site/contracts/site-name';
 import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
 import { encodeConfig, encodeEnv, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
@@ -15,6 +16,7 @@ export const envSchema = z.object({
   REDIS_SENTINELS: z.string().optional().describe('Redis behind Sentinel: `host:port,host:port` of the sentinels (as for the bff)'),
   REDIS_SENTINEL_NAME: z.string().optional().describe("the master's name behind Sentinel"),
   CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe("Redis key and channel prefix (the same as the bff's)"),
+  SITE_NAME: siteNameSetting("the issuer `admin add` writes into an admin's TOTP enrolment URI (the bff's SITE_NAME)"),
   ...toolsEnv,
   ...encodeEnv,
 });
@@ -26,6 +28,8 @@ export interface CliConfig {
   /** Sentinel addresses and master name (REDIS_SENTINELS, REDIS_SENTINEL_NAME), when Redis is behind Sentinel. */
   redisHa: RedisHaSettings;
   cacheKeyPrefix: string;
+  /** SITE_NAME: what an authenticator app calls the console's TOTP entry. */
+  siteName: string;
   ffmpeg: { ffmpeg: string; ffprobe: string };
   encode: EncodeConfig;
   /** STORAGE=s3 and its S3_* settings: ingest uploads originals there; null: the local tree. */
@@ -45,6 +49,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     redisUrl: c.REDIS_URL,
     redisHa: { REDIS_SENTINELS: c.REDIS_SENTINELS, REDIS_SENTINEL_NAME: c.REDIS_SENTINEL_NAME },
     cacheKeyPrefix: c.CACHE_KEY_PREFIX,
+    siteName: c.SITE_NAME,
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
     s3: loadS3Settings(env),

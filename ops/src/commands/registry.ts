@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { parseArgs } from 'node:util';
 import { createKnex, migrateLatest, RuleError } from '@media-site/db';
 import { FolderError } from '../ingest/ingest';
+import { adminCommands } from './admins';
 import { catalogCommands } from './catalog';
 import { loadCliConfig } from './config';
 import { encodeCommands } from './encode';
@@ -21,6 +22,7 @@ const groups: Record<string, Record<string, Command>> = {
   members: memberCommands,
   reports: reportCommands,
   payments: paymentCommands,
+  admins: adminCommands,
 };
 
 const commands: Record<string, Command> = Object.assign({}, ...Object.values(groups));
