@@ -39,8 +39,18 @@ export interface AccountSettings {
   positionWritesPerMinute: number;
   /** REPORT_HOLIDAYS: the report form promises the deadlines operators work to (db's CLI reads the same). */
   reportHolidays: HolidayList;
+  /** The operator console's sessions and sign-in limits (ADMIN_*). */
+  admin: AdminSettings;
   /** SITE_NAME and SITE_URL: what mail calls the site and where its links point. */
   site: MailSite;
+}
+
+export interface AdminSettings {
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  lockoutFailures: number;
+  lockoutMs: number;
+  signInPerMinute: number;
 }
 
 /** Members, payments and webhooks: what their routes and services need. */

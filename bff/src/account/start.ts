@@ -40,6 +40,13 @@ export function accountSettings(config: BffConfig): AccountSettings {
     usernameChecksPerMinute: config.RATE_LIMIT_USERNAME_PER_MINUTE,
     positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
     reportHolidays: config.REPORT_HOLIDAYS,
+    admin: {
+      sessionIdleMs: config.ADMIN_SESSION_IDLE_MINUTES * 60_000,
+      sessionAbsoluteMs: config.ADMIN_SESSION_HOURS * 3_600_000,
+      lockoutFailures: config.ADMIN_LOCKOUT_FAILURES,
+      lockoutMs: config.ADMIN_LOCKOUT_MINUTES * 60_000,
+      signInPerMinute: config.RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE,
+    },
     site: { name: config.SITE_NAME, url: config.SITE_URL },
   };
 }

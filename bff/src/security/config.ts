@@ -57,6 +57,15 @@ export const securityConfigShape = {
     .preprocess((v) => (v === '' ? undefined : v), z.url().optional())
     .describe("the CDN's origin edge URLs point at (e.g. https://cdn.example.com); unset or empty: site-relative"),
   SESSION_TTL_HOURS: intSetting(24 * 30, 1, 24 * 365).describe("a session's life"),
+  ADMIN_SESSION_IDLE_MINUTES: intSetting(30, 5, 240).describe(
+    'an operator console session ends after this many minutes without a request (cookie `admin_sid`, docs/security.md "Operator console")',
+  ),
+  ADMIN_SESSION_HOURS: intSetting(8, 1, 24).describe("an operator console session's absolute life, however busy"),
+  ADMIN_LOCKOUT_FAILURES: intSetting(5, 3, 20).describe(
+    'failed console sign-ins in a row (wrong TOTP code, passkey that does not verify) that lock the admin out',
+  ),
+  ADMIN_LOCKOUT_MINUTES: intSetting(15, 1, 24 * 60).describe('how long a console lockout lasts'),
+  RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: intSetting(10, 1, 10_000).describe('console sign-in requests per client address per minute'),
   TRUSTED_PROXIES: addressList('127.0.0.1,::1').describe(
     "peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door's address (compose: nginx's `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)",
   ),
