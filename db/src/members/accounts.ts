@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { numOrNull, strOrNull } from '../row-values';
+import type { Actor } from '../admin/accounts';
+import { appendAudit } from '../admin/audit';
 import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
 
@@ -92,13 +94,18 @@ export async function setEmail(db: Knex, id: number, email: string): Promise<voi
  * Marks the member disabled, ends every session and everything they minted (which stays refused
  * after a later `member enable`); returns how many sessions there were.
  */
-export async function disableMember(db: Knex, username: string, reason: string, now: number): Promise<{ sessions: number }> {
+export async function disableMember(db: Knex, username: string, reason: string, now: number, by?: Actor): Promise<{ sessions: number }> {
   return db.transaction(async (trx) => {
     const id = await memberId(trx, username);
     const updated = await trx('members').where({ id }).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason });
     await bumpAccessValidFrom(trx, id, now);
     if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is already disabled`);
-    return { sessions: await trx('member_sessions').where({ member_id: id }).delete() };
+    const sessions = await trx('member_sessions').where({ member_id: id }).delete();
+    if (by) {
+      const after = { disabled: true, reason, sessionsEnded: sessions };
+      await appendAudit(trx, { ...by, action: 'member.disable', target: username, before: { disabled: false }, after, at: now });
+    }
+    return { sessions };
   });
 }
 
@@ -107,13 +114,22 @@ export async function disableMember(db: Knex, username: string, reason: string, 
  * revocation (nothing else ever clears `revoked_at`). Purchases that were charged back stay
  * withdrawn (their subscriptions keep status `revoked`); everything else the member bought returns.
  */
-export async function enableMember(db: Knex, username: string): Promise<{ wasDisabled: boolean; wasRevoked: boolean }> {
+export async function enableMember(
+  db: Knex,
+  username: string,
+  by?: Actor & { now: number },
+): Promise<{ wasDisabled: boolean; wasRevoked: boolean }> {
   return db.transaction(async (trx) => {
     const id = await memberId(trx, username);
     const row = await trx('members').where({ id }).first('disabled_at', 'revoked_at');
     const was = { wasDisabled: row?.disabled_at != null, wasRevoked: row?.revoked_at != null };
     if (!was.wasDisabled && !was.wasRevoked) throw new MemberRuleError('conflict', `member ${username} is neither disabled nor revoked`);
     await trx('members').where({ id }).update({ disabled_at: null, disabled_reason: null, revoked_at: null });
+    if (by) {
+      const before = { disabled: was.wasDisabled, revoked: was.wasRevoked };
+      const entry = { actor: by.actor, address: by.address, target: username, at: by.now };
+      await appendAudit(trx, { ...entry, action: 'member.enable', before, after: { disabled: false, revoked: false } });
+    }
     return was;
   });
 }

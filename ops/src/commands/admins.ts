@@ -1,25 +1,11 @@
-import { userInfo } from 'node:os';
 import { addAdmin, AdminRuleError, disableAdmin, isAdminRole, listAdmins } from '@media-site/db/admin';
 import { isoTime } from '@media-site/contracts/iso-time';
-import type { Command, CommandContext } from './types';
+import { cliActor, type Command, type CommandContext } from './types';
 
 // The operator console's accounts (issue 24): created, listed and disabled here only; every change
 // is written to the console's audit log as `cli:<user>`.
 
 const bad = (message: string) => new AdminRuleError('bad_input', message);
-
-/** The audit log's actor for a CLI change: the operating-system user who ran it. */
-function cliActor(ctx: CommandContext): string {
-  let user = ctx.io.env.USER ?? ctx.io.env.LOGNAME;
-  if (!user) {
-    try {
-      user = userInfo().username;
-    } catch {
-      user = 'unknown';
-    }
-  }
-  return `cli:${user.slice(0, 60)}`;
-}
 
 async function adminCommand([sub, name]: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const now = (ctx.io.now ?? Date.now)();

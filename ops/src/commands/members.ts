@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Command, CommandContext } from './types';
+import { cliActor, type Command, type CommandContext } from './types';
 import {
   addMember,
   disableMember,
@@ -96,14 +96,14 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
       const reason = typeof flags.reason === 'string' ? flags.reason.trim() : '';
       if (reason === '') throw bad('--reason is required');
       if (reason.length > DISABLE_REASON_MAX) throw bad(`--reason is longer than ${DISABLE_REASON_MAX} characters`);
-      const { sessions } = await disableMember(knex, username, reason, now);
+      const { sessions } = await disableMember(knex, username, reason, now, { actor: cliActor(ctx) });
       io.out(
         `disabled: ${username} (${sessions} session(s) ended); the media service refuses their tokens and links at its next revocation poll`,
       );
       return 0;
     }
     default: {
-      const { wasDisabled, wasRevoked } = await enableMember(knex, username);
+      const { wasDisabled, wasRevoked } = await enableMember(knex, username, { actor: cliActor(ctx), now });
       const cleared = [wasDisabled ? 'disable' : '', wasRevoked ? 'chargeback/refund revocation' : ''].filter(Boolean).join(' and ');
       io.out(`enabled: ${username} (cleared the ${cleared}; charged-back purchases stay withdrawn)`);
       return 0;

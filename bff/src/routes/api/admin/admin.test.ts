@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { totpCode } from '@media-site/db/admin';
@@ -100,6 +102,13 @@ describe.each(testBackends())('operator console accounts, sign-in, roles and aud
     expect(me.status).toBe(200);
     expect(me.body).toEqual({ name: 'boss', role: 'owner' });
     expect(me.headers['cache-control']).toBe('no-store');
+    // Behind TLS (the trusted front door says https) the cookie is Secure.
+    tick();
+    const https = await post('/api/admin/signin/totp')
+      .set('X-Forwarded-Proto', 'https')
+      .send({ name: 'boss', code: totpCode(secrets.get('boss')!, kit.deps.now()) });
+    expect(https.status).toBe(200);
+    expect(setCookies(https).find((c) => c.startsWith('admin_sid='))).toMatch(/;\s*secure/i);
     // A member route ignores the console's cookie.
     expect((await kit.request.get('/api/me').set('Cookie', cookie)).status).toBe(401);
   });
@@ -183,6 +192,14 @@ describe.each(testBackends())('operator console accounts, sign-in, roles and aud
     expect(row).toMatchObject({ actor: 'help_one', target: 'op_member', before_json: '{"disabled":false}' });
     expect(JSON.parse(row.after_json!)).toEqual({ disabled: true, reason: 'chargeback fraud', sessionsEnded: 2 });
     expect(row.address).toMatch(/127\.0\.0\.1/);
+    // The CLI's member commands go through the same service and are audited too.
+    expect((await ops('member', 'enable', 'op_member')).code).toBe(0);
+    expect((await auditRows()).find((r) => r.action === 'member.enable')).toMatchObject({
+      actor: 'cli:tester',
+      target: 'op_member',
+      before_json: '{"disabled":true,"revoked":false}',
+      address: '',
+    });
   });
 
   it('registers a passkey while signed in, then signs in with it (user verification required)', async () => {
@@ -256,5 +273,33 @@ describe.each(testBackends())('operator console accounts, sign-in, roles and aud
     expect(lines[0]).toBe('id,at,actor,action,target,before,after,address');
     expect(lines.length - 1).toBe((await auditRows()).length);
     expect(lines[1]).toMatch(/^1,\d{4}-\d\d-\d\dT[^,]+,cli:tester,admin\.add,boss,,"\{""role"":""owner""\}",$/);
+  });
+});
+
+describe('console sign-in limits per address', () => {
+  it('the 11th sign-in request a minute from one address is a 429 before its body is read', async () => {
+    const kit = await startAccountKit('sqlite');
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i += 1)
+        statuses.push(
+          (await kit.request.post('/api/admin/signin/totp').set('Origin', ORIGIN).send({ name: 'nobody', code: '123456' })).status,
+        );
+      expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+      expect((await kit.request.post('/api/admin/signin/passkey/options').set('Origin', ORIGIN).send({})).status).toBe(429);
+    } finally {
+      await kit.close();
+    }
+  });
+});
+
+describe('the audit log is append-only', () => {
+  it('no source file but the migration writes admin_audit other than by inserting through appendAudit', () => {
+    const files = execFileSync('git', ['grep', '-l', 'admin_audit', '--', '*.ts'], { encoding: 'utf8' }).trim().split('\n');
+    const writers = files.filter((f) => !f.endsWith('.test.ts') && !f.includes('/migrations/'));
+    expect(writers).toEqual(['db/src/admin/audit.ts']);
+    expect(
+      readFileSync(`${execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim()}/db/src/admin/audit.ts`, 'utf8'),
+    ).not.toMatch(/\.(update|delete|del|truncate)\(/);
   });
 });

@@ -93,18 +93,8 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       const username = ctx.params.username ?? '';
       if (!USERNAME.test(username)) throw new BadRequestError('not a username');
       const { reason } = parseBody(disableBody, ctx);
-      const now = deps.now();
-      const { sessions } = await disableMember(deps.knex, username, reason, now);
-      const admin = signedInAdmin(ctx);
-      await appendAudit(deps.knex, {
-        actor: admin.name,
-        address: ctx.ip,
-        action: 'member.disable',
-        target: username,
-        before: { disabled: false },
-        after: { disabled: true, reason, sessionsEnded: sessions },
-        at: now,
-      });
+      const by = { actor: signedInAdmin(ctx).name, address: ctx.ip };
+      const { sessions } = await disableMember(deps.knex, username, reason, deps.now(), by);
       ctx.body = { username, sessionsEnded: sessions };
     });
 }
