@@ -57,7 +57,8 @@ Environment: DATABASE_URL (default: embedded SQLite under .data), MEDIA_ROOT (de
 REDIS_URL (optional: announce catalog changes to running bff instances), CACHE_KEY_PREFIX (media:),
 STORAGE (local | s3: ingest uploads originals to S3_BUCKET at S3_ENDPOINT, see media-service/README.md),
 FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), ENCODE_CONCURRENCY / ENCODE_THREADS / ENCODE_PRESET /
-ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days).
+ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days),
+SITE_NAME (the TOTP issuer "admin add" writes).
 Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 function parseCommand(argv: string[]): { command: Command; positionals: string[]; flags: Record<string, unknown> } {
