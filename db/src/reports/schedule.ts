@@ -47,16 +47,17 @@ async function releasedThrough(db: Knex | Knex.Transaction): Promise<number> {
   return row ? Number(row.value) : 0;
 }
 
-/** The earliest release time the generation has not been bumped for yet, or undefined when none is due. */
+/**
+ * The earliest release time the generation has not been bumped for yet, or undefined when none is
+ * due. One statement (a UNION ALL of each table's minimum over the publish_at index), so a timer
+ * re-arming costs one round trip.
+ */
 export async function nextRelease(db: Knex): Promise<number | undefined> {
-  const after = await releasedThrough(db);
-  let next: number | undefined;
-  for (const type of TYPES) {
-    const row = await db(CONTENT_TABLE[type]).where('publish_at', '>', after).min({ at: 'publish_at' }).first();
-    const at = row?.at === null || row?.at === undefined ? undefined : Number(row.at);
-    if (at !== undefined && (next === undefined || at < next)) next = at;
-  }
-  return next;
+  const after = db('catalog_meta').where({ name: RELEASED_THROUGH }).select('value');
+  const [first, ...rest] = TYPES.map((type) => db(CONTENT_TABLE[type]).where('publish_at', '>', after).min({ at: 'publish_at' }));
+  const rows: Array<{ at?: unknown }> = await first!.unionAll(rest);
+  const times = rows.map((r) => (r.at === null || r.at === undefined ? NaN : Number(r.at))).filter(Number.isFinite);
+  return times.length === 0 ? undefined : Math.min(...times);
 }
 
 /**
