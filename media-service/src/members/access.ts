@@ -41,8 +41,10 @@ export function askedFile(ctx: Context, deps: AccessDeps): AskedFile {
   if (deps.takedowns.isTakenDown(path)) throw new AppError('gone', 'This content has been removed');
   const unreleased = deps.takedowns.unreleasedFor(path);
   // Scheduled for later: no such file yet. X-Accel-Expires keeps the front door's thumbnail cache
-  // from holding this 404 past the release (whole seconds, rounded down; 0 stores nothing).
-  if (unreleased > 0) throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(Math.floor(unreleased / 1000)) });
+  // from holding this 404 past the release: nginx counts whole seconds from the current second,
+  // so one second less than the time left, rounded down (0 stores nothing).
+  if (unreleased > 0)
+    throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(Math.max(0, Math.floor(unreleased / 1000) - 1)) });
   return { path, edge };
 }
 
