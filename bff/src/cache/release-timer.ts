@@ -6,6 +6,8 @@ import { nextRelease } from '@media-site/db/reports';
 const MAX_DELAY_MS = 2 ** 31 - 1;
 /** After a database error, try again this soon (the database is the schedule's only record). */
 const RETRY_MS = 1000;
+/** Fires at most this often: a release that stays due (a clock behind the database's) cannot spin. */
+const MIN_GAP_MS = 25;
 
 export interface ReleaseSource {
   releaseDue(now: number): Promise<number | undefined>;
@@ -26,6 +28,7 @@ export class ReleaseTimer {
   private armAgain = false;
   private stopped = false;
   private failing = false;
+  private lastFire = 0;
 
   constructor(
     private readonly knex: Knex,
@@ -72,10 +75,12 @@ export class ReleaseTimer {
       return;
     }
     if (next === undefined) clearTimeout(this.timer);
-    else this.setTimer(next - this.now(), () => void this.fire());
+    // +1: Node may run a timer a millisecond early, before the release is due.
+    else this.setTimer(Math.max(next + 1, this.lastFire + MIN_GAP_MS) - this.now(), () => void this.fire());
   }
 
   private async fire(): Promise<void> {
+    this.lastFire = this.now();
     try {
       const generation = await this.source.releaseDue(this.now());
       this.recovered();
