@@ -13,6 +13,7 @@ import * as m011 from './migrations/011_access_valid_from';
 import * as m012 from './migrations/012_mail';
 import * as m013 from './migrations/013_clip_duration';
 import * as m014 from './migrations/014_purge_outbox';
+import * as m015 from './migrations/015_publish_at';
 import * as m016 from './migrations/016_admins';
 
 interface Migration {
@@ -37,7 +38,7 @@ const migrations: Record<string, Migration> = {
   '012_mail': m012,
   '013_clip_duration': m013,
   '014_purge_outbox': m014,
-  // 016, not 015: brief E (helper D may add 015); the lead renumbers on merge.
+  '015_publish_at': m015,
   '016_admins': m016,
 };
 

@@ -5,6 +5,7 @@ import { S3Originals } from '@media-site/storage';
 import { ingestFolder } from '../ingest/ingest';
 import { formatReport } from '../ingest/report';
 import { catalogStats, formatStats } from '../ingest/stats';
+import { scheduleCommands } from './schedule';
 import type { Command } from './types';
 
 /** Putting content online: a folder into the catalog, and what the catalog holds. */
@@ -62,4 +63,5 @@ export const catalogCommands: Record<string, Command> = {
       return 0;
     },
   },
+  ...scheduleCommands,
 };

@@ -1,15 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command, CommandContext } from './types';
-import { publishGeneration } from '@media-site/db';
 import { mailSiteFromEnv } from '@media-site/db/mail';
 import {
   acknowledgeReport,
   activeTakedowns,
   appealDecisionNotices,
   appealReceivedNotice,
-  type ContentRef,
-  contentRefOf,
   deadlinesOf,
   decideAppeal,
   type HolidayList,
@@ -27,6 +24,7 @@ import {
   takeDown,
   takedownLog,
 } from '@media-site/db/reports';
+import { announce, contentRef } from './content-change';
 import { monthlyExport } from './reports-export';
 import {
   ACTOR_MAX,
@@ -121,25 +119,6 @@ async function mustFind(ctx: CommandContext, reference: string): Promise<ReportR
   const r = await reportByReference(ctx.knex, reference);
   if (!r) throw new ReportRuleError('not_found', `no report ${reference}`);
   return r;
-}
-
-function contentRef(arg: string): ContentRef {
-  const ref = contentRefOf(arg);
-  if (!ref)
-    throw new ReportRuleError(
-      'bad_input',
-      `"${arg}" does not name a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)`,
-    );
-  return ref;
-}
-
-async function announce(ctx: CommandContext, generation: number): Promise<void> {
-  const { redisUrl, redisHa, cacheKeyPrefix } = ctx.config;
-  // Without Redis, running bff instances see the new generation at their next poll (seconds).
-  if (redisUrl)
-    await publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa).catch((err: unknown) =>
-      ctx.io.err(`warning: could not announce the change on Redis (${String(err)}); bff instances will see it at their next poll`),
-    );
 }
 
 async function reportsCommand([sub, reference]: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
