@@ -249,15 +249,16 @@ export class EncodeWorker {
       const outcome = await finishJob(knex, job.id, this.claim, sig, JSON.stringify(manifest), this.now());
       // The listing cards: a running time ingest could not read (or read otherwise), and a first
       // encode's hover preview.
-      if (outcome !== 'lost') {
+      if (outcome !== 'lost')
         await recordEncoded(knex, job.contentType, job.path, manifest.duration, { firstOutputs: job.manifest === null });
-        // Only now that the new manifest is recorded: renditions an earlier, larger source had.
+      if (outcome === 'lost') emit({ kind: 'lost', job });
+      else {
+        emit({ kind: 'done', job, manifest, seconds: (performance.now() - started) / 1000, requeued: outcome === 'requeued' });
+        // Only now that the new manifest is recorded: renditions an earlier, larger source had (run() waits for this too).
         await this.dropStale(job, manifest).catch((err: unknown) =>
           emit({ kind: 'error', error: `renditions no longer in the manifest of ${job.contentType}/${job.path}: ${message(err)}` }),
         );
       }
-      if (outcome === 'lost') emit({ kind: 'lost', job });
-      else emit({ kind: 'done', job, manifest, seconds: (performance.now() - started) / 1000, requeued: outcome === 'requeued' });
     } catch (err) {
       if (lost || err instanceof ClaimLost) {
         emit({ kind: 'lost', job });

@@ -10,7 +10,7 @@ const localS3Entry = createRequire(import.meta.url).resolve('@media-site/storage
 
 export interface SiteStorage {
   settings: S3Settings;
-  /** STORAGE and S3_* for every service (the local server's address and keys when it was started here). */
+  /** STORAGE and S3_* for every service (the local server's address and keys when it was started here), MEDIA_ORIGINS for nginx's CSP. */
   env: Record<string, string>;
   /** The local S3 server when this started one (no S3_ENDPOINT), with its objects folder. */
   local?: { child: Child; directory: string; endpoint: string };
@@ -53,7 +53,7 @@ export async function startSiteStorage(env: NodeJS.ProcessEnv, dataDir: string, 
   if (env.S3_ENDPOINT) {
     const settings = loadS3Settings(env);
     if (!settings) return null;
-    return { settings, env: {}, stop: async () => {} };
+    return { settings, env: { MEDIA_ORIGINS: env.MEDIA_ORIGINS || mediaOrigins(settings, env) }, stop: async () => {} };
   }
   if (env.NODE_ENV?.trim().toLowerCase() === 'production')
     throw new Error(
@@ -82,11 +82,29 @@ export async function startSiteStorage(env: NodeJS.ProcessEnv, dataDir: string, 
     const settings = loadS3Settings({ ...env, ...localEnv });
     if (!settings) throw new Error('STORAGE=s3 settings missing');
     await waitForBucket(settings, child);
-    return { settings, env: localEnv, local: { child, directory, endpoint }, stop: () => child.stop() };
+    return {
+      settings,
+      env: { ...localEnv, MEDIA_ORIGINS: env.MEDIA_ORIGINS || mediaOrigins(settings, env) },
+      local: { child, directory, endpoint },
+      stop: () => child.stop(),
+    };
   } catch (err) {
     await child.stop();
     throw err;
   }
+}
+
+/**
+ * The origins browsers fetch members' media from after the media service's 302 (nginx's CSP,
+ * MEDIA_ORIGINS): the CloudFront distribution when it signs, else the bucket's public endpoint, with
+ * the bucket in the host unless path-style.
+ */
+export function mediaOrigins(settings: S3Settings, env: NodeJS.ProcessEnv): string {
+  if (env.CDN_SIGNING === 'cloudfront' && env.CLOUDFRONT_URL) return new URL(env.CLOUDFRONT_URL).origin;
+  const endpoint = settings.publicEndpoint ?? settings.endpoint;
+  if (!endpoint) return `https://${settings.bucket}.s3.${settings.region}.amazonaws.com`;
+  const url = new URL(endpoint);
+  return settings.forcePathStyle ? url.origin : `${url.protocol}//${settings.bucket}.${url.host}`;
 }
 
 /** What `npm start` prints about the bucket. */
