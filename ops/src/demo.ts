@@ -96,6 +96,6 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
 
 export function formatSummary(summary: object): string {
   return Object.entries(summary)
-    .map(([key, value]) => `${key} ${String(value)}`)
+    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.length : String(value)}`)
     .join(', ');
 }
