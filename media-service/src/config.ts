@@ -144,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   let s3: S3Settings | null = null;
   let cdn: CloudFrontSettings | null = null;
   if (parsed.success) {
-    const storage = s3SettingsFrom(parsed.data);
+    const storage = s3SettingsFrom(parsed.data, parsed.data.NODE_ENV);
     problems.push(...storage.problems);
     s3 = storage.settings;
     const signing = cdnSettingsFrom(parsed.data);
