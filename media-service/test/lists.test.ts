@@ -22,7 +22,9 @@ class ListServer {
 
   async listen(port = 0): Promise<number> {
     this.server = createServer((req, res) => {
-      const body = JSON.stringify(req.url === '/internal/media-takedowns' ? { prefixes: this.prefixes, scheduled: this.scheduled } : { members: this.members });
+      const body = JSON.stringify(
+        req.url === '/internal/media-takedowns' ? { prefixes: this.prefixes, scheduled: this.scheduled } : { members: this.members },
+      );
       const etag = `"${Buffer.from(body).toString('base64url')}"`;
       const status = this.failing ? 500 : req.headers['if-none-match'] === etag ? 304 : 200;
       this.seen.push({ path: req.url ?? '', ifNoneMatch: req.headers['if-none-match'], status });
@@ -165,7 +167,11 @@ describe('once loaded', () => {
     bff.scheduled = { 'freephotos/set-1/': at, 'videothumbs/clip-1/': at, 'videopreviews/clip-1/': at, 'video/clip-1/': at };
     await takedowns.refreshFrom(`${base}/media-takedowns`);
     const member = { Cookie: `media_token=${session()}` };
-    const files = ['/members/freephotos/set-1/free.jpg', '/members/videothumbs/clip-1/clip-1_02.jpg', '/members/videopreviews/clip-1/poster.jpg'];
+    const files = [
+      '/members/freephotos/set-1/free.jpg',
+      '/members/videothumbs/clip-1/clip-1_02.jpg',
+      '/members/videopreviews/clip-1/poster.jpg',
+    ];
     for (const path of [...files, '/members/video/clip-1/clip-1001.mp4']) {
       const res = await raw(fx.media.url, path, member);
       expect(res.status, path).toBe(404);

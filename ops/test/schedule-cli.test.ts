@@ -10,7 +10,8 @@ describe.each(testBackends())('catalog schedule and unschedule (%s)', (backend) 
   const db = useTestDb(backend);
   const clock = t('2026-11-09T12:00:00Z');
   const cli = (...argv: string[]) => runOpsCaptured(argv, { env: {}, knex: db.knex, now: () => clock });
-  const publishAt = async (table: string, path: string) => (await db.knex(table).where({ path }).first('publish_at'))?.publish_at as unknown;
+  const publishAt = async (table: string, path: string) =>
+    (await db.knex(table).where({ path }).first('publish_at'))?.publish_at as unknown;
 
   beforeAll(async () => {
     const [modelId] = await db.knex('models').insert({ modelname: 'Model A1', initial: 'M', thumbnail: null });
@@ -28,7 +29,9 @@ describe.each(testBackends())('catalog schedule and unschedule (%s)', (backend) 
     expect(await readGeneration(db.knex)).toBe(start + 1);
     expect(await nextRelease(db.knex)).toBe(t('2026-12-01T18:00:00Z'));
 
-    expect((await cli('schedule', '/freephotos/set-one', '2026-11-09T11:00:00Z')).out).toMatch(/^published \(time already past\) 2026-11-09T11:00:00Z/);
+    expect((await cli('schedule', '/freephotos/set-one', '2026-11-09T11:00:00Z')).out).toMatch(
+      /^published \(time already past\) 2026-11-09T11:00:00Z/,
+    );
     const listed = await cli('catalog', 'scheduled', '--json');
     expect(JSON.parse(listed.out)).toEqual([{ content_type: 'video', path: 'clip-one', publish_at: t('2026-12-01T18:00:00Z') }]);
     expect((await cli('catalog', 'scheduled')).out).toBe('2026-12-01T18:00:00Z  video clip-one');

@@ -5,7 +5,6 @@ import { seenEverywhere } from '../../../test/everywhere';
 import { insertCatalog, type Catalog } from '../../../test/fixtures';
 import { startReportKit, type ReportKit } from '../../../test/report-kit';
 
-
 describe.each(testBackends())('takedown and restore in the API (%s)', (backend) => {
   let kit: ReportKit;
   let catalog: Catalog;
