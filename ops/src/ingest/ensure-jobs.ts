@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { Originals } from '@media-site/storage';
+import { naming } from './media-store';
 import { PREVIEW_FAMILIES, PREVIEW_FILES, RENDITION_FAMILIES, type PlayableType } from '@media-site/contracts/playback-layout';
 import { enqueue, jobById, jobFor, type JobStatus, originalFile, parseManifest, sourceSig } from '@media-site/db/encode';
 
@@ -28,7 +29,7 @@ export async function outputsPresent(media: MediaPlace, type: PlayableType, path
   ];
   const { bucket } = media;
   const there = bucket
-    ? (key: string) => bucket.head(key).then((h) => h !== null && h.size > 0)
+    ? (key: string) => naming(key, 'read', () => bucket.head(key)).then((h) => h !== null && h.size > 0)
     : (key: string) => present(join(media.mediaRoot, key));
   return (await Promise.all(keys.map(there))).every(Boolean);
 }
@@ -40,7 +41,8 @@ async function originalSig(db: Knex, media: MediaPlace, type: PlayableType, path
     return original && sourceSig(original);
   }
   const key = await originalFile(db, '', type, path);
-  const there = key && (await media.bucket.head(key));
+  const bucket = media.bucket;
+  const there = key && (await naming(key, 'read', () => bucket.head(key)));
   return there && there.size > 0 ? `${there.size}-${Math.round(there.mtimeMs)}` : null;
 }
 

@@ -32,7 +32,7 @@ export function localStore(mediaRoot: string, mode: PlaceMode): MediaStore {
 /** A bucket failure, naming the object it was about: the item fails (no row is written). */
 export class BucketError extends Error {}
 
-async function naming<T>(key: string, action: string, run: () => Promise<T>): Promise<T> {
+export async function naming<T>(key: string, action: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
