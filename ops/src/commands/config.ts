@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { siteNameSetting } from '@media-site/contracts/site-name';
 import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
-import { encodeConfig, encodeEnv, toolsEnv, type EncodeConfig } from '@media-site/encoder';
+import { encodeConfig, encodeEnv, scratchDirFrom, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
 
 /** The operator commands' environment (scripts/config-docs.ts documents it). */
@@ -32,8 +32,13 @@ export interface CliConfig {
   siteName: string;
   ffmpeg: { ffmpeg: string; ffprobe: string };
   encode: EncodeConfig;
-  /** STORAGE=s3 and its S3_* settings: ingest uploads originals there; null: the local tree. */
-  s3: S3Settings | null;
+  /**
+   * STORAGE=s3 and its S3_* settings (the encoder's name for them too): ingest and encode read and
+   * write every media file there and nothing under MEDIA_ROOT; null: the local tree.
+   */
+  storage: S3Settings | null;
+  /** ENCODER_SCRATCH_DIR: per-run (ingest) and per-job (encode) scratch folders go under it, STORAGE=s3 only. */
+  scratchDir: string;
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -52,6 +57,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     siteName: c.SITE_NAME,
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
-    s3: loadS3Settings(env),
+    storage: loadS3Settings(env),
+    scratchDir: scratchDirFrom(c.ENCODER_SCRATCH_DIR),
   };
 }
