@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -35,7 +36,22 @@ function preloadAppChunk(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * Issue 24: the operator console (admin.html, src/admin) is built by a second pass, `vite build
+ * --mode admin`, into the same dist after the member build. Its own React and no chunk shared with
+ * the member app: the member chunks above stay exactly as they are, with no console code in them.
+ */
+const adminConfig = defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    modulePreload: { polyfill: false },
+    rolldownOptions: { input: fileURLToPath(new URL('admin.html', import.meta.url)) },
+  },
+});
+
+const memberConfig = defineConfig({
   plugins: [react(), preloadAppChunk()],
   build: {
     outDir: 'dist',
@@ -60,3 +76,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ mode }) => (mode === 'admin' ? adminConfig : memberConfig));

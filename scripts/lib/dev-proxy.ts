@@ -58,17 +58,21 @@ function proxy(req: IncomingMessage, res: ServerResponse, target: string, extra:
   req.pipe(upstream);
 }
 
+/** The operator console's page (ADMIN_ALLOWED_IPS is nginx's only: this proxy lets everyone in). */
+const CONSOLE_PATH = /^\/admin(?:\/|$)/;
+
 const HOME_PRELOADS = '</api/updates/1>; rel=preload; as=fetch; crossorigin, </api/freephotos/1>; rel=preload; as=fetch; crossorigin';
 
 async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: string): Promise<void> {
   const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
   const candidate = normalize(join(spaDir, pathname));
-  let file = join(spaDir, 'index.html');
-  if (candidate.startsWith(spaDir + sep)) {
+  // As nginx: /admin and everything under it is the operator console's page (issue 24).
+  let file = join(spaDir, CONSOLE_PATH.test(pathname) ? 'admin.html' : 'index.html');
+  if (!CONSOLE_PATH.test(pathname) && candidate.startsWith(spaDir + sep)) {
     const info = await stat(candidate).catch(() => undefined);
     if (info?.isFile()) file = candidate;
   }
-  const isAsset = file !== join(spaDir, 'index.html') && pathname.startsWith('/assets/');
+  const isAsset = pathname.startsWith('/assets/') && file === candidate;
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',

@@ -15,22 +15,34 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the SPA when frontend/dist is missing or older than its sources. */
+/** Builds the SPA, then the operator console (`--mode admin`, issue 24), when frontend/dist is missing or older than its sources. */
 export function buildFrontendIfNeeded(log: (line: string) => void = console.log): void {
   const index = resolve(repoRoot, 'frontend/dist/index.html');
-  const sources = [resolve(repoRoot, 'frontend/src'), resolve(repoRoot, 'frontend/public'), resolve(repoRoot, 'frontend/index.html')];
+  const sources = [
+    resolve(repoRoot, 'frontend/src'),
+    resolve(repoRoot, 'frontend/public'),
+    resolve(repoRoot, 'frontend/index.html'),
+    resolve(repoRoot, 'frontend/admin.html'),
+  ];
   const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
   const changedAt = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
   if (builtAt > changedAt) return;
   log('building the web app (frontend/dist)...');
-  const result = spawnSync(process.execPath, [resolve(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: resolve(repoRoot, 'frontend'),
-    stdio: 'inherit',
-    // Always the production build: inside vitest NODE_ENV is `test`, which would give React's
-    // development build (effects run twice, every page asks the bff twice).
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error('frontend build failed');
+  // The console's pass second: the member pass empties dist first.
+  for (const mode of ['production', 'admin']) {
+    const result = spawnSync(
+      process.execPath,
+      [resolve(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn'],
+      {
+        cwd: resolve(repoRoot, 'frontend'),
+        stdio: 'inherit',
+        // Always the production build: inside vitest NODE_ENV is `test`, which would give React's
+        // development build (effects run twice, every page asks the bff twice).
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
+    if (result.status !== 0) throw new Error(`frontend build failed (${mode})`);
+  }
 }
 
 /**

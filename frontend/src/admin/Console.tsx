@@ -1,0 +1,68 @@
+import { useCallback, useEffect, useState } from 'react';
+import { adminApi, screensOf, type Me, type Screen } from './api';
+import { AuditLog } from './AuditLog';
+import { Members } from './Members';
+import { Reports } from './Reports';
+import { SignIn } from './SignIn';
+
+const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports' };
+
+/** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
+export function Console() {
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [screen, setScreen] = useState<Screen | undefined>(undefined);
+  const signedOut = useCallback(() => setMe(null), []);
+
+  useEffect(() => {
+    adminApi.me().then(setMe, signedOut);
+  }, [signedOut]);
+
+  useEffect(() => {
+    document.title = me ? `${screen ? TITLES[screen] : 'Console'} · Operator console` : 'Sign in · Operator console';
+  }, [me, screen]);
+
+  if (me === undefined) return <p className="admin-loading">Loading…</p>;
+  if (me === null) return <SignIn onSignedIn={setMe} />;
+
+  const screens = screensOf(me.role);
+  const current = screen && screens.includes(screen) ? screen : screens[0]!;
+  const signOut = () => void adminApi.signOut().finally(signedOut);
+
+  return (
+    <div className="admin-shell">
+      <header className="admin-header">
+        <strong>Operator console</strong>
+        <nav aria-label="Console">
+          <ul>
+            {screens.map((s) => (
+              <li key={s}>
+                <a
+                  href={`/admin/${s}`}
+                  aria-current={s === current ? 'page' : undefined}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    setScreen(s);
+                  }}
+                >
+                  {TITLES[s]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p className="admin-who">
+          Signed in as <strong>{me.name}</strong> ({me.role})
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </p>
+      </header>
+      <main className="admin-main">
+        <h1>{TITLES[current]}</h1>
+        {current === 'audit' && <AuditLog onSignedOut={signedOut} />}
+        {current === 'members' && <Members onSignedOut={signedOut} />}
+        {current === 'reports' && <Reports onSignedOut={signedOut} />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useId, useState, type FormEvent } from 'react';
+import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
+import { adminApi, when, type MemberRow } from './api';
+import { ErrorText } from './ErrorText';
+import { useAdminCall } from './useAdminCall';
+
+/** Find a member by part of the username or e-mail; disable one after saying why (and confirming). */
+export function Members({ onSignedOut }: { onSignedOut: () => void }) {
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<MemberRow[] | undefined>(undefined);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [notice, setNotice] = useState('');
+  const { error, busy, run } = useAdminCall(onSignedOut);
+  const id = useId();
+
+  async function search(event?: FormEvent) {
+    event?.preventDefault();
+    const answer = await run(() => adminApi.members(q.trim()));
+    if (answer) setFound(answer.members);
+  }
+
+  async function disable(event: FormEvent, username: string) {
+    event.preventDefault();
+    const done = await run(() => adminApi.disable(username, reason.trim()));
+    if (!done) return;
+    setNotice(`${done.username} is disabled; ${done.sessionsEnded} session(s) ended.`);
+    setConfirming(null);
+    setReason('');
+    await search();
+  }
+
+  return (
+    <section aria-busy={busy}>
+      <form role="search" className="admin-inline" onSubmit={(e) => void search(e)}>
+        <label htmlFor={`${id}-q`}>Username or e-mail</label>
+        <input id={`${id}-q`} type="search" required maxLength={100} value={q} onChange={(e) => setQ(e.target.value)} />
+        <button type="submit" disabled={busy}>
+          Find
+        </button>
+      </form>
+      <ErrorText message={error} />
+      {notice && (
+        <p role="status" className="admin-notice">
+          {notice}
+        </p>
+      )}
+      {found?.length === 0 && <p>No member matches.</p>}
+      {found && found.length > 0 && (
+        <div className="admin-table-wrap">
+          <table>
+            <caption>{found.length} found (at most 50)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Username</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Joined</th>
+                <th scope="col">Paid until</th>
+                <th scope="col">VODs</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {found.map((m) => (
+                <tr key={m.username}>
+                  <td>{m.username}</td>
+                  <td>{m.email}</td>
+                  <td>{when(m.createdAt)}</td>
+                  <td>{when(m.paidUntil)}</td>
+                  <td>{m.vods}</td>
+                  <td>
+                    {m.disabledAt !== null ? (
+                      `disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''}`
+                    ) : confirming === m.username ? (
+                      <form className="admin-confirm" onSubmit={(e) => void disable(e, m.username)}>
+                        <label htmlFor={`${id}-reason`}>Why disable {m.username}?</label>
+                        <input
+                          id={`${id}-reason`}
+                          required
+                          maxLength={DISABLE_REASON_MAX}
+                          value={reason}
+                          onChange={(e) => setReason(e.target.value)}
+                          autoFocus
+                        />
+                        <button type="submit" disabled={busy}>
+                          Disable {m.username}
+                        </button>
+                        <button type="button" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                      </form>
+                    ) : (
+                      <button type="button" onClick={() => setConfirming(m.username)}>
+                        Disable…
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
