@@ -23,7 +23,9 @@ directives() {
 FRONT_REALIP_FROM=$(directives FRONT_TRUSTED_PROXIES "${FRONT_TRUSTED_PROXIES:-}" 'set_real_ip_from ' ';')
 FRONT_TRUSTED_GEO=$(directives FRONT_TRUSTED_PROXIES "${FRONT_TRUSTED_PROXIES:-}" '' ' 1;')
 WEBHOOK_ALLOWED_GEO=$(directives WEBHOOK_ALLOWED_IPS "${WEBHOOK_ALLOWED_IPS:-}" '' ' 1;')
-export FRONT_REALIP_FROM FRONT_TRUSTED_GEO WEBHOOK_ALLOWED_GEO
+# The operator console's clients (issue 24); unset or empty: everyone.
+ADMIN_ALLOWED_GEO=$(directives ADMIN_ALLOWED_IPS "${ADMIN_ALLOWED_IPS:-0.0.0.0/0,::/0}" '' ' 1;')
+export FRONT_REALIP_FROM FRONT_TRUSTED_GEO WEBHOOK_ALLOWED_GEO ADMIN_ALLOWED_GEO
 
 # The brand (scripts/lib/nginx.ts brandVars does the same): SITE_NAME checked and HTML-escaped for
 # index.html; the logo's type from its first bytes and a URL that changes with its bytes.
@@ -63,6 +65,7 @@ export SITE_NAME_HTML SITE_LOGO_FILE SITE_LOGO_TYPE SITE_LOGO_URL
 if [ "${1:-}" = --print ]; then
   printf '%s\n%s\n%s\n' "$FRONT_REALIP_FROM" "$FRONT_TRUSTED_GEO" "$WEBHOOK_ALLOWED_GEO"
   printf '%s\n%s\n%s\n%s\n' "$SITE_NAME_HTML" "$SITE_LOGO_FILE" "$SITE_LOGO_TYPE" "$SITE_LOGO_URL"
+  printf '%s\n' "$ADMIN_ALLOWED_GEO"
   exit 0
 fi
 exec /docker-entrypoint.sh "$@"

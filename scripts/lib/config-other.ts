@@ -83,6 +83,13 @@ export const OTHER_VARIABLES: OtherVariable[] = [
       'the TLS proxy or load balancer in front of nginx (addresses, CIDRs): only its `X-Forwarded-For` / `X-Forwarded-Proto` are believed; empty = nginx is the edge',
   },
   {
+    name: 'ADMIN_ALLOWED_IPS',
+    default: 'empty',
+    readBy: 'nginx',
+    meaning:
+      'who may reach the operator console, `/admin` and `/api/admin/` (addresses, CIDRs; the client address after `FRONT_TRUSTED_PROXIES`): anyone else gets 403; empty = everyone. `npm start` without nginx (the Node proxy) does not check it',
+  },
+  {
     name: 'EDGE_URL_SECRET, WEBHOOK_ALLOWED_IPS, WEBHOOK_PROXY_SECRET',
     default: 'as for the bff',
     readBy: 'nginx',

@@ -67,6 +67,8 @@ export const templateDefaults = {
   WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
   // What the webhook location adds for the bff (X-Webhook-Proxy-Secret, the bff's WEBHOOK_PROXY_SECRET); empty: not sent.
   WEBHOOK_PROXY_SECRET: '',
+  // Who may reach the operator console, /admin and /api/admin/ (issue 24); empty: everyone.
+  ADMIN_ALLOWED_IPS: '',
   // The brand (brandVars): the name in the page title and header, and the logo file (empty: the SPA's own logo.svg).
   SITE_NAME: 'Media Site',
   SITE_LOGO: '',
@@ -140,6 +142,8 @@ export function addressListVars(vars: Record<string, string | undefined>): Recor
     FRONT_REALIP_FROM: addressDirectives('FRONT_TRUSTED_PROXIES', trusted, (a) => `set_real_ip_from ${a};`),
     FRONT_TRUSTED_GEO: addressDirectives('FRONT_TRUSTED_PROXIES', trusted, (a) => `${a} 1;`),
     WEBHOOK_ALLOWED_GEO: addressDirectives('WEBHOOK_ALLOWED_IPS', webhook, (a) => `${a} 1;`),
+    // Empty (the default): every address, as the entrypoint's ${ADMIN_ALLOWED_IPS:-0.0.0.0/0,::/0}.
+    ADMIN_ALLOWED_GEO: addressDirectives('ADMIN_ALLOWED_IPS', vars.ADMIN_ALLOWED_IPS || '0.0.0.0/0,::/0', (a) => `${a} 1;`),
   };
 }
 

@@ -266,7 +266,12 @@ describe('the image renders the same directives', () => {
       WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
       SITE_NAME: 'Media Site',
     },
-    { FRONT_TRUSTED_PROXIES: '10.0.0.5, 10.0.1.0/24,fd00::7', WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1', SITE_NAME: "Tom & Jerry's Studio" },
+    {
+      FRONT_TRUSTED_PROXIES: '10.0.0.5, 10.0.1.0/24,fd00::7',
+      WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1',
+      SITE_NAME: "Tom & Jerry's Studio",
+      ADMIN_ALLOWED_IPS: '192.0.2.10,2001:db8::/32',
+    },
   ])('for %j as scripts/lib/nginx.ts', (env) => {
     const vars = { ...addressListVars(env), ...brandVars(env.SITE_NAME, logo) };
     const lines = [
@@ -277,6 +282,7 @@ describe('the image renders the same directives', () => {
       'SITE_LOGO_FILE',
       'SITE_LOGO_TYPE',
       'SITE_LOGO_URL',
+      'ADMIN_ALLOWED_GEO',
     ];
     expect(rendered({ ...env, SITE_LOGO: logo })).toBe(lines.map((name) => `${vars[name]}\n`).join(''));
   });
