@@ -17,14 +17,15 @@ function newestMtime(dir: string): number {
 
 /** Builds the SPA, then the operator console (`--mode admin`, issue 24), when frontend/dist is missing or older than its sources. */
 export function buildFrontendIfNeeded(log: (line: string) => void = console.log): void {
-  const index = resolve(repoRoot, 'frontend/dist/index.html');
+  // Both pages: a member-only `vite build` (frontend/test/bundleSize.test.ts) empties dist, console included.
+  const pages = ['index.html', 'admin.html'].map((page) => resolve(repoRoot, 'frontend/dist', page));
   const sources = [
     resolve(repoRoot, 'frontend/src'),
     resolve(repoRoot, 'frontend/public'),
     resolve(repoRoot, 'frontend/index.html'),
     resolve(repoRoot, 'frontend/admin.html'),
   ];
-  const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
+  const builtAt = Math.min(...pages.map((page) => (existsSync(page) ? statSync(page).mtimeMs : 0)));
   const changedAt = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
   if (builtAt > changedAt) return;
   log('building the web app (frontend/dist)...');

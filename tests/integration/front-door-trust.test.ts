@@ -21,6 +21,8 @@ import { startStack, type Stack } from '../src/stack';
 const PROVIDER_ADDRESS = '64.38.240.17';
 const UNTRUSTED_PEER = '127.0.0.2';
 const TLS_PROXY = '127.0.0.3';
+/** The operator console's one allowed client behind the TLS proxy (ADMIN_ALLOWED_IPS, issue 24). */
+const ADMIN_CLIENT = '203.0.113.7';
 const NGINX_REFUSAL = 'Webhooks are accepted from the card provider addresses only.';
 const PROXY_SECRET = randomBytes(32).toString('hex');
 
@@ -105,7 +107,13 @@ beforeAll(async () => {
     mediaUrl: stack.mediaUrl,
     spaDir: join(repoRoot, 'frontend/dist'),
     mediaRoot: stack.mediaRoot,
-    vars: { FRONT_TRUSTED_PROXIES: TLS_PROXY, LOGIN_RATE: '1r/m', LOGIN_BURST: '2', WEBHOOK_PROXY_SECRET: PROXY_SECRET },
+    vars: {
+      FRONT_TRUSTED_PROXIES: TLS_PROXY,
+      LOGIN_RATE: '1r/m',
+      LOGIN_BURST: '2',
+      WEBHOOK_PROXY_SECRET: PROXY_SECRET,
+      ADMIN_ALLOWED_IPS: `${ADMIN_CLIENT}, 192.0.2.128/25`,
+    },
   });
   const knex = createKnex(stack.databaseUrl);
   webhookEvents = async () => Number((await knex('webhook_events').count({ n: '*' }).first())?.n);
@@ -254,6 +262,40 @@ describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {
   });
 });
 
+describe('the operator console at the front door (ADMIN_ALLOWED_IPS, issue 24)', () => {
+  const paths = ['/admin', '/admin/', '/admin/members', '/admin.html', '/api/admin/me'];
+
+  it('serves the console page at /admin and under it to everyone when the list is empty, never the member app', async () => {
+    for (const path of paths.slice(0, 4)) {
+      const res = await send(stack.url, path);
+      expect(res.status, path).toBe(200);
+      expect(res.body, path).toContain('id="admin-root"');
+    }
+    expect((await send(stack.url, '/api/admin/me', { headers: { 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(401);
+    expect((await send(stack.url, '/administrator')).body).not.toContain('admin-root');
+  });
+
+  it('answers 403 to a client address outside the list, by the address the trusted proxy forwards', async () => {
+    for (const client of ['198.51.100.10', '192.0.2.1']) {
+      for (const path of paths) {
+        const res = await send(behindTls.url, path, { from: TLS_PROXY, headers: { 'X-Forwarded-For': client } });
+        expect(res.status, `${client} ${path}`).toBe(403);
+      }
+    }
+    for (const client of [ADMIN_CLIENT, '192.0.2.200']) {
+      const page = await send(behindTls.url, '/admin/audit', { from: TLS_PROXY, headers: { 'X-Forwarded-For': client } });
+      expect(page.status, client).toBe(200);
+      const me = await send(behindTls.url, '/api/admin/me', { from: TLS_PROXY, headers: { 'X-Forwarded-For': client } });
+      expect(me.status, client).toBe(401);
+    }
+    // An untrusted peer's X-Forwarded-For is not believed: its own address (loopback) is not on the list.
+    const forged = await send(behindTls.url, '/admin', { from: UNTRUSTED_PEER, headers: { 'X-Forwarded-For': ADMIN_CLIENT } });
+    expect(forged.status).toBe(403);
+    // The member app is untouched by the list.
+    expect((await send(behindTls.url, '/', { from: TLS_PROXY, headers: { 'X-Forwarded-For': '198.51.100.10' } })).status).toBe(200);
+  });
+});
+
 describe('the image renders the same directives', () => {
   const entrypoint = join(repoRoot, 'docker/nginx-entrypoint.sh');
   const rendered = (env: Record<string, string>) =>
@@ -265,6 +307,7 @@ describe('the image renders the same directives', () => {
       FRONT_TRUSTED_PROXIES: '',
       WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
       SITE_NAME: 'Media Site',
+      ADMIN_ALLOWED_IPS: '',
     },
     {
       FRONT_TRUSTED_PROXIES: '10.0.0.5, 10.0.1.0/24,fd00::7',

@@ -82,15 +82,15 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
                           onChange={(e) => setReason(e.target.value)}
                           autoFocus
                         />
-                        <button type="submit" disabled={busy}>
+                        <button type="submit" className="admin-danger" disabled={busy}>
                           Disable {m.username}
                         </button>
-                        <button type="button" onClick={() => setConfirming(null)}>
+                        <button type="button" className="admin-secondary" onClick={() => setConfirming(null)}>
                           Cancel
                         </button>
                       </form>
                     ) : (
-                      <button type="button" onClick={() => setConfirming(m.username)}>
+                      <button type="button" className="admin-secondary" onClick={() => setConfirming(m.username)}>
                         Disable…
                       </button>
                     )}

@@ -3,13 +3,11 @@ import { adminApi, type Me } from './api';
 import { ErrorText } from './ErrorText';
 import { useAdminCall } from './useAdminCall';
 
-const noop = () => {};
-
 /** Name and the authenticator app's 6-digit code (passkeys: see the console's README). */
 export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
-  const { error, busy, run } = useAdminCall(noop);
+  const { error, busy, run } = useAdminCall();
   const id = useId();
 
   async function submit(event: FormEvent) {

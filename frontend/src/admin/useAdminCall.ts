@@ -1,8 +1,11 @@
 import { useCallback, useState } from 'react';
 import { AdminApiError } from './api';
 
-/** Runs an API call for a screen: a 401 sends the console back to sign-in, any other failure is text. */
-export function useAdminCall(onSignedOut: () => void) {
+/**
+ * Runs an API call for a screen: with `onSignedOut`, a 401 sends the console back to sign-in; any
+ * other failure (and a 401 without it: a refused sign-in) is the API's text.
+ */
+export function useAdminCall(onSignedOut?: () => void) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const run = useCallback(
@@ -12,7 +15,7 @@ export function useAdminCall(onSignedOut: () => void) {
       try {
         return await call();
       } catch (err) {
-        if (err instanceof AdminApiError && err.status === 401) onSignedOut();
+        if (onSignedOut && err instanceof AdminApiError && err.status === 401) onSignedOut();
         else setError(err instanceof Error ? err.message : String(err));
         return undefined;
       } finally {

@@ -1,0 +1,133 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@media-site/db';
+import { totpCode } from '@media-site/db/admin';
+import { DEMO_MEMBER } from '@media-site/ops';
+import { runOpsCaptured } from '@media-site/ops/cli';
+import { repoRoot } from '../../scripts/lib/site';
+import { screenshotDir, startSite, type Site } from './browser';
+
+// Issue 24: the operator console at /admin, through the real front door, as an operator uses it.
+const SIZES = { desktop: { width: 1280, height: 800 }, tablet: { width: 820, height: 1180 } } as const;
+type Size = keyof typeof SIZES;
+
+describe('the operator console at /admin', () => {
+  let site: Site;
+  const secrets = new Map<string, string>();
+  const lastStep = new Map<string, number>();
+
+  /** The code for a TOTP step after the last one used (the API refuses a replayed step): now's, or the next. */
+  function freshCode(name: string): string {
+    const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(name) ?? -1) + 1);
+    lastStep.set(name, step);
+    return totpCode(secrets.get(name)!, step * 30_000);
+  }
+
+  async function addAdmin(name: string, role: string) {
+    const knex = createKnex(site.stack.databaseUrl);
+    try {
+      const added = await runOpsCaptured(['admin', 'add', name, '--role', role], { env: { USER: 'e2e' }, knex });
+      expect(added.code, added.err).toBe(0);
+      secrets.set(name, /secret: (\S+)/.exec(added.out)?.[1] ?? '');
+    } finally {
+      await knex.destroy();
+    }
+  }
+
+  async function signIn(name: string, size: Size): Promise<{ page: Page; errors: string[] }> {
+    const opened = await site.open({ ...SIZES[size], ageConfirmed: false });
+    await opened.page.goto('/admin');
+    await opened.page.getByLabel('Name').fill(name);
+    await opened.page.getByLabel('Code from your authenticator app').fill(freshCode(name));
+    await opened.page.getByRole('button', { name: 'Sign in' }).click();
+    await opened.page.getByText(`Signed in as ${name}`).waitFor();
+    return opened;
+  }
+
+  const shot = (page: Page, name: string, size: Size) =>
+    page.screenshot({ path: join(screenshotDir, `admin-${name}-${SIZES[size].width}.png`) });
+
+  async function noAxeViolations(page: Page, name: string) {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    site = await startSite({ demoMember: true });
+    await addAdmin('boss', 'owner');
+    await addAdmin('helper', 'support');
+  }, 180_000);
+  afterAll(() => site?.stop());
+
+  it('is its own bundle: no member chunk holds console code', () => {
+    const dist = join(repoRoot, 'frontend/dist');
+    const consoleHtml = readFileSync(join(dist, 'admin.html'), 'utf8');
+    const consoleFiles = new Set([...consoleHtml.matchAll(/\/assets\/([^"]+)/g)].map((m) => m[1]));
+    expect([...consoleFiles].some((f) => f!.endsWith('.js'))).toBe(true);
+    const memberJs = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js') && !consoleFiles.has(f));
+    expect(memberJs.length).toBeGreaterThan(10);
+    for (const file of memberJs) {
+      const text = readFileSync(join(dist, 'assets', file), 'utf8');
+      expect(text, file).not.toMatch(/api\/admin|Operator console|admin-root/);
+    }
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).not.toMatch(/admin/);
+  });
+
+  for (const size of Object.keys(SIZES) as Size[]) {
+    it(`an owner signs in with a TOTP code, sees the audit log and finds the demo member (${size})`, async () => {
+      const { page, errors } = await signIn('boss', size);
+      await page.getByRole('cell', { name: 'admin.signin', exact: true }).first().waitFor();
+      expect(await page.getByRole('row').filter({ hasText: 'admin.signin' }).first().textContent()).toContain('boss');
+      expect(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/audit.csv');
+      await shot(page, 'audit', size);
+      await noAxeViolations(page, `audit ${size}`);
+
+      await page.getByRole('link', { name: 'Members' }).click();
+      await page.getByLabel('Username or e-mail').fill(DEMO_MEMBER.username);
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.getByRole('cell', { name: DEMO_MEMBER.username, exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Disable…' }).first().click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? '')).toMatch(/reason$/);
+      await shot(page, 'members', size);
+      await noAxeViolations(page, `members ${size}`);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      await page.getByRole('link', { name: 'Reports' }).click();
+      await page.getByRole('heading', { name: 'Reports' }).waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Name').waitFor();
+      // The console's first GET /api/admin/me answers 401 before sign-in: the browser logs it.
+      expect(errors.filter((e) => !e.includes('status of 401'))).toEqual([]);
+    });
+  }
+
+  it('support sees no audit log or reports, and the API refuses them with 403', async () => {
+    const { page } = await signIn('helper', 'desktop');
+    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Reports' }).count()).toBe(0);
+    const status = await page.evaluate(async () => {
+      const res = await fetch('/api/admin/audit');
+      return { status: res.status, body: (await res.json()) as { error: { message: string } } };
+    });
+    expect(status.status).toBe(403);
+    expect(status.body.error.message).toMatch(/support role may not/);
+    await shot(page, 'support', 'desktop');
+  });
+
+  it('a wrong code is refused with the API message, and /admin paths all serve the console', async () => {
+    const { page } = await site.open({ ...SIZES.desktop, ageConfirmed: false });
+    await page.goto('/admin/members');
+    await page.getByLabel('Name').fill('boss');
+    const good = new Set([-1, 0, 1].map((d) => totpCode(secrets.get('boss')!, Date.now() + d * 30_000)));
+    const wrong = ['000000', '111111', '222222', '333333'].find((c) => !good.has(c))!;
+    await page.getByLabel('Code from your authenticator app').fill(wrong);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('sign-in refused').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+    await shot(page, 'signin-refused', 'desktop');
+  });
+});
