@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { adminApi, AUDIT_CSV, when, type AuditRow } from './api';
 import { ErrorText } from './ErrorText';
+import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';
 
 const change = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
@@ -29,35 +30,19 @@ export function AuditLog({ onSignedOut }: { onSignedOut: () => void }) {
         </a>
       </p>
       <ErrorText message={error} />
-      <div className="admin-table-wrap">
-        <table>
-          <caption>Page {pages.length}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td>{when(row.at)}</td>
-                <td>{row.actor}</td>
-                <td>{row.action}</td>
-                <td>{row.target}</td>
-                <td className="admin-json">{change(row.before)}</td>
-                <td className="admin-json">{change(row.after)}</td>
-                <td>{row.address}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table caption={`Page ${pages.length}, newest first`} columns={['When', 'Who', 'Action', 'Target', 'Before', 'After', 'From']}>
+        {rows.map((row) => (
+          <tr key={row.id}>
+            <td>{when(row.at)}</td>
+            <td>{row.actor}</td>
+            <td>{row.action}</td>
+            <td>{row.target}</td>
+            <td className="admin-json">{change(row.before)}</td>
+            <td className="admin-json">{change(row.after)}</td>
+            <td>{row.address}</td>
+          </tr>
+        ))}
+      </Table>
       <div className="admin-pager">
         <button type="button" disabled={pages.length === 1 || busy} onClick={() => setPages(pages.slice(0, -1))}>
           Newer

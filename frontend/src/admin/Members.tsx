@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { adminApi, when, type MemberRow } from './api';
 import { ErrorText } from './ErrorText';
+import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';
 
 /** Find a member by part of the username or e-mail; disable one after saying why (and confirming). */
@@ -47,59 +48,44 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
       )}
       {found?.length === 0 && <p>No member matches.</p>}
       {found && found.length > 0 && (
-        <div className="admin-table-wrap">
-          <table>
-            <caption>{found.length} found (at most 50)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Paid until</th>
-                <th scope="col">VODs</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {found.map((m) => (
-                <tr key={m.username}>
-                  <td>{m.username}</td>
-                  <td>{m.email}</td>
-                  <td>{when(m.createdAt)}</td>
-                  <td>{when(m.paidUntil)}</td>
-                  <td>{m.vods}</td>
-                  <td>
-                    {m.disabledAt !== null ? (
-                      `disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''}`
-                    ) : confirming === m.username ? (
-                      <form className="admin-confirm" onSubmit={(e) => void disable(e, m.username)}>
-                        <label htmlFor={`${id}-reason`}>Why disable {m.username}?</label>
-                        <input
-                          id={`${id}-reason`}
-                          required
-                          maxLength={DISABLE_REASON_MAX}
-                          value={reason}
-                          onChange={(e) => setReason(e.target.value)}
-                          autoFocus
-                        />
-                        <button type="submit" className="admin-danger" disabled={busy}>
-                          Disable {m.username}
-                        </button>
-                        <button type="button" className="admin-secondary" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </form>
-                    ) : (
-                      <button type="button" className="admin-secondary" onClick={() => setConfirming(m.username)}>
-                        Disable…
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table caption={`${found.length} found (at most 50)`} columns={['Username', 'E-mail', 'Joined', 'Paid until', 'VODs', 'State']}>
+          {found.map((m) => (
+            <tr key={m.username}>
+              <td>{m.username}</td>
+              <td>{m.email}</td>
+              <td>{when(m.createdAt)}</td>
+              <td>{when(m.paidUntil)}</td>
+              <td>{m.vods}</td>
+              <td>
+                {m.disabledAt !== null ? (
+                  `disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''}`
+                ) : confirming === m.username ? (
+                  <form className="admin-confirm" onSubmit={(e) => void disable(e, m.username)}>
+                    <label htmlFor={`${id}-reason`}>Why disable {m.username}?</label>
+                    <input
+                      id={`${id}-reason`}
+                      required
+                      maxLength={DISABLE_REASON_MAX}
+                      value={reason}
+                      onChange={(e) => setReason(e.target.value)}
+                      autoFocus
+                    />
+                    <button type="submit" className="admin-danger" disabled={busy}>
+                      Disable {m.username}
+                    </button>
+                    <button type="button" className="admin-secondary" onClick={() => setConfirming(null)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  <button type="button" className="admin-secondary" onClick={() => setConfirming(m.username)}>
+                    Disable…
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { adminApi, when, type ReportRow } from './api';
 import { ErrorText } from './ErrorText';
+import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';
 
 const stateOf = (r: ReportRow) =>
@@ -20,35 +21,21 @@ export function Reports({ onSignedOut }: { onSignedOut: () => void }) {
       <ErrorText message={error} />
       {reports?.length === 0 && <p>No open reports.</p>}
       {reports && reports.length > 0 && (
-        <div className="admin-table-wrap">
-          <table>
-            <caption>{reports.length} open, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Reference</th>
-                <th scope="col">Received</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Item</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reports.map((r) => (
-                <tr key={r.reference}>
-                  <td>{r.reference}</td>
-                  <td>{when(r.created_at)}</td>
-                  <td>{r.reason}</td>
-                  <td>
-                    <a href={r.content_url} target="_blank" rel="noreferrer">
-                      {r.content_url}
-                    </a>
-                  </td>
-                  <td>{stateOf(r)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table caption={`${reports.length} open, oldest first`} columns={['Reference', 'Received', 'Reason', 'Item', 'State']}>
+          {reports.map((r) => (
+            <tr key={r.reference}>
+              <td>{r.reference}</td>
+              <td>{when(r.created_at)}</td>
+              <td>{r.reason}</td>
+              <td>
+                <a href={r.content_url} target="_blank" rel="noreferrer">
+                  {r.content_url}
+                </a>
+              </td>
+              <td>{stateOf(r)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );
