@@ -3,6 +3,7 @@ import { adminApi, screensOf, type Me, type Screen } from './api';
 import { AuditLog } from './AuditLog';
 import { Members } from './Members';
 import { Reports } from './Reports';
+import { AddPasskey } from './AddPasskey';
 import { SignIn } from './SignIn';
 
 const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports' };
@@ -56,6 +57,7 @@ export function Console() {
             Sign out
           </button>
         </p>
+        <AddPasskey onSignedOut={signedOut} />
       </header>
       <main className="admin-main">
         <h1>{TITLES[current]}</h1>

@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { adminApi, type Me } from './api';
 import { ErrorText } from './ErrorText';
+import { signInWithPasskey } from './passkeys';
 import { useAdminCall } from './useAdminCall';
 
-/** Name and the authenticator app's 6-digit code (passkeys: see the console's README). */
+/** A passkey, or the fallback: name and the authenticator app's 6-digit code. */
 export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
@@ -17,9 +18,18 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     else setCode('');
   }
 
+  async function passkey() {
+    const me = await run(signInWithPasskey);
+    if (me) onSignedIn(me);
+  }
+
   return (
     <main className="admin-signin">
       <h1>Operator console</h1>
+      <button type="button" onClick={() => void passkey()} disabled={busy}>
+        Use a passkey
+      </button>
+      <p className="admin-or">or with a code from your authenticator app</p>
       <form onSubmit={(e) => void submit(e)} aria-describedby={error ? `${id}-error` : undefined}>
         <label htmlFor={`${id}-name`}>Name</label>
         <input
@@ -45,7 +55,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
           value={code}
           onChange={(e) => setCode(e.target.value)}
         />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className="admin-secondary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <div id={`${id}-error`}>

@@ -1,3 +1,10 @@
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
+
 // The operator console's calls to /api/admin (issue 24). Every failure becomes an AdminApiError
 // whose text is the API's own message, so the screens can show it as it is.
 
@@ -100,6 +107,10 @@ export const adminApi = {
   me: () => call<Me>('/me'),
   signInTotp: (name: string, code: string) => post<Me>('/signin/totp', { name, code }),
   signOut: () => post<undefined>('/signout'),
+  passkeySignInOptions: () => post<PublicKeyCredentialRequestOptionsJSON>('/signin/passkey/options'),
+  passkeySignIn: (response: AuthenticationResponseJSON) => post<Me>('/signin/passkey/verify', { response }),
+  passkeyAddOptions: () => post<PublicKeyCredentialCreationOptionsJSON>('/passkeys/options'),
+  passkeyAdd: (response: RegistrationResponseJSON) => post<undefined>('/passkeys/verify', { response }),
   audit: (before?: number) => call<{ entries: AuditRow[]; next: number | null }>(`/audit${before ? `?before=${before}` : ''}`),
   members: (q: string) => call<{ members: MemberRow[] }>(`/members?q=${encodeURIComponent(q)}`),
   disable: (username: string, reason: string) =>
