@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { openSecret, sealSecret, totpCode } from '@media-site/db/admin';
@@ -12,8 +13,8 @@ import { assertion, attestation, softAuthenticator } from '../../../test/webauth
 // party from SITE_URL, every CLI change audited, and the console's takedown/restore and member
 // enable/sign-out-everywhere routes.
 
-const KEY_NEW = 'new:QmluZ28tYm9uZ28tZm9vLWJhci1iYXotcXV1eC1jb3JnZS1ncmF1bHQ';
-const KEY_OLD = 'old:T2xkLWtleS1vbGQta2V5LW9sZC1rZXktb2xkLWtleS1vbGQta2V5LW8';
+const KEY_NEW = `new:${randomBytes(32).toString('base64url')}`;
+const KEY_OLD = `old:${randomBytes(32).toString('base64url')}`;
 const SITE = 'https://console.example';
 const MINUTE = 60_000;
 
