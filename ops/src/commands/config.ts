@@ -19,7 +19,11 @@ export const envSchema = z.object({
   REDIS_SENTINEL_NAME: z.string().optional().describe("the master's name behind Sentinel"),
   CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe("Redis key and channel prefix (the same as the bff's)"),
   SITE_NAME: siteNameSetting("the issuer `admin add` writes into an admin's TOTP enrolment URI (the bff's SITE_NAME)"),
-  NODE_ENV: nodeEnvSchema,
+  NODE_ENV: nodeEnvSchema.meta({
+    description:
+      '`production`, `development` or `test`, as for the bff; production refuses the local `ADMIN_SECRET_KEYS` and weak keys (compose: leave it unset for the operator, whose keys compose requires)',
+    defaultText: 'development',
+  }),
   ADMIN_SECRET_KEYS: z.string().default(DEV_ADMIN_SECRET_KEYS).meta({
     description:
       "the bff's `ADMIN_SECRET_KEYS` (the same value): `admin add` seals the new admin's TOTP secret with its first key, `admin rekey` re-seals every row under it; production refuses the local default and weak keys",
