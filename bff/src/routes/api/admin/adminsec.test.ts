@@ -216,19 +216,22 @@ describe.each(testBackends())('operator console hardening (%s)', (backend) => {
     expect(resolved.code, resolved.err).toBe(0);
     // A refused change writes no audit row (same transaction).
     expect((await ops('reports', 'ack', 'R-0000000001', '--by', 'ann')).code).toBe(1);
-    const rows = (await kit.db.knex('admin_audit').where('actor', 'cli:tester').orderBy('id').select('action', 'target')) as {
-      action: string;
-      target: string;
-    }[];
-    expect(rows.slice(-8)).toEqual([
-      { action: 'member.add', target: 'cli_member' },
-      { action: 'member.signout_all', target: 'cli_member' },
-      { action: 'content.takedown', target: 'vod vod-one' },
-      { action: 'content.restore', target: 'vod vod-one' },
-      { action: 'content.schedule', target: 'vod vod-one' },
-      { action: 'content.unschedule', target: 'vod vod-one' },
-      { action: 'report.ack', target: 'R-0000000001' },
-      { action: 'report.resolve', target: 'R-0000000001' },
+    const rows: { action: string; target: string }[] = await kit.db
+      .knex('admin_audit')
+      .where('actor', 'cli:tester')
+      .orderBy('id')
+      .select('action', 'target');
+    const item = 'vod vod-one';
+    const report = 'R-0000000001';
+    expect(rows.slice(-8).map((r) => `${r.action} ${r.target}`)).toEqual([
+      'member.add cli_member',
+      'member.signout_all cli_member',
+      `content.takedown ${item}`,
+      `content.restore ${item}`,
+      `content.schedule ${item}`,
+      `content.unschedule ${item}`,
+      `report.ack ${report}`,
+      `report.resolve ${report}`,
     ]);
     expect(JSON.parse((await audit('content.schedule'))[0]!.after_json!)).toEqual({ publishAt: Date.UTC(2030, 0, 1) });
   });
