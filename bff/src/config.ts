@@ -147,7 +147,7 @@ export const configSchema = z
       .transform((v) => v.replace(/\/$/, ''))
       .meta({
         description:
-          "the address every link in a mail starts with (password reset, e-mail confirmation), never taken from a request's Host header; production requires an `https://` one",
+          "the address every link in a mail starts with (password reset, e-mail confirmation), and the operator console's passkey relying party (its host is the WebAuthn rpID, it the expected origin), never taken from a request's Host header (left on a loopback address outside production: the console's passkeys follow the Host header, for `npm start`); production requires an `https://` one",
         defaultText: "`http://localhost:8080` (`npm start`: the started site's address)",
         production: 'required (https)',
       }),

@@ -15,6 +15,7 @@ import * as m013 from './migrations/013_clip_duration';
 import * as m014 from './migrations/014_purge_outbox';
 import * as m015 from './migrations/015_publish_at';
 import * as m016 from './migrations/016_admins';
+import * as m017 from './migrations/017_admin_totp_sealed';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '014_purge_outbox': m014,
   '015_publish_at': m015,
   '016_admins': m016,
+  '017_admin_totp_sealed': m017,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
+import type { KeyRing } from '@media-site/contracts/token';
 import { numOrNull } from '../row-values';
 import { appendAudit } from './audit';
 import { AdminRuleError } from './errors';
 import { ADMIN_NAME, isAdminRole, type AdminRole } from './roles';
+import { needsReseal, openSecret, sealSecret } from './secret-box';
 import { newTotp } from './totp';
 
 // The one writer of the `admins` table: the operator CLI (`admin add|disable|list`) and the bff's
@@ -48,17 +50,20 @@ export async function adminById(db: Knex, id: number): Promise<AdminRow | undefi
   return row ? adminRowOf(row) : undefined;
 }
 
-/** A new admin with a fresh TOTP secret; the secret and its enrolment URI are returned once, here only. */
+/**
+ * A new admin with a fresh TOTP secret, stored sealed under `keys` (ADMIN_SECRET_KEYS); the secret
+ * and its enrolment URI are returned once, here only.
+ */
 export async function addAdmin(
   db: Knex,
-  a: { name: string; role: AdminRole; issuer: string; now: number } & Actor,
+  a: { name: string; role: AdminRole; issuer: string; keys: KeyRing; now: number } & Actor,
 ): Promise<{ secret: string; uri: string }> {
   checkAdminName(a.name);
   if (!isAdminRole(a.role)) throw new AdminRuleError('bad_input', 'the role must be owner, moderator or support');
   const totp = newTotp(a.name, a.issuer);
   await db.transaction(async (trx) => {
     if (await trx('admins').where({ name: a.name }).first('id')) throw new AdminRuleError('conflict', `admin ${a.name} exists`);
-    await trx('admins').insert({ name: a.name, role: a.role, totp_secret: totp.secret, created_at: a.now });
+    await trx('admins').insert({ name: a.name, role: a.role, totp_secret: sealSecret(a.keys, totp.secret), created_at: a.now });
     await appendAudit(trx, { actor: a.actor, address: a.address, action: 'admin.add', target: a.name, after: { role: a.role }, at: a.now });
   });
   return totp;
@@ -96,5 +101,28 @@ export async function listAdmins(db: Knex): Promise<AdminSummary[]> {
   return rows.map((r) => {
     const admin = adminRowOf(r);
     return { ...admin, passkeys: count.get(admin.id) ?? 0 };
+  });
+}
+
+/**
+ * Seals every admin's TOTP secret under the first key of `keys`: plain rows from before encryption
+ * and rows under an older key (key rotation). Audited as one `admin.rekey` row; the count re-sealed.
+ */
+export async function rekeyAdmins(db: Knex, a: { keys: KeyRing; now: number } & Actor): Promise<{ resealed: number }> {
+  return db.transaction(async (trx) => {
+    const rows: { id: number; name: string; totp_secret: string }[] = await trx('admins').forUpdate().select('id', 'name', 'totp_secret');
+    const stale = rows.filter((r) => needsReseal(a.keys, r.totp_secret));
+    for (const r of stale)
+      await trx('admins')
+        .where({ id: r.id })
+        .update({ totp_secret: sealSecret(a.keys, openSecret(a.keys, r.totp_secret)) });
+    await appendAudit(trx, {
+      actor: a.actor,
+      address: a.address,
+      action: 'admin.rekey',
+      after: { kid: a.keys.signing.kid, resealed: stale.length },
+      at: a.now,
+    });
+    return { resealed: stale.length };
   });
 }

@@ -6,6 +6,7 @@ export {
   checkAdminName,
   disableAdmin,
   listAdmins,
+  rekeyAdmins,
   type Actor,
   type AdminRow,
   type AdminSummary,
@@ -25,4 +26,5 @@ export {
 export { ADMIN_NAME, ADMIN_ROLES, isAdminRole, roleMay, type AdminAbility, type AdminRole } from './roles';
 export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLimits } from './sessions';
 export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
+export { needsReseal, openSecret, sealSecret } from './secret-box';
 export { totpCode } from './totp';

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import type { KeyRing } from '@media-site/contracts/token';
 import { numOrNull } from '../row-values';
 import { adminRowOf, type AdminRow } from './accounts';
 import { appendAudit } from './audit';
+import { needsReseal, openSecret, sealSecret } from './secret-box';
 import { totpStep } from './totp';
 
 // Console sign-in outcomes and the lockout: N failures in a row (a wrong TOTP code, a passkey
@@ -48,11 +50,16 @@ export async function signInSucceeded(
   db: Knex | Knex.Transaction,
   admin: AdminRow,
   a: Attempt,
-  totpLastStep?: number,
+  totp?: { lastStep: number; resealed?: string },
 ): Promise<SignInOutcome> {
   await db('admins')
     .where({ id: admin.id })
-    .update({ failed_signins: 0, locked_until: null, ...(totpLastStep === undefined ? {} : { totp_last_step: totpLastStep }) });
+    .update({
+      failed_signins: 0,
+      locked_until: null,
+      ...(totp === undefined ? {} : { totp_last_step: totp.lastStep }),
+      ...(totp?.resealed === undefined ? {} : { totp_secret: totp.resealed }),
+    });
   await appendAudit(db, {
     actor: admin.name,
     address: a.address,
@@ -64,17 +71,24 @@ export async function signInSucceeded(
   return { ok: true, admin };
 }
 
-/** The TOTP fallback: the admin's name and a current code, each code good once. */
-export async function totpSignIn(db: Knex, name: string, code: string, a: Omit<Attempt, 'method'>): Promise<SignInOutcome> {
+/**
+ * The TOTP fallback: the admin's name and a current code, each code good once. The secret is
+ * opened with `keys` (ADMIN_SECRET_KEYS); a plain or old-key row is re-sealed under the first key
+ * on a good sign-in.
+ */
+export async function totpSignIn(db: Knex, keys: KeyRing, name: string, code: string, a: Omit<Attempt, 'method'>): Promise<SignInOutcome> {
   const row = await db('admins').where({ name }).first();
   const refused = usable(row, a.now);
   if (refused) return refused;
   const admin = adminRowOf(row);
   const attempt = { ...a, method: 'totp' as const };
-  const step = totpStep(String(row.totp_secret), code, a.now);
+  const stored = String(row.totp_secret);
+  const secret = openSecret(keys, stored);
+  const step = totpStep(secret, code, a.now);
   const last = numOrNull(row.totp_last_step);
   if (step === undefined || (last !== null && step <= last)) return signInFailed(db, admin, attempt);
-  return signInSucceeded(db, admin, attempt, step);
+  const resealed = needsReseal(keys, stored) ? sealSecret(keys, secret) : undefined;
+  return signInSucceeded(db, admin, attempt, { lastStep: step, resealed });
 }
 
 /** Before a passkey assertion is verified: the admin it names may still sign in. */

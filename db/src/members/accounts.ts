@@ -38,6 +38,7 @@ export async function insertMember(db: Knex, m: { username: string; passwordHash
 export async function addMember(
   db: Knex,
   m: { username: string; passwordHash: string; email: string; days: number; now: number },
+  by?: Actor,
 ): Promise<number> {
   return db.transaction(async (trx) => {
     if (await memberNamed(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
@@ -54,6 +55,7 @@ export async function addMember(
         updated_at: m.now,
       });
     }
+    if (by) await appendAudit(trx, { ...by, action: 'member.add', target: m.username, after: { email: m.email, days: m.days }, at: m.now });
     return memberId;
   });
 }
@@ -131,6 +133,21 @@ export async function enableMember(
       await appendAudit(trx, { ...entry, action: 'member.enable', before, after: { disabled: false, revoked: false } });
     }
     return was;
+  });
+}
+
+/**
+ * Ends every session of the member (sign out everywhere, by support or the CLI) and everything
+ * those sessions minted (the access valid-from time moves to `now`); audited as `member.signout_all`.
+ */
+export async function endMemberSessions(db: Knex, username: string, by: Actor & { now: number }): Promise<{ sessions: number }> {
+  return db.transaction(async (trx) => {
+    const id = await memberId(trx, username);
+    await bumpAccessValidFrom(trx, id, by.now);
+    const sessions = await trx('member_sessions').where({ member_id: id }).delete();
+    const entry = { actor: by.actor, address: by.address, target: username, at: by.now };
+    await appendAudit(trx, { ...entry, action: 'member.signout_all', after: { sessionsEnded: sessions } });
+    return { sessions };
   });
 }
 

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { Actor } from '../admin/accounts';
+import { appendAudit } from '../admin/audit';
 import { bumpGeneration } from '../generation';
 import { ReportRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentTableName, type ContentType } from './takedowns';
@@ -19,10 +21,22 @@ export interface ScheduledRow {
  * transaction, like a takedown: every cache drops what it held, and every bff re-arms its release
  * timer when it learns the new generation. Returns the new generation (to announce on Redis).
  */
-export async function schedule(knex: Knex, ref: ContentRef, publishAt: number | null): Promise<number> {
+export async function schedule(knex: Knex, ref: ContentRef, publishAt: number | null, audit?: Actor & { now: number }): Promise<number> {
   return knex.transaction(async (trx) => {
-    const changed = await trx(CONTENT_TABLE[ref.type]).where({ path: ref.path }).update({ publish_at: publishAt });
-    if (changed === 0) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    const table = CONTENT_TABLE[ref.type];
+    const row = await trx(table).where({ path: ref.path }).first('publish_at');
+    if (!row) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    await trx(table).where({ path: ref.path }).update({ publish_at: publishAt });
+    if (audit)
+      await appendAudit(trx, {
+        actor: audit.actor,
+        address: audit.address,
+        action: publishAt === null ? 'content.unschedule' : 'content.schedule',
+        target: `${ref.type} ${ref.path}`,
+        before: { publishAt: row.publish_at == null ? null : Number(row.publish_at) },
+        after: { publishAt },
+        at: audit.now,
+      });
     return bumpGeneration(trx);
   });
 }

@@ -1,4 +1,4 @@
-import { addAdmin, AdminRuleError, disableAdmin, isAdminRole, listAdmins } from '@media-site/db/admin';
+import { addAdmin, AdminRuleError, disableAdmin, isAdminRole, listAdmins, rekeyAdmins } from '@media-site/db/admin';
 import { isoTime } from '@media-site/contracts/iso-time';
 import { cliActor, type Command, type CommandContext } from './types';
 
@@ -21,6 +21,11 @@ async function adminCommand([sub, name]: string[], flags: Record<string, unknown
         );
     return 0;
   }
+  if (sub === 'rekey') {
+    const { resealed } = await rekeyAdmins(knex, { keys: ctx.config.adminSecretKeys, now, actor: cliActor(ctx) });
+    io.out(`re-sealed ${resealed} admin TOTP secret(s) under ADMIN_SECRET_KEYS key "${ctx.config.adminSecretKeys.signing.kid}"`);
+    return 0;
+  }
   if (sub !== 'add' && sub !== 'disable') throw bad(`unknown admin subcommand: ${String(sub)}`);
   if (!name) throw bad(`admin ${sub} needs a name`);
   if (sub === 'disable') {
@@ -30,7 +35,14 @@ async function adminCommand([sub, name]: string[], flags: Record<string, unknown
   }
   const role = flags.role;
   if (!isAdminRole(role)) throw bad('--role must be owner, moderator or support');
-  const { secret, uri } = await addAdmin(knex, { name, role, issuer: ctx.config.siteName, now, actor: cliActor(ctx) });
+  const { secret, uri } = await addAdmin(knex, {
+    name,
+    role,
+    issuer: ctx.config.siteName,
+    keys: ctx.config.adminSecretKeys,
+    now,
+    actor: cliActor(ctx),
+  });
   io.out(`added: ${name} (${role})
 TOTP enrolment (shown once: add it to an authenticator app now, then clear your scrollback):
   URI:    ${uri}
@@ -43,11 +55,13 @@ see docs/operate.md "Operator console accounts".`);
 
 export const adminCommands: Record<string, Command> = {
   admin: {
-    usage: `admin add|disable|list [<name>] [options]
+    usage: `admin add|disable|list|rekey [<name>] [options]
     Operator console accounts (docs/operate.md, "Operator console accounts").
     add <name> --role owner|moderator|support   prints a one-time TOTP enrolment URI and secret
     disable <name>   refuses sign-in from now on and ends the admin's console sessions
-    list [--json]`,
+    list [--json]
+    rekey   seals every admin's TOTP secret under the first ADMIN_SECRET_KEYS key (plain rows from
+            before encryption, rows under a retired key); the bff also does it at each good sign-in`,
     options: { role: { type: 'string' }, json: { type: 'boolean' } },
     minPositionals: 1,
     positionals: 2,

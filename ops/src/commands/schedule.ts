@@ -1,7 +1,7 @@
 import { isoTime } from '@media-site/contracts/iso-time';
 import { ReportRuleError, schedule, scheduledItems } from '@media-site/db/reports';
 import { announce, contentRef } from './content-change';
-import type { Command } from './types';
+import { cliActor, type Command } from './types';
 
 // An ISO 8601 date and time with an explicit offset: a release time must not depend on the shell's TZ.
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -34,7 +34,7 @@ export const scheduleCommands: Record<string, Command> = {
     async run([target, time], _flags, ctx) {
       const ref = contentRef(target ?? '');
       const at = parseReleaseTime(time ?? '');
-      const generation = await schedule(ctx.knex, ref, at);
+      const generation = await schedule(ctx.knex, ref, at, { actor: cliActor(ctx), now: (ctx.io.now ?? Date.now)() });
       await announce(ctx, generation);
       const when = at > (ctx.io.now ?? Date.now)() ? 'scheduled for' : 'published (time already past)';
       ctx.io.out(`${when} ${isoTime(at, '', 's')}: ${ref.type} ${ref.path} (catalog generation ${generation})`);
@@ -48,7 +48,7 @@ export const scheduleCommands: Record<string, Command> = {
     positionals: 1,
     async run([target], _flags, ctx) {
       const ref = contentRef(target ?? '');
-      const generation = await schedule(ctx.knex, ref, null);
+      const generation = await schedule(ctx.knex, ref, null, { actor: cliActor(ctx), now: (ctx.io.now ?? Date.now)() });
       await announce(ctx, generation);
       ctx.io.out(`unscheduled, published now: ${ref.type} ${ref.path} (catalog generation ${generation})`);
       return 0;

@@ -12,15 +12,16 @@ import {
 } from '@media-site/db/admin';
 import { disableMember, listMembers } from '@media-site/db/members';
 import { openReports } from '@media-site/db/reports';
-import { DISABLE_REASON_MAX, USERNAME } from '@media-site/contracts/member-rules';
+import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { z } from 'zod';
-import { BadRequestError, RateLimitedError, UnauthenticatedError } from '../../../errors';
+import { RateLimitedError, UnauthenticatedError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, authenticationBody, memberSearchQuery, registrationBody, totpSignInBody } from './schema';
 import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionLimits, setAdminCookie, signedInAdmin } from './session';
+import { adminChangeRoutes, usernameParam } from './changes';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const MEMBER_RESULTS = 50;
@@ -45,7 +46,11 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   router
     .post('/admin/signin/totp', ...signIn, async (ctx) => {
       const { name, code } = parseBody(totpSignInBody, ctx);
-      await settle(ctx, deps, await totpSignIn(deps.knex, name, code, { address: ctx.ip, now: deps.now(), lockout: lockout() }));
+      await settle(
+        ctx,
+        deps,
+        await totpSignIn(deps.knex, deps.settings.adminSecretKeys, name, code, { address: ctx.ip, now: deps.now(), lockout: lockout() }),
+      );
     })
     .post('/admin/signin/passkey/options', ...signIn, async (ctx) => {
       ctx.body = await authenticationOptions(ctx, deps);
@@ -90,11 +95,11 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       ctx.body = { members: await listMembers(deps.knex, { q, limit: MEMBER_RESULTS }) };
     })
     .post('/admin/members/:username/disable', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
-      const username = ctx.params.username ?? '';
-      if (!USERNAME.test(username)) throw new BadRequestError('not a username');
+      const username = usernameParam(ctx);
       const { reason } = parseBody(disableBody, ctx);
       const by = { actor: signedInAdmin(ctx).name, address: ctx.ip };
       const { sessions } = await disableMember(deps.knex, username, reason, deps.now(), by);
       ctx.body = { username, sessionsEnded: sessions };
     });
+  adminChangeRoutes(router, deps, origin);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_NAME, AUDIT_PAGE_MAX } from '@media-site/db/admin';
+import { NOTE_MAX } from '@media-site/contracts/report-vocabulary';
 
 const b64url = (max: number) =>
   z
@@ -55,4 +56,11 @@ export const auditQuery = z.strictObject({
 
 export const memberSearchQuery = z.strictObject({
   q: z.string().trim().min(1, 'give q, part of a username or e-mail').max(100),
+});
+
+/** A takedown or restore from the console: the item's site path or URL, why, and optionally the report it answers. */
+export const contentChangeBody = z.strictObject({
+  path: z.string().trim().min(1, 'give path, the site path or URL of the item').max(500),
+  reason: z.string().trim().min(1, 'give a reason').max(NOTE_MAX),
+  report: z.string().trim().min(1).max(40).optional(),
 });

@@ -25,13 +25,19 @@ import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { originOf } from '../../../security/origin';
 
-// Passkeys through @simplewebauthn/server. The relying party is the host the console is served
-// from (its Host header, as the front door passes it on) and the origins a browser may be on are
-// that site and ALLOWED_ORIGINS; a passkey is bound to that host. User verification is required:
-// the authenticator's PIN or biometric is the second factor a passkey carries.
+// Passkeys through @simplewebauthn/server. The relying party is the site's configured public
+// origin, SITE_URL: its host is the rpID and it (with ALLOWED_ORIGINS) the origin a browser may be
+// on, whatever Host header a request carries, so a passkey made or used on another name is
+// refused. Only outside production with SITE_URL left on a loopback address (`npm start`, tests)
+// is the request's own Host taken instead. User verification is required: the authenticator's PIN
+// or biometric is the second factor a passkey carries.
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function relyingParty(ctx: Context, deps: AccountDeps): { rpID: string; origins: string[] } {
-  const site = originOf(`${ctx.protocol}://${ctx.get('Host')}`);
+  const configured = new URL(deps.settings.site.url);
+  const local = !deps.settings.admin.production && LOOPBACK.has(configured.hostname);
+  const site = local ? originOf(`${ctx.protocol}://${ctx.get('Host')}`) : configured.origin;
   if (!site) throw new BadRequestError('no Host header');
   return { rpID: new URL(site).hostname, origins: [site, ...deps.settings.allowedOrigins] };
 }
