@@ -116,7 +116,22 @@ describe('the operator console at /admin', () => {
     });
     expect(status.status).toBe(403);
     expect(status.body.error.message).toMatch(/support role may not/);
+    // Support's own job: find the member, end their sessions, disable (with a reason) and enable again.
+    await page.getByLabel('Username or e-mail').fill(DEMO_MEMBER.username);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: 'End sessions' }).first().click();
+    await page
+      .getByRole('status')
+      .getByText(/session\(s\) ended/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Disable…' }).first().click();
+    await page.getByLabel(`Why disable ${DEMO_MEMBER.username}?`).fill('e2e: support checks the console');
+    await page.getByRole('button', { name: `Disable ${DEMO_MEMBER.username}` }).click();
+    await page.getByRole('cell', { name: /disabled .*e2e: support checks the console/ }).waitFor();
     await shot(page, 'support', 'desktop');
+    await page.getByRole('button', { name: `Enable ${DEMO_MEMBER.username}` }).click();
+    await page.getByRole('status').getByText('is enabled again').waitFor();
+    expect(await page.getByRole('button', { name: 'End sessions' }).count()).toBeGreaterThan(0);
   });
 
   it('an owner registers a passkey and signs in with it (a virtual authenticator through CDP)', async () => {

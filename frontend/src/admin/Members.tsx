@@ -31,6 +31,16 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
     await search();
   }
 
+  async function act(call: () => Promise<string>) {
+    const done = await run(call);
+    if (done === undefined) return;
+    setNotice(done);
+    await search();
+  }
+  const enable = (username: string) => act(async () => (await adminApi.enable(username), `${username} is enabled again.`));
+  const endSessions = (username: string) =>
+    act(async () => `${username}: ${(await adminApi.endSessions(username)).sessionsEnded} session(s) ended.`);
+
   return (
     <section aria-busy={busy}>
       <form role="search" className="admin-inline" onSubmit={(e) => void search(e)}>
@@ -58,7 +68,12 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
               <td>{m.vods}</td>
               <td>
                 {m.disabledAt !== null ? (
-                  `disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''}`
+                  <>
+                    {`disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''} `}
+                    <button type="button" className="admin-secondary" disabled={busy} onClick={() => void enable(m.username)}>
+                      Enable {m.username}
+                    </button>
+                  </>
                 ) : confirming === m.username ? (
                   <form className="admin-confirm" onSubmit={(e) => void disable(e, m.username)}>
                     <label htmlFor={`${id}-reason`}>Why disable {m.username}?</label>
@@ -78,9 +93,14 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
                     </button>
                   </form>
                 ) : (
-                  <button type="button" className="admin-secondary" onClick={() => setConfirming(m.username)}>
-                    Disable…
-                  </button>
+                  <span className="admin-inline">
+                    <button type="button" className="admin-secondary" onClick={() => setConfirming(m.username)}>
+                      Disable…
+                    </button>
+                    <button type="button" className="admin-secondary" disabled={busy} onClick={() => void endSessions(m.username)}>
+                      End sessions
+                    </button>
+                  </span>
                 )}
               </td>
             </tr>

@@ -116,6 +116,9 @@ export const adminApi = {
   disable: (username: string, reason: string) =>
     post<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/disable`, { reason }),
   reports: () => call<{ reports: ReportRow[] }>('/reports'),
+  enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
+  endSessions: (username: string) =>
+    call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
 };
 
 export const AUDIT_CSV = '/api/admin/audit.csv';
