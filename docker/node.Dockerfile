@@ -171,3 +171,16 @@ RUN for c in ops seed seed-scale; do \
  && ln -s ops /usr/local/bin/catalog
 USER node
 CMD ["ops", "--help"]
+
+# Multi-host shape only (docker-compose.multihost.yml): a stand-in S3-compatible bucket, s3rver with
+# the project's corrections (storage/src/s3-local.ts; fixed keys S3RVER/S3RVER). Run from the build
+# stage's full install (s3rver and tsx are development packages): a test and evaluation server, never
+# a production store.
+FROM build AS s3-local
+ENV S3_LOCAL_ADDRESS=0.0.0.0 \
+    S3_LOCAL_PORT=4569 \
+    S3_LOCAL_DIR=/srv/s3
+RUN mkdir -p /srv/s3 && chown node:node /srv/s3
+USER node
+EXPOSE 4569
+CMD ["node", "--import", "tsx", "storage/src/s3-local.ts"]
