@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudFrontOriginals, S3Originals } from '@media-site/storage';
+import { s3Origin, startCloudFrontEdge, type RunningEdge } from '../src/cloudfront-edge';
 import { freePort } from '../src/nginx';
 import { ComposeProject, composeTestEnabled, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
 import { buildIngestFolder, signInThrough, type IngestClip } from './site';
@@ -26,6 +28,12 @@ const MEMBER = { username: 'multihost', password: 'multihost-member-pass-1' };
 const TAKEDOWN_BOUND_MS = 15_000;
 
 let project: ComposeProject;
+// The stand-in CDN edge (tests/src/cloudfront-edge.ts) in front of the stack's bucket; the bffs' purge
+// worker posts to it through the network's gateway.
+let edge: RunningEdge;
+let edgeSigner: CloudFrontOriginals;
+const SUBNET_PREFIX = '172.30.92';
+const KEY_PAIR_ID = 'K2MULTIHOSTEDGE1';
 let ingestDir = '';
 const ports = { a: 0, b: 0, s3: 0 };
 let started = false;
@@ -122,6 +130,34 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     ports.a = await freePort();
     ports.b = await freePort();
     ports.s3 = await freePort();
+    const store = new S3Originals({
+      endpoint: `http://127.0.0.1:${ports.s3}`,
+      bucket: 'media',
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+      presignSeconds: 60,
+    });
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    edge = await startCloudFrontEdge({
+      trustedKeys: { [KEY_PAIR_ID]: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      minTtl: 3600,
+      host: '0.0.0.0',
+      port: await freePort(),
+      origin: s3Origin((key, forward) =>
+        store.presign(key, {
+          method: 'GET',
+          type: forward.get('response-content-type') ?? 'application/octet-stream',
+          cacheControl: 'no-cache',
+        }),
+      ),
+    });
+    edgeSigner = new CloudFrontOriginals(store, {
+      baseUrl: edge.url,
+      keyPairId: KEY_PAIR_ID,
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    });
     const values = {
       ...generatedSecrets(),
       DB_REPLICATION_PASSWORD: randomBytes(24).toString('hex'),
@@ -138,9 +174,12 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       // The single-host suite's images: built once, shared.
       IMAGE_PREFIX: 'media-site-compose-test',
       BUILD_NETWORK: 'host',
-      SITE_SUBNET: '172.30.92.0/24',
-      NGINX_A_ADDRESS: '172.30.92.10',
-      NGINX_B_ADDRESS: '172.30.92.11',
+      SITE_SUBNET: `${SUBNET_PREFIX}.0/24`,
+      NGINX_A_ADDRESS: `${SUBNET_PREFIX}.10`,
+      NGINX_B_ADDRESS: `${SUBNET_PREFIX}.11`,
+      // The bffs' durable purges reach the edge on this machine through the network's gateway.
+      PURGE_WEBHOOK_URL: `http://${SUBNET_PREFIX}.1:${new URL(edge.url).port}/purge`,
+      PURGE_DELAY_MS: '1000',
     };
     project = new ComposeProject('mscomposemultihost', [FILE], await writeEnvFile(values), ports.a);
     await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
@@ -153,6 +192,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       await rm(dirname(project.envFile), { recursive: true, force: true });
     }
     if (ingestDir) await rm(ingestDir, { recursive: true, force: true });
+    await edge?.close();
   });
 
   it('builds, starts, and every service of both hosts turns healthy', async () => {
@@ -260,6 +300,16 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     const path = `/members/video/${CLIPS[1]!.path}/${CLIPS[1]!.file}`;
     const codes = () => Promise.all(HOSTS.map(async (h) => (await get(`${front(h)}${path}`, { Cookie: cookie })).status));
     expect(await codes()).toEqual([302, 302]);
+    // The edge holds the original (a miss, then a hit).
+    const key = `video/${CLIPS[1]!.path}/${CLIPS[1]!.file}`;
+    const edgeUrl = await edgeSigner.presign(key, { method: 'GET', type: 'video/mpeg', cacheControl: 'no-cache' });
+    for (const expected of ['Miss from cloudfront', 'Hit from cloudfront']) {
+      const res = await fetch(edgeUrl);
+      await res.arrayBuffer();
+      expect(`${res.status} ${res.headers.get('x-cache')}`).toBe(`200 ${expected}`);
+    }
+    const held = () => edge.keys().some((k) => k.includes(`/${CLIPS[1]!.path}/`));
+    expect(held()).toBe(true);
     const started = Date.now();
     await operator(['ops', 'takedown', `/video/${CLIPS[1]!.path}`, '--by', 'test', '--reason', 'issue 21']);
     const reached: Record<string, number> = {};
@@ -274,6 +324,13 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     );
     expect(await codes()).toEqual([410, 410]);
     for (const h of HOSTS) expect(reached[h]).toBeLessThan(TAKEDOWN_BOUND_MS + 10_000);
+    await waitFor(
+      async () => !held(),
+      30_000,
+      () => `the purge at the edge (purges: ${JSON.stringify(edge.purges)})`,
+      200,
+    );
+    console.info(`multihost: the edge dropped the taken-down original after ${Date.now() - started} ms (PURGE_DELAY_MS 1000)`);
     await operator(['ops', 'restore', `/video/${CLIPS[1]!.path}`, '--by', 'test', '--reason', 'issue 21']);
     await waitFor(
       async () => (await codes()).every((c) => c === 302),
