@@ -175,6 +175,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       IMAGE_PREFIX: 'media-site-compose-test',
       BUILD_NETWORK: 'host',
       SITE_SUBNET: `${SUBNET_PREFIX}.0/24`,
+      SITE_IP_RANGE: `${SUBNET_PREFIX}.128/25`,
       NGINX_A_ADDRESS: `${SUBNET_PREFIX}.10`,
       NGINX_B_ADDRESS: `${SUBNET_PREFIX}.11`,
       // The bffs' durable purges reach the edge on this machine through the network's gateway.
