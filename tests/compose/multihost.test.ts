@@ -99,7 +99,7 @@ function traffic(cookie: string) {
   const loop = (async () => {
     while (running) {
       for (const host of HOSTS) {
-        for (const path of ['/api/videos/1', '/api/me', `/api/search?q=compose${counts.requests % 7}`]) {
+        for (const path of ['/api/videos/1', '/api/me', `/api/search/compose${counts.requests % 7}`]) {
           counts.requests += 1;
           const status = await get(`${front(host)}${path}`, { Cookie: cookie }).then(
             (r) => r.status,
@@ -207,7 +207,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       30_000,
       () => 'the migrations on the replica',
     );
-    expect(await mysql('show slave status\\G', 'mysql-replica')).toMatch(/Slave_SQL_Running: Yes/);
+    expect(await mysql("show status like 'Slave_running'", 'mysql-replica')).toBe('Slave_running\tON');
     expect(await sentinelMaster()).toBe('redis');
     await waitFor(
       async () => (await subscribers('redis')) >= SUBSCRIBERS,
@@ -350,7 +350,6 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     console.info(
       `multihost: Redis replica killed: ${counts.errors} errors in ${counts.requests} requests ${JSON.stringify(counts.samples)}`,
     );
-    expect(counts.errors).toBe(0);
     await must(project.compose(['start', 'redis-replica']), 'start redis-replica');
     await project.waitHealthy(['redis-replica'], 60_000);
     // Back as the master's replica before the master is killed.
@@ -362,6 +361,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       60_000,
       () => 'the replica linked again',
     );
+    expect(counts.errors).toBe(0);
   }, 120_000);
 
   it('fails over when the Redis master is killed: the sentinels promote the replica, the bffs follow', async () => {
