@@ -266,10 +266,11 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     );
     console.info(`multihost: ${CLIPS.length} clips encoded in ${Date.now() - started} ms, by ${JSON.stringify(encoded)}`);
     for (const clip of CLIPS) {
-      const manifest = JSON.parse(await mysql(`select manifest from media_jobs where path = '${clip.path}'`)) as {
-        renditions: { file: string }[];
-      };
-      renditions.set(clip.path, manifest.renditions[0]!.file);
+      const file = await mysql(
+        `select json_unquote(json_extract(manifest, '$.renditions[0].file')) from media_jobs where path = '${clip.path}'`,
+      );
+      expect(file, clip.path).toMatch(/^\d+p\.mp4$/);
+      renditions.set(clip.path, file);
     }
   }, 300_000);
 
