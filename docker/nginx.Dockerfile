@@ -60,6 +60,7 @@ ENV PORT=8080 \
     ACCESS_LOG="/dev/stdout front_json buffer=64k flush=1s" \
     PROVIDER_ORIGIN=https://api.ccbill.com \
     BILLING_FORM_ORIGINS=https://webmasters.billing-provider.example \
+    MEDIA_ORIGINS= \
     HSTS= \
     LOGIN_RATE=20r/m \
     LOGIN_BURST=10 \

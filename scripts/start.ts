@@ -4,6 +4,7 @@ import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
 import { startSite } from './lib/site';
+import { describeSiteStorage, startSiteStorage, type SiteStorage } from './lib/site-storage';
 
 // `npm start`: the whole site on one address with embedded defaults (SQLite, in-process cache,
 // generated demo catalog); DATABASE_URL / REDIS_URL switch to real servers.
@@ -15,9 +16,17 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 }
 const { dataDir, databaseUrl, mediaRoot } = embeddedDefaults(env);
 
+let storage: SiteStorage | null = null;
 try {
   buildFrontendIfNeeded();
-  await prepareData(databaseUrl, mediaRoot);
+  // STORAGE=s3: the bucket (the local S3 server when no S3_ENDPOINT is set) before the seed uploads to it.
+  storage = await startSiteStorage(env, dataDir, (name, line) => console.log(`[${name}] ${line}`));
+  await prepareData(
+    databaseUrl,
+    mediaRoot,
+    console.log,
+    storage ? { storage: storage.settings, scratchDir: join(dataDir, 'scratch') } : undefined,
+  );
   const site = await startSite({
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -28,8 +37,9 @@ try {
     frontDoor: (env.FRONT_DOOR as 'auto' | 'nginx' | 'node' | undefined) ?? 'auto',
     encoder: true,
     // Webhooks reach the bff through the front door only, as in production: a fresh secret per start.
-    env: { WEBHOOK_PROXY_SECRET: env.WEBHOOK_PROXY_SECRET || randomBytes(32).toString('hex') },
+    env: { WEBHOOK_PROXY_SECRET: env.WEBHOOK_PROXY_SECRET || randomBytes(32).toString('hex'), ...storage?.env },
   });
+  if (storage) console.log(`\n${describeSiteStorage(storage)}`);
   console.log(`\nThe site is up at ${site.url}  (front door: ${site.frontDoor}; Ctrl-C stops it)`);
   console.log(`Sign in as ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password} (local demo only).`);
   if (!env.SMTP_URL)
@@ -45,17 +55,22 @@ try {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: stopping...`);
-    site.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
+    const bucket = storage;
+    site
+      .stop()
+      .then(() => bucket?.stop())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 } catch (err) {
   console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  await storage?.stop();
   process.exit(1);
 }

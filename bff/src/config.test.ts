@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
-import { DEV_SIGNIN_KEYS } from '@media-site/contracts/secret-policy';
+import { DEV_ADMIN_SECRET_KEYS, DEV_SIGNIN_KEYS } from '@media-site/contracts/secret-policy';
 import { refusalOf } from '@media-site/contracts/config-testing';
 import { loadConfig } from './config';
 import { OPERATOR_KEYS, OPERATOR_PROVIDER } from './test/production-env';
@@ -12,6 +12,7 @@ const PRODUCTION = {
   DATABASE_URL: `mysql://media_site:${randomBytes(24).toString('hex')}@mysql:3306/media_site`,
   MEDIA_TOKEN_KEYS: `k2:${OPERATOR_KEYS.a},k1:${OPERATOR_KEYS.b}`,
   SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
+  ADMIN_SECRET_KEYS: `a1:${OPERATOR_KEYS.admin}`,
   WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,
   TRUSTED_PROXIES: '172.30.0.10',
   SITE_URL: 'https://media.example.com',
@@ -99,6 +100,22 @@ describe('production configuration', () => {
 
     it('refuses a malformed ring anywhere', () => {
       expect(refusal({ SIGNIN_KEYS: 'no-colon-here' })).toMatch(/SIGNIN_KEYS: key id "" must be/);
+    });
+  });
+
+  describe('ADMIN_SECRET_KEYS', () => {
+    it('is a ring of its own with a local default outside production', () => {
+      expect(loadConfig(PRODUCTION).ADMIN_SECRET_KEYS.ring.signing.kid).toBe('a1');
+      expect(loadConfig({}).ADMIN_SECRET_KEYS.spec).toBe(DEV_ADMIN_SECRET_KEYS);
+    });
+
+    it.each([
+      ['unset (the development default)', undefined, /ADMIN_SECRET_KEYS: is the local development default/],
+      ['24 bytes of base64', 'a1:q0Vb2m8XoZ3rT6yLp1NcWd4Hs7Ke9Gj5', /ADMIN_SECRET_KEYS: key "a1" is 24 bytes as base64/],
+      ['a SIGNIN_KEYS secret', `a1:${OPERATOR_KEYS.signin}`, /ADMIN_SECRET_KEYS: key "a1" is also a SIGNIN_KEYS secret/],
+      ['a MEDIA_TOKEN_KEYS secret', `a1:${OPERATOR_KEYS.b}`, /ADMIN_SECRET_KEYS: key "a1" is also a MEDIA_TOKEN_KEYS secret/],
+    ])('refuses %s in production', (_what, keys, message) => {
+      expect(refusal({ ...PRODUCTION, ADMIN_SECRET_KEYS: keys })).toMatch(message);
     });
   });
 

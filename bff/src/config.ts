@@ -7,6 +7,7 @@ import { providerConfigShape, refuseSimulatorInProduction } from './provider/con
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';
 import { mailConfigShape, mailSettings, refuseMailProblemsInProduction } from './mail/config';
 import { intSetting, parsedBy } from './config-schema';
+import { siteNameSetting } from '@media-site/contracts/site-name';
 
 // DATA_DIR / DATABASE_URL: the embedded defaults every process shares (contracts/embedded-defaults).
 
@@ -133,15 +134,9 @@ export const configSchema = z
     RATE_LIMIT_POSITION_PER_MINUTE: intSetting(30, 1, 100_000).describe(
       'playback-position writes per member and minute (a player saves every ~10 s)',
     ),
-    SITE_NAME: z
-      .string()
-      .trim()
-      .min(1)
-      .max(60)
-      .default('Media Site')
-      .describe(
-        "the site's name in mail (subjects, signature); nginx writes the same name into the header and page titles (1-60 letters, digits, spaces or . , ' & ! - there)",
-      ),
+    SITE_NAME: siteNameSetting(
+      "the site's name in mail (subjects, signature); nginx writes the same name into the header and page titles (1-60 letters, digits, spaces or . , ' & ! - there)",
+    ),
     SITE_URL: z
       .string()
       .trim()
@@ -152,7 +147,7 @@ export const configSchema = z
       .transform((v) => v.replace(/\/$/, ''))
       .meta({
         description:
-          "the address every link in a mail starts with (password reset, e-mail confirmation), never taken from a request's Host header; production requires an `https://` one",
+          "the address every link in a mail starts with (password reset, e-mail confirmation), and the operator console's passkey relying party (its host is the WebAuthn rpID, it the expected origin), never taken from a request's Host header (left on a loopback address outside production: the console's passkeys follow the Host header, for `npm start`); production requires an `https://` one",
         defaultText: "`http://localhost:8080` (`npm start`: the started site's address)",
         production: 'required (https)',
       }),

@@ -45,6 +45,13 @@ export const GENERATE_SECRET = 'generate one with `openssl rand -base64 48`';
 export const DEV_SIGNIN_KEYS = 'dev:local-development-only-signin-key';
 
 /**
+ * ADMIN_SECRET_KEYS for local development only: the key ring that seals operator console admins'
+ * TOTP secrets at rest (db/src/admin/secret-box.ts), read by the bff and the operator CLI alike.
+ * Production refuses it.
+ */
+export const DEV_ADMIN_SECRET_KEYS = 'dev:local-development-only-admin-secret-key';
+
+/**
  * Values published in this repository: .env.example, docker-compose.yml, the READMEs and docs, the
  * card-provider simulator. secret-policy.test.ts reads those files and fails when one of their
  * examples is not refused here.
@@ -52,6 +59,7 @@ export const DEV_SIGNIN_KEYS = 'dev:local-development-only-signin-key';
 export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   DEV_TOKEN_KEYS.slice(DEV_TOKEN_KEYS.indexOf(':') + 1),
   DEV_SIGNIN_KEYS.slice(DEV_SIGNIN_KEYS.indexOf(':') + 1),
+  DEV_ADMIN_SECRET_KEYS.slice(DEV_ADMIN_SECRET_KEYS.indexOf(':') + 1),
   'change-me-media-token-key-0123456789',
   'sim-frontend-secret-local-only',
   'sim-backend-secret-local-only',

@@ -135,7 +135,7 @@ function textOf(file: string): string | undefined {
 
 type Kind = 'token keys' | 'key' | 'provider secret' | 'database password';
 const VARIABLES: [RegExp, Kind][] = [
-  [/MEDIA_TOKEN_KEYS|SIGNIN_KEYS/, 'token keys'],
+  [/MEDIA_TOKEN_KEYS|SIGNIN_KEYS|ADMIN_SECRET_KEYS/, 'token keys'],
   [/EDGE_URL_SECRET|WEBHOOK_PROXY_SECRET/, 'key'],
   [/CCBILL_(?:FRONTEND|BACKEND)_SECRET/, 'provider secret'],
   [/MYSQL_(?:ROOT_)?PASSWORD/, 'database password'],

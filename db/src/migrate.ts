@@ -13,6 +13,9 @@ import * as m011 from './migrations/011_access_valid_from';
 import * as m012 from './migrations/012_mail';
 import * as m013 from './migrations/013_clip_duration';
 import * as m014 from './migrations/014_purge_outbox';
+import * as m015 from './migrations/015_publish_at';
+import * as m016 from './migrations/016_admins';
+import * as m017 from './migrations/017_admin_totp_sealed';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -36,6 +39,9 @@ const migrations: Record<string, Migration> = {
   '012_mail': m012,
   '013_clip_duration': m013,
   '014_purge_outbox': m014,
+  '015_publish_at': m015,
+  '016_admins': m016,
+  '017_admin_totp_sealed': m017,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -22,7 +22,7 @@ export const encodeEnv = {
   ENCODE_MAX_ATTEMPTS: int(1, 20).default(3).describe('tries before a job fails'),
   ENCODER_SCRATCH_DIR: z.string().min(1).max(4096).optional().meta({
     description:
-      'with `STORAGE=s3`: where a job downloads its original and writes its outputs before uploading them (one folder per job, removed afterwards); room for an original plus its renditions per running job',
+      'with `STORAGE=s3`: where a job downloads its original and writes its outputs before uploading them (one folder per job, removed afterwards), and where ingest makes thumbnails and frames before uploading them (one folder per run); room for an original plus its renditions per running job',
     defaultText: '`media-encoder` under the system temp folder',
   }),
 };

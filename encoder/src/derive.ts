@@ -350,7 +350,10 @@ export async function deriveItem(input: DeriveInput): Promise<Manifest> {
   }
 }
 
-/** Renames the checked files into their families and drops renditions an earlier, larger source had. */
+/**
+ * Renames the checked files into their families. Renditions an earlier, larger source had stay until
+ * the new manifest is recorded (staleRenditions): a reader of the old one still finds its files.
+ */
 async function publish(input: DeriveInput, work: string, renditionFiles: string[]): Promise<void> {
   const renditionDir = join(input.mediaRoot, RENDITION_FAMILIES[input.type], input.path);
   const previewDir = join(input.mediaRoot, PREVIEW_FAMILIES[input.type], input.path);
@@ -358,8 +361,17 @@ async function publish(input: DeriveInput, work: string, renditionFiles: string[
   await mkdir(previewDir, { recursive: true });
   for (const file of renditionFiles) await rename(join(work, file), join(renditionDir, file));
   for (const file of Object.values(PREVIEW_FILES)) await rename(join(work, file), join(previewDir, file));
-  const keep = new Set(renditionFiles);
-  for (const name of await readdir(renditionDir)) {
-    if (/^\d+p\.mp4$/.test(name) && !keep.has(name)) await rm(join(renditionDir, name), { force: true });
-  }
+}
+
+/** Rendition file names (`{label}.mp4`) among `names` that `manifest` does not name. */
+export function staleRenditions(names: readonly string[], manifest: Manifest): string[] {
+  const keep = new Set(manifest.renditions.map((r) => r.file));
+  return names.filter((name) => /^\d+p\.mp4$/.test(name) && !keep.has(name));
+}
+
+/** Removes the item's renditions under MEDIA_ROOT that its recorded manifest no longer names. */
+export async function dropStaleLocalRenditions(mediaRoot: string, type: PlayableType, path: string, manifest: Manifest): Promise<void> {
+  const renditionDir = join(mediaRoot, RENDITION_FAMILIES[type], path);
+  const names = await readdir(renditionDir).catch(() => []);
+  for (const name of staleRenditions(names, manifest)) await rm(join(renditionDir, name), { force: true });
 }

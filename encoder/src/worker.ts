@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import type { Knex } from 'knex';
 import { PREVIEW_FAMILIES, RENDITION_FAMILIES } from '@media-site/contracts/playback-layout';
 import { S3Originals, type S3Settings } from '@media-site/storage';
-import { ClaimLost, deriveItem, type EncodeSettings } from './derive';
+import { ClaimLost, deriveItem, dropStaleLocalRenditions, staleRenditions, type EncodeSettings } from './derive';
 import { EncodeCancelled } from './ffmpeg-run';
 import {
   claimNext,
@@ -176,6 +176,17 @@ export class EncodeWorker {
     this.running.set(job.id, entry);
   }
 
+  /** Deletes the item's renditions (bucket objects, or files under MEDIA_ROOT) the recorded manifest no longer names. */
+  private async dropStale(job: JobRow, manifest: Manifest): Promise<void> {
+    if (!this.bucket) {
+      await dropStaleLocalRenditions(this.options.mediaRoot, job.contentType, job.path, manifest);
+      return;
+    }
+    const prefix = `${RENDITION_FAMILIES[job.contentType]}/${job.path}/`;
+    const names = (await this.bucket.list(prefix)).map((o) => o.relative.slice(prefix.length));
+    await this.bucket.remove(staleRenditions(names, manifest).map((name) => prefix + name));
+  }
+
   private async execute(job: JobRow, abort: AbortController): Promise<void> {
     const { knex, mediaRoot, leaseMs } = this.options;
     const emit = (event: WorkerEvent) => this.options.onEvent?.(event);
@@ -241,7 +252,13 @@ export class EncodeWorker {
       if (outcome !== 'lost')
         await recordEncoded(knex, job.contentType, job.path, manifest.duration, { firstOutputs: job.manifest === null });
       if (outcome === 'lost') emit({ kind: 'lost', job });
-      else emit({ kind: 'done', job, manifest, seconds: (performance.now() - started) / 1000, requeued: outcome === 'requeued' });
+      else {
+        emit({ kind: 'done', job, manifest, seconds: (performance.now() - started) / 1000, requeued: outcome === 'requeued' });
+        // Only now that the new manifest is recorded: renditions an earlier, larger source had (run() waits for this too).
+        await this.dropStale(job, manifest).catch((err: unknown) =>
+          emit({ kind: 'error', error: `renditions no longer in the manifest of ${job.contentType}/${job.path}: ${message(err)}` }),
+        );
+      }
     } catch (err) {
       if (lost || err instanceof ClaimLost) {
         emit({ kind: 'lost', job });

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { enqueue, jobCounts, type JobRow, type Manifest, sourceSig } from '@media-site/db/encode';
+import { enqueue, jobCounts, type JobRow, type Manifest, parseManifest, sourceSig } from '@media-site/db/encode';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 import { S3Originals } from '@media-site/storage';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
@@ -108,6 +108,48 @@ describe.each(testBackends())('the encoder with STORAGE=s3 (%s)', (backend) => {
     expect(await readdir(scratch)).toEqual([]);
     expect(await db.knex('media_jobs').where({ id }).first('status', 'attempts')).toEqual({ status: 'done', attempts: 1 });
   });
+
+  it.each(['the bucket', 'MEDIA_ROOT'] as const)(
+    'a re-encode from a smaller original deletes the larger rendition in %s once the new manifest is recorded',
+    { timeout: 120_000 },
+    async (where) => {
+      const inBucket = where === 'the bucket';
+      const big = await makeClip(join(dir, `${backend}-${run}-big.mp4`), { container: 'mp4', size: '640x360', seconds: 2 });
+      const root = inBucket ? join(dir, `${backend}-${run}`, 'staging') : mediaRoot;
+      const original = await placeVideo(db.knex, root, 'shrinking-clip', big);
+      const key = relative(root, original).split(sep).join('/');
+      const c = config(join(dir, `${backend}-${run}`, 'scratch'));
+      const renditions = async () =>
+        inBucket
+          ? (await bucket.list('videorenditions/shrinking-clip/')).map((o) => o.relative.split('/').pop()).sort()
+          : (await readdir(join(mediaRoot, 'videorenditions', 'shrinking-clip'))).sort();
+      const encode = async (source: string) => {
+        await copyFile(source, original);
+        if (inBucket) await bucket.put(key, original);
+        const sig = (await sourceSig(original)) ?? '';
+        const { id } = await enqueue(db.knex, { type: 'video', path: 'shrinking-clip', sourceSig: sig }, Date.now());
+        const events: WorkerEvent[] = [];
+        await worker({ ...c, storage: inBucket ? c.storage : null }, 1, events).run();
+        expect(failures(events)).toEqual([]);
+        const row = await db.knex('media_jobs').where({ id }).first('status', 'manifest');
+        expect(row?.status).toBe('done');
+        return {
+          named: parseManifest(row?.manifest as string)
+            ?.renditions.map((r) => r.file)
+            .sort(),
+          listed: await renditions(),
+        };
+      };
+      const first = await encode(big);
+      expect(first.named).toContain('360p.mp4');
+      expect(first.listed).toEqual(first.named);
+      const second = await encode(clip);
+      expect(second.named).toEqual(['180p.mp4']);
+      // The 360p file the first manifest named is gone: what is stored is what the manifest names, no more.
+      expect(second.listed).toEqual(['180p.mp4']);
+      if (inBucket) expect(existsSync(mediaRoot)).toBe(false);
+    },
+  );
 
   it('fails the job for good when the original is not in the bucket, and removes its scratch folder', { timeout: 60_000 }, async () => {
     await placeVideo(db.knex, join(dir, `${backend}-${run}`, 'nowhere'), 'missing-clip', clip);

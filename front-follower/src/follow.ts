@@ -30,6 +30,8 @@ export async function startFollower(config: FollowerConfig, logger: Logger): Pro
     },
     knex,
     logger,
+    // The bffs bump the generation when a scheduled release falls due; a follower only follows.
+    { releases: false },
   );
   const link = followFrontGeneration(started.cache, config.FRONT_GENERATION_DIR, logger)!;
   started.cache.onGenerationChange((generation) => logger.info({ generation }, 'front-door generation link moved'));

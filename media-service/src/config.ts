@@ -18,7 +18,7 @@ export const configSchema = z.object({
   MEDIA_PORT: int(0, 65535).default(3002).describe("the media service's listen port"),
   MEDIA_ROOT: z.string().min(1).meta({
     description:
-      'the media tree: originals (read only for the service) and everything ingest and the encoder make; also read by the operator commands; with `STORAGE=s3` the service reads nothing there (it may be empty)',
+      'the media tree: originals (read only for the service) and everything ingest and the encoder make; also read by the operator commands; with `STORAGE=s3` nothing reads or writes there (the service, ingest and the encoder use the bucket; it may be empty or absent)',
     defaultText: '`$DATA_DIR/media`',
   }),
   VARIANT_CACHE_DIR: z.string().min(1).meta({ description: 'resized thumbnails', defaultText: '`$DATA_DIR/variants`' }),
@@ -144,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
   let s3: S3Settings | null = null;
   let cdn: CloudFrontSettings | null = null;
   if (parsed.success) {
-    const storage = s3SettingsFrom(parsed.data);
+    const storage = s3SettingsFrom(parsed.data, parsed.data.NODE_ENV);
     problems.push(...storage.problems);
     s3 = storage.settings;
     const signing = cdnSettingsFrom(parsed.data);

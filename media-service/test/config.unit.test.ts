@@ -39,6 +39,16 @@ describe('media-service configuration in production', () => {
     expect(refusal({ ...PRODUCTION, MEDIA_TOKEN_KEYS: keys })).toMatch(message);
   });
 
+  it("refuses the local S3 server's fixed keys and placeholders for the bucket, which other NODE_ENVs take", () => {
+    const s3 = { STORAGE: 's3', S3_ENDPOINT: 'http://127.0.0.1:4569', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'S3RVER' };
+    expect(refusal({ ...PRODUCTION, ...s3, S3_SECRET_ACCESS_KEY: 'S3RVER' })).toMatch(
+      /S3_SECRET_ACCESS_KEY: is the local S3 server's fixed key \(local use only\); production needs the bucket's own credentials/,
+    );
+    expect(refusal({ ...PRODUCTION, ...s3, S3_SECRET_ACCESS_KEY: 'change-me' })).toMatch(/S3_SECRET_ACCESS_KEY: contains "change-me"/);
+    expect(loadConfig({ ...s3, NODE_ENV: 'development', S3_SECRET_ACCESS_KEY: 'S3RVER' }).s3?.secretAccessKey).toBe('S3RVER');
+    expect(loadConfig({ ...PRODUCTION, ...s3, S3_SECRET_ACCESS_KEY: randomBytes(30).toString('base64') }).s3?.bucket).toBe('media');
+  });
+
   it('keeps the local defaults outside production', () => {
     expect(loadConfig({}).keys.signing.kid).toBe('dev');
     expect(loadConfig({ NODE_ENV: 'test', MEDIA_TOKEN_KEYS: 'k1:change-me-media-token-key-0123456789' }).keys.signing.kid).toBe('k1');

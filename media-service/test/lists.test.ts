@@ -8,12 +8,13 @@ import { TakedownList } from '../src/access/takedowns';
 import { signSessionToken } from '@media-site/contracts/token';
 import { keys, raw, startFixture, type Fixture } from './helpers';
 
-// The takedown and revocation lists: readiness until they load, 410 for taken-down folders, list
-// ages on /readyz, and the production rule that they must come from the bff.
+// The takedown and revocation lists: readiness until they load, 410 for taken-down folders, 404
+// for scheduled ones until their release time, list ages on /readyz, and the production rule that they must come from the bff.
 
 /** What the bff's /internal lists look like to the media service: JSON with an ETag, 304 on a match. */
 class ListServer {
   prefixes: string[] = [];
+  scheduled: Record<string, number> = {};
   members: string[] = [];
   failing = false;
   readonly seen: Array<{ path: string; ifNoneMatch: string | undefined; status: number }> = [];
@@ -21,7 +22,9 @@ class ListServer {
 
   async listen(port = 0): Promise<number> {
     this.server = createServer((req, res) => {
-      const body = JSON.stringify(req.url === '/internal/media-takedowns' ? { prefixes: this.prefixes } : { members: this.members });
+      const body = JSON.stringify(
+        req.url === '/internal/media-takedowns' ? { prefixes: this.prefixes, scheduled: this.scheduled } : { members: this.members },
+      );
       const etag = `"${Buffer.from(body).toString('base64url')}"`;
       const status = this.failing ? 500 : req.headers['if-none-match'] === etag ? 304 : 200;
       this.seen.push({ path: req.url ?? '', ifNoneMatch: req.headers['if-none-match'], status });
@@ -157,6 +160,30 @@ describe('once loaded', () => {
     bff.prefixes = [];
     await takedowns.refreshFrom(`${base}/media-takedowns`);
     expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(200);
+  });
+
+  it('answers 404 for every file of an item scheduled for later, previews included, until its release time, with no poll between', async () => {
+    const at = clock + 2500;
+    bff.scheduled = { 'freephotos/set-1/': at, 'videothumbs/clip-1/': at, 'videopreviews/clip-1/': at, 'video/clip-1/': at };
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    const member = { Cookie: `media_token=${session()}` };
+    const files = [
+      '/members/freephotos/set-1/free.jpg',
+      '/members/videothumbs/clip-1/clip-1_02.jpg',
+      '/members/videopreviews/clip-1/poster.jpg',
+    ];
+    for (const path of [...files, '/members/video/clip-1/clip-1001.mp4']) {
+      const res = await raw(fx.media.url, path, member);
+      expect(res.status, path).toBe(404);
+      expect(json(res).error?.code).toBe('not_found');
+      // The front door's thumbnail cache may keep this 404 only until the release (whole seconds).
+      expect(res.headers['x-accel-expires'], path).toBe('1');
+    }
+    clock = at;
+    expect((await raw(fx.media.url, files[0]!)).status).toBe(200);
+    expect((await raw(fx.media.url, files[1]!)).status).toBe(200);
+    expect((await raw(fx.media.url, files[2]!)).headers['x-accel-expires']).toBeUndefined();
+    bff.scheduled = {};
   });
 
   it('asks with If-None-Match; a 304 keeps the list and counts as a refresh', async () => {

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import type { S3Settings } from '@media-site/storage';
 import { ensureAllJobs } from './ingest/ensure-jobs';
 import { migrateLatest } from '@media-site/db';
 import { seedDemoCatalog, type SeedSummary } from './seed/demo-rows';
+import { seedBucket } from './seed/bucket';
 import { writeMediaTree, type MediaTreeSummary } from './seed/media';
 import { catalogIsEmpty, hasDemoMarker } from './seed/tables';
 
@@ -11,6 +13,10 @@ export interface EnsureDemoOptions {
   log?: (msg: string) => void;
   /** false: never run ffmpeg (the committed sample clip is copied instead). */
   useFfmpeg?: boolean;
+  /** STORAGE=s3: the demo media go to this bucket (generated in a scratch folder, see seed/bucket.ts); MEDIA_ROOT is not written. */
+  storage?: S3Settings | null;
+  /** With `storage`: where the media tree is generated before upload (default: the OS temp dir). */
+  scratchDir?: string;
 }
 
 export interface EnsureDemoResult {
@@ -47,11 +53,36 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
   let media: MediaTreeSummary | null = null;
   let encode: EnsureDemoResult['encode'] = null;
   if (seeded || (await hasDemoMarker(options.knex))) {
-    media = await writeMediaTree({ mediaRoot: options.mediaRoot, log, useFfmpeg: options.useFfmpeg });
-    if (media.written)
-      log(
-        `demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips}; ${media.showcase} items with a 720p showcase clip)`,
-      );
+    // Renditions are made by the encode worker (npm start runs one), not here: the first start stays quick.
+    const queueJobs = async (root: string) => {
+      const jobs = await ensureAllJobs(options.knex, root, Date.now());
+      encode = { items: jobs.items, queued: jobs.queued };
+      if (jobs.queued) log(`queued ${jobs.queued} demo videos and VODs for encoding`);
+    };
+    if (options.storage) {
+      const bucket = options.storage.bucket;
+      const result = await seedBucket({
+        settings: options.storage,
+        scratchDir: options.scratchDir,
+        // Rows seeded just now: their media go up again, whatever a marker says (the jobs need the originals' signatures).
+        force: Boolean(seeded),
+        useFfmpeg: options.useFfmpeg,
+        log,
+        withTree: (root) => queueJobs(root),
+      });
+      media = result.media;
+      if (result.uploaded)
+        log(
+          `demo media uploaded to the bucket ${bucket}: ${result.uploaded} objects (clips: ${media.clips}; ${media.showcase} items with a 720p showcase clip)`,
+        );
+    } else {
+      media = await writeMediaTree({ mediaRoot: options.mediaRoot, log, useFfmpeg: options.useFfmpeg });
+      if (media.written)
+        log(
+          `demo media written to ${options.mediaRoot}: ${media.written} files (${media.skipped} already there; clips: ${media.clips}; ${media.showcase} items with a 720p showcase clip)`,
+        );
+      await queueJobs(options.mediaRoot);
+    }
     // The showcase items run 30-60 s, not the sample's 2 s their rows were seeded with: the cards say
     // so from the first listing (no service has cached one yet: this runs before they start).
     for (const { type, path, seconds } of media.durations)
@@ -59,16 +90,12 @@ export async function ensureDemo(options: EnsureDemoOptions): Promise<EnsureDemo
         .knex(type === 'video' ? 'videos' : 'vods')
         .where({ path })
         .update({ duration: seconds });
-    // Renditions are made by the encode worker (npm start runs one), not here: the first start stays quick.
-    const jobs = await ensureAllJobs(options.knex, options.mediaRoot, Date.now());
-    encode = { items: jobs.items, queued: jobs.queued };
-    if (jobs.queued) log(`queued ${jobs.queued} demo videos and VODs for encoding`);
   }
   return { migrations, seeded, media, encode };
 }
 
 export function formatSummary(summary: object): string {
   return Object.entries(summary)
-    .map(([key, value]) => `${key} ${String(value)}`)
+    .map(([key, value]) => `${key} ${Array.isArray(value) ? value.length : String(value)}`)
     .join(', ');
 }

@@ -5,3 +5,4 @@ export { seedDemoCatalog, type SeedSummary } from './seed/demo-rows';
 export { writeMediaTree, type MediaTreeOptions, type MediaTreeSummary } from './seed/media';
 export { seedScale, type ScaleSummary } from './seed/scale';
 export { wipeCatalog } from './seed/tables';
+export { BUCKET_SEED_MARKER, seedBucket, type BucketSeedOptions, type BucketSeedResult } from './seed/bucket';

@@ -39,6 +39,13 @@ export const OTHER_VARIABLES: OtherVariable[] = [
   { name: 'HSTS', default: 'empty', readBy: 'nginx', meaning: 'set (e.g. `max-age=31536000`) when TLS terminates at or before nginx' },
   { name: 'PROVIDER_ORIGIN', default: "the provider's", readBy: 'nginx', meaning: 'origin the CSP allows for the payment-token call' },
   { name: 'BILLING_FORM_ORIGINS', default: "the provider's", readBy: 'nginx', meaning: 'origins the CSP allows for the affiliate forms' },
+  {
+    name: 'MEDIA_ORIGINS',
+    default: 'empty',
+    readBy: 'nginx',
+    meaning:
+      "with `STORAGE=s3`, the origins members' browsers fetch media from after the media service's 302 (the bucket's public endpoint, or `CLOUDFRONT_URL`): CSP `img-src`, `media-src`, `connect-src`; `npm start` sets it",
+  },
   { name: 'THUMB_CACHE_SIZE', default: '512m', readBy: 'nginx', meaning: "nginx's cache of public thumbnails" },
   {
     name: 'SITE_LOGO',

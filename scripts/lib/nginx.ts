@@ -44,6 +44,9 @@ export interface NginxOptions {
 export const templateDefaults = {
   PROVIDER_ORIGIN: 'https://api.ccbill.com',
   BILLING_FORM_ORIGINS: 'https://webmasters.billing-provider.example',
+  // Where members' media are fetched from after the media service's 302 (STORAGE=s3: the bucket's public
+  // endpoint, or the CloudFront distribution): CSP img-src, media-src, connect-src. Empty: the local tree.
+  MEDIA_ORIGINS: '',
   // Empty: no Strict-Transport-Security (plain HTTP). Set e.g. "max-age=63072000" behind TLS.
   HSTS: '',
   LOGIN_RATE: '20r/m',

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createKnex } from '@media-site/db';
 import { DEMO_MEMBER, ensureDemo, ensureDemoMember } from '@media-site/ops';
+import type { S3Settings } from '@media-site/storage';
 import { repoRoot } from './site';
 
 function newestMtime(dir: string): number {
@@ -32,11 +33,19 @@ export function buildFrontendIfNeeded(log: (line: string) => void = console.log)
   if (result.status !== 0) throw new Error('frontend build failed');
 }
 
-/** Migrates the database and, when the catalog is empty, seeds the demo catalog and media tree. */
-export async function prepareData(databaseUrl: string, mediaRoot: string, log: (line: string) => void = console.log): Promise<void> {
+/**
+ * Migrates the database and, when the catalog is empty, seeds the demo catalog and media tree: under
+ * `mediaRoot`, or with `storage` (STORAGE=s3) in the bucket, generated under `scratchDir` first.
+ */
+export async function prepareData(
+  databaseUrl: string,
+  mediaRoot: string,
+  log: (line: string) => void = console.log,
+  bucket?: { storage: S3Settings; scratchDir?: string },
+): Promise<void> {
   const knex = createKnex(databaseUrl);
   try {
-    const demo = await ensureDemo({ knex, mediaRoot, log });
+    const demo = await ensureDemo({ knex, mediaRoot, log, ...bucket });
     // Only beside the demo catalog: a real catalog never gets a member with a published password.
     if (demo.media && (await ensureDemoMember(knex)).created) log(`demo member created: ${DEMO_MEMBER.username} / ${DEMO_MEMBER.password}`);
   } finally {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,6 +59,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   const dataDir = resolve(options.dataDir);
   const databaseUrl = options.databaseUrl ?? `sqlite:${resolve(dataDir, 'catalog.sqlite')}`;
   const mediaRoot = options.mediaRoot ?? resolve(dataDir, 'media');
+  // The media service resolves MEDIA_ROOT at start; with STORAGE=s3 it stays an empty folder.
+  mkdirSync(mediaRoot, { recursive: true });
   const [bffPort, mediaPort] = [await freePort(), await freePort()];
   const useNginx = options.frontDoor === 'nginx' || (options.frontDoor !== 'node' && hasNginx());
   const env: NodeJS.ProcessEnv = {

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { placeholderReason } from '@media-site/contracts/secret-policy';
 import { withoutTrailingSlashes, type CloudFrontSettings } from './cdn';
 import type { S3Settings } from './s3';
 
@@ -41,10 +42,11 @@ export const storageEnv = {
       'with S3_SECRET_ACCESS_KEY, both or neither; never commit them; read-only credentials are enough for the media service, ingest needs `PutObject`',
     defaultText: "unset (the SDK's default chain)",
   }),
-  S3_SECRET_ACCESS_KEY: z
-    .string()
-    .optional()
-    .meta({ description: 'the secret of S3_ACCESS_KEY_ID', defaultText: "unset (the SDK's default chain)" }),
+  S3_SECRET_ACCESS_KEY: z.string().optional().meta({
+    description: 'the secret of S3_ACCESS_KEY_ID',
+    production: "not the local S3 server's fixed `S3RVER` (`npm start` with `STORAGE=s3` and no `S3_ENDPOINT`), nor a placeholder",
+    defaultText: "unset (the SDK's default chain)",
+  }),
   S3_FORCE_PATH_STYLE: bool.meta({
     description: '`true`: path-style `endpoint/bucket/key` URLs (most self-hosted servers) instead of `bucket.endpoint/key`',
     defaultText: 'false',
@@ -100,12 +102,29 @@ const schema = z.object(storageEnv);
 type StorageEnv = z.infer<typeof schema>;
 
 /** null for the local tree; problems are `VARIABLE: message` lines. */
-export function s3SettingsFrom(c: StorageEnv): { settings: S3Settings | null; problems: string[] } {
+/**
+ * The fixed keys of the local S3 server (s3rver: `npm start` with STORAGE=s3 and no S3_ENDPOINT,
+ * tests, the compose stand-in bucket): anyone can read and write a bucket that takes them.
+ */
+export const LOCAL_S3_KEY = 'S3RVER';
+
+/**
+ * null for the local tree; problems are `VARIABLE: message` lines. `nodeEnv` production refuses the
+ * local S3 server's fixed keys and published placeholders, as the other secrets are refused.
+ */
+export function s3SettingsFrom(c: StorageEnv, nodeEnv?: string): { settings: S3Settings | null; problems: string[] } {
   if (c.STORAGE === 'local') return { settings: null, problems: [] };
   const problems: string[] = [];
   if (!c.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
   if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither (the SDK then uses its default credential chain)');
+  }
+  if (nodeEnv?.trim().toLowerCase() === 'production' && c.S3_SECRET_ACCESS_KEY) {
+    const reason =
+      c.S3_SECRET_ACCESS_KEY === LOCAL_S3_KEY
+        ? "is the local S3 server's fixed key (local use only)"
+        : placeholderReason(c.S3_SECRET_ACCESS_KEY);
+    if (reason) problems.push(`S3_SECRET_ACCESS_KEY: ${reason}; production needs the bucket's own credentials`);
   }
   if (problems.length) return { settings: null, problems };
   return {
@@ -191,8 +210,8 @@ export function cdnSettingsFrom(c: StorageEnv): { settings: CloudFrontSettings |
 export function loadS3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
   const parsed = schema.safeParse(env);
   const problems = parsed.success
-    ? s3SettingsFrom(parsed.data).problems
+    ? s3SettingsFrom(parsed.data, env.NODE_ENV).problems
     : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   if (problems.length || !parsed.success) throw new Error(`invalid storage configuration:\n  ${problems.join('\n  ')}`);
-  return s3SettingsFrom(parsed.data).settings;
+  return s3SettingsFrom(parsed.data, env.NODE_ENV).settings;
 }

@@ -4,7 +4,14 @@ import { dirname, extname, join, relative as relativePath, sep } from 'node:path
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime-types';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ByteRange } from './originals';
@@ -216,6 +223,20 @@ export class S3Originals implements PresigningOriginals {
     });
     await upload.done();
     return 'placed';
+  }
+
+  /**
+   * Deletes these objects, one DeleteObject each (idempotent: a key already gone is fine). For the
+   * few files a re-encode no longer names; not for bulk removal.
+   */
+  async remove(keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      try {
+        await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      } catch (err) {
+        if (!isMissing(err)) throw unavailable(err);
+      }
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ export const REQUIRED = [
   'MYSQL_ROOT_PASSWORD',
   'MEDIA_TOKEN_KEYS',
   'SIGNIN_KEYS',
+  'ADMIN_SECRET_KEYS',
   'WEBHOOK_PROXY_SECRET',
   'SITE_URL',
   'SMTP_URL',
@@ -156,6 +157,7 @@ export function generatedSecrets(): Record<string, string> {
     MYSQL_ROOT_PASSWORD: randomBytes(24).toString('hex'),
     MEDIA_TOKEN_KEYS: `k1:${randomBytes(48).toString('base64')}`,
     SIGNIN_KEYS: `s1:${randomBytes(48).toString('base64')}`,
+    ADMIN_SECRET_KEYS: `a1:${randomBytes(48).toString('base64')}`,
     WEBHOOK_PROXY_SECRET: randomBytes(32).toString('hex'),
     SITE_URL: 'https://media.compose.test',
     // A relay where nothing listens: the stack starts and mail waits in the outbox.

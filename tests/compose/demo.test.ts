@@ -47,7 +47,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.demo.yml, demo shape', () =
     const r = await bare.compose(['config', '-q']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(
-      /set (MYSQL_PASSWORD|MYSQL_ROOT_PASSWORD|MEDIA_TOKEN_KEYS|SIGNIN_KEYS|WEBHOOK_PROXY_SECRET) in \.env, .*openssl rand/,
+      /set (MYSQL_PASSWORD|MYSQL_ROOT_PASSWORD|MEDIA_TOKEN_KEYS|SIGNIN_KEYS|ADMIN_SECRET_KEYS|WEBHOOK_PROXY_SECRET) in \.env, .*openssl rand/,
     );
   });
 

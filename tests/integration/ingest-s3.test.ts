@@ -11,7 +11,7 @@ import { parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
 import { ingestFolder, type IngestReport } from '../../ops/src/ingest/ingest';
 import { loadCliConfig } from '@media-site/ops/cli';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
-import { buildIngestFolder } from '../../ops/test/fixtures-ingest/build';
+import { buildIngestFolder, VALID_ITEMS } from '../../ops/test/fixtures-ingest/build';
 
 // This helper's port range (brief i16-s3); the media-service S3 test uses 49100.
 const S3_PORT = 49101;
@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('ingest with STORAGE=s3', () => {
-  it('uploads every photo and free photo original with its size and mtime, and writes none under MEDIA_ROOT', async () => {
+  it('uploads every photo and free photo original with its size and mtime, and writes nothing under MEDIA_ROOT', async () => {
     expect(first.failed).toEqual([]);
     const rows: { path: string; filename: string }[] = await db
       .knex('photoset_files')
@@ -70,21 +70,19 @@ describe('ingest with STORAGE=s3', () => {
         });
       }
     }
-    const top = await readdir(mediaRoot);
-    expect(top).not.toContain('photos');
-    expect(top).not.toContain('freephotos');
-    // Derived files stay local: the cover and thumbnails.
-    expect(top).toContain('photosthumbs');
+    // Derived files go to the bucket too: the cover and one thumbnail per image.
+    for (const { path, filename } of rows) expect((await store.head(`photosthumbs/${path}/${filename}`))?.size).toBeGreaterThan(0);
+    for (const path of VALID_ITEMS.photos) expect((await store.head(`photosthumbs/${path}/large.jpg`))?.size).toBeGreaterThan(0);
+    expect(await readdir(mediaRoot)).toEqual([]);
   });
 
-  it('uploads video and VOD originals under their download names (the local copy stays for the encoder)', async () => {
-    for (const family of ['video', 'vod']) {
-      for (const folder of await readdir(join(mediaRoot, family))) {
-        for (const name of await readdir(join(mediaRoot, family, folder))) {
-          const local = await stat(join(mediaRoot, family, folder, name));
-          const there = await store.head(`${family}/${folder}/${name}`);
-          expect(there?.size).toBe(local.size);
-        }
+  it('uploads video and VOD originals under their download names (no local copy: the encoder downloads them)', async () => {
+    for (const family of ['video', 'vod'] as const) {
+      for (const path of VALID_ITEMS[family]) {
+        const [clip] = (await readdir(join(source, family, path))).filter((n) => n.endsWith('.mp4'));
+        const [there, more] = await store.list(`${family}/${path}/`);
+        expect(more).toBeUndefined();
+        expect(there?.size).toBe((await stat(join(source, family, path, String(clip)))).size);
       }
     }
   });
@@ -122,8 +120,8 @@ describe('ingest with STORAGE=s3', () => {
   });
 
   it('the catalog commands read STORAGE and the S3 settings, and name what is missing', () => {
-    expect(loadCliConfig({}).s3).toBeNull();
-    expect(loadCliConfig(s3.env).s3).toMatchObject({ bucket: s3.bucket, endpoint: s3.endpoint, forcePathStyle: true });
+    expect(loadCliConfig({}).storage).toBeNull();
+    expect(loadCliConfig(s3.env).storage).toMatchObject({ bucket: s3.bucket, endpoint: s3.endpoint, forcePathStyle: true });
     expect(() => loadCliConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: required when STORAGE=s3/);
     expect(() => loadCliConfig({ STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' })).toThrow(/set both, or neither/);
     expect(() => loadCliConfig({ STORAGE: 'ftp' })).toThrow(/STORAGE/);

@@ -84,6 +84,7 @@ describe('services started with NODE_ENV=production', () => {
     for (const name of [
       'MEDIA_TOKEN_KEYS',
       'SIGNIN_KEYS',
+      'ADMIN_SECRET_KEYS',
       'WEBHOOK_PROXY_SECRET',
       'TRUSTED_PROXIES',
       'CCBILL_BASE_URL',
@@ -104,6 +105,7 @@ describe('services started with NODE_ENV=production', () => {
       PASSWORD_HASH_LOG_N: '12',
       MEDIA_TOKEN_KEYS: KEYS,
       SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
+      ADMIN_SECRET_KEYS: `a1:${OPERATOR_KEYS.admin}`,
       WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,
       TRUSTED_PROXIES: '172.30.0.10',
       SITE_URL: 'https://media.example.com',
@@ -122,6 +124,7 @@ describe('services started with NODE_ENV=production', () => {
       NODE_ENV: ' PRODUCTION',
       MEDIA_TOKEN_KEYS: KEYS,
       SIGNIN_KEYS: `s1:${OPERATOR_KEYS.signin}`,
+      ADMIN_SECRET_KEYS: `a1:${OPERATOR_KEYS.admin}`,
       WEBHOOK_PROXY_SECRET: OPERATOR_KEYS.webhookProxy,
       TRUSTED_PROXIES: '172.30.0.10',
       SITE_URL: 'https://media.example.com',

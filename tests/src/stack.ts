@@ -32,7 +32,7 @@ let template: Promise<string> | undefined;
  * The demo catalog and media tree (1,400 pictures drawn by sharp, the clips by ffmpeg: 20-40 s of
  * CPU), made once per machine and seed version and copied into each stack's fresh folder.
  */
-function seededTemplate(log: (line: string) => void): Promise<string> {
+export function seededTemplate(log: (line: string) => void): Promise<string> {
   template ??= (async () => {
     const dir = join(tmpdir(), `media-site-demo-${seedSourcesHash()}`);
     if (existsSync(join(dir, '.complete'))) return dir;

@@ -19,6 +19,8 @@ export interface AccountSettings {
   mediaKeys: KeyRing;
   /** SIGNIN_KEYS: device cookies and other sign-in secrets, each under a key derived per purpose (security/device-cookie.ts). */
   signinKeys: KeyRing;
+  /** ADMIN_SECRET_KEYS: seals admins' TOTP secrets at rest (db/src/admin/secret-box.ts). */
+  adminSecretKeys: KeyRing;
   mediaTokenTtlSeconds: number;
   downloadLinkTtlHours: number;
   /** Edge URLs for a CDN (media-service/README.md "Edge URLs for a CDN"), when EDGE_URL_SECRET is set. */
@@ -39,8 +41,20 @@ export interface AccountSettings {
   positionWritesPerMinute: number;
   /** REPORT_HOLIDAYS: the report form promises the deadlines operators work to (db's CLI reads the same). */
   reportHolidays: HolidayList;
+  /** The operator console's sessions and sign-in limits (ADMIN_*). */
+  admin: AdminSettings;
   /** SITE_NAME and SITE_URL: what mail calls the site and where its links point. */
   site: MailSite;
+}
+
+export interface AdminSettings {
+  /** NODE_ENV is production: the WebAuthn relying party is SITE_URL only, never the Host header. */
+  production: boolean;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  lockoutFailures: number;
+  lockoutMs: number;
+  signInPerMinute: number;
 }
 
 /** Members, payments and webhooks: what their routes and services need. */

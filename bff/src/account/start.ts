@@ -20,6 +20,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     chargeTimeoutMs: config.CCBILL_CHARGE_TIMEOUT_MS,
     mediaKeys: config.MEDIA_TOKEN_KEYS.ring,
     signinKeys: config.SIGNIN_KEYS.ring,
+    adminSecretKeys: config.ADMIN_SECRET_KEYS.ring,
     mediaTokenTtlSeconds: config.MEDIA_TOKEN_TTL_SECONDS,
     downloadLinkTtlHours: config.DOWNLOAD_LINK_TTL_HOURS,
     edge: config.EDGE_URL_SECRET
@@ -40,6 +41,14 @@ export function accountSettings(config: BffConfig): AccountSettings {
     usernameChecksPerMinute: config.RATE_LIMIT_USERNAME_PER_MINUTE,
     positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
     reportHolidays: config.REPORT_HOLIDAYS,
+    admin: {
+      production: config.NODE_ENV === 'production',
+      sessionIdleMs: config.ADMIN_SESSION_IDLE_MINUTES * 60_000,
+      sessionAbsoluteMs: config.ADMIN_SESSION_HOURS * 3_600_000,
+      lockoutFailures: config.ADMIN_LOCKOUT_FAILURES,
+      lockoutMs: config.ADMIN_LOCKOUT_MINUTES * 60_000,
+      signInPerMinute: config.RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE,
+    },
     site: { name: config.SITE_NAME, url: config.SITE_URL },
   };
 }

@@ -3,8 +3,9 @@ import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { readGeneration } from '@media-site/db';
+import { releaseDue } from '@media-site/db/reports';
 import { LRUCache } from 'lru-cache';
-import { catalogChanged, generationChannel } from './catalog-changed';
+import { announceGeneration, catalogChanged, generationChannel } from './catalog-changed';
 
 /** A JSON answer serialized once; hits send these bytes as they are. */
 export interface CachedBody {
@@ -147,6 +148,20 @@ export class CatalogCache {
     const { knex, redis, keyPrefix } = this.options;
     const generation = await catalogChanged({ knex, redis, keyPrefix });
     this.setGeneration(generation);
+    return generation;
+  }
+
+  /**
+   * Bumps the generation for the scheduled releases due by `now`, unless another instance did
+   * already (db releaseDue), and announces it. Returns the new generation, or undefined.
+   */
+  async releaseDue(now: number): Promise<number | undefined> {
+    const { knex, redis, keyPrefix } = this.options;
+    const generation = await releaseDue(knex, now);
+    if (generation !== undefined) {
+      await announceGeneration(redis, keyPrefix, generation);
+      this.setGeneration(generation);
+    }
     return generation;
   }
 

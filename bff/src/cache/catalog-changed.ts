@@ -17,8 +17,13 @@ export interface CatalogChangedDeps {
  */
 export async function catalogChanged({ knex, redis, keyPrefix }: CatalogChangedDeps): Promise<number> {
   const generation = await bumpGeneration(knex);
+  await announceGeneration(redis, keyPrefix, generation);
+  return generation;
+}
+
+/** Publishes a generation already bumped in the database; one attempt, the poll covers a lost one. */
+export async function announceGeneration(redis: Redis | undefined, keyPrefix: string, generation: number): Promise<void> {
   if (redis && redis.status === 'ready') {
     await redis.publish(generationChannel(keyPrefix), String(generation)).catch(() => undefined);
   }
-  return generation;
 }

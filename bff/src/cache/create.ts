@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { CatalogCache } from './catalog-cache';
 import { createRedis } from './redis';
+import { ReleaseTimer } from './release-timer';
 
 export interface CacheSettings {
   REDIS_URL?: string | undefined;
@@ -21,8 +22,17 @@ export interface StartedCache {
   close(): Promise<void>;
 }
 
-/** The catalog cache with its Redis connections (none without REDIS_URL), already following the generation. */
-export async function startCatalogCache(settings: CacheSettings, knex: Knex, logger: Logger): Promise<StartedCache> {
+/**
+ * The catalog cache with its Redis connections (none without REDIS_URL), already following the
+ * generation, and (unless `releases` is false: a follower that only reads) the scheduled-release
+ * timer that bumps the generation when a `publish_at` falls due.
+ */
+export async function startCatalogCache(
+  settings: CacheSettings,
+  knex: Knex,
+  logger: Logger,
+  { releases = true }: { releases?: boolean } = {},
+): Promise<StartedCache> {
   let redis: Redis | undefined;
   let subscriber: Redis | undefined;
   if (settings.REDIS_URL) {
@@ -42,10 +52,13 @@ export async function startCatalogCache(settings: CacheSettings, knex: Knex, log
     logger,
   });
   await cache.start();
+  const releaseTimer = releases ? new ReleaseTimer(knex, cache, logger) : undefined;
+  releaseTimer?.start();
   return {
     cache,
     redis,
     async close() {
+      releaseTimer?.stop();
       await cache.close();
       redis?.disconnect();
       subscriber?.disconnect();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DEV_ADMIN_SECRET_KEYS,
   DEV_SIGNIN_KEYS,
   GENERATE_SECRET,
   keyRingProblems,
@@ -38,6 +39,13 @@ export const securityConfigShape = {
     defaultText: 'a dev key (local only)',
     production: 'required',
   }),
+  // A ring of its own too: it opens the console admins' TOTP secrets, and the operator CLI holds it.
+  ADMIN_SECRET_KEYS: keyRing(DEV_ADMIN_SECRET_KEYS).meta({
+    description:
+      "seals operator console admins' TOTP secrets at rest (AES-256-GCM), same `kid:secret` ring format: the first key seals, every key opens, older rows are re-sealed at sign-in or by `admin rekey`; the same value for the bff and the operator CLI; production: every secret 32 random bytes (`openssl rand -base64 48`) and none equal to a `MEDIA_TOKEN_KEYS` or `SIGNIN_KEYS` secret",
+    defaultText: 'a dev key (local only)',
+    production: 'required',
+  }),
   MEDIA_TOKEN_TTL_SECONDS: intSetting(300, 30, 3600).describe(
     "the media token's life (its cookie lasts the browser session); revocation reaches sessions within this time",
   ),
@@ -57,6 +65,15 @@ export const securityConfigShape = {
     .preprocess((v) => (v === '' ? undefined : v), z.url().optional())
     .describe("the CDN's origin edge URLs point at (e.g. https://cdn.example.com); unset or empty: site-relative"),
   SESSION_TTL_HOURS: intSetting(24 * 30, 1, 24 * 365).describe("a session's life"),
+  ADMIN_SESSION_IDLE_MINUTES: intSetting(30, 5, 240).describe(
+    'an operator console session ends after this many minutes without a request (cookie `admin_sid`, docs/security.md "Operator console")',
+  ),
+  ADMIN_SESSION_HOURS: intSetting(8, 1, 24).describe("an operator console session's absolute life, however busy"),
+  ADMIN_LOCKOUT_FAILURES: intSetting(5, 3, 20).describe(
+    'failed console sign-ins in a row (wrong TOTP code, passkey that does not verify) that lock the admin out',
+  ),
+  ADMIN_LOCKOUT_MINUTES: intSetting(15, 1, 24 * 60).describe('how long a console lockout lasts'),
+  RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: intSetting(10, 1, 10_000).describe('console sign-in requests per client address per minute'),
   TRUSTED_PROXIES: addressList('127.0.0.1,::1').describe(
     "peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door's address (compose: nginx's `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)",
   ),
@@ -109,11 +126,24 @@ export const securityConfigShape = {
 interface ProductionView {
   MEDIA_TOKEN_KEYS: { spec: string; ring: KeyRing };
   SIGNIN_KEYS: { spec: string; ring: KeyRing };
+  ADMIN_SECRET_KEYS: { spec: string; ring: KeyRing };
   TRUSTED_PROXIES: AddressList;
   TRUSTED_PROXIES_ALLOW_WIDE: 'true' | 'false';
   WEBHOOK_ALLOWED_IPS: AddressList;
   WEBHOOK_ALLOWED_IPS_ALLOW_PRIVATE: 'true' | 'false';
   WEBHOOK_PROXY_SECRET?: string | undefined;
+}
+
+/** A key of `ring` that is also a secret of another ring: each purpose needs its own. */
+function sharedSecrets(ctx: z.RefinementCtx, path: string, ring: KeyRing, others: Record<string, KeyRing>, purpose: string): void {
+  for (const [kid, secret] of ring.byId)
+    for (const [name, other] of Object.entries(others))
+      if ([...other.byId.values()].some((s) => s.equals(secret)))
+        ctx.addIssue({
+          code: 'custom',
+          path: [path],
+          message: `key "${kid}" is also a ${name} secret; ${purpose} needs its own: ${GENERATE_SECRET}`,
+        });
 }
 
 /** Production: real media keys, and only the front door's own address believed. Run on a production config only. */
@@ -122,17 +152,17 @@ export function refuseLocalSecurityInProduction(config: ProductionView, ctx: z.R
     ctx.addIssue({ code: 'custom', path: ['MEDIA_TOKEN_KEYS'], message: problem });
   for (const problem of keyRingProblems(config.SIGNIN_KEYS.spec, DEV_SIGNIN_KEYS))
     ctx.addIssue({ code: 'custom', path: ['SIGNIN_KEYS'], message: problem });
+  for (const problem of keyRingProblems(config.ADMIN_SECRET_KEYS.spec, DEV_ADMIN_SECRET_KEYS))
+    ctx.addIssue({ code: 'custom', path: ['ADMIN_SECRET_KEYS'], message: problem });
   // The media service holds the media keys too: a sign-in key equal to one would be known there.
-  const mediaSecrets = [...config.MEDIA_TOKEN_KEYS.ring.byId.values()];
-  for (const [kid, secret] of config.SIGNIN_KEYS.ring.byId) {
-    if (mediaSecrets.some((media) => media.equals(secret))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SIGNIN_KEYS'],
-        message: `key "${kid}" is also a MEDIA_TOKEN_KEYS secret; sign-in needs its own: ${GENERATE_SECRET}`,
-      });
-    }
-  }
+  sharedSecrets(ctx, 'SIGNIN_KEYS', config.SIGNIN_KEYS.ring, { MEDIA_TOKEN_KEYS: config.MEDIA_TOKEN_KEYS.ring }, 'sign-in');
+  sharedSecrets(
+    ctx,
+    'ADMIN_SECRET_KEYS',
+    config.ADMIN_SECRET_KEYS.ring,
+    { MEDIA_TOKEN_KEYS: config.MEDIA_TOKEN_KEYS.ring, SIGNIN_KEYS: config.SIGNIN_KEYS.ring },
+    'sealing admin secrets',
+  );
   if (config.TRUSTED_PROXIES.wide.length > 0 && config.TRUSTED_PROXIES_ALLOW_WIDE !== 'true') {
     ctx.addIssue({
       code: 'custom',

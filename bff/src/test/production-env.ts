@@ -14,6 +14,8 @@ export const OPERATOR_KEYS = {
   b: hex(32),
   /** SIGNIN_KEYS: a ring of its own, never equal to a media key. */
   signin: base64(48),
+  /** ADMIN_SECRET_KEYS: seals admins' TOTP secrets, a ring of its own too. */
+  admin: base64(48),
   /** WEBHOOK_PROXY_SECRET: what nginx's webhook location adds for the bff. */
   webhookProxy: hex(32),
 };

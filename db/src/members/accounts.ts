@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { numOrNull, strOrNull } from '../row-values';
+import type { Actor } from '../admin/accounts';
+import { appendAudit } from '../admin/audit';
 import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
 
@@ -36,6 +38,7 @@ export async function insertMember(db: Knex, m: { username: string; passwordHash
 export async function addMember(
   db: Knex,
   m: { username: string; passwordHash: string; email: string; days: number; now: number },
+  by?: Actor,
 ): Promise<number> {
   return db.transaction(async (trx) => {
     if (await memberNamed(trx, m.username).first('id')) throw new MemberRuleError('conflict', `member ${m.username} already exists`);
@@ -52,6 +55,7 @@ export async function addMember(
         updated_at: m.now,
       });
     }
+    if (by) await appendAudit(trx, { ...by, action: 'member.add', target: m.username, after: { email: m.email, days: m.days }, at: m.now });
     return memberId;
   });
 }
@@ -92,13 +96,18 @@ export async function setEmail(db: Knex, id: number, email: string): Promise<voi
  * Marks the member disabled, ends every session and everything they minted (which stays refused
  * after a later `member enable`); returns how many sessions there were.
  */
-export async function disableMember(db: Knex, username: string, reason: string, now: number): Promise<{ sessions: number }> {
+export async function disableMember(db: Knex, username: string, reason: string, now: number, by?: Actor): Promise<{ sessions: number }> {
   return db.transaction(async (trx) => {
     const id = await memberId(trx, username);
     const updated = await trx('members').where({ id }).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason });
     await bumpAccessValidFrom(trx, id, now);
     if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is already disabled`);
-    return { sessions: await trx('member_sessions').where({ member_id: id }).delete() };
+    const sessions = await trx('member_sessions').where({ member_id: id }).delete();
+    if (by) {
+      const after = { disabled: true, reason, sessionsEnded: sessions };
+      await appendAudit(trx, { ...by, action: 'member.disable', target: username, before: { disabled: false }, after, at: now });
+    }
+    return { sessions };
   });
 }
 
@@ -107,21 +116,60 @@ export async function disableMember(db: Knex, username: string, reason: string, 
  * revocation (nothing else ever clears `revoked_at`). Purchases that were charged back stay
  * withdrawn (their subscriptions keep status `revoked`); everything else the member bought returns.
  */
-export async function enableMember(db: Knex, username: string): Promise<{ wasDisabled: boolean; wasRevoked: boolean }> {
+export async function enableMember(
+  db: Knex,
+  username: string,
+  by?: Actor & { now: number },
+): Promise<{ wasDisabled: boolean; wasRevoked: boolean }> {
   return db.transaction(async (trx) => {
     const id = await memberId(trx, username);
     const row = await trx('members').where({ id }).first('disabled_at', 'revoked_at');
     const was = { wasDisabled: row?.disabled_at != null, wasRevoked: row?.revoked_at != null };
     if (!was.wasDisabled && !was.wasRevoked) throw new MemberRuleError('conflict', `member ${username} is neither disabled nor revoked`);
     await trx('members').where({ id }).update({ disabled_at: null, disabled_reason: null, revoked_at: null });
+    if (by) {
+      const before = { disabled: was.wasDisabled, revoked: was.wasRevoked };
+      const entry = { actor: by.actor, address: by.address, target: username, at: by.now };
+      await appendAudit(trx, { ...entry, action: 'member.enable', before, after: { disabled: false, revoked: false } });
+    }
     return was;
   });
 }
 
-export async function listMembers(db: Knex): Promise<MemberSummary[]> {
-  const members: Record<string, unknown>[] = await db('members')
-    .orderBy('username')
-    .select('id', 'username', 'email', 'created_at', 'revoked_at', 'disabled_at', 'disabled_reason');
+/**
+ * Ends every session of the member (sign out everywhere, by support or the CLI) and everything
+ * those sessions minted (the access valid-from time moves to `now`); audited as `member.signout_all`.
+ */
+export async function endMemberSessions(db: Knex, username: string, by: Actor & { now: number }): Promise<{ sessions: number }> {
+  return db.transaction(async (trx) => {
+    const id = await memberId(trx, username);
+    await bumpAccessValidFrom(trx, id, by.now);
+    const sessions = await trx('member_sessions').where({ member_id: id }).delete();
+    const entry = { actor: by.actor, address: by.address, target: username, at: by.now };
+    await appendAudit(trx, { ...entry, action: 'member.signout_all', after: { sessionsEnded: sessions } });
+    return { sessions };
+  });
+}
+
+/** Every member, or (`search`) those whose username or e-mail contains `q`, at most `limit` of them. */
+export async function listMembers(db: Knex, search?: { q: string; limit: number }): Promise<MemberSummary[]> {
+  const query = db('members').orderBy('username');
+  if (search) {
+    // '!' escapes LIKE's wildcards: a backslash means different things to MariaDB and SQLite.
+    const like = `%${search.q.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    query
+      .where((w) => w.whereRaw("lower(username) like ? escape '!'", [like]).orWhereRaw("lower(email) like ? escape '!'", [like]))
+      .limit(search.limit);
+  }
+  const members: Record<string, unknown>[] = await query.select(
+    'id',
+    'username',
+    'email',
+    'created_at',
+    'revoked_at',
+    'disabled_at',
+    'disabled_reason',
+  );
   const paid: { member_id: unknown; until: unknown }[] = await db('subscriptions')
     .where({ kind: 'membership' })
     .whereIn('status', ['active', 'cancelled'])

@@ -4,6 +4,7 @@ export {
   bumpAccessValidFrom,
   disableMember,
   enableMember,
+  endMemberSessions,
   insertMember,
   listMembers,
   revokeMember,

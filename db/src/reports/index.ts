@@ -15,8 +15,10 @@ export {
   resolveReport,
   type ReportRow,
 } from './repository';
+export { nextRelease, releaseDue, schedule, scheduledItems, unreleasedIds, type ScheduledRow } from './schedule';
 export {
   activeTakedowns,
+  CONTENT_TABLE,
   contentRefOf,
   hiddenContentIds,
   mediaPrefixesOf,

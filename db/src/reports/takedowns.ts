@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { Actor } from '../admin/accounts';
+import { appendAudit } from '../admin/audit';
 import { bumpGeneration } from '../generation';
 import { strOrNull } from '../row-values';
 import { ReportRuleError } from './errors';
@@ -91,6 +93,8 @@ export interface TakedownChange {
   reason: string;
   reportReference?: string | undefined;
   now: number;
+  /** Who made the change for the console's audit log (an admin, or `cli:<user>`): appended in the same transaction. */
+  audit?: Actor;
 }
 
 /**
@@ -108,6 +112,7 @@ export async function takeDown(knex: Knex, change: TakedownChange): Promise<numb
     if (existing) throw new ReportRuleError('conflict', `${ref.type} ${ref.path} is taken down already`);
     await trx('takedowns').insert({ content_type: ref.type, path: ref.path, content_id: Number(item.id), taken_down_at: change.now });
     await log(trx, 'takedown', change);
+    await auditContentChange(trx, 'content.takedown', change);
     await enqueuePurge(trx, 'takedown', mediaPrefixesOf(ref), change.now);
     return bumpGeneration(trx);
   });
@@ -119,6 +124,7 @@ export async function restore(knex: Knex, change: TakedownChange): Promise<numbe
     const removed = await trx('takedowns').where({ content_type: ref.type, path: ref.path }).delete();
     if (removed === 0) throw new ReportRuleError('not_found', `${ref.type} ${ref.path} is not taken down`);
     await log(trx, 'restore', change);
+    await auditContentChange(trx, 'content.restore', change);
     await enqueuePurge(trx, 'restore', mediaPrefixesOf(ref), change.now);
     return bumpGeneration(trx);
   });
@@ -167,4 +173,21 @@ export async function hiddenContentIds(db: Knex): Promise<Record<ContentTableNam
   const hidden: Record<ContentTableName, number[]> = { photosets: [], freephotosets: [], videos: [], vods: [] };
   for (const t of await activeTakedowns(db)) hidden[CONTENT_TABLE[t.content_type]].push(t.content_id);
   return hidden;
+}
+
+/** The audit row of a takedown or restore, when the change names an auditor. */
+async function auditContentChange(
+  trx: Knex.Transaction,
+  action: 'content.takedown' | 'content.restore',
+  change: TakedownChange,
+): Promise<void> {
+  if (!change.audit) return;
+  await appendAudit(trx, {
+    ...change.audit,
+    action,
+    target: `${change.ref.type} ${change.ref.path}`,
+    before: { takenDown: action === 'content.restore' },
+    after: { takenDown: action === 'content.takedown', by: change.actor, reason: change.reason, report: change.reportReference ?? null },
+    at: change.now,
+  });
 }

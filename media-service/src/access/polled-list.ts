@@ -35,7 +35,7 @@ export abstract class PolledList {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(protected readonly clock: () => number = Date.now) {}
 
   /** Takes a fresh body (a 200) or throws if it is not the list's shape. */
   protected abstract accept(body: unknown): void;

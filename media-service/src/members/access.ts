@@ -30,12 +30,21 @@ export function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The media path asked for; a taken-down item is gone (410) for everyone, members included, before any credential is looked at. */
+/**
+ * The media path asked for; a taken-down item is gone (410), and one scheduled for later is not
+ * there yet (404), for everyone, members included, before any credential is looked at.
+ */
 export function askedFile(ctx: Context, deps: AccessDeps): AskedFile {
   const edge = ctx.path.startsWith(`${EDGE_PREFIX}/members/`);
   if (edge && !deps.edgeSecret) throw new AppError('not_found', 'No such file');
   const path = parseMediaPath(edge ? ctx.path.slice(EDGE_PREFIX.length) : ctx.path);
   if (deps.takedowns.isTakenDown(path)) throw new AppError('gone', 'This content has been removed');
+  const unreleased = deps.takedowns.unreleasedFor(path);
+  // Scheduled for later: no such file yet. X-Accel-Expires keeps the front door's thumbnail cache
+  // from holding this 404 past the release: nginx counts whole seconds from the current second,
+  // so one second less than the time left, rounded down (0 stores nothing).
+  if (unreleased > 0)
+    throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(Math.max(0, Math.floor(unreleased / 1000) - 1)) });
   return { path, edge };
 }
 

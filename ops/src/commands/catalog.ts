@@ -5,6 +5,7 @@ import { S3Originals } from '@media-site/storage';
 import { ingestFolder } from '../ingest/ingest';
 import { formatReport } from '../ingest/report';
 import { catalogStats, formatStats } from '../ingest/stats';
+import { scheduleCommands } from './schedule';
 import type { Command } from './types';
 
 /** Putting content online: a folder into the catalog, and what the catalog holds. */
@@ -13,7 +14,8 @@ export const catalogCommands: Record<string, Command> = {
     usage: `ingest <folder> [--link] [--dry-run] [--wait] [--json] [--quiet]
     Adds or updates catalog rows and media from a folder laid out as docs/operate.md describes,
     and queues the encoding of its videos and VODs (see encode).
-    --link     hard-link files into MEDIA_ROOT instead of copying (same filesystem only)
+    --link     hard-link files into MEDIA_ROOT instead of copying (same filesystem only;
+               ignored with STORAGE=s3, where every file is uploaded to the bucket)
     --dry-run  validate and report what would change; write nothing
     --wait     then encode this folder's videos and VODs here, with a progress bar
     --json     print the report as JSON
@@ -29,7 +31,7 @@ export const catalogCommands: Record<string, Command> = {
     async run([folder], flags, ctx) {
       const { knex, config, io } = ctx;
       const { redisUrl, redisHa, cacheKeyPrefix } = config;
-      const originals = config.s3 && !flags['dry-run'] ? new S3Originals(config.s3) : null;
+      const originals = config.storage && !flags['dry-run'] ? new S3Originals(config.storage) : null;
       const report = await ingestFolder({
         knex,
         // npm runs workspace scripts from ops/; INIT_CWD is where the operator typed the command.
@@ -37,6 +39,7 @@ export const catalogCommands: Record<string, Command> = {
         mediaRoot: config.mediaRoot,
         mode: flags.link ? 'link' : 'copy',
         originals,
+        scratchDir: config.scratchDir,
         ffmpeg: config.ffmpeg,
         dryRun: Boolean(flags['dry-run']),
         publish: redisUrl ? (generation) => publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa) : undefined,
@@ -62,4 +65,5 @@ export const catalogCommands: Record<string, Command> = {
       return 0;
     },
   },
+  ...scheduleCommands,
 };

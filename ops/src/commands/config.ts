@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { siteNameSetting } from '@media-site/contracts/site-name';
+import { DEV_ADMIN_SECRET_KEYS, keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
+import { parseKeyRing, type KeyRing } from '@media-site/contracts/token';
 import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
-import { encodeConfig, encodeEnv, toolsEnv, type EncodeConfig } from '@media-site/encoder';
+import { encodeConfig, encodeEnv, scratchDirFrom, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
 
 /** The operator commands' environment (scripts/config-docs.ts documents it). */
@@ -15,6 +18,18 @@ export const envSchema = z.object({
   REDIS_SENTINELS: z.string().optional().describe('Redis behind Sentinel: `host:port,host:port` of the sentinels (as for the bff)'),
   REDIS_SENTINEL_NAME: z.string().optional().describe("the master's name behind Sentinel"),
   CACHE_KEY_PREFIX: z.string().max(50).default('media:').describe("Redis key and channel prefix (the same as the bff's)"),
+  SITE_NAME: siteNameSetting("the issuer `admin add` writes into an admin's TOTP enrolment URI (the bff's SITE_NAME)"),
+  NODE_ENV: nodeEnvSchema.meta({
+    description:
+      '`production`, `development` or `test`, as for the bff; production refuses the local `ADMIN_SECRET_KEYS` and weak keys (compose: leave it unset for the operator, whose keys compose requires)',
+    defaultText: 'development',
+  }),
+  ADMIN_SECRET_KEYS: z.string().default(DEV_ADMIN_SECRET_KEYS).meta({
+    description:
+      "the bff's `ADMIN_SECRET_KEYS` (the same value): `admin add` seals the new admin's TOTP secret with its first key, `admin rekey` re-seals every row under it; production refuses the local default and weak keys",
+    defaultText: 'a dev key (local only)',
+    production: 'required',
+  }),
   ...toolsEnv,
   ...encodeEnv,
 });
@@ -26,10 +41,19 @@ export interface CliConfig {
   /** Sentinel addresses and master name (REDIS_SENTINELS, REDIS_SENTINEL_NAME), when Redis is behind Sentinel. */
   redisHa: RedisHaSettings;
   cacheKeyPrefix: string;
+  /** SITE_NAME: what an authenticator app calls the console's TOTP entry. */
+  siteName: string;
+  /** ADMIN_SECRET_KEYS: seals admins' TOTP secrets (the bff's ring). */
+  adminSecretKeys: KeyRing;
   ffmpeg: { ffmpeg: string; ffprobe: string };
   encode: EncodeConfig;
-  /** STORAGE=s3 and its S3_* settings: ingest uploads originals there; null: the local tree. */
-  s3: S3Settings | null;
+  /**
+   * STORAGE=s3 and its S3_* settings (the encoder's name for them too): ingest and encode read and
+   * write every media file there and nothing under MEDIA_ROOT; null: the local tree.
+   */
+  storage: S3Settings | null;
+  /** ENCODER_SCRATCH_DIR: per-run (ingest) and per-job (encode) scratch folders go under it, STORAGE=s3 only. */
+  scratchDir: string;
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -39,14 +63,29 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
   const c = parsed.data;
   const haProblem = redisHaProblem(c);
   if (haProblem) throw new Error(`invalid environment:\n  ${haProblem.path}: ${haProblem.message}`);
+  const keyProblems = adminKeyProblems(c.ADMIN_SECRET_KEYS, c.NODE_ENV === 'production');
+  if (keyProblems.length > 0) throw new Error(`invalid environment:\n${keyProblems.map((p) => `  ADMIN_SECRET_KEYS: ${p}`).join('\n')}`);
   return {
     databaseUrl: databaseUrlFromEnv(env),
     mediaRoot: resolve(mediaRootFromEnv(env)),
     redisUrl: c.REDIS_URL,
     redisHa: { REDIS_SENTINELS: c.REDIS_SENTINELS, REDIS_SENTINEL_NAME: c.REDIS_SENTINEL_NAME },
     cacheKeyPrefix: c.CACHE_KEY_PREFIX,
+    siteName: c.SITE_NAME,
+    adminSecretKeys: parseKeyRing(c.ADMIN_SECRET_KEYS),
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
-    s3: loadS3Settings(env),
+    storage: loadS3Settings(env),
+    scratchDir: scratchDirFrom(c.ENCODER_SCRATCH_DIR),
   };
+}
+
+/** ADMIN_SECRET_KEYS as the bff checks it: a ring that parses, and in production no local default or weak key. */
+function adminKeyProblems(spec: string, production: boolean): string[] {
+  try {
+    parseKeyRing(spec);
+  } catch (err) {
+    return [(err as Error).message];
+  }
+  return production ? keyRingProblems(spec, DEV_ADMIN_SECRET_KEYS) : [];
 }

@@ -11,6 +11,7 @@ import {
 import { tallyLine, workQueue } from '@media-site/encoder';
 import { ensureAllJobs } from '../ingest/ensure-jobs';
 import type { Command } from './types';
+import { withBucket } from '../ingest/media-store';
 import { isoTime } from '@media-site/contracts/iso-time';
 
 const bad = (message: string) => new RuleError('bad_input', message);
@@ -60,7 +61,9 @@ export const encodeCommands: Record<string, Command> = {
       const concurrency = concurrencyOf(flags, ctx.config.encode.concurrency);
       const now = (ctx.io.now ?? Date.now)();
       if (flags.scan) {
-        const scanned = await ensureAllJobs(ctx.knex, ctx.config.mediaRoot, now);
+        const scanned = await withBucket(ctx.config.storage, (bucket) =>
+          ensureAllJobs(ctx.knex, { mediaRoot: ctx.config.mediaRoot, bucket }, now),
+        );
         ctx.io.err(`scanned ${scanned.items} videos and VODs: ${scanned.queued} queued, ${scanned.missing} without an original`);
       }
       if (flags['retry-failed']) ctx.io.err(`queued ${await retryFailed(ctx.knex, now)} failed jobs again`);

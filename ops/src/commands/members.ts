@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Command, CommandContext } from './types';
+import { cliActor, type Command, type CommandContext } from './types';
 import {
   addMember,
   disableMember,
   enableMember,
+  endMemberSessions,
   hashPassword,
   listMembers,
   MemberRuleError,
@@ -79,7 +80,8 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
     else for (const m of members) io.out(formatMember(m, now));
     return 0;
   }
-  if (sub !== 'add' && sub !== 'disable' && sub !== 'enable') throw bad(`unknown member subcommand: ${String(sub)}`);
+  if (sub !== 'add' && sub !== 'disable' && sub !== 'enable' && sub !== 'signout-all')
+    throw bad(`unknown member subcommand: ${String(sub)}`);
   if (!username) throw bad(`member ${sub} needs a username`);
   if (!USERNAME.test(username)) throw bad('the username must be 3-15 letters, digits or _');
   switch (sub) {
@@ -87,7 +89,7 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
       const days = daysOf(flags);
       const email = emailOf(flags);
       const { password, generated } = await passwordOf(flags, ctx);
-      await addMember(knex, { username, passwordHash: await hashPassword(password), email, days, now });
+      await addMember(knex, { username, passwordHash: await hashPassword(password), email, days, now }, { actor: cliActor(ctx) });
       io.out(`added: ${username}${days > 0 ? `, membership paid until ${iso(now + days * 86_400_000)}` : ', no membership'}`);
       if (generated) io.out(`password: ${password}`);
       return 0;
@@ -96,14 +98,19 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
       const reason = typeof flags.reason === 'string' ? flags.reason.trim() : '';
       if (reason === '') throw bad('--reason is required');
       if (reason.length > DISABLE_REASON_MAX) throw bad(`--reason is longer than ${DISABLE_REASON_MAX} characters`);
-      const { sessions } = await disableMember(knex, username, reason, now);
+      const { sessions } = await disableMember(knex, username, reason, now, { actor: cliActor(ctx) });
       io.out(
         `disabled: ${username} (${sessions} session(s) ended); the media service refuses their tokens and links at its next revocation poll`,
       );
       return 0;
     }
+    case 'signout-all': {
+      const { sessions } = await endMemberSessions(knex, username, { actor: cliActor(ctx), now });
+      io.out(`signed out: ${username} (${sessions} session(s) ended; older media links stop at the media service's next poll)`);
+      return 0;
+    }
     default: {
-      const { wasDisabled, wasRevoked } = await enableMember(knex, username);
+      const { wasDisabled, wasRevoked } = await enableMember(knex, username, { actor: cliActor(ctx), now });
       const cleared = [wasDisabled ? 'disable' : '', wasRevoked ? 'chargeback/refund revocation' : ''].filter(Boolean).join(' and ');
       io.out(`enabled: ${username} (cleared the ${cleared}; charged-back purchases stay withdrawn)`);
       return 0;
@@ -113,7 +120,7 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
 
 export const memberCommands: Record<string, Command> = {
   member: {
-    usage: `member add|disable|enable|list [<username>] [options]
+    usage: `member add|disable|enable|signout-all|list [<username>] [options]
     Site members (docs/operate.md, "Members").
     add <username> [--password-stdin | --password <p>] [--email <address>] [--days N]
         --password-stdin reads the first line of stdin (--password shows in ps and shell history);
@@ -124,6 +131,8 @@ export const memberCommands: Record<string, Command> = {
     enable <username>   the only way back after a disable or a chargeback, refund, return or
         void (which withdraw the membership and every bought VOD); the charged-back purchase itself
         stays withdrawn
+    signout-all <username>   ends every session of the member and what they minted (as the
+        console's support "end sessions"), audited
     list [--json]`,
     options: {
       password: { type: 'string' },

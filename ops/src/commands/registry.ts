@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { parseArgs } from 'node:util';
 import { createKnex, migrateLatest, RuleError } from '@media-site/db';
 import { FolderError } from '../ingest/ingest';
+import { adminCommands } from './admins';
 import { catalogCommands } from './catalog';
 import { loadCliConfig } from './config';
 import { encodeCommands } from './encode';
@@ -21,6 +22,7 @@ const groups: Record<string, Record<string, Command>> = {
   members: memberCommands,
   reports: reportCommands,
   payments: paymentCommands,
+  admins: adminCommands,
 };
 
 const commands: Record<string, Command> = Object.assign({}, ...Object.values(groups));
@@ -53,9 +55,11 @@ ${Object.entries(groups)
 
 Environment: DATABASE_URL (default: embedded SQLite under .data), MEDIA_ROOT (default: .data/media),
 REDIS_URL (optional: announce catalog changes to running bff instances), CACHE_KEY_PREFIX (media:),
-STORAGE (local | s3: ingest uploads originals to S3_BUCKET at S3_ENDPOINT, see media-service/README.md),
+STORAGE (local | s3: ingest and encode keep every media file in S3_BUCKET at S3_ENDPOINT, nothing under
+MEDIA_ROOT; ENCODER_SCRATCH_DIR holds their temporary files; see docs/operate.md),
 FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), ENCODE_CONCURRENCY / ENCODE_THREADS / ENCODE_PRESET /
-ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days).
+ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days),
+SITE_NAME (the TOTP issuer "admin add" writes).
 Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 function parseCommand(argv: string[]): { command: Command; positionals: string[]; flags: Record<string, unknown> } {

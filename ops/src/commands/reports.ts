@@ -1,15 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Command, CommandContext } from './types';
-import { publishGeneration } from '@media-site/db';
+import { cliActor, type Command, type CommandContext } from './types';
+import type { Knex } from 'knex';
+import { appendAudit } from '@media-site/db/admin';
 import { mailSiteFromEnv } from '@media-site/db/mail';
 import {
   acknowledgeReport,
   activeTakedowns,
   appealDecisionNotices,
   appealReceivedNotice,
-  type ContentRef,
-  contentRefOf,
   deadlinesOf,
   decideAppeal,
   type HolidayList,
@@ -27,6 +26,7 @@ import {
   takeDown,
   takedownLog,
 } from '@media-site/db/reports';
+import { announce, contentRef } from './content-change';
 import { monthlyExport } from './reports-export';
 import {
   ACTOR_MAX,
@@ -123,23 +123,20 @@ async function mustFind(ctx: CommandContext, reference: string): Promise<ReportR
   return r;
 }
 
-function contentRef(arg: string): ContentRef {
-  const ref = contentRefOf(arg);
-  if (!ref)
-    throw new ReportRuleError(
-      'bad_input',
-      `"${arg}" does not name a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)`,
-    );
-  return ref;
-}
-
-async function announce(ctx: CommandContext, generation: number): Promise<void> {
-  const { redisUrl, redisHa, cacheKeyPrefix } = ctx.config;
-  // Without Redis, running bff instances see the new generation at their next poll (seconds).
-  if (redisUrl)
-    await publishGeneration(redisUrl, cacheKeyPrefix, generation, redisHa).catch((err: unknown) =>
-      ctx.io.err(`warning: could not announce the change on Redis (${String(err)}); bff instances will see it at their next poll`),
-    );
+/** A report change and its audit row (actor `cli:<user>`) in one transaction, with any mail it queues. */
+async function audited(
+  ctx: CommandContext,
+  action: string,
+  reference: string,
+  at: number,
+  change: (trx: Knex.Transaction) => Promise<ReportRow>,
+  after: unknown,
+): Promise<ReportRow> {
+  return ctx.knex.transaction(async (trx) => {
+    const r = await change(trx);
+    await appendAudit(trx, { actor: cliActor(ctx), action, target: reference, after, at });
+    return r;
+  });
 }
 
 async function reportsCommand([sub, reference]: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
@@ -179,28 +176,46 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
       else ctx.io.out(csv.trimEnd());
       return 0;
     }
-    case 'ack':
-      changed = await acknowledgeReport(ctx.knex, needRef(), by(), at);
+    case 'ack': {
+      const ref = needRef();
+      const who = by();
+      changed = await audited(ctx, 'report.ack', ref, at, (trx) => acknowledgeReport(trx, ref, who, at), { by: who });
       break;
+    }
     // Each decision and its mail commit together: no outcome without its mail, no mail for an outcome rolled back.
     case 'resolve': {
       const ref = needRef();
       const resolution = { outcome: oneOf<Outcome>(flags, 'outcome', OUTCOMES), note: text(flags, 'note', NOTE_MAX), by: by(), now: at };
-      changed = await ctx.knex.transaction(async (trx) => {
-        const r = await resolveReport(trx, ref, resolution);
-        await outcomeNotice(trx, mailSiteFromEnv(ctx.io.env), r);
-        return r;
-      });
+      const { outcome, note, by: who } = resolution;
+      changed = await audited(
+        ctx,
+        'report.resolve',
+        ref,
+        at,
+        async (trx) => {
+          const r = await resolveReport(trx, ref, resolution);
+          await outcomeNotice(trx, mailSiteFromEnv(ctx.io.env), r);
+          return r;
+        },
+        { outcome, note, by: who },
+      );
       break;
     }
     case 'appeal': {
       const ref = needRef();
       const appeal = { text: text(flags, 'text', DETAILS_MAX), email: appealEmail(flags), now: at };
-      changed = await ctx.knex.transaction(async (trx) => {
-        const r = await recordAppeal(trx, ref, appeal);
-        await appealReceivedNotice(trx, mailSiteFromEnv(ctx.io.env), r, holidays);
-        return r;
-      });
+      changed = await audited(
+        ctx,
+        'report.appeal',
+        ref,
+        at,
+        async (trx) => {
+          const r = await recordAppeal(trx, ref, appeal);
+          await appealReceivedNotice(trx, mailSiteFromEnv(ctx.io.env), r, holidays);
+          return r;
+        },
+        { text: appeal.text },
+      );
       break;
     }
     case 'decide': {
@@ -211,11 +226,18 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
         by: by(),
         now: at,
       };
-      changed = await ctx.knex.transaction(async (trx) => {
-        const r = await decideAppeal(trx, ref, decision);
-        await appealDecisionNotices(trx, mailSiteFromEnv(ctx.io.env), r);
-        return r;
-      });
+      changed = await audited(
+        ctx,
+        'report.decide',
+        ref,
+        at,
+        async (trx) => {
+          const r = await decideAppeal(trx, ref, decision);
+          await appealDecisionNotices(trx, mailSiteFromEnv(ctx.io.env), r);
+          return r;
+        },
+        { decision: decision.decision, note: decision.note, by: decision.by },
+      );
       break;
     }
     default:
@@ -229,7 +251,14 @@ function takedownCommand(action: 'takedown' | 'restore'): Command['run'] {
   return async ([target], flags, ctx) => {
     const ref = contentRef(target ?? '');
     const reportReference = typeof flags.report === 'string' ? (await mustFind(ctx, flags.report)).reference : undefined;
-    const change = { ref, actor: text(flags, 'by', ACTOR_MAX), reason: text(flags, 'reason', NOTE_MAX), reportReference, now: now(ctx) };
+    const change = {
+      ref,
+      actor: text(flags, 'by', ACTOR_MAX),
+      reason: text(flags, 'reason', NOTE_MAX),
+      reportReference,
+      now: now(ctx),
+      audit: { actor: cliActor(ctx) },
+    };
     const generation = await (action === 'takedown' ? takeDown : restore)(ctx.knex, change);
     await announce(ctx, generation);
     ctx.io.out(`${action === 'takedown' ? 'taken down' : 'restored'}: ${ref.type} ${ref.path} (catalog generation ${generation})`);

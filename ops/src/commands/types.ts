@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
 import type { CliConfig } from './config';
@@ -37,4 +38,17 @@ export interface Command {
   /** Fewer positionals accepted (subcommands with an optional argument); defaults to `positionals`. */
   minPositionals?: number;
   run(positionals: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number>;
+}
+
+/** The audit log's actor for a CLI change: the operating-system user who ran it. */
+export function cliActor(ctx: CommandContext): string {
+  let user = ctx.io.env.USER ?? ctx.io.env.LOGNAME;
+  if (!user) {
+    try {
+      user = userInfo().username;
+    } catch {
+      user = 'unknown';
+    }
+  }
+  return `cli:${user.slice(0, 60)}`;
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FfmpegTools } from '@media-site/encoder';
 import { FRAME_SHARES, FRAME_SUFFIXES } from './layout';
-import { exists, isFresh, placeFile, writeDerived, type PlaceMode } from './place';
+import { BucketError, type MediaStore } from './media-store';
+import { exists } from './place';
 
 const run = promisify(execFile);
 
@@ -56,25 +57,34 @@ async function grab(tools: FfmpegTools, video: string, at: number, out: string):
  * no readable duration, at 2, 5, 10 and 15 seconds, falling back to the first frame when a clip
  * is shorter than that.
  */
-async function extract(tools: FfmpegTools, video: string, destDir: string, path: string, provided: ReadonlySet<string>): Promise<number> {
+async function extract(
+  tools: FfmpegTools,
+  video: string,
+  store: MediaStore,
+  destKey: string,
+  path: string,
+  provided: ReadonlySet<string>,
+): Promise<number> {
   let duration: number | null | undefined;
   let written = 0;
   for (const suffix of FRAME_SUFFIXES) {
     const name = `${path}_${suffix}.jpg`;
-    const dest = join(destDir, name);
-    if (provided.has(name) || (await isFresh(dest, video))) continue;
+    const key = `${destKey}/${name}`;
+    if (provided.has(name) || (await store.isFresh(key, video))) continue;
     if (duration === undefined) duration = await durationSeconds(tools, video);
     const at = duration === null ? Number(suffix) : duration * FRAME_SHARES[suffix];
     try {
-      await writeDerived(dest, video, async (tmp) => {
+      await store.write(key, video, async (tmp) => {
         await grab(tools, video, at, tmp);
         // Seeking past the end makes ffmpeg exit 0 without writing a frame.
         if (!(await exists(tmp))) await grab(tools, video, 0, tmp);
         if (!(await exists(tmp))) throw new Error('ffmpeg produced no frame');
       });
       written++;
-    } catch {
-      // An undecodable clip is reported by the caller as missing thumbnails, not a failed ingest.
+    } catch (err) {
+      // An undecodable clip is reported by the caller as missing thumbnails, not a failed ingest;
+      // a bucket that refuses the upload fails the item.
+      if (err instanceof BucketError) throw err;
     }
   }
   return written;
@@ -86,9 +96,9 @@ export interface FramesInput {
   /** Ready-made frames in the ingest folder (videothumbs/{path} or vodthumbs/{path}). */
   thumbsDir: string | null;
   providedThumbs: ReadonlySet<string>;
-  /** MEDIA_ROOT/videothumbs/{path} or MEDIA_ROOT/vodthumbs/{path}. */
-  destDir: string;
-  mode: PlaceMode;
+  /** `videothumbs/{path}` or `vodthumbs/{path}`: the media path the frames go under. */
+  destKey: string;
+  store: MediaStore;
   /** null when ffmpeg is not available. */
   tools: FfmpegTools | null;
 }
@@ -101,10 +111,10 @@ export async function makeFrames(input: FramesInput): Promise<FramesResult> {
   const provided = new Set(input.thumbsDir ? names.filter((n) => input.providedThumbs.has(n)) : []);
   let written = 0;
   for (const name of provided) {
-    if ((await placeFile(join(input.thumbsDir as string, name), join(input.destDir, name), input.mode)) === 'placed') written++;
+    if ((await input.store.place(join(input.thumbsDir as string, name), `${input.destKey}/${name}`)) === 'placed') written++;
   }
-  if (input.tools) written += await extract(input.tools, input.video, input.destDir, input.path, provided);
+  if (input.tools) written += await extract(input.tools, input.video, input.store, input.destKey, input.path, provided);
   const missing: string[] = [];
-  for (const name of names) if (!(await exists(join(input.destDir, name)))) missing.push(name);
+  for (const name of names) if (!(await input.store.exists(`${input.destKey}/${name}`))) missing.push(name);
   return { written, missing };
 }

@@ -6,6 +6,7 @@ import { bumpGeneration, readGeneration } from '@media-site/db';
 import { ModelDirectory, IngestConflict, modelKey, writeItem, type Change } from './catalog-writer';
 import { ffmpegWorks, type FfmpegTools } from '@media-site/encoder';
 import { placeItemMedia } from './item-media';
+import { bucketStore, localStore, withScratch, type MediaStore } from './media-store';
 import { ITEM_TYPES, type ItemType } from './layout';
 import type { PlaceMode } from './place';
 import { scanFolder, type ScannedItem, type Skip } from './scan';
@@ -15,8 +16,13 @@ export interface IngestOptions {
   folder: string;
   mediaRoot: string;
   mode?: PlaceMode;
-  /** STORAGE=s3: where originals are uploaded (item-media.ts); unset: the local tree under mediaRoot. */
+  /**
+   * STORAGE=s3: the bucket every file goes to (originals, thumbnails, frames); nothing is written
+   * under mediaRoot. Unset: the local tree under mediaRoot.
+   */
   originals?: Originals | null;
+  /** STORAGE=s3: derived files are made in a per-run folder under it (ENCODER_SCRATCH_DIR), removed at the end. */
+  scratchDir?: string;
   /** Tools to extract video frames with; null never runs ffmpeg. */
   ffmpeg?: FfmpegTools | null;
   /** Validate and report what would change; writes nothing. */
@@ -93,56 +99,60 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
 
   const models = await ModelDirectory.load(knex);
   const newModels = new Set<string>();
-  for (const item of scan.items) {
-    const where = `${item.type}/${item.path}`;
-    try {
-      let files: string[] | null = item.type === 'photos' || item.type === 'freephotos' ? item.images : null;
-      let hasFrame = false;
-      let duration: number | null = null;
-      if (!dryRun) {
-        const media = await placeItemMedia(item, {
-          mediaRoot: options.mediaRoot,
-          mode: options.mode ?? 'copy',
-          ffmpeg,
-          originals: options.originals ?? null,
-        });
-        report.filesWritten += media.written;
-        report.notes.push(...media.notes);
-        files = media.images;
-        hasFrame = media.hasFrame;
-        duration = media.duration;
-        if (files && !files.length) {
-          report.skipped.push({ where, reason: 'no readable images' });
-          continue;
-        }
-      }
-      const trx = await knex.transaction();
+  const bucket = dryRun ? null : (options.originals ?? null);
+  const media = { mediaRoot: options.mediaRoot, bucket };
+  const withStore = (work: (store: MediaStore) => Promise<void>) =>
+    bucket
+      ? withScratch(options.scratchDir, (dir) => work(bucketStore(bucket, dir)))
+      : work(localStore(options.mediaRoot, options.mode ?? 'copy'));
+  await withStore(async (store) => {
+    for (const item of scan.items) {
+      const where = `${item.type}/${item.path}`;
       try {
-        const { result, commit } = await writeItem(trx, models, item, files, modelThumbnail(item, hasFrame), duration);
-        if (dryRun) {
-          await trx.rollback();
-        } else {
-          await trx.commit();
-          commit();
+        let files: string[] | null = item.type === 'photos' || item.type === 'freephotos' ? item.images : null;
+        let hasFrame = false;
+        let duration: number | null = null;
+        if (!dryRun) {
+          // Files first, then the row: a visitor never sees a row whose thumbnail is not there yet.
+          const placed = await placeItemMedia(item, { store, ffmpeg });
+          report.filesWritten += placed.written;
+          report.notes.push(...placed.notes);
+          files = placed.images;
+          hasFrame = placed.hasFrame;
+          duration = placed.duration;
+          if (files && !files.length) {
+            report.skipped.push({ where, reason: 'no readable images' });
+            continue;
+          }
         }
-        if (result.modelCreated && item.type !== 'freephotos') newModels.add(modelKey(item.meta.modelname));
-        report.totals[result.change]++;
-        report.byType[item.type][result.change]++;
-        options.progress?.(`${result.change} ${where}`);
-        if (!dryRun && (item.type === 'video' || item.type === 'vod')) {
-          const job = await ensureJob(knex, options.mediaRoot, item.type, item.path, (options.now ?? Date.now)());
-          if (job?.queued) report.encode.queued++;
-          if (job && (job.status === 'queued' || job.status === 'running')) report.encode.pending.push(job.id);
+        const trx = await knex.transaction();
+        try {
+          const { result, commit } = await writeItem(trx, models, item, files, modelThumbnail(item, hasFrame), duration);
+          if (dryRun) {
+            await trx.rollback();
+          } else {
+            await trx.commit();
+            commit();
+          }
+          if (result.modelCreated && item.type !== 'freephotos') newModels.add(modelKey(item.meta.modelname));
+          report.totals[result.change]++;
+          report.byType[item.type][result.change]++;
+          options.progress?.(`${result.change} ${where}`);
+          if (!dryRun && (item.type === 'video' || item.type === 'vod')) {
+            const job = await ensureJob(knex, media, item.type, item.path, (options.now ?? Date.now)());
+            if (job?.queued) report.encode.queued++;
+            if (job && (job.status === 'queued' || job.status === 'running')) report.encode.pending.push(job.id);
+          }
+        } catch (err) {
+          if (!trx.isCompleted()) await trx.rollback();
+          throw err;
         }
       } catch (err) {
-        if (!trx.isCompleted()) await trx.rollback();
-        throw err;
+        if (err instanceof IngestConflict) report.skipped.push({ where, reason: err.message });
+        else report.failed.push({ where, reason: message(err) });
       }
-    } catch (err) {
-      if (err instanceof IngestConflict) report.skipped.push({ where, reason: err.message });
-      else report.failed.push({ where, reason: message(err) });
     }
-  }
+  });
   report.modelsCreated = newModels.size;
 
   if (!dryRun && report.totals.added + report.totals.updated > 0) report.generation.after = await bumpGeneration(knex);

@@ -1,27 +1,21 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Originals } from '@media-site/storage';
 import { extensionOf } from './layout';
 import type { FfmpegTools } from '@media-site/encoder';
 import { durationSeconds, makeFrames } from './frames';
 import { makePhotoThumbs } from './photo-thumbs';
-import { placeFile, type PlaceMode } from './place';
+import type { MediaStore } from './media-store';
 import type { ScannedItem } from './scan';
 
 export interface MediaContext {
-  mediaRoot: string;
-  mode: PlaceMode;
+  /** The MEDIA_ROOT tree, or the bucket with STORAGE=s3 (media-store.ts). */
+  store: MediaStore;
   /** null: ffmpeg is not available, frames are only copied when the folder provides them. */
   ffmpeg: FfmpegTools | null;
-  /**
-   * STORAGE=s3: the originals go to the bucket. Photos and free photos are then not written under
-   * MEDIA_ROOT; a video's or VOD's original still is, because the encoder reads it there.
-   */
-  originals?: Originals | null;
 }
 
 export interface ItemMediaResult {
-  /** Files written under MEDIA_ROOT (0 on a rerun with nothing new). */
+  /** Files written or uploaded (0 on a rerun with nothing new). */
   written: number;
   /** The images the row lists (unreadable ones are left out); null for videos. */
   images: string[] | null;
@@ -38,9 +32,9 @@ async function namesIn(dir: string | null): Promise<Set<string>> {
   return new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
 }
 
-/** Puts one item's files under MEDIA_ROOT in the layout the media service serves. */
+/** Puts one item's files in the layout the media service serves (MEDIA_ROOT or the bucket). */
 export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Promise<ItemMediaResult> {
-  const root = ctx.mediaRoot;
+  const { store } = ctx;
   const provided = await namesIn(item.thumbsDir);
   const notes: string[] = [];
   let written = 0;
@@ -53,8 +47,8 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
         images,
         thumbsDir: item.thumbsDir,
         providedThumbs: provided,
-        destDir: join(root, 'photosthumbs', item.path),
-        mode: ctx.mode,
+        destKey: `photosthumbs/${item.path}`,
+        store,
       });
       written += thumbs.written;
       const bad = new Set(thumbs.unreadable.map((u) => u.image));
@@ -62,10 +56,7 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
       images = images.filter((i) => !bad.has(i));
     }
     for (const image of images) {
-      const placed = ctx.originals
-        ? await ctx.originals.put(`${item.type}/${item.path}/${image}`, join(item.dir, image))
-        : await placeFile(join(item.dir, image), join(root, item.type, item.path, image), ctx.mode);
-      if (placed === 'placed') written++;
+      if ((await store.place(join(item.dir, image), `${item.type}/${item.path}/${image}`)) === 'placed') written++;
     }
     return { written, images, notes, hasFrame: false, duration: null };
   }
@@ -75,20 +66,14 @@ export async function placeItemMedia(item: ScannedItem, ctx: MediaContext): Prom
       `${item.type}/${item.path}: ${item.videoFile} is stored as ${item.downloadName}, the download name, whose extension differs`,
     );
   }
-  if ((await placeFile(join(item.dir, item.videoFile), join(root, item.type, item.path, item.downloadName), ctx.mode)) === 'placed')
-    written++;
-  if (
-    ctx.originals &&
-    (await ctx.originals.put(`${item.type}/${item.path}/${item.downloadName}`, join(item.dir, item.videoFile))) === 'placed'
-  )
-    written++;
+  if ((await store.place(join(item.dir, item.videoFile), `${item.type}/${item.path}/${item.downloadName}`)) === 'placed') written++;
   const frames = await makeFrames({
     video: join(item.dir, item.videoFile),
     path: item.path,
     thumbsDir: item.thumbsDir,
     providedThumbs: provided,
-    destDir: join(root, `${item.type}thumbs`, item.path),
-    mode: ctx.mode,
+    destKey: `${item.type}thumbs/${item.path}`,
+    store,
     tools: ctx.ffmpeg,
   });
   written += frames.written;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { COVER_NAME, extensionOf } from './layout';
-import { isFresh, placeFile, writeDerived, type PlaceMode } from './place';
+import { BucketError, type MediaStore } from './media-store';
 
 // The sizes the demo seed uses, so ingested and demo sets look alike in the galleries.
 export const COVER = { width: 640, height: 427 } as const;
@@ -20,15 +20,15 @@ async function resize(src: string, size: { width: number; height: number }, out:
 
 /** A provided thumbnail is copied; otherwise one is made from `src` unless a fresh one exists. */
 async function thumbnail(
+  store: MediaStore,
   src: string,
   provided: string | null,
-  dest: string,
+  key: string,
   size: { width: number; height: number },
-  mode: PlaceMode,
 ): Promise<boolean> {
-  if (provided) return (await placeFile(provided, dest, mode)) === 'placed';
-  if (await isFresh(dest, src)) return false;
-  await writeDerived(dest, src, (tmp) => resize(src, size, tmp));
+  if (provided) return (await store.place(provided, key)) === 'placed';
+  if (await store.isFresh(key, src)) return false;
+  await store.write(key, src, (tmp) => resize(src, size, tmp));
   return true;
 }
 
@@ -39,9 +39,9 @@ export interface PhotoThumbsInput {
   /** Ready-made thumbnails (photosthumbs/{path} in the ingest folder), if any. */
   thumbsDir: string | null;
   providedThumbs: ReadonlySet<string>;
-  /** MEDIA_ROOT/photosthumbs/{path}. */
-  destDir: string;
-  mode: PlaceMode;
+  /** `photosthumbs/{path}`: the media path the thumbnails go under. */
+  destKey: string;
+  store: MediaStore;
 }
 
 export interface PhotoThumbsResult {
@@ -57,14 +57,15 @@ export async function makePhotoThumbs(input: PhotoThumbsInput): Promise<PhotoThu
   const readable: string[] = [];
   for (const image of input.images) {
     try {
-      if (await thumbnail(join(input.dir, image), provided(image), join(input.destDir, image), THUMB, input.mode)) result.written++;
+      if (await thumbnail(input.store, join(input.dir, image), provided(image), `${input.destKey}/${image}`, THUMB)) result.written++;
       readable.push(image);
     } catch (err) {
+      if (err instanceof BucketError) throw err;
       result.unreadable.push({ image, reason: err instanceof Error ? (err.message.split('\n')[0] ?? 'unreadable') : String(err) });
     }
   }
   const first = readable[0];
-  if (first && (await thumbnail(join(input.dir, first), provided(COVER_NAME), join(input.destDir, COVER_NAME), COVER, input.mode)))
+  if (first && (await thumbnail(input.store, join(input.dir, first), provided(COVER_NAME), `${input.destKey}/${COVER_NAME}`, COVER)))
     result.written++;
   return result;
 }

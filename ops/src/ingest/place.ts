@@ -84,7 +84,7 @@ export async function writeDerived(dest: string, source: string, produce: (tmp: 
 }
 
 // ffmpeg and sharp pick the output format from the extension, so the temporary name keeps it.
-function extOf(path: string): string {
+export function extOf(path: string): string {
   const dot = path.lastIndexOf('.');
   return dot > path.lastIndexOf('/') ? path.slice(dot) : '';
 }

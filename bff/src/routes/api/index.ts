@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
 import { accountRoutes } from './account/routes';
+import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { freePhotoRoutes } from './freephotos/routes';
 import { passwordResetRoutes } from './password-reset/routes';
@@ -36,6 +37,7 @@ export function apiRouter(deps: ApiDeps): Router {
       reportRoutes,
       playbackRoutes,
       positionRoutes,
+      adminRoutes,
     ])
       resource(api, deps.account);
   }

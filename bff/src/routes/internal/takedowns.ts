@@ -1,17 +1,23 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
-import { activeTakedowns, mediaPrefixesOf } from '@media-site/db/reports';
+import { activeTakedowns, mediaPrefixesOf, scheduledItems } from '@media-site/db/reports';
 import { ForbiddenError } from '../../errors';
 import { sendInternalList } from './list';
 
 /**
  * Outside /api like the revocation list: the media service polls it (MEDIA_TAKEDOWN_INTERVAL_S)
- * for folders whose files must answer 410. A matching If-None-Match gets a 304.
+ * for folders whose files must answer 410, and for those of items scheduled for later, with their
+ * release time (`scheduled`: prefix → unix ms): those answer 404 until that moment, which the media
+ * service checks on every request, so files open at the release time, not at the next poll.
+ * A matching If-None-Match gets a 304.
  */
 export function takedownListRoute(router: Router, knex: Knex): Router {
   return router.get('/internal/media-takedowns', async (ctx) => {
     if (ctx.get('X-Forwarded-For')) throw new ForbiddenError('internal endpoint');
     const prefixes = (await activeTakedowns(knex)).flatMap((t) => mediaPrefixesOf({ type: t.content_type, path: t.path }));
-    sendInternalList(ctx, { prefixes });
+    const scheduled: Record<string, number> = {};
+    for (const item of await scheduledItems(knex, Date.now()))
+      for (const prefix of mediaPrefixesOf({ type: item.content_type, path: item.path })) scheduled[prefix] = item.publish_at;
+    sendInternalList(ctx, { prefixes, scheduled });
   });
 }

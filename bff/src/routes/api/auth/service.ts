@@ -7,7 +7,7 @@ import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import { memberByUsername, mintSeconds, type MemberRow } from '../../../account/repository';
-import { isTakenDown } from '../shared/taken-down';
+import { isTakenDown, isUnreleased } from '../shared/taken-down';
 import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
@@ -98,8 +98,9 @@ export async function downloadLink(
   const family = rendition ? rendition.type : asked;
   if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account');
   if (folder && (await isTakenDown(deps.knex, family, folder))) throw new NotFoundError('this item has been removed');
-  const e = await entitlementsOf(deps.knex, member);
   const now = deps.now();
+  if (folder && (await isUnreleased(deps.knex, family, folder, now))) throw new NotFoundError('no such item');
+  const e = await entitlementsOf(deps.knex, member);
   let expiresAt = now + deps.settings.downloadLinkTtlHours * 3_600_000;
   if (family === 'vod') {
     if (!folder || !e.vodPaths.includes(folder)) throw new ForbiddenError('this VOD has not been purchased');

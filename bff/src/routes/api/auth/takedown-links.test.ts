@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { runOpsCommand } from '@media-site/ops/cli';
-import { restore, takeDown } from '@media-site/db/reports';
+import { restore, schedule, takeDown } from '@media-site/db/reports';
 import { grantVod, testBackends } from '@media-site/db/testing';
 import { VOD, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
@@ -79,5 +79,14 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
     await restore(kit.db.knex, { ...change, now: Date.now() });
     expect((await link(VOD_FILE)).status).toBe(200);
     expect((await kit.request.get('/api/account').set('Cookie', cookie)).body.vodItems).toEqual([VOD_ITEM]);
+  });
+
+  it('signs no link for a VOD scheduled for later (issue 24) until it is released', async () => {
+    await schedule(kit.db.knex, change.ref, Date.now() + 3_600_000);
+    const refused = await link(VOD_FILE);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ error: { code: 'not_found', message: 'no such item' } });
+    await schedule(kit.db.knex, change.ref, Date.now() - 1000);
+    expect((await link(VOD_FILE)).status).toBe(200);
   });
 });

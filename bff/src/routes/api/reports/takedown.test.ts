@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { restore, takeDown, type ContentRef } from '@media-site/db/reports';
+import { seenEverywhere } from '../../../test/everywhere';
 import { insertCatalog, type Catalog } from '../../../test/fixtures';
 import { startReportKit, type ReportKit } from '../../../test/report-kit';
-
-type Json = Record<string, unknown>;
-const paths = (items: unknown) => (items as Json[]).map((i) => i.path);
 
 describe.each(testBackends())('takedown and restore in the API (%s)', (backend) => {
   let kit: ReportKit;
@@ -17,34 +15,7 @@ describe.each(testBackends())('takedown and restore in the API (%s)', (backend) 
   });
   afterAll(() => kit?.close());
 
-  const get = async (path: string) => (await kit.request.get(path)).body as unknown;
-
-  async function everywhere() {
-    const video = catalog.videos[0]!;
-    const photo = catalog.photos[0]!;
-    const vod = catalog.vods[0]!;
-    const allPages = async (route: string, pages: number) => {
-      const out: unknown[] = [];
-      for (let p = 1; p <= pages; p++) out.push(...paths(await get(`${route}/${p}`)));
-      return out;
-    };
-    const model = (await get(`/api/modelname/${encodeURIComponent(video.modelname)}`)) as Json;
-    const search = async (term: string) => (await get(`/api/search/${encodeURIComponent(term)}`)) as Json;
-    return {
-      videos: [...(await allPages('/api/videos', 2)), ...(await allPages('/api/videos-by-date', 2))],
-      photos: [...(await allPages('/api/photos', 4)), ...(await allPages('/api/photos-by-date', 4))],
-      vods: await allPages('/api/vod', 2),
-      updates: await allPages('/api/updates', 3),
-      modelVideos: paths(model.videos),
-      searchVideos: paths((await search(video.updatename)).videos),
-      searchPhotos: paths((await search(photo.updatename)).photos),
-      searchVods: paths((await search(vod.updatename)).vods),
-      videoDetail: (await kit.request.get(`/api/videos/prename/${video.path}`)).status,
-      vodDetail: (await kit.request.get(`/api/vod/prename/${vod.path}`)).status,
-      photoFiles: (await kit.request.get(`/api/thumbnails/${photo.path}`)).status,
-      freeFiles: (await kit.request.get('/api/freethumbnails/free-01')).status,
-    };
-  }
+  const everywhere = () => seenEverywhere(kit.request, catalog);
 
   it('hides a video, a photo set, a free photo set and a VOD from every listing, search, model page and detail on the next request; restore brings them back', async () => {
     // Warm every cache first: the takedown must not be hidden behind a cached answer.

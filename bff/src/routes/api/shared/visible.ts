@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ContentTableName, ContentType } from '@media-site/db/reports';
+import { unreleasedIds, type ContentTableName, type ContentType } from '@media-site/db/reports';
 
 const TYPE_OF: Record<ContentTableName, ContentType> = {
   photosets: 'photoset',
@@ -9,10 +9,20 @@ const TYPE_OF: Record<ContentTableName, ContentType> = {
 };
 
 /**
- * Leaves out taken-down items (docs/compliance.md). `id NOT IN (a small subquery)` is answered from
- * any secondary index (they all carry the id), so listing and search scans stay index-only; the
- * takedown that changes the set also bumps the catalog generation, so nothing cached outlives it.
+ * Leaves out taken-down items (docs/compliance.md) and items scheduled for later (`publish_at` in
+ * the future). `id NOT IN (a small subquery)` is answered from any secondary index (they all carry
+ * the id), so listing and search scans stay index-only; the scheduled subquery is a range of the
+ * publish_at index. The takedown or schedule that changes either set bumps the catalog generation,
+ * and so does each bff's release timer when a release falls due, so nothing cached outlives it.
  */
-export function visibleOnly<Q extends Knex.QueryBuilder>(query: Q, knex: Knex, table: ContentTableName, column = 'id'): Q {
-  return query.whereNotIn(column, knex('takedowns').where('content_type', TYPE_OF[table]).select('content_id')) as Q;
+export function visibleOnly<Q extends Knex.QueryBuilder>(
+  query: Q,
+  knex: Knex,
+  table: ContentTableName,
+  column = 'id',
+  now = Date.now(),
+): Q {
+  return query
+    .whereNotIn(column, knex('takedowns').where('content_type', TYPE_OF[table]).select('content_id'))
+    .whereNotIn(column, unreleasedIds(knex, table, now)) as Q;
 }

@@ -1,0 +1,63 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { enableMember, endMemberSessions } from '@media-site/db/members';
+import { contentRefOf, reportByReference, ReportRuleError, restore, takeDown } from '@media-site/db/reports';
+import { USERNAME } from '@media-site/contracts/member-rules';
+import { BadRequestError } from '../../../errors';
+import type { AccountDeps } from '../../../account/deps';
+import { readBody } from '../../../security/body';
+import { parseBody } from '../shared/parse';
+import { contentChangeBody } from './schema';
+import { requireAdmin, signedInAdmin } from './session';
+
+// The console's changes beyond sign-in (issue 24): takedowns and restores for moderators, enabling
+// a member and ending their sessions for support. Each goes through the same db service as the
+// operator CLI (`catalog takedown|restore`, `member enable|signout-all`) and appends its audit row in
+// the same transaction. The catalog generation they bump reaches every bff at its next poll.
+
+type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
+
+const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ctx.ip });
+
+/** The :username of a member route, or 400. */
+export function usernameParam(ctx: Context): string {
+  const name = ctx.params.username ?? '';
+  if (!USERNAME.test(name)) throw new BadRequestError('not a username');
+  return name;
+}
+
+async function contentChange(ctx: Context, deps: AccountDeps, action: 'takedown' | 'restore'): Promise<void> {
+  const { path, reason, report } = parseBody(contentChangeBody, ctx);
+  const ref = contentRefOf(path);
+  if (!ref)
+    throw new BadRequestError(
+      'path: not a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)',
+    );
+  let reportReference: string | undefined;
+  if (report !== undefined) {
+    const found = await reportByReference(deps.knex, report);
+    if (!found) throw new ReportRuleError('bad_input', `report: no report ${report}`);
+    reportReference = found.reference;
+  }
+  const audit = actorOf(ctx);
+  const change = { ref, actor: audit.actor, reason, reportReference, now: deps.now(), audit };
+  const generation = await (action === 'takedown' ? takeDown : restore)(deps.knex, change);
+  ctx.body = { type: ref.type, path: ref.path, generation };
+}
+
+/** POST /api/admin/takedowns, /restores, /members/:username/enable and /signout-all. */
+export function adminChangeRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
+  router
+    .post('/admin/takedowns', origin, requireAdmin(deps, 'takedowns'), readBody(), (ctx) => contentChange(ctx, deps, 'takedown'))
+    .post('/admin/restores', origin, requireAdmin(deps, 'takedowns'), readBody(), (ctx) => contentChange(ctx, deps, 'restore'))
+    .post('/admin/members/:username/enable', origin, requireAdmin(deps, 'members'), async (ctx) => {
+      const name = usernameParam(ctx);
+      const { wasDisabled, wasRevoked } = await enableMember(deps.knex, name, { ...actorOf(ctx), now: deps.now() });
+      ctx.body = { username: name, wasDisabled, wasRevoked };
+    })
+    .post('/admin/members/:username/signout-all', origin, requireAdmin(deps, 'members'), async (ctx) => {
+      const name = usernameParam(ctx);
+      const { sessions } = await endMemberSessions(deps.knex, name, { ...actorOf(ctx), now: deps.now() });
+      ctx.body = { username: name, sessionsEnded: sessions };
+    });
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ADMIN_NAME, AUDIT_PAGE_MAX } from '@media-site/db/admin';
+import { NOTE_MAX } from '@media-site/contracts/report-vocabulary';
+
+const b64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\w-]*$/, 'must be base64url');
+
+export const totpSignInBody = z.strictObject({
+  name: z.string().regex(ADMIN_NAME, 'not an admin name'),
+  code: z.string().regex(/^\d{6}$/, 'must be 6 digits'),
+});
+
+/** A PublicKeyCredential as @simplewebauthn/browser sends it, bounded field by field. */
+const credentialShell = {
+  id: b64url(255),
+  rawId: b64url(255),
+  type: z.literal('public-key'),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+};
+
+export const registrationBody = z.strictObject({
+  response: z.strictObject({
+    ...credentialShell,
+    response: z.object({
+      clientDataJSON: b64url(4096),
+      attestationObject: b64url(16_384),
+      transports: z
+        .array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']))
+        .max(7)
+        .optional(),
+    }),
+  }),
+});
+
+export const authenticationBody = z.strictObject({
+  response: z.strictObject({
+    ...credentialShell,
+    response: z.object({
+      clientDataJSON: b64url(4096),
+      authenticatorData: b64url(4096),
+      signature: b64url(1024),
+      userHandle: b64url(255).optional(),
+    }),
+  }),
+});
+
+export const auditQuery = z.strictObject({
+  before: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
+});
+
+export const memberSearchQuery = z.strictObject({
+  q: z.string().trim().min(1, 'give q, part of a username or e-mail').max(100),
+});
+
+/** A takedown or restore from the console: the item's site path or URL, why, and optionally the report it answers. */
+export const contentChangeBody = z.strictObject({
+  path: z.string().trim().min(1, 'give path, the site path or URL of the item').max(500),
+  reason: z.string().trim().min(1, 'give a reason').max(NOTE_MAX),
+  report: z.string().trim().min(1).max(40).optional(),
+});

@@ -1,0 +1,30 @@
+// Operator console accounts (issue 24): one service layer under the CLI (`admin ...`) and the bff (/api/admin).
+export {
+  addAdmin,
+  adminById,
+  adminNamed,
+  checkAdminName,
+  disableAdmin,
+  listAdmins,
+  rekeyAdmins,
+  type Actor,
+  type AdminRow,
+  type AdminSummary,
+} from './accounts';
+export { appendAudit, auditCsv, auditPage, AUDIT_PAGE_MAX, type AuditEntry, type AuditRow } from './audit';
+export { AdminRuleError } from './errors';
+export {
+  addPasskey,
+  CHALLENGE_MS,
+  passkeyByCredentialId,
+  passkeysOf,
+  passkeyUsed,
+  saveChallenge,
+  takeChallenge,
+  type PasskeyRow,
+} from './passkeys';
+export { ADMIN_NAME, ADMIN_ROLES, isAdminRole, roleMay, type AdminAbility, type AdminRole } from './roles';
+export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLimits } from './sessions';
+export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
+export { needsReseal, openSecret, sealSecret } from './secret-box';
+export { totpCode } from './totp';

@@ -1,0 +1,22 @@
+// Who may do what in the operator console (issue 24). The owner may do everything, including
+// managing admins and reading the audit log; the API refuses the rest with 403.
+
+export const ADMIN_ROLES = ['owner', 'moderator', 'support'] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
+
+/** What a console route needs. `content:read` is every role's; `content` (changes) is not support's. */
+export type AdminAbility = 'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments';
+
+const ABILITIES: Record<Exclude<AdminRole, 'owner'>, readonly AdminAbility[]> = {
+  moderator: ['reports', 'takedowns', 'content', 'content:read'],
+  support: ['members', 'payments', 'content:read'],
+};
+
+export const isAdminRole = (value: unknown): value is AdminRole => ADMIN_ROLES.includes(value as AdminRole);
+
+export function roleMay(role: AdminRole, ability: AdminAbility): boolean {
+  return role === 'owner' || ABILITIES[role].includes(ability);
+}
+
+/** An admin name: lower-case letters, digits and _, 3-32, starting with a letter. */
+export const ADMIN_NAME = /^[a-z][a-z0-9_]{2,31}$/;
