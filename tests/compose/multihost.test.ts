@@ -303,6 +303,16 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     }
   });
 
+  it("serves ingest's thumbnails from the bucket on both front doors", async () => {
+    requireStarted();
+    for (const host of HOSTS) {
+      for (const path of [`/members/videothumbs/${CLIPS[0]!.path}/${CLIPS[0]!.path}_02.jpg`, '/members/photosthumbs/set-one/large.jpg']) {
+        const res = await get(`${front(host)}${path}`);
+        expect(`${host} ${path} ${res.status} ${res.headers.get('content-type')}`).toMatch(/ 200 image\//);
+      }
+    }
+  });
+
   it('gives the set ZIP from the bucket on both front doors', async () => {
     requireStarted();
     const zips: Buffer[] = [];
