@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/site';
 import { freePort } from '../src/nginx';
 import { ComposeProject, REQUIRED, composeTestEnabled, docker, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
-import { buildIngestFolder, signInThrough } from './site';
+import { buildIngestFolder, ingestIn, mysqlIn, signInThrough, tearDown } from './site';
 
 // The production shape (docker-compose.yml) for real, on Docker with the stand-in images
 // (tools/compose-sim): required values, health, the catalog and a member's Range request through
@@ -68,13 +68,7 @@ async function accessLine(requestId: string): Promise<Record<string, unknown>> {
   return line!;
 }
 
-async function mysql(sql: string): Promise<string> {
-  const out = await must(
-    project.compose(['exec', '-T', 'mysql', 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }),
-    'mysql',
-  );
-  return out.trim();
-}
+const mysql = (sql: string) => mysqlIn(project, sql);
 
 /** Still serving: the catalog and a member's 206 through nginx, within `withinMs`. */
 async function expectServing(withinMs: number): Promise<void> {
@@ -112,12 +106,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
     ingestDir = await buildIngestFolder([{ ...CLIP, title: 'Compose Clip' }]);
   });
   afterAll(async () => {
-    if (project) {
-      const down = await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
-      if (down.code !== 0) console.error(`compose down -v failed: ${down.stderr}`);
-      await rm(dirname(project.envFile), { recursive: true, force: true });
-    }
-    if (ingestDir) await rm(ingestDir, { recursive: true, force: true });
+    await tearDown(project, ingestDir);
   });
 
   describe('required values', () => {
@@ -195,13 +184,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
 
     it('ingests through the operator CLI and serves the catalog through nginx', async () => {
       requireStarted();
-      const out = await must(
-        project.compose(
-          ['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'],
-          { timeoutMs: 180_000 },
-        ),
-        'ops catalog ingest',
-      );
+      const out = await ingestIn(project, ingestDir);
       expect(out).toMatch(/2 added/);
       const res = await fetch(project.url('/api/videos/1'));
       expect(res.status).toBe(200);

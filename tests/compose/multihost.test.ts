@@ -1,12 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudFrontOriginals, S3Originals } from '@media-site/storage';
 import { s3Origin, startCloudFrontEdge, type RunningEdge } from '../src/cloudfront-edge';
 import { freePort } from '../src/nginx';
 import { ComposeProject, composeTestEnabled, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
-import { buildIngestFolder, signInThrough, type IngestClip } from './site';
+import { buildIngestFolder, ingestIn, mysqlIn, signInThrough, tearDown, type IngestClip } from './site';
 
 // The multi-host shape (docker-compose.multihost.yml) for real, on Docker with the stand-in images
 // (tools/compose-sim): two app hosts (nginx, bff, media service, encoder, follower each), a MariaDB
@@ -45,13 +45,7 @@ const requireStarted = () => {
 const front = (host: (typeof HOSTS)[number]) => `http://127.0.0.1:${ports[host]}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function mysql(sql: string, service = 'mysql'): Promise<string> {
-  const out = await must(
-    project.compose(['exec', '-T', service, 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }),
-    `mysql on ${service}`,
-  );
-  return out.trim();
-}
+const mysql = (sql: string, service = 'mysql') => mysqlIn(project, sql, service);
 
 const operator = (args: string[], input?: string) =>
   must(project.compose(['run', '--rm', '-T', 'operator', ...args], { input, timeoutMs: 180_000 }), args.join(' '));
@@ -190,12 +184,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     ingestDir = await buildIngestFolder(CLIPS);
   });
   afterAll(async () => {
-    if (project) {
-      const down = await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
-      if (down.code !== 0) console.error(`compose down -v failed: ${down.stderr}`);
-      await rm(dirname(project.envFile), { recursive: true, force: true });
-    }
-    if (ingestDir) await rm(ingestDir, { recursive: true, force: true });
+    await tearDown(project, ingestDir);
     await edge?.close();
   });
 
@@ -233,13 +222,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
 
   it('ingests two videos into the bucket, and the encoders of both hosts make their renditions', async () => {
     requireStarted();
-    const out = await must(
-      project.compose(
-        ['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'],
-        { timeoutMs: 180_000 },
-      ),
-      'ops catalog ingest',
-    );
+    const out = await ingestIn(project, ingestDir);
     expect(out).toMatch(/3 added/);
     const started = Date.now();
     let rows = '';

@@ -1,8 +1,9 @@
-import { chmod, copyFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { repoRoot } from '../../scripts/lib/site';
+import { must, type ComposeProject } from './compose';
 
 // What the compose suites (compose.test.ts, multihost.test.ts) do to a running site: an ingest
 // folder for the operator image, and a member's sign-in through a front door.
@@ -72,4 +73,33 @@ export async function signInThrough(base: string, member: { username: string; pa
     ?.split(';')[0];
   if (!sid || !token) throw new Error(`no session or media token (me: ${me.status})`);
   return `${sid}; ${token}`;
+}
+
+/** `ops catalog ingest` of a host folder in the project's operator image; its output. */
+export function ingestIn(project: ComposeProject, dir: string): Promise<string> {
+  return must(
+    project.compose(['run', '--rm', '-T', '-v', `${dir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'], {
+      timeoutMs: 180_000,
+    }),
+    'ops catalog ingest',
+  );
+}
+
+/** One SQL statement as root in a database service of the project (rows tab-separated, no header). */
+export async function mysqlIn(project: ComposeProject, sql: string, service = 'mysql'): Promise<string> {
+  const out = await must(
+    project.compose(['exec', '-T', service, 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }),
+    `mysql on ${service}`,
+  );
+  return out.trim();
+}
+
+/** A suite's end: the project down with its volumes, its env file and the ingest folder removed. */
+export async function tearDown(project: ComposeProject | undefined, ingestDir: string): Promise<void> {
+  if (project) {
+    const down = await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
+    if (down.code !== 0) console.error(`compose down -v failed: ${down.stderr}`);
+    await rm(dirname(project.envFile), { recursive: true, force: true });
+  }
+  if (ingestDir) await rm(ingestDir, { recursive: true, force: true });
 }
