@@ -178,6 +178,8 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       // The bffs' durable purges reach the edge on this machine through the network's gateway.
       PURGE_WEBHOOK_URL: `http://${SUBNET_PREFIX}.1:${new URL(edge.url).port}/purge`,
       PURGE_DELAY_MS: '1000',
+      // The stand-in bucket's fixed keys are refused in production.
+      BUCKET_NODE_ENV: 'development',
     };
     project = new ComposeProject('mscomposemultihost', [FILE], await writeEnvFile(values), ports.a);
     await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
