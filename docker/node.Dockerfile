@@ -64,6 +64,14 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts -w bff \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
 COPY --from=db-deps /app/node_modules/better-sqlite3/build node_modules/better-sqlite3/build
 
+# The follower runs the bff's generation tracking from its own bundle, so its packages resolve from
+# front-follower/ (a package the bff keeps under bff/node_modules, lru-cache, is its own dependency too).
+FROM manifests AS follower-deps
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts -w front-follower \
+ && npm cache clean --force \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src
+COPY --from=db-deps /app/node_modules/better-sqlite3/build node_modules/better-sqlite3/build
+
 FROM manifests AS encoder-deps
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts -w encoder \
  && npm cache clean --force \
@@ -115,10 +123,9 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=5 \
 CMD ["node", "--enable-source-maps", "bff/dist/main.js"]
 
 # The generation follower, one beside each nginx host that shares no folder with a bff (docs/deploy.md,
-# "Several nginx hosts"). Its packages are a subset of the bff's (it runs the bff's generation
-# tracking), so it reuses that install instead of a stage of its own. Not in the single-host compose file.
+# "Several nginx hosts"; docker-compose.multihost.yml). Not in the single-host compose file.
 FROM runtime AS front-follower
-COPY --from=bff-deps /app /app
+COPY --from=follower-deps /app /app
 COPY --from=build /app/front-follower/dist front-follower/dist
 USER node
 CMD ["node", "--enable-source-maps", "front-follower/dist/main.js"]
@@ -171,3 +178,16 @@ RUN for c in ops seed seed-scale; do \
  && ln -s ops /usr/local/bin/catalog
 USER node
 CMD ["ops", "--help"]
+
+# Multi-host shape only (docker-compose.multihost.yml): a stand-in S3-compatible bucket, s3rver with
+# the project's corrections (storage/src/s3-local.ts; fixed keys S3RVER/S3RVER). Run from the build
+# stage's full install (s3rver and tsx are development packages): a test and evaluation server, never
+# a production store.
+FROM build AS s3-local
+ENV S3_LOCAL_ADDRESS=0.0.0.0 \
+    S3_LOCAL_PORT=4569 \
+    S3_LOCAL_DIR=/srv/s3
+RUN mkdir -p /srv/s3 && chown node:node /srv/s3
+USER node
+EXPOSE 4569
+CMD ["node", "--import", "tsx", "storage/src/s3-local.ts"]

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/site';
 import { freePort } from '../src/nginx';
 import { ComposeProject, REQUIRED, composeTestEnabled, docker, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
+import { buildIngestFolder, ingestIn, mysqlIn, signInThrough, tearDown } from './site';
 
 // The production shape (docker-compose.yml) for real, on Docker with the stand-in images
 // (tools/compose-sim): required values, health, the catalog and a member's Range request through
@@ -37,58 +36,8 @@ const requireStarted = () => {
   if (!started) throw new Error('the stack did not start (see the earlier failure)');
 };
 
-/** A small ingest folder: a photo set and a video with ready-made frames (no ffmpeg needed). */
-async function buildIngestFolder(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'compose-ingest-'));
-  const jpeg = async (rel: string, colour: string) => {
-    await mkdir(dirname(join(root, rel)), { recursive: true });
-    await sharp({ create: { width: 320, height: 200, channels: 3, background: colour } })
-      .jpeg()
-      .toFile(join(root, rel));
-  };
-  for (const n of ['p1', 'p2']) await jpeg(`photos/set-one/${n}.jpg`, '#336699');
-  for (const n of ['02', '05', '10', '15']) await jpeg(`videothumbs/${CLIP.path}/${CLIP.path}_${n}.jpg`, '#993366');
-  await writeFile(
-    join(root, 'photos/set-one/meta.json'),
-    JSON.stringify({ updatename: 'Compose Set', modelname: 'Model C1', datetoupload: '2025-01-02' }),
-  );
-  await mkdir(join(root, 'video', CLIP.path), { recursive: true });
-  await writeFile(
-    join(root, 'video', CLIP.path, 'meta.json'),
-    JSON.stringify({ updatename: 'Compose Clip', modelname: 'Model C1', datetoupload: '2025-01-03', prename: 'V001_ModelC1_ComposeClip' }),
-  );
-  await copyFile(join(repoRoot, 'ops/fixtures/sample.mp4'), join(root, 'video', CLIP.path, 'clip.mp4'));
-  // The containers run as uid 1000: everything readable by all.
-  const open = async (dir: string): Promise<void> => {
-    await chmod(dir, 0o755);
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) await open(join(dir, e.name));
-      else await chmod(join(dir, e.name), 0o644);
-    }
-  };
-  await open(root);
-  return root;
-}
-
 async function signIn(): Promise<string> {
-  const origin = project.url('');
-  const login = await fetch(project.url('/api/login'), {
-    method: 'POST',
-    headers: { Origin: origin, 'Content-Type': 'application/json' },
-    body: JSON.stringify(MEMBER),
-  });
-  if (login.status !== 200) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
-  const sid = login.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('sid='))
-    ?.split(';')[0];
-  const me = await fetch(project.url('/api/me'), { headers: { Cookie: sid ?? '' } });
-  const token = me.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('media_token='))
-    ?.split(';')[0];
-  if (!sid || !token) throw new Error(`no session or media token (me: ${me.status})`);
-  return `${sid}; ${token}`;
+  return signInThrough(project.url(''), MEMBER);
 }
 
 /** A member's Range request for the ingested clip, through nginx. */
@@ -119,13 +68,7 @@ async function accessLine(requestId: string): Promise<Record<string, unknown>> {
   return line!;
 }
 
-async function mysql(sql: string): Promise<string> {
-  const out = await must(
-    project.compose(['exec', '-T', 'mysql', 'sh', '-c', 'exec mysql -N -uroot -p"$MYSQL_ROOT_PASSWORD" "$MYSQL_DATABASE"'], { input: sql }),
-    'mysql',
-  );
-  return out.trim();
-}
+const mysql = (sql: string) => mysqlIn(project, sql);
 
 /** Still serving: the catalog and a member's 206 through nginx, within `withinMs`. */
 async function expectServing(withinMs: number): Promise<void> {
@@ -160,15 +103,10 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
     project = new ComposeProject('mscomposetest', ['docker-compose.yml'], await writeEnvFile(values), port);
     // Leftovers of an interrupted run.
     await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
-    ingestDir = await buildIngestFolder();
+    ingestDir = await buildIngestFolder([{ ...CLIP, title: 'Compose Clip' }]);
   });
   afterAll(async () => {
-    if (project) {
-      const down = await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
-      if (down.code !== 0) console.error(`compose down -v failed: ${down.stderr}`);
-      await rm(dirname(project.envFile), { recursive: true, force: true });
-    }
-    if (ingestDir) await rm(ingestDir, { recursive: true, force: true });
+    await tearDown(project, ingestDir);
   });
 
   describe('required values', () => {
@@ -246,13 +184,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
 
     it('ingests through the operator CLI and serves the catalog through nginx', async () => {
       requireStarted();
-      const out = await must(
-        project.compose(
-          ['run', '--rm', '-T', '-v', `${ingestDir}:/srv/incoming:ro`, 'operator', 'ops', 'catalog', 'ingest', '/srv/incoming'],
-          { timeoutMs: 180_000 },
-        ),
-        'ops catalog ingest',
-      );
+      const out = await ingestIn(project, ingestDir);
       expect(out).toMatch(/2 added/);
       const res = await fetch(project.url('/api/videos/1'));
       expect(res.status).toBe(200);

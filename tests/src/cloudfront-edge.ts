@@ -45,6 +45,8 @@ export interface EdgeOptions {
   /** Seconds since the epoch; tests move the clock. */
   now?: () => number;
   port?: number;
+  /** The listening address (127.0.0.1; `0.0.0.0` where containers send the purge webhook). */
+  host?: string;
 }
 
 export interface EdgeStats {
@@ -376,7 +378,7 @@ export async function startCloudFrontEdge(options: EdgeOptions): Promise<Running
       res.end(`origin: ${(err as Error).message}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,
