@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AuditRow } from '@media-site/contracts/admin';
 
 // The console's audit log: append-only. This module is its only writer and has no update or
 // delete: a row, once written, stays (docs/security.md "Operator console").
@@ -16,16 +17,7 @@ export interface AuditEntry {
   at: number;
 }
 
-export interface AuditRow {
-  id: number;
-  at: number;
-  actor: string;
-  action: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-  address: string;
-}
+export type { AuditRow };
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 const parsed = (text: unknown) => (typeof text === 'string' ? (JSON.parse(text) as unknown) : null);

@@ -1,8 +1,9 @@
 // Who may do what in the operator console (issue 24). The owner may do everything, including
 // managing admins and reading the audit log; the API refuses the rest with 403.
 
-export const ADMIN_ROLES = ['owner', 'moderator', 'support'] as const;
-export type AdminRole = (typeof ADMIN_ROLES)[number];
+import { ADMIN_ROLES, type AdminRole } from '@media-site/contracts/admin';
+
+export { ADMIN_ROLES, type AdminRole };
 
 /** What a console route needs. `content:read` is every role's; `content` (changes) is not support's. */
 export type AdminAbility = 'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments';

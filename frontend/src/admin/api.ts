@@ -4,26 +4,16 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
+import type { AdminRole, AuditRow } from '@media-site/contracts/admin';
+
+export type { AdminRole, AuditRow };
 
 // The operator console's calls to /api/admin (issue 24). Every failure becomes an AdminApiError
 // whose text is the API's own message, so the screens can show it as it is.
 
-export type AdminRole = 'owner' | 'moderator' | 'support';
-
 export interface Me {
   name: string;
   role: AdminRole;
-}
-
-export interface AuditRow {
-  id: number;
-  at: number;
-  actor: string;
-  action: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-  address: string;
 }
 
 export interface MemberRow {
