@@ -173,7 +173,7 @@ describe('the operator console at /admin', () => {
     const wrong = ['000000', '111111', '222222', '333333'].find((c) => !good.has(c))!;
     await page.getByLabel('Code from your authenticator app').fill(wrong);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').getByText('sign-in refused').waitFor();
+    await page.getByRole('alert').getByText('Sign-in refused: check the name and the code, or use your passkey again.').waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
     await shot(page, 'signin-refused', 'desktop');
   });

@@ -47,9 +47,8 @@ async function adminCommand([sub, name]: string[], flags: Record<string, unknown
 TOTP enrolment (shown once: add it to an authenticator app now, then clear your scrollback):
   URI:    ${uri}
   secret: ${secret}
-Then sign in to the console with the name and a 6-digit code (POST /api/admin/signin/totp), and
-register a passkey while signed in (POST /api/admin/passkeys/options, then /api/admin/passkeys/verify):
-see docs/operate.md "Operator console accounts".`);
+Then open /admin on the site, sign in with the name and a 6-digit code, and add a passkey there
+(Add a passkey, in the console's header): see docs/operate.md "Operator console accounts".`);
   return 0;
 }
 

@@ -31,8 +31,9 @@ const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a re
 /** A sign-in's end: a session cookie, or 401 (423 while locked) and no cookie at all. */
 async function settle(ctx: Context, deps: AccountDeps, outcome: SignInOutcome): Promise<void> {
   if (!outcome.ok) {
-    if (outcome.reason === 'locked') throw new RateLimitedError('too many failed sign-ins: this account is locked for a while');
-    throw new UnauthenticatedError('sign-in refused');
+    if (outcome.reason === 'locked')
+      throw new RateLimitedError('Too many failed sign-ins: this account is locked for a while. Try again later.');
+    throw new UnauthenticatedError('Sign-in refused: check the name and the code, or use your passkey again.');
   }
   setAdminCookie(ctx, await createAdminSession(deps.knex, outcome.admin.id, deps.now(), sessionLimits(deps)));
   ctx.body = { name: outcome.admin.name, role: outcome.admin.role };
