@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareData } from '../../scripts/lib/prepare';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 import { repoRoot } from '../../scripts/lib/site';
+import { CATALOG_FILE, seededTemplate } from '../src/stack';
 
 // SIGTERM under load: the bff stops accepting, finishes what it is serving, then exits. Every
 // request the bff received completes whole. The others are refused at connect or, if they sat in
@@ -97,8 +97,12 @@ describe('bff SIGTERM under load', () => {
   const dataDir = run.dir;
 
   it('fails no in-flight request', async () => {
-    const databaseUrl = `sqlite:${join(dataDir, 'catalog.sqlite')}`;
-    await prepareData(databaseUrl, join(dataDir, 'media'), () => {});
+    // The bff needs only the demo catalog: a copy of the seeded template's (made once before the
+    // suite), not a new seed, whose 1,400 pictures and clips cost 20-40 s of CPU inside this test.
+    const template = await seededTemplate(() => {});
+    for (const file of readdirSync(template).filter((f) => f.startsWith(CATALOG_FILE)))
+      copyFileSync(join(template, file), join(dataDir, file));
+    const databaseUrl = `sqlite:${join(dataDir, CATALOG_FILE)}`;
     const port = await freePort();
     const logs: string[] = [];
     const bff = spawnTs(

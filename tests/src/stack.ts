@@ -7,7 +7,7 @@ import { buildFrontendIfNeeded, prepareData } from '../../scripts/lib/prepare';
 import type { LogLine } from '../../scripts/lib/process';
 import { startSite, type Site } from '../../scripts/lib/site';
 
-const CATALOG_FILE = 'catalog.sqlite';
+export const CATALOG_FILE = 'catalog.sqlite';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** Where the demo data comes from: the seed, the migrations, the first-run setup. */
 const SEED_SOURCES = ['db/src', 'ops/src', 'scripts/lib'];
