@@ -3,6 +3,7 @@ import type { KeyRing } from '@media-site/contracts/token';
 import { numOrNull } from '../row-values';
 import { appendAudit } from './audit';
 import { AdminRuleError } from './errors';
+import { keepAnOwner } from './owners';
 import { ADMIN_NAME, isAdminRole, type AdminRole } from './roles';
 import { needsReseal, openSecret, sealSecret } from './secret-box';
 import { newTotp } from './totp';
@@ -69,14 +70,16 @@ export async function addAdmin(
   return totp;
 }
 
-/** Refuses sign-in from now on and ends the admin's console sessions. */
+/** Refuses sign-in from now on and ends the admin's console sessions; the last active owner stays. */
 export async function disableAdmin(db: Knex, a: { name: string; now: number } & Actor): Promise<{ sessions: number }> {
   return db.transaction(async (trx) => {
     const row = await trx('admins')
       .where({ name: checkAdminName(a.name) })
-      .first('id', 'disabled_at');
+      .forUpdate()
+      .first('id', 'role', 'disabled_at');
     if (!row) throw new AdminRuleError('not_found', `no admin ${a.name}`);
     if (row.disabled_at != null) throw new AdminRuleError('conflict', `admin ${a.name} is already disabled`);
+    await keepAnOwner(trx, { id: Number(row.id), role: row.role as AdminRole, disabled_at: row.disabled_at }, a.name);
     await trx('admins').where({ id: row.id }).update({ disabled_at: a.now });
     const sessions = await trx('admin_sessions').where({ admin_id: row.id }).delete();
     await appendAudit(trx, {

@@ -13,6 +13,7 @@ export {
 } from './accounts';
 export { appendAudit, auditCsv, auditPage, AUDIT_PAGE_MAX, type AuditEntry, type AuditRow } from './audit';
 export { AdminRuleError } from './errors';
+export { changeAdminRole, resetAdminTotp } from './manage';
 export {
   addPasskey,
   CHALLENGE_MS,
@@ -26,5 +27,5 @@ export {
 export { ADMIN_NAME, ADMIN_ROLES, isAdminRole, roleMay, type AdminAbility, type AdminRole } from './roles';
 export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLimits } from './sessions';
 export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
-export { needsReseal, openSecret, sealSecret } from './secret-box';
+export { needsReseal, openSecret, sealSecret, SealedSecretError } from './secret-box';
 export { totpCode } from './totp';

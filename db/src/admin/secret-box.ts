@@ -28,6 +28,25 @@ export function needsReseal(keys: KeyRing, stored: string): boolean {
 }
 
 /**
+ * A sealed secret that the configured ring cannot open: its key id is not in ADMIN_SECRET_KEYS
+ * (a key retired before `admin rekey` ran, a ring set wrong on one host), or the row does not
+ * verify under that key. `kid` names the key, never the value; the bff answers 503 and logs it.
+ */
+export class SealedSecretError extends Error {
+  constructor(
+    readonly kid: string,
+    readonly problem: 'missing_key' | 'does_not_open',
+  ) {
+    super(
+      problem === 'missing_key'
+        ? `an admin TOTP secret is sealed under key "${kid}", which ADMIN_SECRET_KEYS does not hold`
+        : `an admin TOTP secret does not open under key "${kid}" of ADMIN_SECRET_KEYS (wrong key, or the row was altered)`,
+    );
+    this.name = 'SealedSecretError';
+  }
+}
+
+/**
  * The plain secret of a stored value. A value without the `v1.` prefix is a plain base32 secret
  * written before encryption (returned as is, for lazy re-encryption); an unknown key id or a
  * failed tag throws, naming the key id but never the value.
@@ -36,13 +55,13 @@ export function openSecret(keys: KeyRing, stored: string): string {
   if (!stored.startsWith(`${PREFIX}.`)) return stored;
   const [, kid = '', iv = '', tag = '', body = ''] = stored.split('.');
   const secret = keys.byId.get(kid);
-  if (!secret) throw new Error(`an admin TOTP secret is sealed under key "${kid}", which ADMIN_SECRET_KEYS does not hold`);
+  if (!secret) throw new SealedSecretError(kid, 'missing_key');
   try {
     const decipher = createDecipheriv('aes-256-gcm', aesKey(secret), Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(AAD));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new Error(`an admin TOTP secret does not open under key "${kid}" of ADMIN_SECRET_KEYS (wrong key, or the row was altered)`);
+    throw new SealedSecretError(kid, 'does_not_open');
   }
 }

@@ -2,6 +2,21 @@
 export { NO_HOLIDAYS, parseHolidays, type HolidayList } from './business-days';
 export { APPEAL_BUSINESS_DAYS, deadlinesOf, nextDeadline, overdue } from './deadlines';
 export { ReportRuleError } from './errors';
+export {
+  acknowledge,
+  appeal,
+  appealEmailOf,
+  CLI_FLAGS,
+  decide,
+  queueOrder,
+  reportChoice,
+  reportText,
+  resolve,
+  slaOf,
+  type FieldNames,
+  type Sla,
+} from './handling';
+export { reportedItem, type ReportedItem } from './reported-item';
 export { appealDecisionNotices, appealReceivedNotice, outcomeNotice, reportReceivedNotice } from './notices';
 export { newReference, REFERENCE_PATTERN } from './reference';
 export {

@@ -1,9 +1,18 @@
-import { addAdmin, AdminRuleError, disableAdmin, isAdminRole, listAdmins, rekeyAdmins } from '@media-site/db/admin';
+import {
+  addAdmin,
+  AdminRuleError,
+  changeAdminRole,
+  disableAdmin,
+  isAdminRole,
+  listAdmins,
+  rekeyAdmins,
+  resetAdminTotp,
+} from '@media-site/db/admin';
 import { isoTime } from '@media-site/contracts/iso-time';
 import { cliActor, type Command, type CommandContext } from './types';
 
-// The operator console's accounts (issue 24): created, listed and disabled here only; every change
-// is written to the console's audit log as `cli:<user>`.
+// The operator console's accounts (issue 24): the same db services as the console's owner screen
+// (/api/admin/admins); every change is written to the console's audit log as `cli:<user>`.
 
 const bad = (message: string) => new AdminRuleError('bad_input', message);
 
@@ -26,15 +35,34 @@ async function adminCommand([sub, name]: string[], flags: Record<string, unknown
     io.out(`re-sealed ${resealed} admin TOTP secret(s) under ADMIN_SECRET_KEYS key "${ctx.config.adminSecretKeys.signing.kid}"`);
     return 0;
   }
-  if (sub !== 'add' && sub !== 'disable') throw bad(`unknown admin subcommand: ${String(sub)}`);
+  if (sub !== 'add' && sub !== 'disable' && sub !== 'role' && sub !== 'totp') throw bad(`unknown admin subcommand: ${String(sub)}`);
   if (!name) throw bad(`admin ${sub} needs a name`);
   if (sub === 'disable') {
     const { sessions } = await disableAdmin(knex, { name, now, actor: cliActor(ctx) });
     io.out(`disabled: ${name} (${sessions} console session(s) ended)`);
     return 0;
   }
+  if (sub === 'totp') {
+    const reset = await resetAdminTotp(knex, {
+      name,
+      issuer: ctx.config.siteName,
+      keys: ctx.config.adminSecretKeys,
+      now,
+      actor: cliActor(ctx),
+    });
+    io.out(`new TOTP secret for ${name} (the old one no longer works; ${reset.sessions} console session(s) ended)
+TOTP enrolment (shown once: give it to ${name} now, then clear your scrollback):
+  URI:    ${reset.uri}
+  secret: ${reset.secret}`);
+    return 0;
+  }
   const role = flags.role;
   if (!isAdminRole(role)) throw bad('--role must be owner, moderator or support');
+  if (sub === 'role') {
+    const changed = await changeAdminRole(knex, { name, role, now, actor: cliActor(ctx) });
+    io.out(`role of ${name}: ${changed.before} -> ${changed.after}`);
+    return 0;
+  }
   const { secret, uri } = await addAdmin(knex, {
     name,
     role,
@@ -54,10 +82,12 @@ Then open /admin on the site, sign in with the name and a 6-digit code, and add 
 
 export const adminCommands: Record<string, Command> = {
   admin: {
-    usage: `admin add|disable|list|rekey [<name>] [options]
+    usage: `admin add|disable|role|totp|list|rekey [<name>] [options]
     Operator console accounts (docs/operate.md, "Operator console accounts").
     add <name> --role owner|moderator|support   prints a one-time TOTP enrolment URI and secret
-    disable <name>   refuses sign-in from now on and ends the admin's console sessions
+    disable <name>   refuses sign-in from now on and ends the admin's console sessions (not the last active owner)
+    role <name> --role owner|moderator|support   a new role (the last active owner stays one)
+    totp <name>      a new TOTP secret, printed once (lost or exposed authenticator); ends their sessions
     list [--json]
     rekey   seals every admin's TOTP secret under the first ADMIN_SECRET_KEYS key (plain rows from
             before encryption, rows under a retired key); the bff also does it at each good sign-in`,

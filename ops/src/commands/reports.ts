@@ -1,71 +1,41 @@
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { cliActor, type Command, type CommandContext } from './types';
-import type { Knex } from 'knex';
-import { appendAudit } from '@media-site/db/admin';
 import { mailSiteFromEnv } from '@media-site/db/mail';
 import {
-  acknowledgeReport,
+  acknowledge,
   activeTakedowns,
-  appealDecisionNotices,
-  appealReceivedNotice,
+  appeal,
+  CLI_FLAGS,
+  decide,
   deadlinesOf,
-  decideAppeal,
   type HolidayList,
-  nextDeadline,
   openReports,
-  outcomeNotice,
   overdue,
   parseHolidays,
-  recordAppeal,
+  queueOrder,
   reportByReference,
   type ReportRow,
   ReportRuleError,
-  resolveReport,
+  reportText,
+  resolve,
   restore,
   takeDown,
   takedownLog,
 } from '@media-site/db/reports';
 import { announce, contentRef } from './content-change';
 import { monthlyExport } from './reports-export';
-import {
-  ACTOR_MAX,
-  APPEAL_DECISIONS,
-  DETAILS_MAX,
-  EMAIL_MAX,
-  NOTE_MAX,
-  OUTCOMES,
-  type AppealDecision,
-  type Outcome,
-} from '@media-site/contracts/report-vocabulary';
+import { ACTOR_MAX, APPEAL_DECISIONS, NOTE_MAX, OUTCOMES } from '@media-site/contracts/report-vocabulary';
 import { isoTime } from '@media-site/contracts/iso-time';
+
+// `reports ack|resolve|appeal|decide` go through db/src/reports/handling.ts, the console's service
+// too: the same checks, mail and audit row (actor `cli:<user>`) in one transaction.
 
 const iso = (ms: number | null) => isoTime(ms, '-', 's');
 const now = (ctx: CommandContext) => (ctx.io.now ?? Date.now)();
 const holidaysOf = (ctx: CommandContext): HolidayList => parseHolidays(ctx.io.env.REPORT_HOLIDAYS);
 
-function text(flags: Record<string, unknown>, name: string, max: number): string {
-  const value = typeof flags[name] === 'string' ? (flags[name] as string).trim() : '';
-  if (value === '') throw new ReportRuleError('bad_input', `--${name} is required`);
-  if (value.length > max) throw new ReportRuleError('bad_input', `--${name} is longer than ${max} characters`);
-  return value;
-}
-
-/** The appellant's address, when the appeal came with one: it gets the acknowledgement and the decision. */
-function appealEmail(flags: Record<string, unknown>): string | null {
-  const value = typeof flags.email === 'string' ? flags.email.trim() : '';
-  if (value === '') return null;
-  if (value.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(value))
-    throw new ReportRuleError('bad_input', `--email must be an e-mail address of at most ${EMAIL_MAX} characters`);
-  return value;
-}
-
-function oneOf<T extends string>(flags: Record<string, unknown>, name: string, allowed: readonly T[]): T {
-  const value = flags[name];
-  if (typeof value !== 'string' || !allowed.includes(value as T))
-    throw new ReportRuleError('bad_input', `--${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
+const text = (flags: Record<string, unknown>, name: string, max: number): string => reportText(flags[name], `--${name}`, max);
 
 function view(r: ReportRow, at: number, holidays: HolidayList) {
   const d = deadlinesOf(r, holidays);
@@ -107,42 +77,17 @@ function formatDetail(r: ReportRow, at: number, holidays: HolidayList): string {
   return lines.join('\n');
 }
 
-/** Open reports, those with a broken promise first, then by their next deadline. */
-export function queueOrder(reports: ReportRow[], at: number, holidays: HolidayList): ReportRow[] {
-  const key = (r: ReportRow) => ({ late: overdue(r, at, holidays).length > 0 ? 0 : 1, next: nextDeadline(r, holidays) ?? Infinity });
-  return [...reports].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka.late - kb.late || ka.next - kb.next || a.created_at - b.created_at;
-  });
-}
-
 async function mustFind(ctx: CommandContext, reference: string): Promise<ReportRow> {
   const r = await reportByReference(ctx.knex, reference);
   if (!r) throw new ReportRuleError('not_found', `no report ${reference}`);
   return r;
 }
 
-/** A report change and its audit row (actor `cli:<user>`) in one transaction, with any mail it queues. */
-async function audited(
-  ctx: CommandContext,
-  action: string,
-  reference: string,
-  at: number,
-  change: (trx: Knex.Transaction) => Promise<ReportRow>,
-  after: unknown,
-): Promise<ReportRow> {
-  return ctx.knex.transaction(async (trx) => {
-    const r = await change(trx);
-    await appendAudit(trx, { actor: cliActor(ctx), action, target: reference, after, at });
-    return r;
-  });
-}
-
 async function reportsCommand([sub, reference]: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
   const at = now(ctx);
   const holidays = holidaysOf(ctx);
-  const by = () => text(flags, 'by', ACTOR_MAX);
+  const site = mailSiteFromEnv(ctx.io.env);
+  const handler = () => ({ by: text(flags, 'by', ACTOR_MAX), now: at, audit: { actor: cliActor(ctx) } });
   const needRef = () => {
     if (!reference) throw new ReportRuleError('bad_input', `reports ${sub} needs a report reference`);
     return reference;
@@ -172,74 +117,31 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
       const csv = await monthlyExport(ctx.knex, String(flags.month ?? ''), at, holidays).catch((err: unknown) => {
         throw err instanceof RangeError ? new ReportRuleError('bad_input', `--month: ${err.message}`) : err;
       });
-      if (typeof flags.out === 'string') await writeFile(resolve(ctx.io.env.INIT_CWD ?? process.cwd(), flags.out), csv);
+      if (typeof flags.out === 'string') await writeFile(resolvePath(ctx.io.env.INIT_CWD ?? process.cwd(), flags.out), csv);
       else ctx.io.out(csv.trimEnd());
       return 0;
     }
-    case 'ack': {
-      const ref = needRef();
-      const who = by();
-      changed = await audited(ctx, 'report.ack', ref, at, (trx) => acknowledgeReport(trx, ref, who, at), { by: who });
+    case 'ack':
+      changed = await acknowledge(ctx.knex, needRef(), handler());
       break;
-    }
     // Each decision and its mail commit together: no outcome without its mail, no mail for an outcome rolled back.
-    case 'resolve': {
-      const ref = needRef();
-      const resolution = { outcome: oneOf<Outcome>(flags, 'outcome', OUTCOMES), note: text(flags, 'note', NOTE_MAX), by: by(), now: at };
-      const { outcome, note, by: who } = resolution;
-      changed = await audited(
-        ctx,
-        'report.resolve',
-        ref,
-        at,
-        async (trx) => {
-          const r = await resolveReport(trx, ref, resolution);
-          await outcomeNotice(trx, mailSiteFromEnv(ctx.io.env), r);
-          return r;
-        },
-        { outcome, note, by: who },
-      );
+    case 'resolve':
+      changed = await resolve(ctx.knex, needRef(), { ...handler(), outcome: flags.outcome, note: flags.note, site, names: CLI_FLAGS });
       break;
-    }
-    case 'appeal': {
-      const ref = needRef();
-      const appeal = { text: text(flags, 'text', DETAILS_MAX), email: appealEmail(flags), now: at };
-      changed = await audited(
-        ctx,
-        'report.appeal',
-        ref,
-        at,
-        async (trx) => {
-          const r = await recordAppeal(trx, ref, appeal);
-          await appealReceivedNotice(trx, mailSiteFromEnv(ctx.io.env), r, holidays);
-          return r;
-        },
-        { text: appeal.text },
-      );
-      break;
-    }
-    case 'decide': {
-      const ref = needRef();
-      const decision = {
-        decision: oneOf<AppealDecision>(flags, 'decision', APPEAL_DECISIONS),
-        note: text(flags, 'note', NOTE_MAX),
-        by: by(),
+    case 'appeal':
+      changed = await appeal(ctx.knex, needRef(), {
+        text: flags.text,
+        email: flags.email,
+        site,
+        holidays,
         now: at,
-      };
-      changed = await audited(
-        ctx,
-        'report.decide',
-        ref,
-        at,
-        async (trx) => {
-          const r = await decideAppeal(trx, ref, decision);
-          await appealDecisionNotices(trx, mailSiteFromEnv(ctx.io.env), r);
-          return r;
-        },
-        { decision: decision.decision, note: decision.note, by: decision.by },
-      );
+        audit: { actor: cliActor(ctx) },
+        names: CLI_FLAGS,
+      });
       break;
-    }
+    case 'decide':
+      changed = await decide(ctx.knex, needRef(), { ...handler(), decision: flags.decision, note: flags.note, site, names: CLI_FLAGS });
+      break;
     default:
       throw new ReportRuleError('bad_input', `unknown reports subcommand: ${String(sub)}`);
   }

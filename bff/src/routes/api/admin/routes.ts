@@ -7,14 +7,14 @@ import {
   auditPage,
   createAdminSession,
   deleteAdminSession,
+  SealedSecretError,
   totpSignIn,
   type SignInOutcome,
 } from '@media-site/db/admin';
 import { disableMember, listMembers } from '@media-site/db/members';
-import { openReports } from '@media-site/db/reports';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { z } from 'zod';
-import { RateLimitedError, UnauthenticatedError } from '../../../errors';
+import { RateLimitedError, UnauthenticatedError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
@@ -22,6 +22,8 @@ import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, authenticationBody, memberSearchQuery, registrationBody, totpSignInBody } from './schema';
 import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionLimits, setAdminCookie, signedInAdmin } from './session';
 import { adminChangeRoutes, usernameParam } from './changes';
+import { reportDeskRoutes } from './report-desk';
+import { adminAccountRoutes } from './admin-accounts';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const MEMBER_RESULTS = 50;
@@ -39,6 +41,21 @@ async function settle(ctx: Context, deps: AccountDeps, outcome: SignInOutcome): 
   ctx.body = { name: outcome.admin.name, role: outcome.admin.role };
 }
 
+/**
+ * A stored TOTP secret the configured ADMIN_SECRET_KEYS cannot open is the operator's to fix, not
+ * the admin's: 503, the key id in the log, a plain sentence to the browser (no key ids there).
+ */
+function sealedSecretUnavailable(deps: AccountDeps, name: string, err: unknown): unknown {
+  if (!(err instanceof SealedSecretError)) return err;
+  deps.logger.error(
+    { admin: name, kid: err.kid, problem: err.problem },
+    `console TOTP sign-in for ${name} is unavailable: ${err.message}; add key "${err.kid}" back to ADMIN_SECRET_KEYS (then run \`admin rekey\`), or give the admin a new TOTP secret`,
+  );
+  return new UnavailableError(
+    'Sign-in with a code is unavailable: the server cannot read the stored secret for this account. Tell the site operator; a passkey may still work.',
+  );
+}
+
 /** The operator console's API (issue 24): sign-in, the session, and one route per role. */
 export function adminRoutes(router: Router, deps: AccountDeps): void {
   const origin = adminOrigin(deps);
@@ -50,7 +67,13 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       await settle(
         ctx,
         deps,
-        await totpSignIn(deps.knex, deps.settings.adminSecretKeys, name, code, { address: ctx.ip, now: deps.now(), lockout: lockout() }),
+        await totpSignIn(deps.knex, deps.settings.adminSecretKeys, name, code, {
+          address: ctx.ip,
+          now: deps.now(),
+          lockout: lockout(),
+        }).catch((err: unknown) => {
+          throw sealedSecretUnavailable(deps, name, err);
+        }),
       );
     })
     .post('/admin/signin/passkey/options', ...signIn, async (ctx) => {
@@ -88,9 +111,6 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       ctx.attachment('audit.csv');
       ctx.body = Readable.from(auditCsv(deps.knex));
     })
-    .get('/admin/reports', origin, requireAdmin(deps, 'reports'), async (ctx) => {
-      ctx.body = { reports: await openReports(deps.knex) };
-    })
     .get('/admin/members', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const { q } = parseQuery(memberSearchQuery, ctx);
       ctx.body = { members: await listMembers(deps.knex, { q, limit: MEMBER_RESULTS }) };
@@ -103,4 +123,6 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       ctx.body = { username, sessionsEnded: sessions };
     });
   adminChangeRoutes(router, deps, origin);
+  reportDeskRoutes(router, deps, origin);
+  adminAccountRoutes(router, deps, origin);
 }
