@@ -5,6 +5,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 import type { AdminRole, AuditRow } from '@media-site/contracts/admin';
+import type { AppealDecision, Outcome, ReportReason } from '@media-site/contracts/report-vocabulary';
 
 export type { AdminRole, AuditRow };
 
@@ -26,25 +27,51 @@ export interface MemberRow {
   disabledReason: string | null;
 }
 
+/** One report of the queue as GET /api/admin/reports answers it (bff/src/routes/api/admin/report-desk.ts). */
 export interface ReportRow {
   reference: string;
   content_url: string;
-  reason: string;
+  reason: ReportReason;
+  details: string;
   created_at: number;
   acknowledged_at: number | null;
+  acknowledged_by: string | null;
   resolved_at: number | null;
-  outcome: string | null;
+  resolved_by: string | null;
+  outcome: Outcome | null;
+  resolution_note: string | null;
   appealed_at: number | null;
+  appeal_text: string | null;
+  appeal_decided_at: number | null;
+  appeal_decision: AppealDecision | null;
+  deadlines: { acknowledgeBy: number; resolveBy: number; appealDecideBy: number | null };
+  sla: { state: 'overdue' | 'due_soon' | 'on_time'; late: ('acknowledge' | 'resolve' | 'appeal')[]; next: number | null };
+  item: { type: string; path: string; title: string; takenDown: boolean; page: string; thumbnail: string | null } | null;
+}
+
+export interface AdminListRow {
+  name: string;
+  role: AdminRole;
+  disabledAt: number | null;
+  createdAt: number;
+  passkeys: number;
+}
+
+/** A new TOTP secret, shown once: the text and its otpauth:// URI for an authenticator app. */
+export interface Enrolment {
+  name: string;
+  secret: string;
+  uri: string;
 }
 
 /** What each role may see: the same table as db/src/admin/roles.ts; the API refuses the rest. */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['audit', 'members', 'reports'],
+  owner: ['audit', 'members', 'reports', 'admins'],
   moderator: ['reports'],
   support: ['members'],
 };
 
-export type Screen = 'audit' | 'members' | 'reports';
+export type Screen = 'audit' | 'members' | 'reports' | 'admins';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -106,6 +133,16 @@ export const adminApi = {
   disable: (username: string, reason: string) =>
     post<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/disable`, { reason }),
   reports: () => call<{ reports: ReportRow[] }>('/reports'),
+  reportStep: (reference: string, step: 'ack' | 'resolve' | 'appeal' | 'decide', body: Record<string, string> = {}) =>
+    post<{ report: ReportRow }>(`/reports/${encodeURIComponent(reference)}/${step}`, body),
+  takeDown: (path: string, reason: string, report: string) => post<{ type: string; path: string }>('/takedowns', { path, reason, report }),
+  admins: () => call<{ admins: AdminListRow[] }>('/admins'),
+  addAdmin: (name: string, role: AdminRole) => post<Enrolment & { role: AdminRole }>('/admins', { name, role }),
+  adminRole: (name: string, role: AdminRole) =>
+    post<{ name: string; before: AdminRole; after: AdminRole }>(`/admins/${encodeURIComponent(name)}/role`, { role }),
+  adminTotp: (name: string) => post<Enrolment & { sessionsEnded: number }>(`/admins/${encodeURIComponent(name)}/totp`),
+  disableAdmin: (name: string) => post<{ name: string; sessionsEnded: number }>(`/admins/${encodeURIComponent(name)}/disable`),
+  rekeyAdmins: () => post<{ resealed: number; kid: string }>('/admins/rekey'),
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
