@@ -30,7 +30,8 @@ function EnrolmentPanel({ e, onDone }: { e: Enrolment; onDone: () => void }) {
         <span id={`${id}-s`}>Secret</span>:{' '}
         <code aria-labelledby={`${id}-s`} className="admin-secret">
           {e.secret}
-        </code>
+        </code>{' '}
+        <span className="admin-hint">(base32: letters A-Z and digits 2-7 only, so never a zero or a one)</span>
       </p>
       <label htmlFor={`${id}-uri`}>Enrolment URI (paste into an authenticator app, or make a QR code of it offline)</label>
       <textarea id={`${id}-uri`} readOnly rows={3} value={e.uri} onFocus={(ev) => ev.target.select()} />
@@ -66,9 +67,9 @@ export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => voi
   async function act(call: () => Promise<string>) {
     setNotice('');
     const done = await run(call);
+    setConfirming(null);
     if (done === undefined) return;
     setNotice(done);
-    setConfirming(null);
     await load();
   }
 

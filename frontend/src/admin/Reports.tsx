@@ -144,17 +144,17 @@ function ReportCard({ r, busy, act }: { r: ReportRow; busy: boolean; act: (call:
             Acknowledge {ref}
           </button>
         )}
-        {r.resolved_at === null && (
+        {r.resolved_at === null && form !== 'resolve' && (
           <button type="button" className="admin-secondary" onClick={() => open('resolve')}>
             Decide…
           </button>
         )}
-        {r.resolved_at !== null && r.appealed_at === null && (
+        {r.resolved_at !== null && r.appealed_at === null && form !== 'appeal' && (
           <button type="button" className="admin-secondary" onClick={() => open('appeal')}>
             Record an appeal…
           </button>
         )}
-        {r.appealed_at !== null && r.appeal_decided_at === null && (
+        {r.appealed_at !== null && r.appeal_decided_at === null && form !== 'decide' && (
           <button type="button" className="admin-secondary" onClick={() => open('decide')}>
             Decide the appeal…
           </button>

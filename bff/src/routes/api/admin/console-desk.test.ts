@@ -133,6 +133,16 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
     expect((await post('/api/admin/admins/boss/role', boss).send({ role: 'moderator' })).status).toBe(409);
   });
 
+  it('the CLI gives a new TOTP secret too (`admin totp`), printed once and audited as cli:<user>', async () => {
+    const cli = await ops('admin', 'totp', 'boss_two');
+    expect(cli.code, cli.err).toBe(0);
+    const secret = /secret: (\S+)/.exec(cli.out)?.[1] ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(cli.out).toMatch(/URI: {4}otpauth:\/\/totp\//);
+    expect((await audit('admin.totp_reset')).at(-1)).toMatchObject({ actor: 'cli:tester', target: 'boss_two' });
+    expect((await ops('admin', 'totp', 'nobody_here')).code).toBe(1);
+  });
+
   it('refuses bad input to the admin routes with a 400 that says why', async () => {
     const boss = await signedIn('boss');
     const cases: [string, object, RegExp][] = [
