@@ -10,8 +10,9 @@ import {
   listAdmins,
   rekeyAdmins,
   resetAdminTotp,
+  SealedSecretError,
 } from '@media-site/db/admin';
-import { BadRequestError } from '../../../errors';
+import { BadRequestError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
@@ -53,7 +54,14 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
       ctx.body = { name: body.name, role: body.role, secret, uri };
     })
     .post('/admin/admins/rekey', ...owner, async (ctx) => {
-      ctx.body = { ...(await rekeyAdmins(deps.knex, { keys, ...actor(ctx) })), kid: keys.signing.kid };
+      const done = await rekeyAdmins(deps.knex, { keys, ...actor(ctx) }).catch((err: unknown) => {
+        if (!(err instanceof SealedSecretError)) throw err;
+        deps.logger.error({ kid: err.kid, problem: err.problem }, `admin rekey re-sealed nothing: ${err.message}`);
+        throw new UnavailableError(
+          'Nothing was re-sealed: a TOTP secret is sealed under a key the server no longer holds. The server log names the key; put it back in ADMIN_SECRET_KEYS, or give that admin a new TOTP secret.',
+        );
+      });
+      ctx.body = { ...done, kid: keys.signing.kid };
     })
     .post('/admin/admins/:name/disable', ...owner, async (ctx) => {
       const target = nameParam(ctx);

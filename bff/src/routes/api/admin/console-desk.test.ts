@@ -265,6 +265,14 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
     } finally {
       logged.mockRestore();
     }
+    // Re-sealing cannot open it either: a 503 with the way out, the key id in the log.
+    const boss = await signedIn('boss');
+    const rekey = await post('/api/admin/admins/rekey', boss);
+    expect(rekey.status).toBe(503);
+    expect(rekey.body.error.message).toMatch(/^Nothing was re-sealed: a TOTP secret is sealed under a key the server no longer holds/);
+    // A new secret is the way out when the key is lost.
+    expect((await post('/api/admin/admins/stale_key/totp', boss)).status).toBe(200);
+    expect((await post('/api/admin/admins/rekey', boss)).status).toBe(200);
     // No failure counted against the admin: it was not their mistake.
     expect(await audit('admin.signin_failed')).not.toContainEqual(expect.objectContaining({ target: 'stale_key' }));
   });
