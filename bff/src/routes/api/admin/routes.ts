@@ -10,7 +10,7 @@ import {
   totpSignIn,
   type SignInOutcome,
 } from '@media-site/db/admin';
-import { disableMember, listMembers } from '@media-site/db/members';
+import { disableMember, findMembers } from '@media-site/db/members';
 import { openReports } from '@media-site/db/reports';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { z } from 'zod';
@@ -22,9 +22,8 @@ import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, authenticationBody, memberSearchQuery, registrationBody, totpSignInBody } from './schema';
 import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionLimits, setAdminCookie, signedInAdmin } from './session';
 import { adminChangeRoutes, usernameParam } from './changes';
+import { adminMemberRoutes } from './members';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
-
-const MEMBER_RESULTS = 50;
 
 const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
 
@@ -93,7 +92,7 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/admin/members', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const { q } = parseQuery(memberSearchQuery, ctx);
-      ctx.body = { members: await listMembers(deps.knex, { q, limit: MEMBER_RESULTS }) };
+      ctx.body = { members: await findMembers(deps.knex, q) };
     })
     .post('/admin/members/:username/disable', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);
@@ -103,4 +102,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       ctx.body = { username, sessionsEnded: sessions };
     });
   adminChangeRoutes(router, deps, origin);
+  adminMemberRoutes(router, deps, origin);
 }
