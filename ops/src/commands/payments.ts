@@ -22,6 +22,7 @@ export const paymentCommands: Record<string, Command> = {
     async run([sub, target], flags, ctx) {
       const { knex, io } = ctx;
       const by = { actor: cliActor(ctx) };
+      const now = (io.now ?? Date.now)();
       if (sub === 'list') {
         const minutes = number(flags, 'older-than-minutes') ?? 5;
         const rows = await listOpen(knex, minutes * 60_000);
@@ -41,7 +42,7 @@ export const paymentCommands: Record<string, Command> = {
         return 0;
       }
       if (sub === 'decline' && Number.isInteger(id)) {
-        io.out(await decline(knex, id, Date.now(), by));
+        io.out(await decline(knex, id, now, by));
         return 0;
       }
       const hours = number(flags, 'older-than-hours');

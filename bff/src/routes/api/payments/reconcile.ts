@@ -106,7 +106,7 @@ export async function reconcileAttempt(
     if (!attempt) throw new ReconcileError('not_found', `there is no payment attempt ${id}`);
     if (attempt.status !== 'pending' && attempt.status !== 'unknown')
       throw new ReconcileError('conflict', `attempt ${id} is already ${attempt.status}: only a stuck attempt can be reconciled`);
-    if (attempt.created_at > r.now - r.stuckAfterMs)
+    if (r.stuckAfterMs > 0 && attempt.created_at > r.now - r.stuckAfterMs)
       throw new ReconcileError(
         'conflict',
         `attempt ${id} is only ${Math.max(0, Math.round((r.now - attempt.created_at) / 60_000))} minute(s) old: wait until it is ${Math.round(r.stuckAfterMs / 60_000)} minutes old, a webhook may still settle it`,
