@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { memberApi, when, type AttemptRow, type MemberDetail as Detail, type ReconcileAction } from './api';
+import { adminApi, memberApi, when, type AttemptRow, type MemberDetail as Detail, type ReconcileAction } from './api';
 import { ErrorText } from './ErrorText';
 import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';
@@ -21,17 +21,7 @@ const ACTION_TEXT: Record<ReconcileAction, string> = {
 };
 
 /** One member (or a username only a sign-up payment holds): membership, VODs, sessions, payments; extend and reconcile. */
-export function MemberDetail({
-  username,
-  onBack,
-  onSignedOut,
-  onEndSessions,
-}: {
-  username: string;
-  onBack: () => void;
-  onSignedOut: () => void;
-  onEndSessions: (username: string) => Promise<void>;
-}) {
+export function MemberDetail({ username, onBack, onSignedOut }: { username: string; onBack: () => void; onSignedOut: () => void }) {
   const [detail, setDetail] = useState<Detail | undefined>(undefined);
   const [days, setDays] = useState('30');
   const [reason, setReason] = useState('');
@@ -72,7 +62,9 @@ export function MemberDetail({
   }
 
   async function endSessions() {
-    await onEndSessions(username);
+    const done = await run(() => adminApi.endSessions(username));
+    if (!done) return;
+    setNotice(`${username}: ${done.sessionsEnded} session(s) ended; links and tokens they were given stop working too.`);
     await load();
   }
 
@@ -152,62 +144,64 @@ export function MemberDetail({
             </div>
           )}
 
-          <Table
-            caption="Payment attempts (newest first, at most 50)"
-            columns={['Attempt', 'For', 'Amount', 'Started', 'State', 'Where it stands', '']}
-          >
-            {detail.attempts.map((a) => (
-              <tr key={a.id}>
-                <td>{a.id}</td>
-                <td>{a.kind === 'vod' ? `VOD ${a.vod ?? ''}` : 'membership'}</td>
-                <td>{a.amount}</td>
-                <td>{when(a.createdAt)}</td>
-                <td>{a.status}</td>
-                <td>
-                  {a.step}
-                  {a.providerSubscriptionId && <div>subscription {a.providerSubscriptionId}</div>}
-                </td>
-                <td>
-                  {a.stuck && reconciling !== a.id && (
-                    <button type="button" className="admin-secondary" onClick={() => setReconciling(a.id)}>
-                      Reconcile {a.id}…
-                    </button>
-                  )}
-                  {reconciling === a.id && (
-                    <form className="admin-confirm" onSubmit={(e) => void reconcile(e, a)}>
-                      <fieldset>
-                        <legend>What does the provider's admin show for attempt {a.id}?</legend>
-                        {(Object.keys(ACTION_TEXT) as ReconcileAction[]).map((k) => (
-                          <label key={k}>
-                            <input type="radio" name={`${id}-action`} value={k} checked={action === k} onChange={() => setAction(k)} />
-                            {ACTION_TEXT[k]}
-                          </label>
-                        ))}
-                      </fieldset>
-                      {action === 'approve' && (
-                        <>
-                          <label htmlFor={`${id}-sub`}>Subscription id (optional, digits)</label>
-                          <input
-                            id={`${id}-sub`}
-                            inputMode="numeric"
-                            maxLength={32}
-                            value={subscriptionId}
-                            onChange={(e) => setSubscriptionId(e.target.value)}
-                          />
-                        </>
-                      )}
-                      <button type="submit" className="admin-danger" disabled={busy}>
-                        Settle attempt {a.id}
+          {detail.attempts.length > 0 && (
+            <Table
+              caption="Payment attempts (newest first, at most 50)"
+              columns={['Attempt', 'For', 'Amount', 'Started', 'State', 'Where it stands', 'Settle']}
+            >
+              {detail.attempts.map((a) => (
+                <tr key={a.id}>
+                  <td>{a.id}</td>
+                  <td>{a.kind === 'vod' ? `VOD ${a.vod ?? ''}` : 'membership'}</td>
+                  <td>{a.amount}</td>
+                  <td>{when(a.createdAt)}</td>
+                  <td>{a.status}</td>
+                  <td>
+                    {a.step}
+                    {a.providerSubscriptionId && <div>subscription {a.providerSubscriptionId}</div>}
+                  </td>
+                  <td>
+                    {a.stuck && reconciling !== a.id && (
+                      <button type="button" className="admin-secondary" onClick={() => setReconciling(a.id)}>
+                        Reconcile {a.id}…
                       </button>
-                      <button type="button" className="admin-secondary" onClick={() => setReconciling(null)}>
-                        Cancel
-                      </button>
-                    </form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+                    )}
+                    {reconciling === a.id && (
+                      <form className="admin-confirm" onSubmit={(e) => void reconcile(e, a)}>
+                        <fieldset>
+                          <legend>What does the provider's admin show for attempt {a.id}?</legend>
+                          {(Object.keys(ACTION_TEXT) as ReconcileAction[]).map((k) => (
+                            <label key={k}>
+                              <input type="radio" name={`${id}-action`} value={k} checked={action === k} onChange={() => setAction(k)} />
+                              {ACTION_TEXT[k]}
+                            </label>
+                          ))}
+                        </fieldset>
+                        {action === 'approve' && (
+                          <>
+                            <label htmlFor={`${id}-sub`}>Subscription id (optional, digits)</label>
+                            <input
+                              id={`${id}-sub`}
+                              inputMode="numeric"
+                              maxLength={32}
+                              value={subscriptionId}
+                              onChange={(e) => setSubscriptionId(e.target.value)}
+                            />
+                          </>
+                        )}
+                        <button type="submit" className="admin-danger" disabled={busy}>
+                          Settle attempt {a.id}
+                        </button>
+                        <button type="button" className="admin-secondary" onClick={() => setReconciling(null)}>
+                          Cancel
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
           {detail.attempts.length === 0 && <p>No payment attempts.</p>}
 
           {m.subscriptions.length > 0 && (
@@ -223,30 +217,36 @@ export function MemberDetail({
             </Table>
           )}
 
-          <Table caption={`VODs owned (${detail.vods.length})`} columns={['VOD', 'Status', 'Bought']}>
-            {detail.vods.map((v) => (
-              <tr key={`${v.path}-${v.boughtAt}`}>
-                <td>{v.title ? `${v.title} (${v.path})` : v.path}</td>
-                <td>{v.status}</td>
-                <td>{when(v.boughtAt)}</td>
-              </tr>
-            ))}
-          </Table>
+          {detail.vods.length === 0 && <p>No VODs bought.</p>}
+          {detail.vods.length > 0 && (
+            <Table caption={`VODs owned (${detail.vods.length})`} columns={['VOD', 'Status', 'Bought']}>
+              {detail.vods.map((v) => (
+                <tr key={`${v.path}-${v.boughtAt}`}>
+                  <td>{v.title ? `${v.title} (${v.path})` : v.path}</td>
+                  <td>{v.status}</td>
+                  <td>{when(v.boughtAt)}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
 
-          <Table
-            caption="Provider webhooks (newest first, at most 50)"
-            columns={['Event', 'Transaction', 'Subscription', 'Received', 'Outcome']}
-          >
-            {detail.webhooks.map((w) => (
-              <tr key={w.id}>
-                <td>{w.eventType}</td>
-                <td>{w.transactionId}</td>
-                <td>{w.subscriptionId ?? '—'}</td>
-                <td>{when(w.receivedAt)}</td>
-                <td>{w.outcome ?? '—'}</td>
-              </tr>
-            ))}
-          </Table>
+          {detail.webhooks.length === 0 && <p>No webhooks from the provider for this member's subscriptions.</p>}
+          {detail.webhooks.length > 0 && (
+            <Table
+              caption="Provider webhooks (newest first, at most 50)"
+              columns={['Event', 'Transaction', 'Subscription', 'Received', 'Outcome']}
+            >
+              {detail.webhooks.map((w) => (
+                <tr key={w.id}>
+                  <td>{w.eventType}</td>
+                  <td>{w.transactionId}</td>
+                  <td>{w.subscriptionId ?? '—'}</td>
+                  <td>{when(w.receivedAt)}</td>
+                  <td>{w.outcome ?? '—'}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
         </>
       )}
     </section>

@@ -46,15 +46,7 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
   const endSessions = (username: string) =>
     act(async () => `${username}: ${(await adminApi.endSessions(username)).sessionsEnded} session(s) ended.`);
 
-  if (open !== null)
-    return (
-      <MemberDetail
-        username={open}
-        onBack={() => setOpen(null)}
-        onSignedOut={onSignedOut}
-        onEndSessions={(username) => endSessions(username)}
-      />
-    );
+  if (open !== null) return <MemberDetail username={open} onBack={() => setOpen(null)} onSignedOut={onSignedOut} />;
 
   return (
     <section aria-busy={busy}>
@@ -77,7 +69,7 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
           {found.map((m) => (
             <tr key={m.username}>
               <td>
-                <button type="button" className="admin-link" onClick={() => setOpen(m.username)} aria-label={`Open ${m.username}`}>
+                <button type="button" className="admin-link" onClick={() => setOpen(m.username)}>
                   {m.username}
                 </button>
                 {m.matched === 'reference' && <div className="admin-hint">matches the payment reference</div>}

@@ -19,9 +19,18 @@ describe.each(testBackends())('console members and payments (%s)', (backend) => 
   const ids = { stuck: 0, fresh: 0, vod: 0, settled: 0 };
 
   const ops = (...argv: string[]) => runOpsCaptured(argv, { env: { USER: 'tester' }, knex: kit.db.knex, now: () => kit.deps.now() });
-  const post = (path: string, who: string) => kit.request.post(path).set('Origin', ORIGIN).set('Cookie', cookies.get(who) ?? '');
-  const get = (path: string, who: string) => kit.request.get(path).set('Sec-Fetch-Site', 'same-origin').set('Cookie', cookies.get(who) ?? '');
-  const audit = (action: string) => kit.db.knex('admin_audit').where({ action }).orderBy('id').select('actor', 'target', 'before_json', 'after_json');
+  const post = (path: string, who: string) =>
+    kit.request
+      .post(path)
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookies.get(who) ?? '');
+  const get = (path: string, who: string) =>
+    kit.request
+      .get(path)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Cookie', cookies.get(who) ?? '');
+  const audit = (action: string) =>
+    kit.db.knex('admin_audit').where({ action }).orderBy('id').select('actor', 'target', 'before_json', 'after_json');
 
   async function attempt(a: { username: string; memberId: number | null; kind?: string; status: string; ageMs: number; sub?: string }) {
     const now = kit.deps.now();
