@@ -20,7 +20,7 @@ describe('members and payments in the operator console', () => {
   let site: Site;
   const secrets = new Map<string, string>();
   const lastStep = new Map<string, number>();
-  const attempts: Record<Size, number> = { desktop: 0, tablet: 0 };
+  const attempts: Record<Size | 'race', number> = { desktop: 0, tablet: 0, race: 0 };
 
   function freshCode(name: string): string {
     const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(name) ?? -1) + 1);
@@ -56,7 +56,7 @@ describe('members and payments in the operator console', () => {
       // A VOD charge of the demo member's whose answer was lost 20 minutes ago: stuck, for reconcile.
       const member = await knex('members').where({ username: DEMO_MEMBER.username }).first('id');
       const now = Date.now();
-      for (const size of Object.keys(SIZES) as Size[]) {
+      for (const size of ['desktop', 'tablet', 'race'] as const) {
         const [id] = await knex('payment_attempts').insert({
           payment_token: `e2e-stuck-${size}`,
           kind: 'vod',
@@ -152,6 +152,34 @@ describe('members and payments in the operator console', () => {
       await page.context().close();
     });
   }
+
+  it('an attempt settled meanwhile (by the CLI) is refused with a sentence, and the list shows its new state', async () => {
+    const { page } = await signIn('helper', 'desktop');
+    await page.getByLabel('Name, e-mail or payment reference').fill(String(attempts.race));
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: DEMO_MEMBER.username, exact: true }).click();
+    await page.getByRole('button', { name: `Reconcile ${attempts.race}…` }).click();
+    const knex = createKnex(site.stack.databaseUrl);
+    try {
+      const cli = await runOpsCaptured(['reconcile', 'decline', String(attempts.race)], { env: { USER: 'e2e' }, knex });
+      expect(cli.out).toMatch(/declined/);
+    } finally {
+      await knex.destroy();
+    }
+    await page.getByLabel('Expire: no answer and no webhook came').check();
+    await page.getByRole('button', { name: `Settle attempt ${attempts.race}` }).click();
+    await page
+      .getByRole('alert')
+      .getByText(`attempt ${attempts.race} is already declined: only a stuck attempt can be reconciled`)
+      .waitFor();
+    await shot(page, 'reconcile-refused', 'desktop');
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(attempts.race), exact: true }) });
+    await expect.poll(() => row.textContent()).toMatch(/declined by reconciliation/);
+    expect(await page.getByRole('button', { name: `Settle attempt ${attempts.race}` }).count()).toBe(0);
+    await page.getByRole('button', { name: '← Back to the results' }).click();
+    await page.getByRole('button', { name: DEMO_MEMBER.username, exact: true }).waitFor();
+    await page.context().close();
+  });
 
   it('a moderator does not see the Members screen, and its routes answer 403', async () => {
     const { page } = await signIn('checker', 'desktop');

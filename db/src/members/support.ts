@@ -87,15 +87,21 @@ const bad = (message: string) => new MemberRuleError('bad_input', message);
 async function usernamesByReference(db: Knex, ref: string): Promise<{ memberIds: number[]; usernames: string[] }> {
   const memberIds = new Set<number>();
   const usernames = new Set<string>();
-  const attempts = db('payment_attempts').limit(SEARCH_MAX);
-  attempts.where((w) => {
-    if (/^\d{1,9}$/.test(ref)) w.orWhere('id', Number(ref));
-    if (ref.length <= 32) w.orWhere('provider_subscription_id', ref);
-    if (ref.length <= 64) w.orWhere('payment_token', ref);
-  });
-  for (const a of (await attempts.select('member_id', 'username')) as Record<string, unknown>[]) {
-    if (a.member_id !== null) memberIds.add(Number(a.member_id));
-    else usernames.add(String(a.username));
+  const byId = /^\d{1,9}$/.test(ref);
+  // A reference too long for every column matches none: no query (an empty WHERE group would match all).
+  if (byId || ref.length <= 64) {
+    const attempts: Record<string, unknown>[] = await db('payment_attempts')
+      .where((w) => {
+        if (byId) void w.orWhere('id', Number(ref));
+        if (ref.length <= 32) void w.orWhere('provider_subscription_id', ref);
+        void w.orWhere('payment_token', ref);
+      })
+      .limit(SEARCH_MAX)
+      .select('member_id', 'username');
+    for (const a of attempts) {
+      if (a.member_id !== null) memberIds.add(Number(a.member_id));
+      else usernames.add(String(a.username));
+    }
   }
   const subscriptionIds = new Set<string>(ref.length <= 32 ? [ref] : []);
   if (ref.length <= 80) {

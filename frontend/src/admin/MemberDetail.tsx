@@ -54,7 +54,11 @@ export function MemberDetail({ username, onBack, onSignedOut }: { username: stri
     event.preventDefault();
     const sub = action === 'approve' && subscriptionId.trim() !== '' ? subscriptionId.trim() : undefined;
     const done = await run(() => memberApi.reconcile(attempt.id, action, sub));
-    if (!done) return;
+    if (!done) {
+      // Settled meanwhile (a webhook, the CLI)? Show its state now; the error above stays.
+      memberApi.detail(username).then(setDetail, () => undefined);
+      return;
+    }
     setNotice(`Attempt ${attempt.id} is now ${done.after} (was ${done.before}).`);
     setReconciling(null);
     setSubscriptionId('');
@@ -166,7 +170,7 @@ export function MemberDetail({ username, onBack, onSignedOut }: { username: stri
                         Reconcile {a.id}…
                       </button>
                     )}
-                    {reconciling === a.id && (
+                    {a.stuck && reconciling === a.id && (
                       <form className="admin-confirm" onSubmit={(e) => void reconcile(e, a)}>
                         <fieldset>
                           <legend>What does the provider's admin show for attempt {a.id}?</legend>
