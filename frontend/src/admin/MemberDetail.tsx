@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { adminApi, memberApi, when, type AttemptRow, type MemberDetail as Detail, type ReconcileAction } from './api';
+import { adminApi, when } from './api';
+import { memberApi, type AttemptRow, type MemberDetail as Detail, type ReconcileAction } from './member-api';
+import './member-detail.css';
 import { ErrorText } from './ErrorText';
 import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';

@@ -29,44 +29,6 @@ export interface MemberRow {
   matched: 'name' | 'reference';
 }
 
-export interface AttemptRow {
-  id: number;
-  kind: string;
-  vod: string | null;
-  amount: string;
-  currencyCode: number;
-  status: string;
-  step: string;
-  providerSubscriptionId: string | null;
-  declineText: string | null;
-  createdAt: number;
-  updatedAt: number;
-  stuck: boolean;
-}
-
-export interface MemberDetail {
-  username: string;
-  account: { email: string; createdAt: number; disabledAt: number | null; disabledReason: string | null; revokedAt: number | null } | null;
-  membership: {
-    paidUntil: number | null;
-    state: 'active' | 'lapsed' | 'none' | 'withdrawn';
-    subscriptions: { id: number; status: string; paidUntil: number | null; providerSubscriptionId: string | null; createdAt: number }[];
-  };
-  vods: { path: string; title: string; status: string; boughtAt: number }[];
-  sessions: { count: number; lastSignInAt: number | null; expiresAt: number | null };
-  attempts: AttemptRow[];
-  webhooks: {
-    id: number;
-    eventType: string;
-    transactionId: string;
-    subscriptionId: string | null;
-    receivedAt: number;
-    outcome: string | null;
-  }[];
-}
-
-export type ReconcileAction = 'approve' | 'decline' | 'expire';
-
 export interface ReportRow {
   reference: string;
   content_url: string;
@@ -117,7 +79,7 @@ async function failure(res: Response): Promise<AdminApiError> {
   return new AdminApiError(res.status, message || FALLBACK[res.status] || `The server answered ${res.status}.`);
 }
 
-async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api/admin${path}`, {
@@ -132,7 +94,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
-const post = <T>(path: string, body: unknown = {}) => call<T>(path, { method: 'POST', body: JSON.stringify(body) });
+export const post = <T>(path: string, body: unknown = {}) => call<T>(path, { method: 'POST', body: JSON.stringify(body) });
 
 export const adminApi = {
   me: () => call<Me>('/me'),
@@ -150,18 +112,6 @@ export const adminApi = {
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
-};
-
-/** Support's members and payments (bff/src/routes/api/admin/members.ts). */
-export const memberApi = {
-  detail: (username: string) => call<MemberDetail>(`/members/${encodeURIComponent(username)}`),
-  extend: (username: string, days: number, reason: string) =>
-    post<{ username: string; before: number | null; paidUntil: number }>(`/members/${encodeURIComponent(username)}/extend`, {
-      days,
-      reason,
-    }),
-  reconcile: (id: number, action: ReconcileAction, subscriptionId?: string) =>
-    post<{ username: string; before: string; after: string }>(`/payments/${id}/reconcile`, { action, subscriptionId }),
 };
 
 export const AUDIT_CSV = '/api/admin/audit.csv';
