@@ -87,7 +87,7 @@ describe('the operator console at /admin', () => {
       await noAxeViolations(page, `audit ${size}`);
 
       await page.getByRole('link', { name: 'Members' }).click();
-      await page.getByLabel('Username or e-mail').fill(DEMO_MEMBER.username);
+      await page.getByLabel('Name, e-mail or payment reference').fill(DEMO_MEMBER.username);
       await page.getByRole('button', { name: 'Find' }).click();
       await page.getByRole('cell', { name: DEMO_MEMBER.username, exact: true }).waitFor();
       await page.getByRole('button', { name: 'Disable…' }).first().click();
@@ -117,7 +117,7 @@ describe('the operator console at /admin', () => {
     expect(status.status).toBe(403);
     expect(status.body.error.message).toMatch(/support role may not/);
     // Support's own job: find the member, end their sessions, disable (with a reason) and enable again.
-    await page.getByLabel('Username or e-mail').fill(DEMO_MEMBER.username);
+    await page.getByLabel('Name, e-mail or payment reference').fill(DEMO_MEMBER.username);
     await page.getByRole('button', { name: 'Find' }).click();
     await page.getByRole('button', { name: 'End sessions' }).first().click();
     await page

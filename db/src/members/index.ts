@@ -14,6 +14,21 @@ export {
 } from './accounts';
 export { MemberRuleError } from './errors';
 export {
+  checkExtension,
+  extendMembership,
+  findMembers,
+  memberDetail,
+  DETAIL_ROWS,
+  EXTEND_DAYS_MAX,
+  EXTEND_DAYS_MIN,
+  EXTEND_REASON_MAX,
+  SEARCH_MAX,
+  STUCK_AFTER_MS,
+  type AttemptView,
+  type MemberDetail,
+  type MemberFound,
+} from './support';
+export {
   decoyHash,
   hashesInFlight,
   hashLogNFromEnv,

@@ -2,16 +2,21 @@ import { useId, useState, type FormEvent } from 'react';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { adminApi, when, type MemberRow } from './api';
 import { ErrorText } from './ErrorText';
+import { MemberDetail } from './MemberDetail';
 import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';
 
-/** Find a member by part of the username or e-mail; disable one after saying why (and confirming). */
+/**
+ * Find a member by part of the username or e-mail, or a payment reference (attempt, subscription or
+ * transaction id); open one (MemberDetail), disable one after saying why (and confirming).
+ */
 export function Members({ onSignedOut }: { onSignedOut: () => void }) {
   const [q, setQ] = useState('');
   const [found, setFound] = useState<MemberRow[] | undefined>(undefined);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [notice, setNotice] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
   const { error, busy, run } = useAdminCall(onSignedOut);
   const id = useId();
 
@@ -41,10 +46,12 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
   const endSessions = (username: string) =>
     act(async () => `${username}: ${(await adminApi.endSessions(username)).sessionsEnded} session(s) ended.`);
 
+  if (open !== null) return <MemberDetail username={open} onBack={() => setOpen(null)} onSignedOut={onSignedOut} />;
+
   return (
     <section aria-busy={busy}>
       <form role="search" className="admin-inline" onSubmit={(e) => void search(e)}>
-        <label htmlFor={`${id}-q`}>Username or e-mail</label>
+        <label htmlFor={`${id}-q`}>Name, e-mail or payment reference</label>
         <input id={`${id}-q`} type="search" required maxLength={100} value={q} onChange={(e) => setQ(e.target.value)} />
         <button type="submit" disabled={busy}>
           Find
@@ -61,13 +68,20 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
         <Table caption={`${found.length} found (at most 50)`} columns={['Username', 'E-mail', 'Joined', 'Paid until', 'VODs', 'State']}>
           {found.map((m) => (
             <tr key={m.username}>
-              <td>{m.username}</td>
+              <td>
+                <button type="button" className="admin-link" onClick={() => setOpen(m.username)}>
+                  {m.username}
+                </button>
+                {m.matched === 'reference' && <div className="admin-hint">matches the payment reference</div>}
+              </td>
               <td>{m.email}</td>
               <td>{when(m.createdAt)}</td>
               <td>{when(m.paidUntil)}</td>
               <td>{m.vods}</td>
               <td>
-                {m.disabledAt !== null ? (
+                {!m.account ? (
+                  'no account: a sign-up payment in doubt (open it to settle)'
+                ) : m.disabledAt !== null ? (
                   <>
                     {`disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''} `}
                     <button type="button" className="admin-secondary" disabled={busy} onClick={() => void enable(m.username)}>

@@ -25,6 +25,9 @@ export interface MemberRow {
   vods: number;
   disabledAt: number | null;
   disabledReason: string | null;
+  /** false: only a sign-up payment names this username (its charge is in doubt). */
+  account: boolean;
+  matched: 'name' | 'reference';
 }
 
 /** One report of the queue as GET /api/admin/reports answers it (bff/src/routes/api/admin/report-desk.ts). */
@@ -103,7 +106,7 @@ async function failure(res: Response): Promise<AdminApiError> {
   return new AdminApiError(res.status, message || FALLBACK[res.status] || `The server answered ${res.status}.`);
 }
 
-async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api/admin${path}`, {
@@ -118,7 +121,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
-const post = <T>(path: string, body: unknown = {}) => call<T>(path, { method: 'POST', body: JSON.stringify(body) });
+export const post = <T>(path: string, body: unknown = {}) => call<T>(path, { method: 'POST', body: JSON.stringify(body) });
 
 export const adminApi = {
   me: () => call<Me>('/me'),

@@ -5,6 +5,9 @@ import {
   disableMember,
   enableMember,
   endMemberSessions,
+  EXTEND_DAYS_MAX,
+  EXTEND_DAYS_MIN,
+  extendMembership,
   hashPassword,
   listMembers,
   MemberRuleError,
@@ -80,7 +83,7 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
     else for (const m of members) io.out(formatMember(m, now));
     return 0;
   }
-  if (sub !== 'add' && sub !== 'disable' && sub !== 'enable' && sub !== 'signout-all')
+  if (sub !== 'add' && sub !== 'disable' && sub !== 'enable' && sub !== 'signout-all' && sub !== 'extend')
     throw bad(`unknown member subcommand: ${String(sub)}`);
   if (!username) throw bad(`member ${sub} needs a username`);
   if (!USERNAME.test(username)) throw bad('the username must be 3-15 letters, digits or _');
@@ -102,6 +105,14 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
       io.out(
         `disabled: ${username} (${sessions} session(s) ended); the media service refuses their tokens and links at its next revocation poll`,
       );
+      return 0;
+    }
+    case 'extend': {
+      const text = typeof flags.days === 'string' ? flags.days : '';
+      if (!/^\d{1,3}$/.test(text)) throw bad(`--days must be a whole number from ${EXTEND_DAYS_MIN} to ${EXTEND_DAYS_MAX}`);
+      const reason = typeof flags.reason === 'string' ? flags.reason : '';
+      const { before, paidUntil } = await extendMembership(knex, username, { days: Number(text), reason, now }, { actor: cliActor(ctx) });
+      io.out(`extended: ${username}, paid until ${iso(paidUntil)} (was ${iso(before)}); the site shows it at once`);
       return 0;
     }
     case 'signout-all': {
@@ -133,6 +144,9 @@ export const memberCommands: Record<string, Command> = {
         stays withdrawn
     signout-all <username>   ends every session of the member and what they minted (as the
         console's support "end sessions"), audited
+    extend <username> --days N --reason <text>   adds N days (${EXTEND_DAYS_MIN}-${EXTEND_DAYS_MAX}) to the membership's
+        paid-until time (from now when it has lapsed or there is none), audited with the reason
+        (as the console's support "Extend")
     list [--json]`,
     options: {
       password: { type: 'string' },

@@ -1,5 +1,5 @@
 import { approve, decline, expireOpen, listOpen, settleOptionsFromEnv } from '@media-site/bff/payments-reconcile';
-import { UsageError, type Command } from './types';
+import { cliActor, UsageError, type Command } from './types';
 
 const number = (flags: Record<string, unknown>, name: string): number | undefined =>
   flags[name] === undefined ? undefined : Number(flags[name]);
@@ -13,12 +13,16 @@ export const paymentCommands: Record<string, Command> = {
     usage: `reconcile list [--older-than-minutes N] | approve <attempt id> [--subscription-id ID] | decline <attempt id> | expire --older-than-hours N
     Payment attempts whose outcome is unknown (default: older than 5 minutes); approve: the provider
     shows the charge, grant access; decline: it shows none, release the username; expire: mark the
-    attempts still unknown after N hours (no webhook came) as failed. Approving reads
+    attempts still unknown after N hours (no webhook came) as failed. Approvals and declines are
+    audited (as the console's reconcile, on the same service). Approving reads
     MEMBERSHIP_PERIOD_DAYS, MEMBERSHIP_REBILLS, SITE_NAME and SITE_URL like the bff.`,
     options: { 'older-than-minutes': { type: 'string' }, 'subscription-id': { type: 'string' }, 'older-than-hours': { type: 'string' } },
     positionals: 2,
     minPositionals: 1,
-    async run([sub, target], flags, { knex, io }) {
+    async run([sub, target], flags, ctx) {
+      const { knex, io } = ctx;
+      const by = { actor: cliActor(ctx) };
+      const now = (io.now ?? Date.now)();
       if (sub === 'list') {
         const minutes = number(flags, 'older-than-minutes') ?? 5;
         const rows = await listOpen(knex, minutes * 60_000);
@@ -32,11 +36,13 @@ export const paymentCommands: Record<string, Command> = {
       }
       const id = Number(target);
       if (sub === 'approve' && Number.isInteger(id)) {
-        io.out(await approve(knex, id, (flags['subscription-id'] as string | undefined) ?? null, settleOptionsFromEnv(io.env)));
+        io.out(
+          await approve(knex, id, (flags['subscription-id'] as string | undefined) ?? null, settleOptionsFromEnv(io.env), Date.now(), by),
+        );
         return 0;
       }
       if (sub === 'decline' && Number.isInteger(id)) {
-        io.out(await decline(knex, id));
+        io.out(await decline(knex, id, now, by));
         return 0;
       }
       const hours = number(flags, 'older-than-hours');

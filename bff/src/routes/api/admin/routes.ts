@@ -11,7 +11,7 @@ import {
   totpSignIn,
   type SignInOutcome,
 } from '@media-site/db/admin';
-import { disableMember, listMembers } from '@media-site/db/members';
+import { disableMember, findMembers } from '@media-site/db/members';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { z } from 'zod';
 import { RateLimitedError, UnauthenticatedError, UnavailableError } from '../../../errors';
@@ -24,9 +24,8 @@ import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionL
 import { adminChangeRoutes, usernameParam } from './changes';
 import { reportDeskRoutes } from './report-desk';
 import { adminAccountRoutes } from './admin-accounts';
+import { adminMemberRoutes } from './members';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
-
-const MEMBER_RESULTS = 50;
 
 const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
 
@@ -113,7 +112,7 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/admin/members', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const { q } = parseQuery(memberSearchQuery, ctx);
-      ctx.body = { members: await listMembers(deps.knex, { q, limit: MEMBER_RESULTS }) };
+      ctx.body = { members: await findMembers(deps.knex, q) };
     })
     .post('/admin/members/:username/disable', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);
@@ -125,4 +124,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminChangeRoutes(router, deps, origin);
   reportDeskRoutes(router, deps, origin);
   adminAccountRoutes(router, deps, origin);
+  adminMemberRoutes(router, deps, origin);
 }

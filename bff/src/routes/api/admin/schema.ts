@@ -56,7 +56,11 @@ export const auditQuery = z.strictObject({
 });
 
 export const memberSearchQuery = z.strictObject({
-  q: z.string().trim().min(1, 'give q, part of a username or e-mail').max(100),
+  q: z
+    .string()
+    .max(100, { error: 'at most 100 characters', abort: true })
+    .trim()
+    .min(1, 'give q: part of a username or e-mail, or a payment reference'),
 });
 
 /** A takedown or restore from the console: the item's site path or URL, why, and optionally the report it answers. */

@@ -1,9 +1,14 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { mailSiteFromEnv } from '@media-site/db/mail';
+import { appendAudit } from '@media-site/db/admin';
+import { RuleError } from '@media-site/db';
 import { providerConfigShape } from '../../../provider/config';
 import { attemptById, closeAttempt, openAttempts, type AttemptRow } from './attempts';
 import { settleApproved, settleDeclined, type SettleOptions } from './settle';
+
+/** A refused reconciliation: 404 / 409 / 400 through the error middleware, exit 1 or 2 from the CLI. */
+export class ReconcileError extends RuleError {}
 
 /**
  * Settling charges in doubt (timeouts, provider errors) when no webhook did: the operator checks
@@ -27,26 +32,42 @@ export async function listOpen(knex: Knex, olderThanMs: number, now = Date.now()
   return openAttempts(knex, now - olderThanMs);
 }
 
+/** The operator CLI's `reconcile approve`: reconcileAttempt at any age, audited as the CLI's user. */
 export async function approve(
   knex: Knex,
   id: number,
   subscriptionId: string | null,
   options: SettleOptions,
   now = Date.now(),
+  by: { actor: string } = { actor: 'cli' },
+): Promise<string> {
+  return settleOne(knex, id, 'approve', { subscriptionId, options, now, by });
+}
+
+/** The operator CLI's `reconcile decline`. */
+export async function decline(knex: Knex, id: number, now = Date.now(), by: { actor: string } = { actor: 'cli' }): Promise<string> {
+  return settleOne(knex, id, 'decline', { subscriptionId: null, options: NO_SETTLE_OPTIONS, now, by });
+}
+
+// Declining never reads the membership terms or the site (no member, no receipt).
+const NO_SETTLE_OPTIONS: SettleOptions = { membership: { periodDays: 0, rebills: 0 }, site: { name: '', url: '' } };
+
+async function settleOne(
+  knex: Knex,
+  id: number,
+  action: 'approve' | 'decline',
+  r: { subscriptionId: string | null; options: SettleOptions; now: number; by: { actor: string } },
 ): Promise<string> {
   const attempt = await attemptById(knex, id);
   if (!attempt) return `attempt ${id} does not exist`;
-  return (await settleApproved(knex, id, subscriptionId, now, options))
-    ? `attempt ${id} approved: access granted to ${attempt.username}`
-    : `attempt ${id} was already ${attempt.status}`;
-}
-
-export async function decline(knex: Knex, id: number, now = Date.now()): Promise<string> {
-  const attempt = await attemptById(knex, id);
-  if (!attempt) return `attempt ${id} does not exist`;
-  return (await settleDeclined(knex, id, 'declined by reconciliation', now))
-    ? `attempt ${id} declined`
-    : `attempt ${id} was already ${attempt.status}`;
+  try {
+    const done = await reconcileAttempt(knex, id, action, { ...r, stuckAfterMs: 0 });
+    return action === 'approve' ? `attempt ${id} approved: access granted to ${done.username}` : `attempt ${id} declined`;
+  } catch (err) {
+    if (err instanceof ReconcileError && err.kind === 'conflict')
+      return `attempt ${id} was already ${(await attemptById(knex, id))?.status}`;
+    throw err;
+  }
 }
 
 /** Attempts still open after `olderThanMs` with no webhook: the provider did not charge them. */
@@ -57,4 +78,55 @@ export async function expireOpen(knex: Knex, olderThanMs: number, now = Date.now
       count += 1;
   }
   return count;
+}
+
+export type ReconcileAction = 'approve' | 'decline' | 'expire';
+
+/**
+ * One stuck attempt settled by an operator (the console's Members screen; `ops reconcile approve|
+ * decline` do the same without the age check): approve (the provider's admin shows the charge),
+ * decline (it shows none) or expire (no answer and no webhook: mark it failed). Refuses an attempt
+ * that is not open or is younger than `stuckAfterMs`: a charge may still be answered or confirmed by
+ * its webhook. The settlement and its audit row share one transaction.
+ */
+export async function reconcileAttempt(
+  knex: Knex,
+  id: number,
+  action: ReconcileAction,
+  r: {
+    subscriptionId: string | null;
+    options: SettleOptions;
+    stuckAfterMs: number;
+    now: number;
+    by: { actor: string; address?: string };
+  },
+): Promise<{ username: string; before: string; after: string }> {
+  return knex.transaction(async (trx) => {
+    const attempt = await attemptById(trx, id);
+    if (!attempt) throw new ReconcileError('not_found', `there is no payment attempt ${id}`);
+    if (attempt.status !== 'pending' && attempt.status !== 'unknown')
+      throw new ReconcileError('conflict', `attempt ${id} is already ${attempt.status}: only a stuck attempt can be reconciled`);
+    if (r.stuckAfterMs > 0 && attempt.created_at > r.now - r.stuckAfterMs)
+      throw new ReconcileError(
+        'conflict',
+        `attempt ${id} is only ${Math.max(0, Math.round((r.now - attempt.created_at) / 60_000))} minute(s) old: wait until it is ${Math.round(r.stuckAfterMs / 60_000)} minutes old, a webhook may still settle it`,
+      );
+    const settled =
+      action === 'approve'
+        ? await settleApproved(trx, id, r.subscriptionId, r.now, r.options)
+        : action === 'decline'
+          ? await settleDeclined(trx, id, 'declined by reconciliation', r.now)
+          : await closeAttempt(trx, id, 'failed', { now: r.now, declineText: 'no provider confirmation (expired by reconciliation)' });
+    if (!settled) throw new ReconcileError('conflict', `attempt ${id} was settled meanwhile`);
+    const after = action === 'approve' ? 'approved' : action === 'decline' ? 'declined' : 'failed';
+    await appendAudit(trx, {
+      ...r.by,
+      action: `payment.reconcile_${action}`,
+      target: `attempt ${id} (${attempt.username})`,
+      before: { status: attempt.status },
+      after: { status: after, ...(r.subscriptionId ? { subscriptionId: r.subscriptionId } : {}) },
+      at: r.now,
+    });
+    return { username: attempt.username, before: attempt.status, after };
+  });
 }

@@ -1,0 +1,79 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import {
+  EXTEND_DAYS_MAX,
+  EXTEND_DAYS_MIN,
+  EXTEND_REASON_MAX,
+  extendMembership,
+  memberDetail,
+  STUCK_AFTER_MS,
+} from '@media-site/db/members';
+import { BadRequestError } from '../../../errors';
+import type { AccountDeps } from '../../../account/deps';
+import { readBody } from '../../../security/body';
+import { parseBody } from '../shared/parse';
+import { reconcileAttempt } from '../payments/reconcile';
+import { requireAdmin, signedInAdmin } from './session';
+import { usernameParam } from './changes';
+
+// Support's members and payments (issue 24): one member's detail, extending a membership, and
+// reconciling one stuck payment attempt. The same db and bff services as the operator CLI
+// (`member extend`, `reconcile approve|decline|expire`), each change audited in its transaction.
+
+type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
+
+const DAYS = `a whole number of days from ${EXTEND_DAYS_MIN} to ${EXTEND_DAYS_MAX}`;
+
+const extendBody = z.strictObject({
+  days: z.number({ error: DAYS }).int(DAYS).min(EXTEND_DAYS_MIN, DAYS).max(EXTEND_DAYS_MAX, DAYS),
+  reason: z
+    .string({ error: 'give a reason' })
+    .max(EXTEND_REASON_MAX, { error: `longer than ${EXTEND_REASON_MAX} characters`, abort: true })
+    .trim()
+    .min(1, 'give a reason'),
+});
+
+const reconcileBody = z.strictObject({
+  action: z.enum(['approve', 'decline', 'expire'], { error: 'action must be approve, decline or expire' }),
+  // The provider's subscription id as its admin shows it: digits, kept as text (18 digits exceed exact integers).
+  subscriptionId: z
+    .string()
+    .max(32, { error: 'longer than 32 characters', abort: true })
+    .regex(/^\d+$/, "digits only, as the provider's admin shows it")
+    .optional(),
+});
+
+function attemptParam(ctx: Context): number {
+  const id = ctx.params.id ?? '';
+  if (!/^\d{1,9}$/.test(id)) throw new BadRequestError('not a payment attempt id');
+  return Number(id);
+}
+
+const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ctx.ip });
+
+/** GET /api/admin/members/:username, POST .../extend, POST /api/admin/payments/:id/reconcile. */
+export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
+  router
+    .get('/admin/members/:username', origin, requireAdmin(deps, 'members'), async (ctx) => {
+      ctx.body = await memberDetail(deps.knex, usernameParam(ctx), deps.now());
+    })
+    .post('/admin/members/:username/extend', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
+      const username = usernameParam(ctx);
+      const { days, reason } = parseBody(extendBody, ctx);
+      const done = await extendMembership(deps.knex, username, { days, reason, now: deps.now() }, actorOf(ctx));
+      ctx.body = { username, ...done };
+    })
+    .post('/admin/payments/:id/reconcile', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {
+      const id = attemptParam(ctx);
+      const { action, subscriptionId } = parseBody(reconcileBody, ctx);
+      const { settings } = deps;
+      ctx.body = await reconcileAttempt(deps.knex, id, action, {
+        subscriptionId: subscriptionId ?? null,
+        options: { membership: settings.membership, site: settings.site },
+        stuckAfterMs: STUCK_AFTER_MS,
+        now: deps.now(),
+        by: actorOf(ctx),
+      });
+    });
+}
