@@ -152,6 +152,8 @@ describe('the console Content screen', () => {
     await row(page).getByRole('button', { name: 'Re-encode' }).click();
     await notice(page, `Video ${clip} is queued for encoding again.`);
     expect(await row(page).textContent()).toContain('queued, 0 attempts');
+    // Waiting in the queue: nothing to re-encode until a worker has run it.
+    expect(await row(page).getByRole('button', { name: 'Re-encode' }).count()).toBe(0);
 
     await row(page).getByRole('button', { name: 'Take down…' }).click();
     await page.getByLabel('Why take it down?').fill('e2e: the console takes it down');
@@ -197,7 +199,7 @@ describe('the console Content screen', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.route('**/api/admin/content?*', (route) => route.fulfill({ status: 503, body: 'unavailable' }));
     await page.getByRole('button', { name: 'Find' }).click();
-    await page.getByRole('alert').getByText('The server answered 503.').waitFor();
+    await page.getByRole('alert').getByText('The server could not answer (503): try again in a moment.').waitFor();
     await shot(page, 'backend-error', 'tablet');
   });
 

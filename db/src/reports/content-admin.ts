@@ -319,9 +319,10 @@ export async function editContent(knex: Knex, ref: ContentRef, edit: ContentEdit
 }
 
 /**
- * Queues a video's or VOD's encode again from scratch (fresh attempts), through the queue's own
- * enqueue as `ops encode` and the ingest do; refused while it runs or before it was ever queued
- * (then `ops encode --scan` queues it once its original is on the media volume).
+ * Queues a video's or VOD's encode again from scratch (fresh attempts, no retry delay), through the
+ * queue's own enqueue as `ops encode` and the ingest do: a done or failed job. Refused while it
+ * runs or waits in the queue, or before it was ever queued (then `ops encode --scan` queues it
+ * once its original is on the media volume).
  */
 export async function requeueEncode(
   knex: Knex,
@@ -339,6 +340,8 @@ export async function requeueEncode(
       );
     if (job.status === 'running')
       throw new ReportRuleError('conflict', `${type} ${ref.path} is being encoded now (attempt ${job.attempts}); wait until it ends`);
+    if (job.status === 'queued')
+      throw new ReportRuleError('conflict', `${type} ${ref.path} is already waiting in the encode queue; a worker takes it next`);
     const { id } = await enqueue(trx, { type, path: ref.path, sourceSig: job.sourceSig, again: true }, audit.now);
     await appendAudit(trx, {
       actor: audit.actor,

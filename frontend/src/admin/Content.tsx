@@ -289,7 +289,7 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
                 </small>
               </td>
               <td>{item.model ?? '—'}</td>
-              <td>{item.date ?? '—'}</td>
+              <td className="admin-nowrap">{item.date ?? '—'}</td>
               <td>{item.price ?? '—'}</td>
               <td>
                 <Release item={item} />
@@ -323,7 +323,7 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
                           Unschedule
                         </button>
                       )}
-                      {item.encode && item.encode.status !== 'running' && (
+                      {(item.encode?.status === 'done' || item.encode?.status === 'failed') && (
                         <button
                           type="button"
                           className="admin-secondary"

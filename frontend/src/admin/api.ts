@@ -104,7 +104,9 @@ async function failure(res: Response): Promise<AdminApiError> {
   } catch {
     // not JSON: fall back to the status's text
   }
-  return new AdminApiError(res.status, message || FALLBACK[res.status] || `The server answered ${res.status}.`);
+  const fallback =
+    res.status >= 500 ? `The server could not answer (${res.status}): try again in a moment.` : `The server answered ${res.status}.`;
+  return new AdminApiError(res.status, message || FALLBACK[res.status] || fallback);
 }
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<T> {

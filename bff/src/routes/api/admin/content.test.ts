@@ -250,7 +250,7 @@ describe.each(testBackends())('console content routes (%s)', (backend) => {
     expect((await audit('content.unschedule')).at(-1)).toMatchObject({ actor: 'mod_one', target: 'video clip-two' });
   });
 
-  it('re-encodes a failed clip with fresh attempts; refuses a running one, one never queued, and a photo set', async () => {
+  it('re-encodes a failed or done clip with fresh attempts; refuses a running or waiting one, one never queued, and a photo set', async () => {
     const res = await post('/api/admin/content/reencode', 'mod_one').send({ path: '/video/clip-one' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.item.encode).toMatchObject({ status: 'queued', attempts: 0, error: null });
@@ -269,8 +269,14 @@ describe.each(testBackends())('console content routes (%s)', (backend) => {
     expect(never.status).toBe(404);
     expect(never.body.error.message).toMatch(/no encode job yet/);
     expect((await post('/api/admin/content/reencode', 'mod_one').send({ path: '/photos/set-one' })).status).toBe(400);
+    const waiting = await post('/api/admin/content/reencode', 'mod_one').send({ path: '/video/clip-one' });
+    expect(waiting.status).toBe(409);
+    expect(waiting.body.error.message).toMatch(/already waiting in the encode queue/);
+    // The CLI's `catalog reencode` is the same service: a finished job is queued again.
+    await kit.db.knex('media_jobs').where({ path: 'clip-one' }).update({ status: 'done', attempts: 1 });
     const cli = await ops('catalog', 'reencode', '/video/clip-one');
     expect(cli.code, cli.err).toBe(0);
+    expect((await ops('catalog', 'reencode', '/video/clip-one')).code).toBe(1);
     expect(await audit('content.reencode')).toHaveLength(2);
   });
 });
