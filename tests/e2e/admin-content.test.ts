@@ -143,6 +143,7 @@ describe('the console Content screen', () => {
     await page.getByRole('button', { name: 'Schedule release' }).click();
     await notice(page, new RegExp(`^Video ${clip} is scheduled for .+ \\(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\)\\.$`));
     expect(await row(page).textContent()).toMatch(/Scheduled.+(CET|GMT\+1).+UTC/);
+    await shot(page, 'scheduled', 'desktop');
     await expect.poll(inSearch, poll).toBe(false);
     await expect.poll(detailStatus, poll).toBe(404);
     await row(page).getByRole('button', { name: 'Unschedule' }).click();
@@ -207,6 +208,7 @@ describe('the console Content screen', () => {
     const { page } = await openContent('support_e2e', 'desktop');
     await find(page, clip);
     expect(await page.getByRole('columnheader', { name: 'Change' }).count()).toBe(0);
+    await page.getByText('Your role sees content; a moderator or the owner changes it.').waitFor();
     for (const name of ['Edit…', 'Schedule…', 'Re-encode', 'Take down…', 'Restore…'])
       expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     await shot(page, 'support', 'desktop');

@@ -253,7 +253,10 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
           Find
         </button>
       </form>
-      <p className="admin-hint">Times are shown in your zone ({zone()}) and in UTC.</p>
+      <p className="admin-hint">
+        Times are shown in your zone ({zone()}) and in UTC.
+        {canChange ? '' : ' Your role sees content; a moderator or the owner changes it.'}
+      </p>
       <ErrorText message={error} />
       {notice && (
         <p role="status" className="admin-notice">
