@@ -4,7 +4,8 @@ import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { enqueue, jobFor, type JobStatus } from '../encode/queue';
 import { bumpGeneration } from '../generation';
-import { modelInitial, searchText } from '../initial';
+import { foldForSearch, modelInitial, searchText } from '../initial';
+import { isSqlite } from '../knex';
 import { ReportRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 
@@ -89,10 +90,14 @@ async function tableMatches(db: Knex, type: ContentType, s: ContentSearch, limit
   if (s.path !== undefined) query.where('t.path', s.path);
   const q = (s.q ?? '').trim();
   if (q) {
-    const pattern = likePattern(q.toLowerCase());
+    // Title and model as the site's search compares them (search_text: folded, so "emilie" finds
+    // "Émilie"; a binary collation so every backend agrees), or part of the path.
+    const folded = likePattern(foldForSearch(q));
+    const column = isSqlite(db) ? 't.search_text' : 't.search_text COLLATE utf8mb4_bin';
     query.where((w) => {
-      w.whereRaw('LOWER(t.updatename) LIKE ? ESCAPE ?', [pattern, '\\']).orWhereRaw('LOWER(t.path) LIKE ? ESCAPE ?', [pattern, '\\']);
-      if (type !== 'freephotoset') w.orWhereRaw('LOWER(t.modelname) LIKE ? ESCAPE ?', [pattern, '\\']);
+      w.whereRaw('LOWER(t.path) LIKE ? ESCAPE ?', [likePattern(q.toLowerCase()), '\\']);
+      if (type === 'freephotoset') w.orWhereRaw('LOWER(t.updatename) LIKE ? ESCAPE ?', [likePattern(q.toLowerCase()), '\\']);
+      else w.orWhereRaw(`${column} LIKE ? ESCAPE ?`, [folded, '\\']);
     });
   }
   if (s.state === 'scheduled') query.where('t.publish_at', '>', s.now);

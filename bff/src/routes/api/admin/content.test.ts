@@ -194,6 +194,12 @@ describe.each(testBackends())('console content routes (%s)', (backend) => {
     const vod = await kit.db.knex('vods').where({ path: 'vod-one' }).first('price', 'updatename');
     expect(Number(vod.price)).toBe(19.9);
     expect((await audit('content.edit')).at(-1)).toMatchObject({ actor: 'cli:tester', target: 'vod vod-one' });
+    // Search compares folded text, as the site's search does: no accents or case needed.
+    expect((await ops('catalog', 'edit', '/video/clip-one', '--title', 'Crème Brûlée walk')).code).toBe(0);
+    const folded = await get('/api/admin/content?q=creme%20brulee', 'help_one');
+    expect(folded.body.items.map((i: { path: string }) => i.path)).toEqual(['clip-one']);
+    const byModel = await get('/api/admin/content?q=bella', 'help_one');
+    expect(byModel.body.items.map((i: { path: string }) => i.path)).toEqual(['set-one']);
     expect((await ops('catalog', 'edit', '/photos/set-one', '--price', '5')).code).toBe(2);
     expect((await ops('catalog', 'edit', '/photos/nope', '--title', 'x')).code).toBe(1);
   });
