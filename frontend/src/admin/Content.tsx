@@ -151,7 +151,7 @@ function ActionPanel({
           />
           {item.price !== null && (
             <>
-              <label htmlFor={`${id}-price`}>Price (USD)</label>
+              <label htmlFor={`${id}-price`}>Price (in the site's currency)</label>
               <input
                 id={`${id}-price`}
                 required
