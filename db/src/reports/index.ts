@@ -30,7 +30,26 @@ export {
   resolveReport,
   type ReportRow,
 } from './repository';
-export { nextRelease, releaseDue, schedule, scheduledItems, unreleasedIds, type ScheduledRow } from './schedule';
+export { nextRelease, parseReleaseTime, releaseDue, schedule, scheduledItems, unreleasedIds, type ScheduledRow } from './schedule';
+export {
+  checkEdit,
+  CONTENT_KINDS,
+  CONTENT_PAGE_MAX,
+  CONTENT_PAGE_SIZE_MAX,
+  CONTENT_QUERY_MAX,
+  CONTENT_STATES,
+  contentItem,
+  editContent,
+  findContent,
+  MODEL_MAX,
+  requeueEncode,
+  TITLE_MAX,
+  type ContentEdit,
+  type ContentItem,
+  type ContentKind,
+  type ContentState,
+  type EncodeState,
+} from './content-admin';
 export {
   activeTakedowns,
   CONTENT_TABLE,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isoTime } from '@media-site/contracts/iso-time';
 import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { bumpGeneration } from '../generation';
@@ -90,4 +91,22 @@ export async function releaseDue(knex: Knex, now: number): Promise<number | unde
     const moved = await trx('catalog_meta').where({ name: RELEASED_THROUGH, value: since }).update({ value: now });
     return moved === 1 ? bumpGeneration(trx) : undefined;
   });
+}
+
+// An ISO 8601 date and time with an explicit offset: a release time must not depend on the shell's TZ.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+// Far enough for any calendar; keeps the value well inside a BIGINT and a Date.
+const LATEST = Date.UTC(2100, 0, 1);
+
+/** Unix ms of `text` (the CLI's `catalog schedule` and the console alike), or a bad_input error (exit 2) that says what is accepted. */
+export function parseReleaseTime(text: string): number {
+  const value = text.trim();
+  const ms = value.length <= 40 && ISO_TIME.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms))
+    throw new ReportRuleError(
+      'bad_input',
+      `"${text}" is not an ISO 8601 time with a time zone (e.g. 2026-12-01T18:00:00Z or 2026-12-01T19:00+01:00)`,
+    );
+  if (ms >= LATEST) throw new ReportRuleError('bad_input', `release time ${value} is after ${isoTime(LATEST, '', 's')}`);
+  return ms;
 }

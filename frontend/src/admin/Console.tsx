@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, screensOf, type Me, type Screen } from './api';
 import { AuditLog } from './AuditLog';
+import { Content } from './Content';
 import { Members } from './Members';
 import { Reports } from './Reports';
 import { Admins } from './Admins';
 import { AddPasskey } from './AddPasskey';
 import { SignIn } from './SignIn';
 
-const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports', admins: 'Admins' };
+const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports', content: 'Content', admins: 'Admins' };
 
 /** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
 export function Console() {
@@ -65,6 +66,7 @@ export function Console() {
         {current === 'audit' && <AuditLog onSignedOut={signedOut} />}
         {current === 'members' && <Members onSignedOut={signedOut} />}
         {current === 'reports' && <Reports onSignedOut={signedOut} />}
+        {current === 'content' && <Content onSignedOut={signedOut} canChange={me.role !== 'support'} />}
         {current === 'admins' && <Admins me={me.name} onSignedOut={signedOut} />}
       </main>
     </div>

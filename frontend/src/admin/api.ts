@@ -67,14 +67,45 @@ export interface Enrolment {
   uri: string;
 }
 
+export type ContentKind = 'photoset' | 'freephotoset' | 'video' | 'vod' | 'model';
+export type ContentState = 'all' | 'live' | 'scheduled' | 'takendown';
+
+/** An item as GET /api/admin/content answers (db/src/reports/content-admin.ts). */
+export interface ContentItem {
+  type: ContentKind;
+  path: string;
+  title: string;
+  model: string | null;
+  date: string | null;
+  price: string | null;
+  publishAt: number | null;
+  takenDown: boolean;
+  encode: { status: 'queued' | 'running' | 'done' | 'failed'; attempts: number; progress: number; error: string | null } | null;
+  items?: number;
+}
+
+export interface ContentQuery {
+  q: string;
+  type: ContentKind | '';
+  state: ContentState;
+  page: number;
+}
+
+export interface ContentEdit {
+  title?: string;
+  model?: string;
+  date?: string;
+  price?: string;
+}
+
 /** What each role may see: the same table as db/src/admin/roles.ts; the API refuses the rest. */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['audit', 'members', 'reports', 'admins'],
-  moderator: ['reports'],
-  support: ['members'],
+  owner: ['audit', 'members', 'reports', 'content', 'admins'],
+  moderator: ['reports', 'content'],
+  support: ['members', 'content'],
 };
 
-export type Screen = 'audit' | 'members' | 'reports' | 'admins';
+export type Screen = 'audit' | 'members' | 'reports' | 'content' | 'admins';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -103,7 +134,9 @@ async function failure(res: Response): Promise<AdminApiError> {
   } catch {
     // not JSON: fall back to the status's text
   }
-  return new AdminApiError(res.status, message || FALLBACK[res.status] || `The server answered ${res.status}.`);
+  const fallback =
+    res.status >= 500 ? `The server could not answer (${res.status}): try again in a moment.` : `The server answered ${res.status}.`;
+  return new AdminApiError(res.status, message || FALLBACK[res.status] || fallback);
 }
 
 export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -149,6 +182,21 @@ export const adminApi = {
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
+};
+
+export const contentApi = {
+  find: (query: ContentQuery) => {
+    const params = new URLSearchParams({ page: String(query.page) });
+    if (query.q) params.set('q', query.q);
+    if (query.type) params.set('type', query.type);
+    if (query.state !== 'all') params.set('state', query.state);
+    return call<{ items: ContentItem[]; more: boolean; page: number }>(`/content?${params}`);
+  },
+  edit: (path: string, edit: ContentEdit) => post<{ changed: string[]; item: ContentItem }>('/content/edit', { path, ...edit }),
+  schedule: (path: string, at: string | null) => post<{ item: ContentItem }>('/content/schedule', { path, at }),
+  reencode: (path: string) => post<{ item: ContentItem }>('/content/reencode', { path }),
+  takedown: (path: string, reason: string) => post<{ generation: number }>('/takedowns', { path, reason }),
+  restore: (path: string, reason: string) => post<{ generation: number }>('/restores', { path, reason }),
 };
 
 export const AUDIT_CSV = '/api/admin/audit.csv';

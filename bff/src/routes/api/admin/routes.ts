@@ -25,6 +25,7 @@ import { adminChangeRoutes, usernameParam } from './changes';
 import { reportDeskRoutes } from './report-desk';
 import { adminAccountRoutes } from './admin-accounts';
 import { adminMemberRoutes } from './members';
+import { adminContentRoutes } from './content';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
@@ -125,4 +126,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   reportDeskRoutes(router, deps, origin);
   adminAccountRoutes(router, deps, origin);
   adminMemberRoutes(router, deps, origin);
+  adminContentRoutes(router, deps, origin);
 }
