@@ -28,3 +28,18 @@ export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLim
 export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
 export { needsReseal, openSecret, sealSecret } from './secret-box';
 export { totpCode } from './totp';
+export {
+  dashboard,
+  dayStarts,
+  DASHBOARD_DAYS_MAX,
+  DASHBOARD_DAYS_MIN,
+  type Dashboard,
+  type DashboardSections,
+  type EncodeQueue,
+  type MembersDay,
+  type PendingPurge,
+  type RecordedError,
+  type ReportsDue,
+  type Revenue,
+  type RevenueDay,
+} from './dashboard';

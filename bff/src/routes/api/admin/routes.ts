@@ -22,6 +22,7 @@ import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, authenticationBody, memberSearchQuery, registrationBody, totpSignInBody } from './schema';
 import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionLimits, setAdminCookie, signedInAdmin } from './session';
 import { adminChangeRoutes, usernameParam } from './changes';
+import { adminDashboardRoutes } from './dashboard';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const MEMBER_RESULTS = 50;
@@ -103,4 +104,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       ctx.body = { username, sessionsEnded: sessions };
     });
   adminChangeRoutes(router, deps, origin);
+  adminDashboardRoutes(router, deps, origin);
 }
