@@ -80,6 +80,8 @@ describe('the operator console at /admin', () => {
   for (const size of Object.keys(SIZES) as Size[]) {
     it(`an owner signs in with a TOTP code, sees the audit log and finds the demo member (${size})`, async () => {
       const { page, errors } = await signIn('boss', size);
+      // The dashboard is every role's first screen (its own test: admin-dashboard.test.ts).
+      await page.getByRole('link', { name: 'Audit log' }).click();
       await page.getByRole('cell', { name: 'admin.signin', exact: true }).first().waitFor();
       expect(await page.getByRole('row').filter({ hasText: 'admin.signin' }).first().textContent()).toContain('boss');
       expect(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/audit.csv');
@@ -107,7 +109,8 @@ describe('the operator console at /admin', () => {
 
   it('support sees no audit log or reports, and the API refuses them with 403', async () => {
     const { page } = await signIn('helper', 'desktop');
-    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Reports' }).count()).toBe(0);
     const status = await page.evaluate(async () => {
@@ -159,6 +162,7 @@ describe('the operator console at /admin', () => {
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByText('Signed in as keyholder').or(page.getByRole('alert')).waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('cell', { name: 'admin.passkey_add', exact: true }).waitFor();
     const signIns = page.getByRole('row').filter({ hasText: 'admin.signin' }).filter({ hasText: 'keyholder' });
     expect(await signIns.allTextContents()).toEqual([expect.stringContaining('passkey'), expect.stringContaining('totp')]);

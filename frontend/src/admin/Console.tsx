@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, screensOf, type Me, type Screen } from './api';
 import { AuditLog } from './AuditLog';
+import { Dashboard } from './Dashboard';
 import { Members } from './Members';
 import { Reports } from './Reports';
 import { AddPasskey } from './AddPasskey';
 import { SignIn } from './SignIn';
 
-const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports' };
+const TITLES: Record<Screen, string> = { dashboard: 'Dashboard', audit: 'Audit log', members: 'Members', reports: 'Reports' };
 
 /** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
 export function Console() {
@@ -61,6 +62,7 @@ export function Console() {
       </header>
       <main className="admin-main">
         <h1>{TITLES[current]}</h1>
+        {current === 'dashboard' && <Dashboard onSignedOut={signedOut} />}
         {current === 'audit' && <AuditLog onSignedOut={signedOut} />}
         {current === 'members' && <Members onSignedOut={signedOut} />}
         {current === 'reports' && <Reports onSignedOut={signedOut} />}

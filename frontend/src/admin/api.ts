@@ -37,14 +37,27 @@ export interface ReportRow {
   appealed_at: number | null;
 }
 
+/** GET /api/admin/dashboard (db/src/admin/dashboard.ts): a section is absent when the role may not see it. */
+export interface DashboardData {
+  now: number;
+  days: string[];
+  sections: Record<'members' | 'payments' | 'encode' | 'reports' | 'operations', boolean>;
+  members?: { day: string; active: number; new: number; cancelled: number; chargedBack: number }[];
+  revenue?: { currencyCode: number; days: { day: string; membership: number; vod: number }[]; totalMembership: number; totalVod: number }[];
+  encode?: { queued: number; running: number; failed: number; retrying: number };
+  reports?: { open: number; dueToday: number; overdue: number };
+  purge?: { pending: number; oldest: { id: number; event: string; createdAt: number; attempts: number; lastError: string | null } | null };
+  errors?: { at: number; source: string; subject: string; text: string }[];
+}
+
 /** What each role may see: the same table as db/src/admin/roles.ts; the API refuses the rest. */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['audit', 'members', 'reports'],
-  moderator: ['reports'],
-  support: ['members'],
+  owner: ['dashboard', 'audit', 'members', 'reports'],
+  moderator: ['dashboard', 'reports'],
+  support: ['dashboard', 'members'],
 };
 
-export type Screen = 'audit' | 'members' | 'reports';
+export type Screen = 'dashboard' | 'audit' | 'members' | 'reports';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -106,6 +119,7 @@ export const adminApi = {
   disable: (username: string, reason: string) =>
     post<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/disable`, { reason }),
   reports: () => call<{ reports: ReportRow[] }>('/reports'),
+  dashboard: (days: string) => call<DashboardData>(`/dashboard?days=${encodeURIComponent(days)}`),
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
