@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { dashboard, dayStarts } from '../src/admin';
+import { dashboard, dashboardDays, dayStarts } from '../src/admin';
 import { testBackends, useTestDb } from '../src/testing';
 
 const at = (iso: string) => Date.parse(iso);
@@ -202,7 +202,14 @@ describe.each(testBackends())('the console dashboard on %s', (backend) => {
 
   it('refuses a window outside 1..90 days', async () => {
     for (const days of [0, 91, 1.5, Number.NaN])
-      await expect(dashboard(db.knex, { days, now: NOW, sections: ALL })).rejects.toThrow(/days must be a whole number from 1 to 90/);
+      await expect(dashboard(db.knex, { days, now: NOW, sections: ALL })).rejects.toThrow('days: a whole number from 1 to 90');
     expect(dayStarts(90, NOW)).toHaveLength(90);
+    expect(dashboardDays(undefined)).toBe(30);
+    expect(dashboardDays('1')).toBe(1);
+    expect(dashboardDays('90')).toBe(90);
+    expect(() => dashboardDays('0')).toThrow('days: at least 1');
+    expect(() => dashboardDays('91')).toThrow('days: at most 90');
+    for (const text of ['', '-1', '1.5', 'abc', ' 7', '007', '9'.repeat(10_000)])
+      expect(() => dashboardDays(text), text).toThrow('days: a whole number');
   });
 });

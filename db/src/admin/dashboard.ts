@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isSqlite } from '../knex';
+import { AdminRuleError } from './errors';
 import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } from '../reports';
 
 // The console's dashboard (issue 24): figures per UTC day over the last `days` days, read in a
@@ -14,6 +15,21 @@ import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } fro
 export const DAY_MS = 86_400_000;
 export const DASHBOARD_DAYS_MIN = 1;
 export const DASHBOARD_DAYS_MAX = 90;
+export const DASHBOARD_DAYS_DEFAULT = 30;
+const WHOLE = `days: a whole number from ${DASHBOARD_DAYS_MIN} to ${DASHBOARD_DAYS_MAX}`;
+
+/**
+ * The one rule for the window, the console's `?days=` and the CLI's `--days` alike: absent is the
+ * default; at most two digits, checked before any number is made of the text.
+ */
+export function dashboardDays(text: string | undefined): number {
+  if (text === undefined) return DASHBOARD_DAYS_DEFAULT;
+  if (text.length > 2 || !/^\d+$/.test(text)) throw new AdminRuleError('bad_input', WHOLE);
+  const days = Number(text);
+  if (days < DASHBOARD_DAYS_MIN) throw new AdminRuleError('bad_input', `days: at least ${DASHBOARD_DAYS_MIN}`);
+  if (days > DASHBOARD_DAYS_MAX) throw new AdminRuleError('bad_input', `days: at most ${DASHBOARD_DAYS_MAX}`);
+  return days;
+}
 /** Errors shown: the newest of each kind the stack records in the database. */
 export const RECENT_ERRORS = 10;
 
@@ -296,8 +312,7 @@ async function recentErrors(db: Knex): Promise<RecordedError[]> {
 
 /** The dashboard's figures for the sections asked for; `days` must be in 1..DASHBOARD_DAYS_MAX. */
 export async function dashboard(db: Knex, q: DashboardQuery): Promise<Dashboard> {
-  if (!Number.isInteger(q.days) || q.days < DASHBOARD_DAYS_MIN || q.days > DASHBOARD_DAYS_MAX)
-    throw new RangeError(`days must be a whole number from ${DASHBOARD_DAYS_MIN} to ${DASHBOARD_DAYS_MAX}`);
+  if (!Number.isInteger(q.days) || q.days < DASHBOARD_DAYS_MIN || q.days > DASHBOARD_DAYS_MAX) throw new AdminRuleError('bad_input', WHOLE);
   const starts = dayStarts(q.days, q.now);
   const { sections } = q;
   const [members, revenue, encode, reports, purge, errors] = await Promise.all([

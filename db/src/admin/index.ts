@@ -30,7 +30,9 @@ export { needsReseal, openSecret, sealSecret } from './secret-box';
 export { totpCode } from './totp';
 export {
   dashboard,
+  dashboardDays,
   dayStarts,
+  DASHBOARD_DAYS_DEFAULT,
   DASHBOARD_DAYS_MAX,
   DASHBOARD_DAYS_MIN,
   type Dashboard,

@@ -97,7 +97,7 @@ describe.each(testBackends())('GET /api/admin/dashboard (%s)', (backend) => {
       ['days=abc', 'days: a whole number from 1 to 90'],
       ['days=-1', 'days: a whole number from 1 to 90'],
       ['days=', 'days: a whole number from 1 to 90'],
-      ['days=7&days=8', 'days: a whole number from 1 to 90'],
+      ['days=7&days=8', 'days: give one whole number from 1 to 90'],
       [`days=${'9'.repeat(400)}`, 'days: a whole number from 1 to 90'],
       ['days=7&sort=x', ''],
     ]) {
