@@ -46,7 +46,9 @@ async function seed(db: Knex): Promise<void> {
     event('t1', 'Cancellation', '2026-03-10T05:00:00Z'),
     event('t2', 'Chargeback', '2026-03-11T01:00:00Z'),
     event('t3', 'Refund', '2026-03-09T02:00:00Z'),
-    event('t4', 'RenewalSuccess', '2026-03-10T06:00:00Z'),
+    { ...event('t4', 'RenewalSuccess', '2026-03-10T06:00:00Z'), subscription_id: 'sub-840', payload: '{"billedAmount":"12.50"}' },
+    { ...event('t6', 'RenewalSuccess', '2026-03-11T06:00:00Z'), subscription_id: 'sub-840', payload: '{"amount":"12.50"}' },
+    { ...event('t7', 'RenewalSuccess', '2026-03-11T07:00:00Z'), subscription_id: 'sub-978', payload: '{"billedAmount":"7.00"}' },
     event('t5', 'Cancellation', '2026-03-08T23:00:00Z'),
   ]);
   let token = 0;
@@ -62,12 +64,12 @@ async function seed(db: Knex): Promise<void> {
     updated_at: at(created),
   });
   await db('payment_attempts').insert([
-    payment('membership', '9.99', 840, 'approved', '2026-03-09T10:00:00Z'),
+    { ...payment('membership', '9.99', 840, 'approved', '2026-03-09T10:00:00Z'), provider_subscription_id: 'sub-840' },
     payment('membership', '9.99', 840, 'approved', '2026-03-11T08:00:00Z'),
     payment('vod', '4.50', 840, 'approved', '2026-03-11T09:00:00Z'),
     payment('membership', '9.99', 840, 'declined', '2026-03-10T09:00:00Z'),
     payment('membership', '19.99', 840, 'approved', '2026-03-05T09:00:00Z'),
-    payment('membership', '7.00', 978, 'approved', '2026-03-10T09:00:00Z'),
+    { ...payment('membership', '7.00', 978, 'approved', '2026-03-10T09:00:00Z'), provider_subscription_id: 'sub-978' },
   ]);
   const job = (path: string, status: string, attempts: number, updated: string, error: string | null = null) => ({
     content_type: 'video',
@@ -147,21 +149,23 @@ describe.each(testBackends())('the console dashboard on %s', (backend) => {
       {
         currencyCode: 840,
         days: [
-          { day: '2026-03-09', membership: 999, vod: 0 },
-          { day: '2026-03-10', membership: 0, vod: 0 },
-          { day: '2026-03-11', membership: 999, vod: 450 },
+          { day: '2026-03-09', membership: 999, renewals: 0, vod: 0 },
+          { day: '2026-03-10', membership: 0, renewals: 1250, vod: 0 },
+          { day: '2026-03-11', membership: 999, renewals: 1250, vod: 450 },
         ],
         totalMembership: 1998,
+        totalRenewals: 2500,
         totalVod: 450,
       },
       {
         currencyCode: 978,
         days: [
-          { day: '2026-03-09', membership: 0, vod: 0 },
-          { day: '2026-03-10', membership: 700, vod: 0 },
-          { day: '2026-03-11', membership: 0, vod: 0 },
+          { day: '2026-03-09', membership: 0, renewals: 0, vod: 0 },
+          { day: '2026-03-10', membership: 700, renewals: 0, vod: 0 },
+          { day: '2026-03-11', membership: 0, renewals: 700, vod: 0 },
         ],
         totalMembership: 700,
+        totalRenewals: 700,
         totalVod: 0,
       },
     ]);

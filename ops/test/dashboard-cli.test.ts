@@ -36,7 +36,7 @@ describe.each(testBackends())('ops dashboard on %s', (backend) => {
     const run = await cli('dashboard', '--days', '7');
     expect(run.code, run.err).toBe(0);
     expect(run.out).toContain('dashboard: the 7 UTC day(s) 2026-03-05 to 2026-03-11');
-    expect(run.out).toContain('revenue (currency 840): memberships 0.00, VODs 24.50');
+    expect(run.out).toContain('revenue (currency 840): membership sign-ups 0.00, renewals 0.00, VODs 24.50');
     expect(run.out).toContain('encode queue: 0 waiting (0 to retry), 0 running, 1 failed');
     expect(run.out).toContain('vod cli-vod: ffmpeg exited with code 1');
     const json = await cli('dashboard', '--json');

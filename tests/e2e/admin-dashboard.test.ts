@@ -45,13 +45,20 @@ async function seed(knex: Knex, now: number): Promise<void> {
     updated_at: today,
   });
   await knex('payment_attempts').insert([
-    payment('dash-1', 'membership', '9.99'),
+    { ...payment('dash-1', 'membership', '9.99'), provider_subscription_id: 'dash-sub' },
     payment('dash-2', 'membership', '9.99'),
     payment('dash-3', 'vod', '24.50'),
   ]);
   await knex('webhook_events').insert([
     { transaction_id: 'dash-t1', event_type: 'Cancellation', payload: '{}', received_at: today },
     { transaction_id: 'dash-t2', event_type: 'Chargeback', payload: '{}', received_at: today },
+    {
+      transaction_id: 'dash-t3',
+      event_type: 'RenewalSuccess',
+      subscription_id: 'dash-sub',
+      payload: '{"billedAmount":"12.50"}',
+      received_at: today,
+    },
   ]);
   const job = (path: string, status: string, error: string | null) => ({
     content_type: 'video',
@@ -152,7 +159,8 @@ describe('the console dashboard', () => {
       expect(await figure(page, /^Charged back in 30 days$/).textContent()).toBe(
         String(before.members!.reduce((n, d) => n + d.chargedBack, 0) + 1),
       );
-      expect(await figure(page, 'Memberships (USD)').textContent()).toBe(usd((wasUsd?.totalMembership ?? 0) + 1998));
+      expect(await figure(page, 'Sign-ups (USD)').textContent()).toBe(usd((wasUsd?.totalMembership ?? 0) + 1998));
+      expect(await figure(page, 'Renewals (USD)').textContent()).toBe(usd((wasUsd?.totalRenewals ?? 0) + 1250));
       expect(await figure(page, 'VODs (USD)').textContent()).toBe(usd((wasUsd?.totalVod ?? 0) + 2450));
       expect(await figure(page, 'Overdue').textContent()).toBe(String(before.reports!.overdue + 1));
       expect(await figure(page, /^Failed$/).textContent()).toBe(String(before.encode!.failed + 1));

@@ -6,11 +6,12 @@ import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } fro
 // The console's dashboard (issue 24): figures per UTC day over the last `days` days, read in a
 // handful of bounded queries. Each section is read only when the caller's role may see it.
 //
-// Indexes: payment_attempts (status, created_at) for revenue; media_jobs (status, run_after, id) for
-// the encode queue; content_reports (resolved_at, created_at) for open reports; purge_outbox
-// (done_at, next_attempt_at) for pending purges; mail_outbox (status, next_attempt_at) for failed
-// mail. Members' sign-ups (members.created_at), the memberships (subscriptions) and the webhook
-// events (received_at) have no index on time: those three read one pass each over their table.
+// Indexes (checked with EXPLAIN on MariaDB): payment_attempts (status, created_at) for revenue;
+// media_jobs (status, run_after, id) for the encode queue and failed encodes; purge_outbox (done_at,
+// next_attempt_at) for pending purges; mail_outbox (status, next_attempt_at) for failed mail.
+// Without an index on time, one pass each over: members (created_at), subscriptions (running
+// memberships), webhook_events (received_at: cancellations, chargebacks, renewals) and the open
+// reports (openReports' OR of resolved and appealed, as the Reports screen reads them).
 
 export const DAY_MS = 86_400_000;
 export const DASHBOARD_DAYS_MIN = 1;
@@ -55,8 +56,9 @@ export interface MembersDay {
 
 export interface RevenueDay {
   day: string;
-  /** Cents (hundredths of the currency's unit). */
+  /** Cents (hundredths of the currency's unit): membership sign-ups, membership renewals, VODs. */
   membership: number;
+  renewals: number;
   vod: number;
 }
 
@@ -64,6 +66,7 @@ export interface Revenue {
   currencyCode: number;
   days: RevenueDay[];
   totalMembership: number;
+  totalRenewals: number;
   totalVod: number;
 }
 
@@ -179,26 +182,60 @@ async function membersPerDay(db: Knex, starts: number[], now: number): Promise<M
   }));
 }
 
-/** Approved payments (sign-ups and VOD purchases) per day, product and currency, in cents. */
+interface RevenueRow {
+  d: unknown;
+  kind: string;
+  currency_code: unknown;
+  total: unknown;
+}
+
+/**
+ * Renewals billed (the provider's RenewalSuccess events) per day and currency. The amount is only in
+ * the stored payload (billedAmount, else amount); the currency is the subscription's first attempt's.
+ */
+async function renewalsPerDay(db: Knex, since: number, until: number): Promise<RevenueRow[]> {
+  const sqlite = isSqlite(db);
+  const field = (name: string) => (sqlite ? `json_extract(payload, '$.${name}')` : `json_value(payload, '$.${name}')`);
+  const amount = `cast(coalesce(${field('billedAmount')}, ${field('amount')}) as ${sqlite ? 'real' : 'decimal(14,2)'})`;
+  return (await db('webhook_events')
+    .where({ event_type: 'RenewalSuccess' })
+    .where('received_at', '>=', since)
+    .where('received_at', '<', until)
+    .select(
+      bucket(db, 'received_at', since).wrap('(', ') as d'),
+      db.raw(`'renewal' as kind`),
+      db.raw(
+        '(select pa.currency_code from payment_attempts pa where pa.provider_subscription_id = webhook_events.subscription_id order by pa.id limit 1) as currency_code',
+      ),
+      db.raw(`sum(${amount}) as total`),
+    )
+    .groupBy('d', 'currency_code')) as RevenueRow[];
+}
+
+/** Money in per day, product and currency, in cents: approved sign-ups and VOD purchases, and renewals. */
 async function revenuePerDay(db: Knex, starts: number[]): Promise<Revenue[]> {
   const since = starts[0]!;
   const until = starts[starts.length - 1]! + DAY_MS;
   const amount = isSqlite(db) ? db.raw('sum(cast(amount as real)) as total') : db.raw('sum(cast(amount as decimal(14,2))) as total');
-  const rows = (await db('payment_attempts')
-    .where({ status: 'approved' })
-    .where('created_at', '>=', since)
-    .where('created_at', '<', until)
-    .select(bucket(db, 'created_at', since).wrap('(', ') as d'), 'kind', 'currency_code', amount)
-    .groupBy('d', 'kind', 'currency_code')) as { d: unknown; kind: string; currency_code: unknown; total: unknown }[];
+  const [payments, renewals] = await Promise.all([
+    db('payment_attempts')
+      .where({ status: 'approved' })
+      .where('created_at', '>=', since)
+      .where('created_at', '<', until)
+      .select(bucket(db, 'created_at', since).wrap('(', ') as d'), 'kind', 'currency_code', amount)
+      .groupBy('d', 'kind', 'currency_code') as Promise<RevenueRow[]>,
+    renewalsPerDay(db, since, until),
+  ]);
   const byCurrency = new Map<number, Revenue>();
-  for (const row of rows) {
+  for (const row of [...payments, ...renewals]) {
     const code = num(row.currency_code);
     let revenue = byCurrency.get(code);
     if (!revenue) {
       revenue = {
         currencyCode: code,
-        days: starts.map((s) => ({ day: dayName(s), membership: 0, vod: 0 })),
+        days: starts.map((s) => ({ day: dayName(s), membership: 0, renewals: 0, vod: 0 })),
         totalMembership: 0,
+        totalRenewals: 0,
         totalVod: 0,
       };
       byCurrency.set(code, revenue);
@@ -209,6 +246,9 @@ async function revenuePerDay(db: Knex, starts: number[]): Promise<Revenue[]> {
     if (row.kind === 'vod') {
       day.vod += cents;
       revenue.totalVod += cents;
+    } else if (row.kind === 'renewal') {
+      day.renewals += cents;
+      revenue.totalRenewals += cents;
     } else {
       day.membership += cents;
       revenue.totalMembership += cents;

@@ -90,7 +90,8 @@ function RevenueCurrency({ data, revenue }: { data: DashboardData; revenue: NonN
   const money = useMemo(() => moneyFormat(revenue.currencyCode), [revenue.currencyCode]);
   const series = useMemo<ChartSeries[]>(
     () => [
-      { label: 'Memberships', values: revenue.days.map((d) => d.membership / 100), color: '#0b57a4' },
+      { label: 'Membership sign-ups', values: revenue.days.map((d) => d.membership / 100), color: '#0b57a4' },
+      { label: 'Membership renewals', values: revenue.days.map((d) => d.renewals / 100), color: '#6a3d9a', dash: [2, 3] },
       { label: 'VODs', values: revenue.days.map((d) => d.vod / 100), color: '#1d7a38', dash: [6, 4] },
     ],
     [revenue],
@@ -101,24 +102,26 @@ function RevenueCurrency({ data, revenue }: { data: DashboardData; revenue: NonN
     <>
       <Figures
         items={[
-          [`Memberships (${name})`, money(revenue.totalMembership)],
+          [`Sign-ups (${name})`, money(revenue.totalMembership)],
+          [`Renewals (${name})`, money(revenue.totalRenewals)],
           [`VODs (${name})`, money(revenue.totalVod)],
-          [`Total (${name})`, money(revenue.totalMembership + revenue.totalVod)],
+          [`Total (${name})`, money(revenue.totalMembership + revenue.totalRenewals + revenue.totalVod)],
         ]}
       />
       <DayChart
-        label={`Revenue per day in ${name}, memberships and VODs (figures in the table below)`}
+        label={`Revenue per day in ${name}: membership sign-ups, renewals and VODs (figures in the table below)`}
         days={data.days}
         series={series}
         format={axis}
       />
       <details>
         <summary>Revenue per day in {name}, as a table</summary>
-        <Table caption={`Revenue per day in ${name} (UTC)`} columns={['Day', 'Memberships', 'VODs']}>
+        <Table caption={`Revenue per day in ${name} (UTC)`} columns={['Day', 'Sign-ups', 'Renewals', 'VODs']}>
           {revenue.days.map((d) => (
             <tr key={d.day}>
               <td>{d.day}</td>
               <td>{money(d.membership)}</td>
+              <td>{money(d.renewals)}</td>
               <td>{money(d.vod)}</td>
             </tr>
           ))}
@@ -133,8 +136,11 @@ function RevenueSection({ data }: { data: DashboardData }) {
   return (
     <section aria-labelledby="dash-revenue">
       <h2 id="dash-revenue">Revenue</h2>
-      <p className="admin-hint">Approved sign-ups and VOD purchases, by the day the payment started. Renewals are not counted here.</p>
-      {revenue.length === 0 && <p>No approved payments in these days.</p>}
+      <p className="admin-hint">
+        Approved membership sign-ups and VOD purchases (by the day the payment started) and the renewals the billing provider reported (by
+        the day it did).
+      </p>
+      {revenue.length === 0 && <p>No payments in these days.</p>}
       {revenue.map((r) => (
         <RevenueCurrency key={r.currencyCode} data={data} revenue={r} />
       ))}

@@ -43,7 +43,13 @@ export interface DashboardData {
   days: string[];
   sections: Record<'members' | 'payments' | 'encode' | 'reports' | 'operations', boolean>;
   members?: { day: string; active: number; new: number; cancelled: number; chargedBack: number }[];
-  revenue?: { currencyCode: number; days: { day: string; membership: number; vod: number }[]; totalMembership: number; totalVod: number }[];
+  revenue?: {
+    currencyCode: number;
+    days: { day: string; membership: number; renewals: number; vod: number }[];
+    totalMembership: number;
+    totalRenewals: number;
+    totalVod: number;
+  }[];
   encode?: { queued: number; running: number; failed: number; retrying: number };
   reports?: { open: number; dueToday: number; overdue: number };
   purge?: { pending: number; oldest: { id: number; event: string; createdAt: number; attempts: number; lastError: string | null } | null };

@@ -17,9 +17,9 @@ function text(d: Dashboard): string {
   );
   for (const r of d.revenue ?? [])
     lines.push(
-      `revenue (currency ${r.currencyCode}): memberships ${money(r.totalMembership)}, VODs ${money(r.totalVod)} (sign-ups and VOD purchases)`,
+      `revenue (currency ${r.currencyCode}): membership sign-ups ${money(r.totalMembership)}, renewals ${money(r.totalRenewals)}, VODs ${money(r.totalVod)}`,
     );
-  if (d.revenue?.length === 0) lines.push('revenue: no approved payments in these days');
+  if (d.revenue?.length === 0) lines.push('revenue: no payments in these days');
   if (d.encode)
     lines.push(
       `encode queue: ${d.encode.queued} waiting (${d.encode.retrying} to retry), ${d.encode.running} running, ${d.encode.failed} failed`,
