@@ -100,6 +100,7 @@ describe('the console dashboard', () => {
     return totpCode(secrets.get(name)!, step * 30_000);
   }
 
+  /** Signs in and opens the dashboard: the owner's first screen, one link away for the other roles. */
   async function signIn(name: string, size: Size): Promise<{ page: Page; errors: string[] }> {
     const opened = await site.open({ ...SIZES[size], ageConfirmed: false });
     await opened.page.goto('/admin');
@@ -107,6 +108,9 @@ describe('the console dashboard', () => {
     await opened.page.getByLabel('Code from your authenticator app').fill(freshCode(name));
     await opened.page.getByRole('button', { name: 'Sign in' }).click();
     await opened.page.getByText(`Signed in as ${name}`).waitFor();
+    const first = await opened.page.getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current');
+    expect(first === 'page', `${name}'s first screen`).toBe(name.startsWith('dash_owner'));
+    if (first !== 'page') await opened.page.getByRole('link', { name: 'Dashboard' }).click();
     await opened.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     return opened;
   }

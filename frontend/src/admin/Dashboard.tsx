@@ -234,7 +234,7 @@ function Operations({ data }: { data: DashboardData }) {
   );
 }
 
-/** The first screen: figures per day and the queues that need someone, each part as the role may see it. */
+/** Figures per day and the queues that need someone, each part as the role may see it (the owner's first screen). */
 export function Dashboard({ onSignedOut }: { onSignedOut: () => void }) {
   const [days, setDays] = useState(DEFAULT_DAYS);
   const [data, setData] = useState<DashboardData | undefined>(undefined);

@@ -56,11 +56,14 @@ export interface DashboardData {
   errors?: { at: number; source: string; subject: string; text: string }[];
 }
 
-/** What each role may see: the same table as db/src/admin/roles.ts; the API refuses the rest. */
+/**
+ * What each role may see, its first screen first (the owner's is the dashboard): the same table as
+ * db/src/admin/roles.ts; the API refuses the rest.
+ */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
   owner: ['dashboard', 'audit', 'members', 'reports'],
-  moderator: ['dashboard', 'reports'],
-  support: ['dashboard', 'members'],
+  moderator: ['reports', 'dashboard'],
+  support: ['members', 'dashboard'],
 };
 
 export type Screen = 'dashboard' | 'audit' | 'members' | 'reports';

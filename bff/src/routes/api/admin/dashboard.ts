@@ -22,7 +22,7 @@ export const dashboardSections = (role: AdminRole): DashboardSections => ({
   operations: roleMay(role, 'operations'),
 });
 
-/** GET /api/admin/dashboard?days=N (1..90, default 30; the CLI's `dashboard` reads the same service): every role's first screen, its sections by role. */
+/** GET /api/admin/dashboard?days=N (1..90, default 30; the CLI's `dashboard` reads the same service): the owner's first screen, every role's with its sections by role. */
 export function adminDashboardRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
   router.get('/admin/dashboard', origin, requireAdmin(deps), async (ctx) => {
     const days = dashboardDays(parseQuery(dashboardQuery, ctx).days);
