@@ -249,6 +249,9 @@ describe('the console dashboard', () => {
     await page.getByRole('heading', { name: 'Reports', level: 2 }).waitFor();
     for (const hidden of ['Members', 'Revenue', 'CDN purges', 'Recent errors'])
       expect(await page.getByRole('heading', { name: hidden, level: 2 }).count(), hidden).toBe(0);
+    // No figures per day: no window to set.
+    await page.getByText(/^Read at /).waitFor();
+    expect(await page.getByLabel('Days shown (1 to 90)').count()).toBe(0);
     await shot(page, 'moderator', 'desktop');
   });
 });

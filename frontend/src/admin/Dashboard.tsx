@@ -246,6 +246,8 @@ export function Dashboard({ onSignedOut }: { onSignedOut: () => void }) {
     void run(() => adminApi.dashboard(DEFAULT_DAYS)).then((found) => found && setData(found));
   }, [run]);
 
+  const perDay = Boolean(data?.sections.members || data?.sections.payments);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     load(days.trim());
@@ -253,19 +255,23 @@ export function Dashboard({ onSignedOut }: { onSignedOut: () => void }) {
 
   return (
     <section aria-busy={busy} className="admin-dashboard">
-      <form className="admin-inline" onSubmit={submit} noValidate>
-        <label htmlFor="dash-days">Days shown (1 to 90)</label>
-        <input id="dash-days" inputMode="numeric" size={4} maxLength={4} value={days} onChange={(e) => setDays(e.target.value)} />
-        <button type="submit" disabled={busy}>
-          Show
-        </button>
-      </form>
+      {/* Figures per day are members' and payments'; a role without them has no window to set. */}
+      {(!data || perDay) && (
+        <form className="admin-inline" onSubmit={submit} noValidate>
+          <label htmlFor="dash-days">Days shown (1 to 90)</label>
+          <input id="dash-days" inputMode="numeric" size={4} maxLength={4} value={days} onChange={(e) => setDays(e.target.value)} />
+          <button type="submit" disabled={busy}>
+            Show
+          </button>
+        </form>
+      )}
       <ErrorText message={error} />
       {data && (
         <>
           <p className="admin-hint">
-            The {data.days.length} day{data.days.length === 1 ? '' : 's'} {data.days[0]} to {data.days.at(-1)} (UTC days), read at{' '}
-            {when(data.now)}.
+            {perDay
+              ? `The ${data.days.length} day${data.days.length === 1 ? '' : 's'} ${data.days[0]} to ${data.days.at(-1)} (UTC days), read at ${when(data.now)}.`
+              : `Read at ${when(data.now)}.`}
           </p>
           <Queues data={data} />
           {data.members && <MembersSection data={data} />}
