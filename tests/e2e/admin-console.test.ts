@@ -80,6 +80,8 @@ describe('the operator console at /admin', () => {
   for (const size of Object.keys(SIZES) as Size[]) {
     it(`an owner signs in with a TOTP code, sees the audit log and finds the demo member (${size})`, async () => {
       const { page, errors } = await signIn('boss', size);
+      // The dashboard is the owner's first screen (its own test: admin-dashboard.test.ts).
+      await page.getByRole('link', { name: 'Audit log' }).click();
       await page.getByRole('cell', { name: 'admin.signin', exact: true }).first().waitFor();
       expect(await page.getByRole('row').filter({ hasText: 'admin.signin' }).first().textContent()).toContain('boss');
       expect(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/audit.csv');
@@ -159,6 +161,7 @@ describe('the operator console at /admin', () => {
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByText('Signed in as keyholder').or(page.getByRole('alert')).waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('cell', { name: 'admin.passkey_add', exact: true }).waitFor();
     const signIns = page.getByRole('row').filter({ hasText: 'admin.signin' }).filter({ hasText: 'keyholder' });
     expect(await signIns.allTextContents()).toEqual([expect.stringContaining('passkey'), expect.stringContaining('totp')]);

@@ -29,3 +29,20 @@ export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLim
 export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
 export { needsReseal, openSecret, sealSecret, SealedSecretError } from './secret-box';
 export { totpCode } from './totp';
+export {
+  dashboard,
+  dashboardDays,
+  dayStarts,
+  DASHBOARD_DAYS_DEFAULT,
+  DASHBOARD_DAYS_MAX,
+  DASHBOARD_DAYS_MIN,
+  type Dashboard,
+  type DashboardSections,
+  type EncodeQueue,
+  type MembersDay,
+  type PendingPurge,
+  type RecordedError,
+  type ReportsDue,
+  type Revenue,
+  type RevenueDay,
+} from './dashboard';

@@ -5,8 +5,12 @@ import { ADMIN_ROLES, type AdminRole } from '@media-site/contracts/admin';
 
 export { ADMIN_ROLES, type AdminRole };
 
-/** What a console route needs. `content:read` is every role's; `content` (changes) is not support's. */
-export type AdminAbility = 'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments';
+/**
+ * What a console route needs. `content:read` is every role's; `content` (changes) is not support's;
+ * `operations` (the dashboard's purge outbox and recorded errors) is the owner's alone.
+ */
+export type AdminAbility =
+  'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments' | 'operations';
 
 const ABILITIES: Record<Exclude<AdminRole, 'owner'>, readonly AdminAbility[]> = {
   moderator: ['reports', 'takedowns', 'content', 'content:read'],

@@ -2,13 +2,21 @@ import { useCallback, useEffect, useState } from 'react';
 import { adminApi, screensOf, type Me, type Screen } from './api';
 import { AuditLog } from './AuditLog';
 import { Content } from './Content';
+import { Dashboard } from './Dashboard';
 import { Members } from './Members';
 import { Reports } from './Reports';
 import { Admins } from './Admins';
 import { AddPasskey } from './AddPasskey';
 import { SignIn } from './SignIn';
 
-const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports', content: 'Content', admins: 'Admins' };
+const TITLES: Record<Screen, string> = {
+  dashboard: 'Dashboard',
+  audit: 'Audit log',
+  members: 'Members',
+  reports: 'Reports',
+  content: 'Content',
+  admins: 'Admins',
+};
 
 /** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
 export function Console() {
@@ -63,6 +71,7 @@ export function Console() {
       </header>
       <main className="admin-main">
         <h1>{TITLES[current]}</h1>
+        {current === 'dashboard' && <Dashboard onSignedOut={signedOut} />}
         {current === 'audit' && <AuditLog onSignedOut={signedOut} />}
         {current === 'members' && <Members onSignedOut={signedOut} />}
         {current === 'reports' && <Reports onSignedOut={signedOut} />}

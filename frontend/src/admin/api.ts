@@ -98,14 +98,36 @@ export interface ContentEdit {
   price?: string;
 }
 
-/** What each role may see: the same table as db/src/admin/roles.ts; the API refuses the rest. */
+/** GET /api/admin/dashboard (db/src/admin/dashboard.ts): a section is absent when the role may not see it. */
+export interface DashboardData {
+  now: number;
+  days: string[];
+  sections: Record<'members' | 'payments' | 'encode' | 'reports' | 'operations', boolean>;
+  members?: { day: string; active: number; new: number; cancelled: number; chargedBack: number }[];
+  revenue?: {
+    currencyCode: number;
+    days: { day: string; membership: number; renewals: number; vod: number }[];
+    totalMembership: number;
+    totalRenewals: number;
+    totalVod: number;
+  }[];
+  encode?: { queued: number; running: number; failed: number; retrying: number };
+  reports?: { open: number; dueToday: number; overdue: number };
+  purge?: { pending: number; oldest: { id: number; event: string; createdAt: number; attempts: number; lastError: string | null } | null };
+  errors?: { at: number; source: string; subject: string; text: string }[];
+}
+
+/**
+ * What each role may see, its first screen first (the owner's is the dashboard): the same table as
+ * db/src/admin/roles.ts; the API refuses the rest.
+ */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['audit', 'members', 'reports', 'content', 'admins'],
-  moderator: ['reports', 'content'],
-  support: ['members', 'content'],
+  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'admins'],
+  moderator: ['reports', 'content', 'dashboard'],
+  support: ['members', 'content', 'dashboard'],
 };
 
-export type Screen = 'audit' | 'members' | 'reports' | 'content' | 'admins';
+export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'admins';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -179,6 +201,7 @@ export const adminApi = {
   adminTotp: (name: string) => post<Enrolment & { sessionsEnded: number }>(`/admins/${encodeURIComponent(name)}/totp`),
   disableAdmin: (name: string) => post<{ name: string; sessionsEnded: number }>(`/admins/${encodeURIComponent(name)}/disable`),
   rekeyAdmins: () => post<{ resealed: number; kid: string }>('/admins/rekey'),
+  dashboard: (days: string) => call<DashboardData>(`/dashboard?days=${encodeURIComponent(days)}`),
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),

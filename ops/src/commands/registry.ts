@@ -4,6 +4,7 @@ import { createKnex, migrateLatest, RuleError } from '@media-site/db';
 import { FolderError } from '../ingest/ingest';
 import { adminCommands } from './admins';
 import { catalogCommands } from './catalog';
+import { dashboardCommands } from './dashboard';
 import { loadCliConfig } from './config';
 import { encodeCommands } from './encode';
 import { memberCommands } from './members';
@@ -23,6 +24,7 @@ const groups: Record<string, Record<string, Command>> = {
   reports: reportCommands,
   payments: paymentCommands,
   admins: adminCommands,
+  dashboard: dashboardCommands,
 };
 
 const commands: Record<string, Command> = Object.assign({}, ...Object.values(groups));

@@ -26,6 +26,7 @@ import { reportDeskRoutes } from './report-desk';
 import { adminAccountRoutes } from './admin-accounts';
 import { adminMemberRoutes } from './members';
 import { adminContentRoutes } from './content';
+import { adminDashboardRoutes } from './dashboard';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
@@ -127,4 +128,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminAccountRoutes(router, deps, origin);
   adminMemberRoutes(router, deps, origin);
   adminContentRoutes(router, deps, origin);
+  adminDashboardRoutes(router, deps, origin);
 }

@@ -66,6 +66,7 @@ const ABILITY_TEXT: Record<AdminAbility, string> = {
   'content:read': 'see content',
   members: 'see or change members',
   payments: 'see or change payments',
+  operations: 'see the purge outbox and recorded errors',
 };
 
 /** A console session (else 401, whatever member session the browser holds) whose role may `ability` (else 403). */
