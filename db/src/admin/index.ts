@@ -28,3 +28,18 @@ export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLim
 export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
 export { needsReseal, openSecret, sealSecret } from './secret-box';
 export { totpCode } from './totp';
+export {
+  checkIngestFolder,
+  claimIngest,
+  finishIngest,
+  ingestProgress,
+  ingestRun,
+  INGEST_FOLDER_MAX,
+  listIngestFolders,
+  recentIngests,
+  requestIngest,
+  resolveIngestFolder,
+  type IngestRun,
+  type IngestStatus,
+  type IngestSummary,
+} from './ingests';

@@ -17,6 +17,16 @@ export {
 } from './repository';
 export { nextRelease, releaseDue, schedule, scheduledItems, unreleasedIds, type ScheduledRow } from './schedule';
 export {
+  coverOf,
+  isTeasable,
+  scheduledTeasers,
+  tease,
+  teasedItems,
+  type ScheduledTeaserRow,
+  type TeasedType,
+  type TeaserRow,
+} from './teasers';
+export {
   activeTakedowns,
   CONTENT_TABLE,
   contentRefOf,

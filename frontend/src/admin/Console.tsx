@@ -3,10 +3,18 @@ import { adminApi, screensOf, type Me, type Screen } from './api';
 import { AuditLog } from './AuditLog';
 import { Members } from './Members';
 import { Reports } from './Reports';
+import { Ingest } from './Ingest';
+import { ComingSoon } from './ComingSoon';
 import { AddPasskey } from './AddPasskey';
 import { SignIn } from './SignIn';
 
-const TITLES: Record<Screen, string> = { audit: 'Audit log', members: 'Members', reports: 'Reports' };
+const TITLES: Record<Screen, string> = {
+  audit: 'Audit log',
+  members: 'Members',
+  reports: 'Reports',
+  ingest: 'Ingest',
+  'coming-soon': 'Coming soon',
+};
 
 /** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
 export function Console() {
@@ -64,6 +72,8 @@ export function Console() {
         {current === 'audit' && <AuditLog onSignedOut={signedOut} />}
         {current === 'members' && <Members onSignedOut={signedOut} />}
         {current === 'reports' && <Reports onSignedOut={signedOut} />}
+        {current === 'ingest' && <Ingest onSignedOut={signedOut} />}
+        {current === 'coming-soon' && <ComingSoon onSignedOut={signedOut} />}
       </main>
     </div>
   );

@@ -37,14 +37,44 @@ export interface ReportRow {
   appealed_at: number | null;
 }
 
+export interface IngestRun {
+  id: number;
+  folder: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  requestedBy: string;
+  total: number;
+  done: number;
+  lastLine: string;
+  report: {
+    added: number;
+    updated: number;
+    unchanged: number;
+    skipped: { where: string; reason: string }[];
+    failed: { where: string; reason: string }[];
+    notes: string[];
+  } | null;
+  error: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+export interface ScheduledItem {
+  type: 'photoset' | 'video' | 'vod';
+  path: string;
+  title: string;
+  publishAt: number;
+  teased: boolean;
+}
+
 /** What each role may see: the same table as db/src/admin/roles.ts; the API refuses the rest. */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['audit', 'members', 'reports'],
-  moderator: ['reports'],
+  owner: ['audit', 'members', 'reports', 'ingest', 'coming-soon'],
+  moderator: ['reports', 'ingest', 'coming-soon'],
   support: ['members'],
 };
 
-export type Screen = 'audit' | 'members' | 'reports';
+export type Screen = 'audit' | 'members' | 'reports' | 'ingest' | 'coming-soon';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -109,6 +139,11 @@ export const adminApi = {
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
+  ingests: () => call<{ folders: string[]; runs: IngestRun[] }>('/ingests'),
+  startIngest: (folder: string) => post<{ run: IngestRun }>('/ingests', { folder }),
+  ingest: (id: number) => call<{ run: IngestRun }>(`/ingests/${id}`),
+  scheduled: () => call<{ items: ScheduledItem[] }>('/scheduled'),
+  tease: (path: string, teased: boolean) => post<{ teased: boolean }>('/teasers', { path, teased }),
 };
 
 export const AUDIT_CSV = '/api/admin/audit.csv';

@@ -5,6 +5,7 @@ import { S3Originals } from '@media-site/storage';
 import { ingestFolder } from '../ingest/ingest';
 import { formatReport } from '../ingest/report';
 import { catalogStats, formatStats } from '../ingest/stats';
+import { ingestWorkerCommands } from './ingest-worker';
 import { scheduleCommands } from './schedule';
 import type { Command } from './types';
 
@@ -66,4 +67,5 @@ export const catalogCommands: Record<string, Command> = {
     },
   },
   ...scheduleCommands,
+  ...ingestWorkerCommands,
 };

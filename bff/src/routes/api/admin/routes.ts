@@ -22,6 +22,8 @@ import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, authenticationBody, memberSearchQuery, registrationBody, totpSignInBody } from './schema';
 import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionLimits, setAdminCookie, signedInAdmin } from './session';
 import { adminChangeRoutes, usernameParam } from './changes';
+import { adminIngestRoutes } from './ingests';
+import { adminTeaserRoutes } from './teasers';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const MEMBER_RESULTS = 50;
@@ -103,4 +105,6 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
       ctx.body = { username, sessionsEnded: sessions };
     });
   adminChangeRoutes(router, deps, origin);
+  adminIngestRoutes(router, deps, origin);
+  adminTeaserRoutes(router, deps, origin);
 }
