@@ -65,6 +65,11 @@ function Progress({ run }: { run: IngestRun }) {
         <progress max={Math.max(run.total, 1)} value={run.status === 'queued' ? undefined : run.done} />
       </label>
       {run.lastLine && <p className="muted">Now: {run.lastLine}</p>}
+      {run.status === 'queued' && (
+        <p className="muted">
+          If it does not start within a minute, the ingest worker is not running: see docs/operate.md, “Ingest from the console”.
+        </p>
+      )}
     </div>
   );
 }
