@@ -1,5 +1,6 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
@@ -56,6 +57,11 @@ describe('console ingest and Coming soon', () => {
   const shot = (page: Page, name: string, size: Size) =>
     page.screenshot({ path: join(screenshotDir, `admin-${name}-${SIZES[size].width}.png`), fullPage: true });
 
+  async function noAxeViolations(page: Page, name: string) {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
   beforeAll(async () => {
     site = await startSite();
     ingestRoot = join(site.stack.dataDir, 'incoming');
@@ -98,6 +104,7 @@ describe('console ingest and Coming soon', () => {
     await page.getByRole('cell', { name: 'missing meta.json' }).waitFor();
     await page.getByRole('cell', { name: '7 added, 0 updated, 0 failed' }).waitFor();
     await shot(page, 'ingest-done', 'desktop');
+    await noAxeViolations(page, 'ingest');
     expect(errors.filter((e) => !e.includes('status of 401'))).toEqual([]);
   });
 
@@ -142,6 +149,7 @@ describe('console ingest and Coming soon', () => {
         await page.getByText('Visitors now see "Alpha Morning" as coming soon.').waitFor();
         await page.getByRole('button', { name: 'Stop teasing Alpha Morning' }).waitFor();
         await shot(page, 'coming-soon', size);
+        await noAxeViolations(page, 'coming soon');
       }
       const visitor = await site.open({ ...SIZES[size] });
       await visitor.page.goto('/');
@@ -160,6 +168,7 @@ describe('console ingest and Coming soon', () => {
       await strip.getByText('Alpha Morning').waitFor();
       await expect.poll(() => strip.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
       await shot(visitor.page, 'home-coming-soon', size);
+      await noAxeViolations(visitor.page, `home ${size}`);
       // The browser logs the 404s and 401s asked for above; nothing else may go wrong.
       expect(visitor.errors.filter((e) => !/status of 40[14]/.test(e))).toEqual([]);
     });

@@ -111,8 +111,8 @@ function isUniqueViolation(err: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT';
 }
 
-/** Gives up runs whose worker stopped writing (a crash): failed, and their folder free again. */
-async function reapStale(trx: Knex.Transaction, now: number): Promise<void> {
+/** Gives up runs whose worker stopped writing (a crash): failed, and their folder free again (at the next request or claim). */
+async function reapStale(trx: Knex | Knex.Transaction, now: number): Promise<void> {
   await trx('ingest_runs')
     .where({ status: 'running' })
     .where('heartbeat_at', '<', now - INGEST_STALE_MS)
@@ -156,6 +156,7 @@ export async function recentIngests(db: Knex, limit = 20): Promise<IngestRun[]> 
 
 /** The worker's side: the oldest queued run, now running (a conditional update: two workers never both claim it). */
 export async function claimIngest(knex: Knex, now: number): Promise<IngestRun | undefined> {
+  await reapStale(knex, now);
   for (;;) {
     const next = await knex('ingest_runs').where({ status: 'queued' }).orderBy('id').first('id');
     if (!next) return undefined;
