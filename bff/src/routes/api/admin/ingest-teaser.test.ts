@@ -168,6 +168,25 @@ describe.each(testBackends())('console ingest and Coming soon teasers (%s)', (ba
     expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/no folder gone soon/) });
   });
 
+  it('a run whose worker stopped answering is given up, and its folder can be ingested again', async () => {
+    await mkdir(join(ingestRoot, 'stuck'));
+    const first = await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' });
+    expect(first.status).toBe(202);
+    // Claimed by a worker that died eleven minutes ago.
+    await kit.db
+      .knex('ingest_runs')
+      .where({ id: first.body.run.id })
+      .update({ status: 'running', heartbeat_at: kit.deps.now() - 11 * MINUTE });
+    const again = await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' });
+    expect(again.status).toBe(202);
+    expect((await get(`/api/admin/ingests/${first.body.run.id}`, 'boss')).body.run).toMatchObject({
+      status: 'failed',
+      error: 'the ingest worker stopped answering',
+    });
+    await ops('ingest-worker', '--once');
+    expect((await get(`/api/admin/ingests/${again.body.run.id}`, 'boss')).body.run).toMatchObject({ status: 'done' });
+  });
+
   describe('Coming soon', () => {
     const feedPaths = async () => ((await kit.request.get('/api/updates/1')).body as { path: string }[]).map((i) => i.path);
     const teasers = async () => (await kit.request.get('/api/coming-soon')).body as Record<string, unknown>[];
