@@ -33,6 +33,11 @@ export const configSchema = z
         'embedded SQLite catalog, media tree, variant cache, nginx prefix; a relative value is taken from the repository root; empty counts as unset (one rule for every process: `embeddedDefaults` in `contracts/src/embedded-defaults.ts`)',
       defaultText: '`<repo>/.data`',
     }),
+    INGEST_ROOT: z.string().optional().meta({
+      description:
+        "the folder whose sub-folders the operator console may ingest (issue 24; compose: the media volume's `incoming` folder); the console never reaches outside it; a relative value is taken from the repository root",
+      defaultText: '`$DATA_DIR/incoming`',
+    }),
     DATABASE_URL: optionalUrl
       .refine((v) => v === undefined || /^(?:mysql2?|mariadb):\/\/|^sqlite:/.test(v), {
         message: 'must start with mysql://, mariadb:// or sqlite:',
@@ -178,9 +183,14 @@ export const configSchema = z
         message: `the password ${reason}; set MYSQL_PASSWORD (compose) or the URL's password to your own`,
       });
   })
-  .transform(({ DATA_DIR, DATABASE_URL, ...rest }) => {
-    const defaults = embeddedDefaults({ DATA_DIR, DATABASE_URL });
-    return { ...rest, DATABASE_URL: defaults.databaseUrl, mail: mailSettings(rest, defaults.dataDir) };
+  .transform(({ DATA_DIR, DATABASE_URL, INGEST_ROOT, ...rest }) => {
+    const defaults = embeddedDefaults({ DATA_DIR, DATABASE_URL, INGEST_ROOT });
+    return {
+      ...rest,
+      DATABASE_URL: defaults.databaseUrl,
+      INGEST_ROOT: defaults.ingestRoot,
+      mail: mailSettings(rest, defaults.dataDir),
+    };
   });
 
 export type BffConfig = z.infer<typeof configSchema>;

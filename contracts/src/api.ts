@@ -70,6 +70,16 @@ export type VodDetail = z.infer<typeof vodDetail>;
 export const freeSetItem = z.strictObject({ path: z.string(), updatename: z.string(), thumbnail: z.string().nullable(), photocount });
 export type FreeSetItem = z.infer<typeof freeSetItem>;
 
+/** GET /api/coming-soon: a teased item not released yet (issue 24): no path and no link, only the card; `releaseAt` is unix ms. */
+export const teaserItem = z.strictObject({
+  type: z.enum(['photoset', 'video', 'vod']),
+  title: z.string(),
+  modelname: z.string(),
+  releaseAt: z.number().int(),
+  thumbnail: z.string(),
+});
+export type TeaserItem = z.infer<typeof teaserItem>;
+
 export const modelItem = z.strictObject({ modelname: z.string(), thumbnail: z.string().nullable() });
 export type ModelItem = z.infer<typeof modelItem>;
 

@@ -30,6 +30,8 @@ export interface EmbeddedDefaults {
   mediaRoot: string;
   /** VARIANT_CACHE_DIR, default `variants` in the data folder. */
   variantCacheDir: string;
+  /** INGEST_ROOT, default `incoming` in the data folder: the folders the console may ingest (issue 24). */
+  ingestRoot: string;
 }
 
 /**
@@ -43,5 +45,6 @@ export function embeddedDefaults(env: Readonly<Record<string, string | undefined
     databaseUrl: env.DATABASE_URL || `sqlite:${resolve(dataDir, 'catalog.sqlite')}`,
     mediaRoot: resolve(repoRoot, env.MEDIA_ROOT || resolve(dataDir, 'media')),
     variantCacheDir: resolve(repoRoot, env.VARIANT_CACHE_DIR || resolve(dataDir, 'variants')),
+    ingestRoot: resolve(repoRoot, env.INGEST_ROOT || resolve(dataDir, 'incoming')),
   };
 }

@@ -16,6 +16,7 @@ import * as m014 from './migrations/014_purge_outbox';
 import * as m015 from './migrations/015_publish_at';
 import * as m016 from './migrations/016_admins';
 import * as m017 from './migrations/017_admin_totp_sealed';
+import * as m018 from './migrations/018_ingest_runs_teased';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '015_publish_at': m015,
   '016_admins': m016,
   '017_admin_totp_sealed': m017,
+  '018_ingest_runs_teased': m018,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -15,6 +15,7 @@ import { keys, raw, startFixture, type Fixture } from './helpers';
 class ListServer {
   prefixes: string[] = [];
   scheduled: Record<string, number> = {};
+  covers: string[] = [];
   members: string[] = [];
   failing = false;
   readonly seen: Array<{ path: string; ifNoneMatch: string | undefined; status: number }> = [];
@@ -23,7 +24,9 @@ class ListServer {
   async listen(port = 0): Promise<number> {
     this.server = createServer((req, res) => {
       const body = JSON.stringify(
-        req.url === '/internal/media-takedowns' ? { prefixes: this.prefixes, scheduled: this.scheduled } : { members: this.members },
+        req.url === '/internal/media-takedowns'
+          ? { prefixes: this.prefixes, scheduled: this.scheduled, covers: this.covers }
+          : { members: this.members },
       );
       const etag = `"${Buffer.from(body).toString('base64url')}"`;
       const status = this.failing ? 500 : req.headers['if-none-match'] === etag ? 304 : 200;
@@ -183,6 +186,23 @@ describe('once loaded', () => {
     expect((await raw(fx.media.url, files[0]!)).status).toBe(200);
     expect((await raw(fx.media.url, files[1]!)).status).toBe(200);
     expect((await raw(fx.media.url, files[2]!)).headers['x-accel-expires']).toBeUndefined();
+    bff.scheduled = {};
+  });
+
+  it('opens a teased item\'s cover before its release ("Coming soon"), and no other file of it; its 404s are kept at most 5 s', async () => {
+    const at = clock + 3 * 86_400_000;
+    bff.scheduled = { 'videothumbs/clip-1/': at, 'video/clip-1/': at };
+    bff.covers = ['videothumbs/clip-1/clip-1_02.jpg'];
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    expect((await raw(fx.media.url, '/members/videothumbs/clip-1/clip-1_02.jpg')).status).toBe(200);
+    const other = await raw(fx.media.url, '/members/videothumbs/clip-1/clip-1_05.jpg');
+    expect(other.status).toBe(404);
+    // Days before the release, the front door still asks again within 5 s: a tease or an unschedule shows.
+    expect(other.headers['x-accel-expires']).toBe('5');
+    expect((await raw(fx.media.url, '/members/video/clip-1/clip-1001.mp4', { Cookie: `media_token=${session()}` })).status).toBe(404);
+    bff.covers = [];
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    expect((await raw(fx.media.url, '/members/videothumbs/clip-1/clip-1_02.jpg')).status).toBe(404);
     bff.scheduled = {};
   });
 

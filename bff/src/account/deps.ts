@@ -55,6 +55,8 @@ export interface AdminSettings {
   lockoutFailures: number;
   lockoutMs: number;
   signInPerMinute: number;
+  /** INGEST_ROOT: the folders the console may ingest (its direct sub-folders only). */
+  ingestRoot: string;
 }
 
 /** Members, payments and webhooks: what their routes and services need. */

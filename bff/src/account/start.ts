@@ -48,6 +48,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
       lockoutFailures: config.ADMIN_LOCKOUT_FAILURES,
       lockoutMs: config.ADMIN_LOCKOUT_MINUTES * 60_000,
       signInPerMinute: config.RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE,
+      ingestRoot: config.INGEST_ROOT,
     },
     site: { name: config.SITE_NAME, url: config.SITE_URL },
   };

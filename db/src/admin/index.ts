@@ -46,3 +46,18 @@ export {
   type Revenue,
   type RevenueDay,
 } from './dashboard';
+export {
+  checkIngestFolder,
+  claimIngest,
+  finishIngest,
+  ingestProgress,
+  ingestRun,
+  INGEST_FOLDER_MAX,
+  listIngestFolders,
+  recentIngests,
+  requestIngest,
+  resolveIngestFolder,
+  type IngestRun,
+  type IngestStatus,
+  type IngestSummary,
+} from './ingests';

@@ -51,6 +51,16 @@ export {
   type EncodeState,
 } from './content-admin';
 export {
+  coverOf,
+  isTeasable,
+  scheduledTeasers,
+  tease,
+  teasedItems,
+  type ScheduledTeaserRow,
+  type TeasedType,
+  type TeaserRow,
+} from './teasers';
+export {
   activeTakedowns,
   CONTENT_TABLE,
   contentRefOf,

@@ -6,6 +6,8 @@ import { Dashboard } from './Dashboard';
 import { Members } from './Members';
 import { Reports } from './Reports';
 import { Admins } from './Admins';
+import { Ingest } from './Ingest';
+import { ComingSoon } from './ComingSoon';
 import { AddPasskey } from './AddPasskey';
 import { SignIn } from './SignIn';
 
@@ -16,6 +18,8 @@ const TITLES: Record<Screen, string> = {
   reports: 'Reports',
   content: 'Content',
   admins: 'Admins',
+  ingest: 'Ingest',
+  'coming-soon': 'Coming soon',
 };
 
 /** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
@@ -77,6 +81,8 @@ export function Console() {
         {current === 'reports' && <Reports onSignedOut={signedOut} />}
         {current === 'content' && <Content onSignedOut={signedOut} canChange={me.role !== 'support'} />}
         {current === 'admins' && <Admins me={me.name} onSignedOut={signedOut} />}
+        {current === 'ingest' && <Ingest onSignedOut={signedOut} />}
+        {current === 'coming-soon' && <ComingSoon onSignedOut={signedOut} />}
       </main>
     </div>
   );

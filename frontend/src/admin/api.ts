@@ -117,17 +117,47 @@ export interface DashboardData {
   errors?: { at: number; source: string; subject: string; text: string }[];
 }
 
+export interface IngestRun {
+  id: number;
+  folder: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  requestedBy: string;
+  total: number;
+  done: number;
+  lastLine: string;
+  report: {
+    added: number;
+    updated: number;
+    unchanged: number;
+    skipped: { where: string; reason: string }[];
+    failed: { where: string; reason: string }[];
+    notes: string[];
+  } | null;
+  error: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+export interface ScheduledItem {
+  type: 'photoset' | 'video' | 'vod';
+  path: string;
+  title: string;
+  publishAt: number;
+  teased: boolean;
+}
+
 /**
  * What each role may see, its first screen first (the owner's is the dashboard): the same table as
  * db/src/admin/roles.ts; the API refuses the rest.
  */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'admins'],
-  moderator: ['reports', 'content', 'dashboard'],
+  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins'],
+  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard'],
   support: ['members', 'content', 'dashboard'],
 };
 
-export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'admins';
+export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -205,6 +235,11 @@ export const adminApi = {
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),
   endSessions: (username: string) =>
     call<{ username: string; sessionsEnded: number }>(`/members/${encodeURIComponent(username)}/signout-all`, { method: 'POST' }),
+  ingests: () => call<{ folders: string[]; runs: IngestRun[] }>('/ingests'),
+  startIngest: (folder: string) => post<{ run: IngestRun }>('/ingests', { folder }),
+  ingest: (id: number) => call<{ run: IngestRun }>(`/ingests/${id}`),
+  scheduled: () => call<{ items: ScheduledItem[] }>('/scheduled'),
+  tease: (path: string, teased: boolean) => post<{ teased: boolean }>('/teasers', { path, teased }),
 };
 
 export const contentApi = {

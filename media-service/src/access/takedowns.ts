@@ -16,6 +16,8 @@ export class TakedownList extends PolledList {
   protected readonly name = 'takedown';
   private prefixes = new Set<string>();
   private scheduled = new Map<string, number>();
+  /** Teased items' cover thumbnails (media paths): the one file of a scheduled item open before its release. */
+  private covers = new Set<string>();
   private hasLoaded = false;
   /** Called with what a refresh added and removed (not on the first load, which is the baseline). */
   onChange: ((added: string[], removed: string[]) => void) | undefined;
@@ -28,11 +30,13 @@ export class TakedownList extends PolledList {
   unreleasedFor(path: MediaPath): number {
     if (this.scheduled.size === 0 || path.rest.length < 2) return 0;
     const at = this.scheduled.get(`${path.family}/${path.rest[0]}/`);
-    return at === undefined ? 0 : Math.max(0, at - this.clock());
+    if (at === undefined || this.covers.has(path.relative)) return 0;
+    return Math.max(0, at - this.clock());
   }
 
-  replaceScheduled(scheduled: Record<string, number>): void {
+  replaceScheduled(scheduled: Record<string, number>, covers: Iterable<string> = []): void {
     this.scheduled = new Map(Object.entries(scheduled).filter(([, at]) => Number.isFinite(at)));
+    this.covers = new Set(covers);
   }
 
   replace(prefixes: Iterable<string>): void {
@@ -50,8 +54,11 @@ export class TakedownList extends PolledList {
     const prefixes = (body as { prefixes?: unknown } | null)?.prefixes;
     if (!Array.isArray(prefixes)) throw new Error('takedown list body has no prefixes array');
     // Absent from a bff that predates scheduled releases: then nothing is scheduled.
-    const scheduled = (body as { scheduled?: unknown }).scheduled;
-    this.replaceScheduled(scheduled && typeof scheduled === 'object' ? (scheduled as Record<string, number>) : {});
+    const { scheduled, covers } = body as { scheduled?: unknown; covers?: unknown };
+    this.replaceScheduled(
+      scheduled && typeof scheduled === 'object' ? (scheduled as Record<string, number>) : {},
+      Array.isArray(covers) ? covers.map(String) : [],
+    );
     this.replace(prefixes.map(String));
   }
 }

@@ -24,6 +24,9 @@ export interface AskedFile {
   edge: boolean;
 }
 
+/** The longest the front door keeps a scheduled item's 404: its thumbnail cache's usual freshness. */
+const SCHEDULED_404_MAX_S = 5;
+
 const REFUSALS = new Set(['unauthenticated', 'forbidden', 'token_expired']);
 
 export function one(value: string | string[] | undefined): string | undefined {
@@ -42,9 +45,13 @@ export function askedFile(ctx: Context, deps: AccessDeps): AskedFile {
   const unreleased = deps.takedowns.unreleasedFor(path);
   // Scheduled for later: no such file yet. X-Accel-Expires keeps the front door's thumbnail cache
   // from holding this 404 past the release: nginx counts whole seconds from the current second,
-  // so one second less than the time left, rounded down (0 stores nothing).
-  if (unreleased > 0)
-    throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(Math.max(0, Math.floor(unreleased / 1000) - 1)) });
+  // so one second less than the time left, rounded down (0 stores nothing). Never longer than the
+  // cache's usual 5 s either (X-Accel-Expires overrides it): an unschedule, an earlier release or a
+  // "Coming soon" tease (which opens the cover) must not find a 404 stored until the old release time.
+  if (unreleased > 0) {
+    const seconds = Math.min(SCHEDULED_404_MAX_S, Math.max(0, Math.floor(unreleased / 1000) - 1));
+    throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(seconds) });
+  }
   return { path, edge };
 }
 

@@ -6,6 +6,7 @@ import { ingestFolder } from '../ingest/ingest';
 import { formatReport } from '../ingest/report';
 import { catalogStats, formatStats } from '../ingest/stats';
 import { contentEditCommands } from './content-edit';
+import { ingestWorkerCommands } from './ingest-worker';
 import { scheduleCommands } from './schedule';
 import type { Command } from './types';
 
@@ -68,4 +69,5 @@ export const catalogCommands: Record<string, Command> = {
   },
   ...scheduleCommands,
   ...contentEditCommands,
+  ...ingestWorkerCommands,
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { siteNameSetting } from '@media-site/contracts/site-name';
 import { DEV_ADMIN_SECRET_KEYS, keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
 import { parseKeyRing, type KeyRing } from '@media-site/contracts/token';
+import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
 import { encodeConfig, encodeEnv, scratchDirFrom, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
@@ -54,6 +55,8 @@ export interface CliConfig {
   storage: S3Settings | null;
   /** ENCODER_SCRATCH_DIR: per-run (ingest) and per-job (encode) scratch folders go under it, STORAGE=s3 only. */
   scratchDir: string;
+  /** INGEST_ROOT (the bff's): the folders the console may queue for `ingest-worker`. */
+  ingestRoot: string;
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -77,6 +80,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
     storage: loadS3Settings(env),
     scratchDir: scratchDirFrom(c.ENCODER_SCRATCH_DIR),
+    ingestRoot: embeddedDefaults(env).ingestRoot,
   };
 }
 

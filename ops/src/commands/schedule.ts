@@ -1,5 +1,5 @@
 import { isoTime } from '@media-site/contracts/iso-time';
-import { parseReleaseTime, schedule, scheduledItems } from '@media-site/db/reports';
+import { parseReleaseTime, schedule, scheduledItems, tease } from '@media-site/db/reports';
 import { announce, contentRef } from './content-change';
 import { cliActor, type Command } from './types';
 
@@ -35,6 +35,29 @@ export const scheduleCommands: Record<string, Command> = {
       const generation = await schedule(ctx.knex, ref, null, { actor: cliActor(ctx), now: (ctx.io.now ?? Date.now)() });
       await announce(ctx, generation);
       ctx.io.out(`unscheduled, published now: ${ref.type} ${ref.path} (catalog generation ${generation})`);
+      return 0;
+    },
+  },
+  tease: {
+    usage: `tease <site path or URL> [--off]
+    Marks a photo set, video or VOD as teased: while its release time (schedule) is in the future,
+    visitors see a "Coming soon" card on home with its title, model, cover thumbnail and release
+    time; nothing else of it until the release. --off removes the mark.
+    --off      stop teasing it`,
+    options: { off: { type: 'boolean' } },
+    positionals: 1,
+    async run([target], flags, ctx) {
+      const ref = contentRef(target ?? '');
+      const now = (ctx.io.now ?? Date.now)();
+      const teased = !flags.off;
+      const { generation, publishAt } = await tease(ctx.knex, ref, teased, { actor: cliActor(ctx), now });
+      await announce(ctx, generation);
+      const shown = !teased
+        ? 'no teaser'
+        : publishAt !== null && publishAt > now
+          ? `teaser shown until ${isoTime(publishAt, '', 's')}`
+          : 'not scheduled, so no teaser shows';
+      ctx.io.out(`${teased ? 'teased' : 'not teased'}: ${ref.type} ${ref.path} (${shown}; catalog generation ${generation})`);
       return 0;
     },
   },

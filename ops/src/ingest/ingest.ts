@@ -31,6 +31,8 @@ export interface IngestOptions {
   publish?: (generation: number) => Promise<unknown>;
   /** One line per item as it is done. */
   progress?: (line: string) => void;
+  /** Before each item (`where`, with `done` of the scanned items finished) and once at the end (`where` empty): the console's progress bar. */
+  step?: (done: number, total: number, where: string) => void | Promise<void>;
   /** Unix ms; tests pin the clock. */
   now?: () => number;
 }
@@ -105,9 +107,11 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     bucket
       ? withScratch(options.scratchDir, (dir) => work(bucketStore(bucket, dir)))
       : work(localStore(options.mediaRoot, options.mode ?? 'copy'));
+  let done = 0;
   await withStore(async (store) => {
     for (const item of scan.items) {
       const where = `${item.type}/${item.path}`;
+      await options.step?.(done++, scan.items.length, where);
       try {
         let files: string[] | null = item.type === 'photos' || item.type === 'freephotos' ? item.images : null;
         let hasFrame = false;
@@ -154,6 +158,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     }
   });
   report.modelsCreated = newModels.size;
+  await options.step?.(done, scan.items.length, '');
 
   if (!dryRun && report.totals.added + report.totals.updated > 0) report.generation.after = await bumpGeneration(knex);
   // Announced even when nothing changed: a rerun repairs an announcement a Redis outage lost.

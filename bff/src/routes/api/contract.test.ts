@@ -1,5 +1,6 @@
 import {
   freeSetItem,
+  teaserItem,
   modelDetail,
   modelItem,
   photoItem,
@@ -35,6 +36,7 @@ describeCatalog('the catalog API keeps its contract', (ctx) => {
     z.array(vodItem).parse(await get('/api/vod/1'));
     z.array(modelItem).parse(await get('/api/models/A'));
     z.array(freeSetItem).parse(await get('/api/freephotos/1'));
+    z.array(teaserItem).parse(await get('/api/coming-soon'));
   });
 
   it('details and search', async () => {

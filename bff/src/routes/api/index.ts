@@ -14,6 +14,7 @@ import { modelRoutes } from './models/routes';
 import { photoRoutes } from './photos/routes';
 import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
+import { teaserRoutes } from './teasers/routes';
 import { thumbnailRoutes } from './thumbnails/routes';
 import { updateRoutes } from './updates/routes';
 import { videoRoutes } from './videos/routes';
@@ -24,7 +25,17 @@ export function apiRouter(deps: ApiDeps): Router {
   const api = exactRouter({ prefix: '/api' });
   // The hot catalog routes register on this router directly (a nested router costs a dispatch per
   // request); other resources may still be nested with api.use(router.routes()).
-  for (const resource of [updateRoutes, photoRoutes, videoRoutes, vodRoutes, modelRoutes, thumbnailRoutes, freePhotoRoutes, searchRoutes]) {
+  for (const resource of [
+    updateRoutes,
+    photoRoutes,
+    videoRoutes,
+    vodRoutes,
+    modelRoutes,
+    thumbnailRoutes,
+    freePhotoRoutes,
+    searchRoutes,
+    teaserRoutes,
+  ]) {
     resource(api, deps);
   }
   if (deps.account) {

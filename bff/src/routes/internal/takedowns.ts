@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
-import { activeTakedowns, mediaPrefixesOf, scheduledItems } from '@media-site/db/reports';
+import { activeTakedowns, mediaPrefixesOf, scheduledItems, teasedItems } from '@media-site/db/reports';
 import { ForbiddenError } from '../../errors';
 import { sendInternalList } from './list';
 
@@ -9,6 +9,8 @@ import { sendInternalList } from './list';
  * for folders whose files must answer 410, and for those of items scheduled for later, with their
  * release time (`scheduled`: prefix → unix ms): those answer 404 until that moment, which the media
  * service checks on every request, so files open at the release time, not at the next poll.
+ * `covers` lists the one file of each teased item (issue 24, "Coming soon") that opens before the
+ * release: its cover thumbnail, which the teaser card shows; the rest of its folder stays 404.
  * A matching If-None-Match gets a 304.
  */
 export function takedownListRoute(router: Router, knex: Knex): Router {
@@ -18,6 +20,7 @@ export function takedownListRoute(router: Router, knex: Knex): Router {
     const scheduled: Record<string, number> = {};
     for (const item of await scheduledItems(knex, Date.now()))
       for (const prefix of mediaPrefixesOf({ type: item.content_type, path: item.path })) scheduled[prefix] = item.publish_at;
-    sendInternalList(ctx, { prefixes, scheduled });
+    const covers = (await teasedItems(knex, Date.now())).map((t) => t.cover);
+    sendInternalList(ctx, { prefixes, scheduled, covers });
   });
 }

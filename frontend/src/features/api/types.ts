@@ -11,6 +11,7 @@ export type {
   SearchHit,
   SearchPhotoHit,
   SearchResult,
+  TeaserItem,
   UpdateItem,
   VideoItem,
   VideoPrename,

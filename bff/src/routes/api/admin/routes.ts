@@ -27,6 +27,8 @@ import { adminAccountRoutes } from './admin-accounts';
 import { adminMemberRoutes } from './members';
 import { adminContentRoutes } from './content';
 import { adminDashboardRoutes } from './dashboard';
+import { adminIngestRoutes } from './ingests';
+import { adminTeaserRoutes } from './teasers';
 import { authenticationOptions, passkeySignIn, registerPasskey, registrationOptions } from './webauthn';
 
 const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
@@ -129,4 +131,6 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminMemberRoutes(router, deps, origin);
   adminContentRoutes(router, deps, origin);
   adminDashboardRoutes(router, deps, origin);
+  adminIngestRoutes(router, deps, origin);
+  adminTeaserRoutes(router, deps, origin);
 }

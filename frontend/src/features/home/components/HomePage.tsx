@@ -6,6 +6,7 @@ import { useInfinitePages } from '../../../hooks/useInfinitePages';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import type { ContentType, UpdateItem } from '../../api/types';
 import { getUpdates, UPDATES_PAGE_SIZE } from '../api/getUpdates';
+import { ComingSoon } from './ComingSoon';
 import { FreeSets } from './FreeSets';
 import { HomeHero } from './HomeHero';
 
@@ -46,6 +47,7 @@ export function HomePage() {
       </p>
       <h1 className="visually-hidden">Latest updates</h1>
       <HomeHero />
+      <ComingSoon />
       <FreeSets />
       <div className="home-columns">
         {COLUMNS.map((column) => (

@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import { fetchJson } from '../../api/fetchJson';
+import type { TeaserItem } from '../../api/types';
+import { LazyImage } from '../../../components/LazyImage';
+
+/** "1 Dec 2026, 18:00" in the visitor's own zone: when the item comes out. */
+const releaseText = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * Teased items not out yet (issue 24): a card with the cover, title, model and release time, and no
+ * link (there is nothing to open before the release). Nothing at all when none is teased or the list
+ * cannot be had: home's own columns matter more.
+ */
+export function ComingSoon() {
+  const [items, setItems] = useState<TeaserItem[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchJson<TeaserItem[]>('/api/coming-soon', { signal: controller.signal }).then(setItems, () => undefined);
+    return () => controller.abort();
+  }, []);
+  if (items.length === 0) return null;
+  return (
+    <section className="home-free-sets" aria-labelledby="coming-soon-title">
+      <h2 id="coming-soon-title">Coming soon</h2>
+      <ul className="grid grid-thumbs">
+        {items.map((item) => (
+          <li key={item.thumbnail} className="card">
+            <div className="card-picture">
+              <LazyImage src={item.thumbnail} alt="" />
+            </div>
+            <span className="card-title">{item.title}</span>
+            <p className="card-badge">
+              <span className="badge badge-fact">{item.modelname}</span>
+              <span className="badge badge-fact">Out {releaseText(item.releaseAt)}</span>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
