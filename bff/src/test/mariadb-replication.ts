@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnex } from '@media-site/db';
@@ -60,6 +60,8 @@ async function startServer(
     `--server-id=${serverId}`,
     '--skip-name-resolve',
     '--innodb-buffer-pool-size=32M',
+    // No native AIO: many test servers at once can exhaust the machine's aio contexts (fs.aio-max-nr).
+    '--innodb-use-native-aio=0',
     '--character-set-server=utf8mb4',
     '--collation-server=utf8mb4_unicode_ci',
     ...(binlog ? [`--log-bin=${join(datadir, 'bin')}`, '--binlog-format=ROW'] : []),
@@ -74,7 +76,11 @@ async function startServer(
   const admin = createKnex(url(), { acquireTimeoutMs: 3000, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet } });
   await waitFor(
     async () => {
-      if (exited) throw new Error(`mariadbd on ${port} exited (see ${join(dir, `s${serverId}.err`)})`);
+      if (exited) {
+        // The folder is removed after the test: the log's last lines go into the error itself.
+        const log = await readFile(join(dir, `s${serverId}.err`), 'utf8').catch(() => '');
+        throw new Error(`mariadbd on ${port} exited:\n${log.split('\n').slice(-15).join('\n')}`);
+      }
       return admin.raw('select 1').then(
         () => true,
         () => false,
