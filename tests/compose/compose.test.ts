@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/site';
 import { freePort } from '../src/nginx';
 import { ComposeProject, REQUIRED, composeTestEnabled, docker, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
-import { buildIngestFolder, ingestIn, mysqlIn, signInThrough, tearDown } from './site';
+import { buildIngestFolder, ingestIn, mysqlIn, placeConsoleBatch, signInThrough, tearDown } from './site';
 
 // The production shape (docker-compose.yml) for real, on Docker with the stand-in images
 // (tools/compose-sim): required values, health, the catalog and a member's Range request through
@@ -203,6 +203,30 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       }
       expect(status, 'the encode job of the ingested clip').toBe('done');
       expect(await project.inspect('encoder', '{{.State.Status}}')).toBe('running');
+    }, 200_000);
+
+    it('runs an ingest the console queued in the ingest-worker service, with its progress and report', async () => {
+      requireStarted();
+      expect(await project.inspect('ingest-worker', '{{.State.Status}} {{.RestartCount}}')).toBe('running 0');
+      await placeConsoleBatch(project, 'console-batch', 'console-set', 'Console Set');
+      // What POST /api/admin/ingests writes (db/src/admin/ingests.ts requestIngest), minus the sign-in.
+      await mysql(
+        `insert into ingest_runs (folder, active_folder, status, requested_by, created_at) values ('console-batch', 'console-batch', 'queued', 'compose-test', ${Date.now()})`,
+      );
+      let row = '';
+      for (let i = 0; i < 120 && !/^(done|failed)/.test(row); i++) {
+        row = await mysql(`select status, done, total, coalesce(error, '') from ingest_runs where folder = 'console-batch'`);
+        if (!/^(done|failed)/.test(row)) await new Promise((r) => setTimeout(r, 1000));
+      }
+      expect(row.split('\t').slice(0, 3)).toEqual(['done', '1', '1']);
+      await waitFor(
+        async () => {
+          const photos = (await (await fetch(project.url('/api/photos/1'))).json()) as Array<{ path: string }>;
+          return photos.some((p) => p.path === 'console-set');
+        },
+        15_000,
+        () => 'the console-ingested set in /api/photos/1',
+      );
     }, 200_000);
 
     it("serves a signed-in member's Range request (206) from nginx's /_protected/ (X-Accel)", async () => {

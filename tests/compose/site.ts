@@ -54,6 +54,47 @@ export async function buildIngestFolder(clips: IngestClip[]): Promise<string> {
   return root;
 }
 
+/**
+ * A photo set `path` for the console's ingest (issue 24): copied into the media volume's incoming
+ * folder as `<batch>` through the operator image (as an operator would, with a mount), where the
+ * ingest-worker finds it.
+ */
+export async function placeConsoleBatch(project: ComposeProject, batch: string, path: string, title: string): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'compose-batch-'));
+  try {
+    await mkdir(join(root, 'photos', path), { recursive: true });
+    await sharp({ create: { width: 320, height: 200, channels: 3, background: '#447755' } })
+      .jpeg()
+      .toFile(join(root, 'photos', path, 'p1.jpg'));
+    await writeFile(
+      join(root, 'photos', path, 'meta.json'),
+      JSON.stringify({ updatename: title, modelname: 'Model C2', datetoupload: '2025-02-01' }),
+    );
+    for (const dir of [root, join(root, 'photos'), join(root, 'photos', path)]) await chmod(dir, 0o755);
+    for (const f of ['p1.jpg', 'meta.json']) await chmod(join(root, 'photos', path, f), 0o644);
+    await must(
+      project.compose(
+        [
+          'run',
+          '--rm',
+          '-T',
+          '-v',
+          `${root}:/in:ro`,
+          '--entrypoint',
+          'sh',
+          'operator',
+          '-c',
+          `mkdir -p /srv/media/incoming && cp -R /in /srv/media/incoming/${batch}`,
+        ],
+        { timeoutMs: 120_000 },
+      ),
+      'copy the batch into the media volume',
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 /** Signs a member in through `base` (a front door): the session and media token as one Cookie value. */
 export async function signInThrough(base: string, member: { username: string; password: string }): Promise<string> {
   const login = await fetch(`${base}/api/login`, {
