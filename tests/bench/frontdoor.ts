@@ -4,7 +4,8 @@
  *
  * 1. Throughput: wrk (one thread, BENCH_CONNECTIONS 64, BENCH_SECONDS 5) on a cached `/api/photos/1`
  *    and on a static file with the same bytes served by the same nginx server (written into the SPA
- *    folder for the run), in alternating rounds (BENCH_ROUNDS 5); the median ratio. Goal >= 0.8x.
+ *    folder for the run), in rounds of alternating order (BENCH_ROUNDS 5): nginx CPU per request of
+ *    each side and the ratios, median with the spread. Goal >= 1.0x (issue 25).
  * 2. Freshness: a takedown (then a restore) of an item on that page with `npm run catalog`, and the
  *    time until the front door answers without it (with it); requests back to back, BENCH_FRESH_RUNS 5.
  *    Embedded default: no Redis, the bff polls the generation (CACHE_GENERATION_POLL_MS, 500 ms);
@@ -75,19 +76,31 @@ try {
   const prefix = join(stack.dataDir, 'nginx');
   const ratios: number[] = [];
   const cpuRatios: number[] = [];
+  const cpu = { cached: [] as number[], static: [] as number[] };
   for (let round = 1; round <= ROUNDS; round += 1) {
-    const api = wrk(`${stack.url}${CACHED_PATH}`, prefix);
-    const file = wrk(`${stack.url}/${staticName}`, prefix);
+    // Alternate the order so neither side always runs on a warmer (or hotter) machine.
+    const order = round % 2 ? (['cached', 'static'] as const) : (['static', 'cached'] as const);
+    const result: Partial<Record<'cached' | 'static', { perSecond: number; cpuMicros: number }>> = {};
+    for (const side of order) result[side] = wrk(`${stack.url}${side === 'cached' ? CACHED_PATH : `/${staticName}`}`, prefix);
+    const api = result.cached!;
+    const file = result.static!;
     ratios.push(api.perSecond / file.perSecond);
     cpuRatios.push(file.cpuMicros / api.cpuMicros);
+    cpu.cached.push(api.cpuMicros);
+    cpu.static.push(file.cpuMicros);
     console.log(
-      `round ${round}: cached ${api.perSecond.toFixed(0)} req/s (${api.cpuMicros.toFixed(1)} us nginx CPU/req), static ${file.perSecond.toFixed(0)} req/s (${file.cpuMicros.toFixed(1)} us), ratio ${(api.perSecond / file.perSecond).toFixed(2)}x`,
+      `round ${round} (${order.join(' then ')}): cached ${api.perSecond.toFixed(0)} req/s (${api.cpuMicros.toFixed(1)} us nginx CPU/req), static ${file.perSecond.toFixed(0)} req/s (${file.cpuMicros.toFixed(1)} us), ratio ${(api.perSecond / file.perSecond).toFixed(2)}x`,
     );
   }
   const spread = (xs: number[]) =>
     `median ${median(xs).toFixed(2)}x (min ${Math.min(...xs).toFixed(2)}x, max ${Math.max(...xs).toFixed(2)}x)`;
-  console.log(`cached API answer / static file, requests/s: ${spread(ratios)}; goal >= 0.8x`);
-  console.log(`static / cached nginx CPU per request (the same ratio, less disturbed by neighbours): ${spread(cpuRatios)}\n`);
+  const micros = (xs: number[]) =>
+    `median ${median(xs).toFixed(1)} us (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)})`;
+  console.log(`nginx CPU per request: cached ${micros(cpu.cached)}; static ${micros(cpu.static)}`);
+  console.log(`cached API answer / static file, requests/s: ${spread(ratios)}; goal >= 1.0x (a busy machine swings this one)`);
+  console.log(
+    `static / cached nginx CPU per request (the same ratio, less disturbed by neighbours; instructions: npm run bench:frontdoor-profile): ${spread(cpuRatios)}\n`,
+  );
 
   // ---- 2. freshness: change -> visible at the front door ----
   const env = { DATABASE_URL: stack.databaseUrl, MEDIA_ROOT: stack.mediaRoot, ...(REDIS_URL ? { REDIS_URL } : {}) };
