@@ -214,9 +214,9 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
         `insert into ingest_runs (folder, active_folder, status, requested_by, created_at) values ('console-batch', 'console-batch', 'queued', 'compose-test', ${Date.now()})`,
       );
       let row = '';
-      for (let i = 0; i < 120 && !/^(done|failed)/.test(row); i++) {
+      for (let i = 0; i < 120 && !/^(?:done|failed)/.test(row); i++) {
         row = await mysql(`select status, done, total, coalesce(error, '') from ingest_runs where folder = 'console-batch'`);
-        if (!/^(done|failed)/.test(row)) await new Promise((r) => setTimeout(r, 1000));
+        if (!/^(?:done|failed)/.test(row)) await new Promise((r) => setTimeout(r, 1000));
       }
       expect(row.split('\t').slice(0, 3)).toEqual(['done', '1', '1']);
       await waitFor(
