@@ -29,10 +29,11 @@ export function ComingSoon() {
               <LazyImage src={item.thumbnail} alt="" />
             </div>
             <span className="card-title">{item.title}</span>
-            <p className="card-badge">
-              <span className="badge badge-fact">{item.modelname}</span>
-              <span className="badge badge-fact">Out {releaseText(item.releaseAt)}</span>
-            </p>
+            <span className="card-meta">
+              <span>{item.modelname}</span>
+              {/* Not a badge: a date and time in full wraps inside a phone's half-width card. */}
+              <time dateTime={new Date(item.releaseAt).toISOString()}>Out {releaseText(item.releaseAt)}</time>
+            </span>
           </li>
         ))}
       </ul>
