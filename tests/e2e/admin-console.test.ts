@@ -181,4 +181,22 @@ describe('the operator console at /admin', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
     await shot(page, 'signin-refused', 'desktop');
   });
+
+  it('says the server cannot be reached (not "sign in") when the session check fails, and tries again', async () => {
+    const { page } = await site.open({ ...SIZES.tablet, ageConfirmed: false });
+    let down = true;
+    await page.route('**/api/admin/me', (route) =>
+      down ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }) : route.continue(),
+    );
+    await page.goto('/admin');
+    await page
+      .getByRole('alert')
+      .getByText('The console cannot reach the server: The server could not answer (503): try again in a moment.')
+      .waitFor();
+    expect(await page.getByLabel('Code from your authenticator app').count()).toBe(0);
+    await shot(page, 'unreachable', 'tablet');
+    down = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByLabel('Code from your authenticator app').waitFor();
+  });
 });

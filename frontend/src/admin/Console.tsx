@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { adminApi, screensOf, type Me, type Screen } from './api';
+import { AdminApiError, adminApi, screensOf, type Me, type Screen } from './api';
 import { AuditLog } from './AuditLog';
 import { Content } from './Content';
 import { Dashboard } from './Dashboard';
@@ -27,15 +27,31 @@ export function Console() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [screen, setScreen] = useState<Screen | undefined>(undefined);
   const signedOut = useCallback(() => setMe(null), []);
+  // The first check could not say who is signed in (the server is down or slow): not a sign-out.
+  const [unreachable, setUnreachable] = useState('');
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    adminApi.me().then(setMe, signedOut);
-  }, [signedOut]);
+    setUnreachable('');
+    adminApi.me().then(setMe, (err: unknown) => {
+      if (err instanceof AdminApiError && (err.status === 0 || err.status >= 500)) setUnreachable(err.message);
+      else signedOut();
+    });
+  }, [signedOut, attempt]);
 
   useEffect(() => {
     document.title = me ? `${screen ? TITLES[screen] : 'Console'} · Operator console` : 'Sign in · Operator console';
   }, [me, screen]);
 
+  if (me === undefined && unreachable)
+    return (
+      <div className="admin-loading" role="alert">
+        <p>The console cannot reach the server: {unreachable}</p>
+        <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+          Try again
+        </button>
+      </div>
+    );
   if (me === undefined) return <p className="admin-loading">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
 

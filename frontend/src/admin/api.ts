@@ -191,15 +191,22 @@ async function failure(res: Response): Promise<AdminApiError> {
   return new AdminApiError(res.status, message || FALLBACK[res.status] || fallback);
 }
 
+/** A console call gives up after this long (nginx would wait 30 s for a hung bff). */
+const CALL_TIMEOUT_MS = 15_000;
+
 export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
+  const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
   try {
     res = await fetch(`/api/admin${path}`, {
       credentials: 'same-origin',
       ...init,
+      signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
       headers: { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
     });
-  } catch {
+  } catch (err) {
+    if (timeout.aborted) throw new AdminApiError(0, 'The server did not answer in time: try again in a moment.');
+    if (init.signal?.aborted) throw err;
     throw new AdminApiError(0, 'The server could not be reached: check the connection and try again.');
   }
   if (!res.ok) throw await failure(res);
