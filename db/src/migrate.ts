@@ -17,6 +17,7 @@ import * as m015 from './migrations/015_publish_at';
 import * as m016 from './migrations/016_admins';
 import * as m017 from './migrations/017_admin_totp_sealed';
 import * as m018 from './migrations/018_ingest_runs_teased';
+import * as m019 from './migrations/019_media_list_polls';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '016_admins': m016,
   '017_admin_totp_sealed': m017,
   '018_ingest_runs_teased': m018,
+  '019_media_list_polls': m019,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { dashboard, dashboardDays, dayStarts } from '../src/admin';
+import { dashboard, dashboardDays, dayStarts, LIST_POLL_WRITE_EVERY_MS, recordListPoll } from '../src/admin';
 import { testBackends, useTestDb } from '../src/testing';
 
 const at = (iso: string) => Date.parse(iso);
@@ -202,6 +202,34 @@ describe.each(testBackends())('the console dashboard on %s', (backend) => {
     expect(d.reports).toBeUndefined();
     expect(d.purge).toBeUndefined();
     expect(d.errors).toBeUndefined();
+  });
+
+  it('records when each media service last fetched its lists (at most every 10 s per process) and flags one past its bound', async () => {
+    const written = new Map<string, number>();
+    const poll = (instance: string, list: 'revocations' | 'takedowns', now: number, maxAgeSeconds: number | null = 45) =>
+      recordListPoll(db.knex, written, { instance, list, maxAgeSeconds, now });
+    await poll('media-a:3002', 'takedowns', NOW - 120_000);
+    await poll('media-a:3002', 'revocations', NOW - 120_000, 210);
+    await poll('media-b:3002', 'takedowns', NOW - 20_000);
+    // Within the write interval: not written again (the row keeps the first time).
+    await poll('media-b:3002', 'takedowns', NOW - 20_000 + LIST_POLL_WRITE_EVERY_MS - 1);
+    // Names outside host:port's characters are not stored; nor is an absurd bound.
+    await poll('<script>', 'takedowns', NOW);
+    await poll('x'.repeat(121), 'takedowns', NOW);
+    await poll('media-c:3002', 'takedowns', NOW - 1000, 10 ** 9);
+    const d = await dashboard(db.knex, { days: 1, now: NOW, sections: ALL });
+    expect(d.mediaLists).toEqual([
+      { instance: 'media-a:3002', list: 'revocations', fetchedAt: NOW - 120_000, ageSeconds: 120, maxAgeSeconds: 210, late: false },
+      { instance: 'media-a:3002', list: 'takedowns', fetchedAt: NOW - 120_000, ageSeconds: 120, maxAgeSeconds: 45, late: true },
+      { instance: 'media-b:3002', list: 'takedowns', fetchedAt: NOW - 20_000, ageSeconds: 20, maxAgeSeconds: 45, late: false },
+      { instance: 'media-c:3002', list: 'takedowns', fetchedAt: NOW - 1000, ageSeconds: 1, maxAgeSeconds: null, late: false },
+    ]);
+    // Past the interval the same process writes again.
+    await poll('media-b:3002', 'takedowns', NOW);
+    const again = await dashboard(db.knex, { days: 1, now: NOW, sections: ALL });
+    expect(again.mediaLists?.find((p) => p.instance === 'media-b:3002')?.ageSeconds).toBe(0);
+    const support = await dashboard(db.knex, { days: 1, now: NOW, sections: { ...ALL, operations: false } });
+    expect(support.mediaLists).toBeUndefined();
   });
 
   it('refuses a window outside 1..90 days', async () => {

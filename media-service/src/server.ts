@@ -1,4 +1,5 @@
 import { mkdir, realpath } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { createServer } from 'node:http';
 import { answerClientErrors } from '@media-site/contracts/client-error';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,9 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
   const realRoot = await realpath(config.mediaRoot);
   await mkdir(config.variantCacheDir, { recursive: true });
   const revocations = options.revocations ?? new RevocationList();
-  if (config.revocationUrl) revocations.startPolling(config.revocationUrl, config.revocationIntervalSeconds, logger);
+  // How the bff's console names this service in "media services' lists": this host and port.
+  const instance = `${hostname()}:${config.port}`;
+  if (config.revocationUrl) revocations.startPolling(config.revocationUrl, config.revocationIntervalSeconds, logger, instance);
   const takedowns = options.takedowns ?? new TakedownList();
   const purger = new Purger(config.purge, logger);
   if (purger.enabled) {
@@ -51,7 +54,7 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
       if (removed.length > 0) void purger.purge(purgeEventOf('restore', removed));
     };
   }
-  if (config.takedownUrl) takedowns.startPolling(config.takedownUrl, config.takedownIntervalSeconds, logger);
+  if (config.takedownUrl) takedowns.startPolling(config.takedownUrl, config.takedownIntervalSeconds, logger, instance);
   const variants = new VariantService({
     store: new VariantStore({
       dir: config.variantCacheDir,

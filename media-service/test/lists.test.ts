@@ -18,7 +18,7 @@ class ListServer {
   covers: string[] = [];
   members: string[] = [];
   failing = false;
-  readonly seen: Array<{ path: string; ifNoneMatch: string | undefined; status: number }> = [];
+  readonly seen: Array<{ path: string; ifNoneMatch: string | undefined; status: number; instance?: string; maxAge?: string }> = [];
   private server: Server | undefined;
 
   async listen(port = 0): Promise<number> {
@@ -30,7 +30,13 @@ class ListServer {
       );
       const etag = `"${Buffer.from(body).toString('base64url')}"`;
       const status = this.failing ? 500 : req.headers['if-none-match'] === etag ? 304 : 200;
-      this.seen.push({ path: req.url ?? '', ifNoneMatch: req.headers['if-none-match'], status });
+      this.seen.push({
+        path: req.url ?? '',
+        ifNoneMatch: req.headers['if-none-match'],
+        status,
+        instance: req.headers['x-media-instance'] as string | undefined,
+        maxAge: req.headers['x-media-list-max-age'] as string | undefined,
+      });
       res.writeHead(status, { 'Content-Type': 'application/json', ETag: etag });
       res.end(status === 200 ? body : undefined);
     });
@@ -103,6 +109,12 @@ describe('before the lists have loaded once', () => {
     expect(json(await raw(fx.media.url, '/readyz')).lists?.takedowns).toMatchObject({ source: 'url', loaded: true, ageSeconds: 0 });
     expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(410);
     expect((await raw(fx.media.url, '/members/photosthumbs/set-1/large.jpg?w=320')).status).toBe(200);
+    // Each poll names this service (host:port) and its bound, for the console's "media services' lists".
+    const polls = bff.seen.filter((s) => s.status === 200);
+    expect(new Set(polls.map((s) => `${s.path} ${s.maxAge}`))).toEqual(
+      new Set(['/internal/media-takedowns 45', '/internal/media-revocations 210']),
+    );
+    for (const s of polls) expect(s.instance).toMatch(/^[\w.-]+:\d+$/);
   });
 
   it('a list body of the wrong shape does not count as loaded', async () => {

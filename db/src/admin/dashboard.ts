@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { mediaListPolls, type MediaListPoll } from './media-lists';
 import { isSqlite } from '../knex';
 import { AdminRuleError } from './errors';
 import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } from '../reports';
@@ -105,6 +106,8 @@ export interface Dashboard {
   encode?: EncodeQueue;
   reports?: ReportsDue;
   purge?: PendingPurge;
+  /** When each media service last fetched its revocation and takedown lists (migration 019). */
+  mediaLists?: MediaListPoll[];
   errors?: RecordedError[];
 }
 
@@ -355,13 +358,14 @@ export async function dashboard(db: Knex, q: DashboardQuery): Promise<Dashboard>
   if (!Number.isInteger(q.days) || q.days < DASHBOARD_DAYS_MIN || q.days > DASHBOARD_DAYS_MAX) throw new AdminRuleError('bad_input', WHOLE);
   const starts = dayStarts(q.days, q.now);
   const { sections } = q;
-  const [members, revenue, encode, reports, purge, errors] = await Promise.all([
+  const [members, revenue, encode, reports, purge, mediaLists, errors] = await Promise.all([
     sections.members ? membersPerDay(db, starts, q.now) : undefined,
     sections.payments ? revenuePerDay(db, starts) : undefined,
     sections.encode ? encodeQueue(db) : undefined,
     sections.reports ? reportsDue(db, q.now, q.holidays ?? NO_HOLIDAYS) : undefined,
     sections.operations ? pendingPurge(db) : undefined,
+    sections.operations ? mediaListPolls(db, q.now) : undefined,
     sections.operations ? recentErrors(db) : undefined,
   ]);
-  return { now: q.now, days: starts.map(dayName), members, revenue, encode, reports, purge, errors };
+  return { now: q.now, days: starts.map(dayName), members, revenue, encode, reports, purge, mediaLists, errors };
 }

@@ -61,3 +61,11 @@ export {
   type IngestStatus,
   type IngestSummary,
 } from './ingests';
+export {
+  LIST_POLL_WRITE_EVERY_MS,
+  MEDIA_INSTANCE,
+  mediaListPolls,
+  recordListPoll,
+  type MediaListName,
+  type MediaListPoll,
+} from './media-lists';

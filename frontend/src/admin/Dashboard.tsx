@@ -200,14 +200,30 @@ function Queues({ data }: { data: DashboardData }) {
 
 function Operations({ data }: { data: DashboardData }) {
   const errors = data.errors ?? [];
+  const lists = data.mediaLists ?? [];
   return (
     <>
       <section aria-labelledby="dash-lists">
         <h2 id="dash-lists">Media services&apos; lists</h2>
-        <p>
-          Not recorded here: each media service reports the age of its revocation and takedown lists on its own <code>/readyz</code> (
-          <code>ageSeconds</code> against <code>maxAgeSeconds</code>), and the site keeps no record of when they last fetched them.
+        <p className="admin-hint">
+          When each media service last fetched its revocation and takedown lists from the site. One past its bound keeps serving what those
+          lists would refuse (it also reports itself unready on <code>/readyz</code>): look at that service.
         </p>
+        {lists.length === 0 ? (
+          <p>No media service has fetched a list yet.</p>
+        ) : (
+          <Table caption="The stalest first" columns={['Media service', 'List', 'Fetched', 'Bound', 'State']}>
+            {lists.map((l) => (
+              <tr key={`${l.instance}-${l.list}`}>
+                <td>{l.instance}</td>
+                <td>{l.list}</td>
+                <td>{l.ageSeconds < 120 ? `${l.ageSeconds} s` : ago(l.fetchedAt, data.now)} ago</td>
+                <td>{l.maxAgeSeconds === null ? 'not said' : `${l.maxAgeSeconds} s`}</td>
+                <td>{l.late ? <strong className="admin-late">Late: past its bound</strong> : 'Current'}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
       </section>
       <section aria-labelledby="dash-errors">
         <h2 id="dash-errors">Recent errors</h2>

@@ -114,6 +114,14 @@ export interface DashboardData {
   encode?: { queued: number; running: number; failed: number; retrying: number };
   reports?: { open: number; dueToday: number; overdue: number };
   purge?: { pending: number; oldest: { id: number; event: string; createdAt: number; attempts: number; lastError: string | null } | null };
+  mediaLists?: {
+    instance: string;
+    list: 'revocations' | 'takedowns';
+    fetchedAt: number;
+    ageSeconds: number;
+    maxAgeSeconds: number | null;
+    late: boolean;
+  }[];
   errors?: { at: number; source: string; subject: string; text: string }[];
 }
 

@@ -32,6 +32,8 @@ export abstract class PolledList {
   private etag: string | undefined;
   private loadedAt: number | undefined;
   private intervalSeconds: number | undefined;
+  /** How this service names itself to the bff (host:port), for the console's list ages. */
+  private instance: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -57,7 +59,12 @@ export abstract class PolledList {
   async refreshFrom(url: string): Promise<void> {
     // The list is as fresh as the moment it was asked for, not when the answer arrived.
     const asked = this.clock();
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000), headers: this.etag ? { 'If-None-Match': this.etag } : {} });
+    const headers: Record<string, string> = this.etag ? { 'If-None-Match': this.etag } : {};
+    if (this.instance && this.intervalSeconds !== undefined) {
+      headers['X-Media-Instance'] = this.instance;
+      headers['X-Media-List-Max-Age'] = String(maxListAgeSeconds(this.intervalSeconds));
+    }
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000), headers });
     if (res.status !== 304) {
       if (!res.ok) throw new Error(`${this.name} list answered ${res.status}`);
       this.accept(await res.json());
@@ -66,9 +73,13 @@ export abstract class PolledList {
     this.loadedAt = Math.max(asked, this.loadedAt ?? asked);
   }
 
-  /** Polls every `intervalSeconds` once loaded; before that, retries within a second or two. */
-  startPolling(url: string, intervalSeconds: number, logger: Logger): void {
+  /**
+   * Polls every `intervalSeconds` once loaded; before that, retries within a second or two. With
+   * `instance`, each poll names this service and its age bound to the bff (the console's dashboard).
+   */
+  startPolling(url: string, intervalSeconds: number, logger: Logger, instance?: string): void {
     this.intervalSeconds = intervalSeconds;
+    this.instance = instance;
     let failures = 0;
     const tick = async () => {
       try {

@@ -34,7 +34,14 @@ function text(d: Dashboard): string {
   const errors = d.errors ?? [];
   lines.push(errors.length === 0 ? 'recorded errors: none' : `recorded errors (newest first):`);
   for (const e of errors) lines.push(`  ${isoTime(e.at, '-', 's')}  ${e.source.padEnd(6)}  ${e.subject}: ${e.text}`);
-  lines.push("media services' list ages: not recorded here; see each media service's /readyz");
+  const polls = d.mediaLists ?? [];
+  lines.push(
+    polls.length === 0 ? "media services' lists: no media service has fetched a list yet" : "media services' lists (stalest first):",
+  );
+  for (const p of polls)
+    lines.push(
+      `  ${p.instance}  ${p.list.padEnd(11)}  fetched ${p.ageSeconds} s ago${p.maxAgeSeconds === null ? '' : ` (bound ${p.maxAgeSeconds} s)`}${p.late ? '  LATE' : ''}`,
+    );
   return lines.join('\n');
 }
 

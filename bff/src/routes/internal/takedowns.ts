@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { activeTakedowns, mediaPrefixesOf, scheduledItems, teasedItems } from '@media-site/db/reports';
 import { ForbiddenError } from '../../errors';
-import { sendInternalList } from './list';
+import { sendInternalList, type listPollRecorder } from './list';
 
 /**
  * Outside /api like the revocation list: the media service polls it (MEDIA_TAKEDOWN_INTERVAL_S)
@@ -13,7 +13,7 @@ import { sendInternalList } from './list';
  * release: its cover thumbnail, which the teaser card shows; the rest of its folder stays 404.
  * A matching If-None-Match gets a 304.
  */
-export function takedownListRoute(router: Router, knex: Knex): Router {
+export function takedownListRoute(router: Router, knex: Knex, recordPoll?: ReturnType<typeof listPollRecorder>): Router {
   return router.get('/internal/media-takedowns', async (ctx) => {
     if (ctx.get('X-Forwarded-For')) throw new ForbiddenError('internal endpoint');
     const prefixes = (await activeTakedowns(knex)).flatMap((t) => mediaPrefixesOf({ type: t.content_type, path: t.path }));
@@ -22,5 +22,6 @@ export function takedownListRoute(router: Router, knex: Knex): Router {
       for (const prefix of mediaPrefixesOf({ type: item.content_type, path: item.path })) scheduled[prefix] = item.publish_at;
     const covers = (await teasedItems(knex, Date.now())).map((t) => t.cover);
     sendInternalList(ctx, { prefixes, scheduled, covers });
+    recordPoll?.(ctx, 'takedowns');
   });
 }

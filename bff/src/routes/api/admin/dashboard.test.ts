@@ -109,6 +109,33 @@ describe.each(testBackends())('GET /api/admin/dashboard (%s)', (backend) => {
     expect((await get('/api/admin/dashboard?days=1', owner)).status).toBe(200);
   });
 
+  it('shows when each media service last fetched its lists: the service names itself on the poll', async () => {
+    const owner = cookies.get('owner');
+    expect((await get('/api/admin/dashboard?days=1', owner)).body.mediaLists).toEqual([]);
+    // A media service's polls (media-service/src/access/polled-list.ts); a 304 counts as a fetch too.
+    const poll = (path: string, instance: string, etag = '') =>
+      kit.request.get(path).set('X-Media-Instance', instance).set('X-Media-List-Max-Age', '45').set('If-None-Match', etag);
+    const first = await poll('/internal/media-takedowns', 'media-1:3002');
+    expect(first.status).toBe(200);
+    expect((await poll('/internal/media-takedowns', 'media-1:3002', first.headers.etag)).status).toBe(304);
+    expect((await poll('/internal/media-revocations', 'media-1:3002')).status).toBe(200);
+    // No name, or not a host:port name: answered as before, nothing recorded.
+    expect((await kit.request.get('/internal/media-takedowns')).status).toBe(200);
+    expect((await poll('/internal/media-takedowns', 'evil name; drop')).status).toBe(200);
+    await expect
+      .poll(async () => (await get('/api/admin/dashboard?days=1', owner)).body.mediaLists?.map((l: { list: string }) => l.list).sort())
+      .toEqual(['revocations', 'takedowns']);
+    const lists = ((await get('/api/admin/dashboard?days=1', owner)).body.mediaLists as Array<{ list: string }>).sort((a, b) =>
+      a.list.localeCompare(b.list),
+    );
+    expect(lists).toEqual([
+      expect.objectContaining({ instance: 'media-1:3002', list: 'revocations', maxAgeSeconds: 45, late: false }),
+      expect.objectContaining({ instance: 'media-1:3002', list: 'takedowns', maxAgeSeconds: 45, late: false }),
+    ]);
+    // Support sees members and revenue, not the services.
+    expect((await get('/api/admin/dashboard?days=1', cookies.get('support'))).body.mediaLists).toBeUndefined();
+  });
+
   it('no console session is a 401; a cross-site request a 403', async () => {
     expect((await get('/api/admin/dashboard')).status).toBe(401);
     expect((await get('/api/admin/dashboard', cookies.get('owner')).set('Sec-Fetch-Site', 'cross-site')).status).toBe(403);
