@@ -6,6 +6,12 @@ import { LazyImage } from '../../../components/LazyImage';
 /** "1 Dec 2026, 18:00" in the visitor's own zone: when the item comes out. */
 const releaseText = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+const isTeaser = (item: TeaserItem): boolean =>
+  typeof item?.title === 'string' &&
+  typeof item.thumbnail === 'string' &&
+  typeof item.modelname === 'string' &&
+  Number.isFinite(new Date(item.releaseAt).getTime());
+
 /**
  * Teased items not out yet (issue 24): a card with the cover, title, model and release time, and no
  * link (there is nothing to open before the release). Nothing at all when none is teased or the list
@@ -15,7 +21,11 @@ export function ComingSoon() {
   const [items, setItems] = useState<TeaserItem[]>([]);
   useEffect(() => {
     const controller = new AbortController();
-    fetchJson<TeaserItem[]>('/api/coming-soon', { signal: controller.signal }).then(setItems, () => undefined);
+    fetchJson<TeaserItem[]>('/api/coming-soon', { signal: controller.signal }).then(
+      // Only well-formed cards: an odd answer shows nothing rather than break home.
+      (answer) => setItems(Array.isArray(answer) ? answer.filter(isTeaser) : []),
+      () => undefined,
+    );
     return () => controller.abort();
   }, []);
   if (items.length === 0) return null;
