@@ -349,7 +349,7 @@ describe('a playback error', () => {
       ),
     );
     fireEvent.error(video);
-    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1), { timeout: 5000 });
     expect(calledUrls(fetchMock)).toContain('/api/me');
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.error(video);
@@ -364,7 +364,7 @@ describe('a playback error', () => {
     fireEvent.error(video);
     expect((await screen.findByRole('alert')).textContent).toContain('Playback failed.');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    await vi.waitFor(() => expect(load).toHaveBeenCalled());
+    await vi.waitFor(() => expect(load).toHaveBeenCalled(), { timeout: 5000 });
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });

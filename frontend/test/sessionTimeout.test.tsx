@@ -36,7 +36,7 @@ describe('a bff that never answers /api/me', () => {
     signedIn(true);
     const fetchMock = stubFetch((url, init) => (url === '/api/me' ? hungUntilAborted(url, init) : json([])));
     renderAt('/account');
-    await vi.waitFor(() => expect(limits).toHaveLength(1));
+    await vi.waitFor(() => expect(limits).toHaveLength(1), { timeout: 5000 });
     expect(limits[0]!.ms).toBe(SESSION_CHECK_TIMEOUT_MS);
     const meCall = fetchMock.mock.calls.find(([input]) => String(input) === '/api/me');
     expect(meCall?.[1]?.signal).toBeInstanceOf(AbortSignal);

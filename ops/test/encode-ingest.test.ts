@@ -178,12 +178,14 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
       await placeVideo(db.knex, mediaRoot, path, tinyClip);
       ids.push((await enqueue(db.knex, { type: 'video', path, sourceSig: 'new' }, Date.now())).id);
     }
-    let active = 0;
-    let most = 0;
+    // Counted in the database, where the limit is kept (jobs leased as running). The workers' own
+    // events are not a measure of it: both run in this process, and one worker's "started" can be
+    // handled before the other's "done" although that job was marked done first (seen at 3 on a
+    // loaded CI machine while the database never had more than 2 running).
     let mostInDb = 0;
+    let started = 0;
     const onEvent = (e: WorkerEvent) => {
-      if (e.kind === 'started') most = Math.max(most, ++active);
-      if (e.kind === 'done' || e.kind === 'failed') active--;
+      if (e.kind === 'started') started++;
     };
     const worker = () =>
       new EncodeWorker({
@@ -208,7 +210,7 @@ describe.each(testBackends())('ingest and encode on %s', (backend) => {
     await Promise.all([worker().run(), worker().run()]);
     watching = false;
     await watch;
-    expect(most).toBeLessThanOrEqual(2);
+    expect(started).toBe(5);
     expect(mostInDb).toBeLessThanOrEqual(2);
     expect((await listJobs(db.knex, { ids })).map((j) => j.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
     await mkdir(join(mediaRoot, '.partial'), { recursive: true });

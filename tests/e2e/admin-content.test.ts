@@ -152,7 +152,8 @@ describe('the console Content screen', () => {
 
     await row(page).getByRole('button', { name: 'Re-encode' }).click();
     await notice(page, `Video ${clip} is queued for encoding again.`);
-    expect(await row(page).textContent()).toContain('queued, 0 attempts');
+    // The list is read again after the notice: wait for the row to show it.
+    await expect.poll(async () => await row(page).textContent(), poll).toContain('queued, 0 attempts');
     // Waiting in the queue: nothing to re-encode until a worker has run it.
     expect(await row(page).getByRole('button', { name: 'Re-encode' }).count()).toBe(0);
 

@@ -22,10 +22,22 @@ const TITLES: Record<Screen, string> = {
   'coming-soon': 'Coming soon',
 };
 
+/** The screen the address names, if it is one (the role may still not have it: then its first screen). */
+function screenInPath(): Screen | undefined {
+  const name = /^\/admin\/([a-z-]+)\/?$/.exec(window.location.pathname)?.[1];
+  return name && Object.hasOwn(TITLES, name) ? (name as Screen) : undefined;
+}
+
 /** Signed in or not (GET /api/admin/me decides), then the screens the role may use. */
 export function Console() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
-  const [screen, setScreen] = useState<Screen | undefined>(undefined);
+  // The address names the screen (/admin/<screen>): a reload, a bookmark and Back keep it.
+  const [screen, setScreen] = useState<Screen | undefined>(screenInPath);
+  useEffect(() => {
+    const onPop = () => setScreen(screenInPath());
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
   const signedOut = useCallback(() => setMe(null), []);
   // The first check could not say who is signed in (the server is down or slow): not a sign-out.
   const [unreachable, setUnreachable] = useState('');
@@ -72,6 +84,7 @@ export function Console() {
                   aria-current={s === current ? 'page' : undefined}
                   onClick={(e) => {
                     e.preventDefault();
+                    if (s !== current) window.history.pushState(null, '', `/admin/${s}`);
                     setScreen(s);
                   }}
                 >
