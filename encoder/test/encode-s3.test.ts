@@ -185,7 +185,8 @@ describe.each(testBackends())('the encoder with STORAGE=s3 (%s)', (backend) => {
       expect(doneIds(all).sort((a, b) => a - b)).toEqual(ids);
       expect(await jobCounts(db.knex)).toEqual({ queued: 0, running: 0, done: 4, failed: 0 });
       expect(Number((await db.knex('media_jobs').where('attempts', '!=', 1).count({ n: '*' }).first())?.n)).toBe(0);
-      for (const s of scratches) expect(await readdir(s)).toEqual([]);
+      // Empty or never made: a worker that claimed no job (the other took all four) made no folder.
+      for (const s of scratches) expect(existsSync(s) ? await readdir(s) : []).toEqual([]);
       for (const i of ids.keys()) expect(await bucket.head(`videopreviews/w${workers}-clip-${i}/poster.jpg`)).not.toBeNull();
       expect(existsSync(mediaRoot)).toBe(false);
       return { perMinute: 4 / minutes, split: events.map((e) => doneIds(e).length).join('+') };
