@@ -5,6 +5,7 @@ import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
+import type { AttemptView, MemberDetail, MemberFound } from '@media-site/contracts/admin';
 
 // Support's view of one member and their payments (issue 24): the console's Members screen and the
 // operator CLI (`member extend`) read and change members through here. Every query is bounded: a
@@ -20,66 +21,6 @@ export const EXTEND_DAYS_MAX = 366;
 export const EXTEND_REASON_MAX = 200;
 /** An open attempt (pending or unknown) older than this is stuck: no answer and no webhook settled it. */
 export const STUCK_AFTER_MS = 5 * 60_000;
-
-export interface MemberFound {
-  username: string;
-  email: string;
-  createdAt: number;
-  paidUntil: number | null;
-  vods: number;
-  disabledAt: number | null;
-  disabledReason: string | null;
-  /** false: a sign-up payment names this username but no account exists (yet): a charge in doubt. */
-  account: boolean;
-  /** What matched: part of the name or e-mail, or a payment reference (attempt, subscription, transaction). */
-  matched: 'name' | 'reference';
-}
-
-export interface AttemptView {
-  id: number;
-  kind: string;
-  vod: string | null;
-  amount: string;
-  currencyCode: number;
-  status: string;
-  /** Where the four-step chain stands for this attempt, in an operator's words. */
-  step: string;
-  providerSubscriptionId: string | null;
-  declineText: string | null;
-  createdAt: number;
-  updatedAt: number;
-  /** Open (pending or unknown) for longer than STUCK_AFTER_MS: reconcile may settle it. */
-  stuck: boolean;
-}
-
-export interface MemberDetail {
-  username: string;
-  account: {
-    email: string;
-    createdAt: number;
-    disabledAt: number | null;
-    disabledReason: string | null;
-    revokedAt: number | null;
-  } | null;
-  membership: {
-    paidUntil: number | null;
-    /** active, lapsed, none (never had one), or withdrawn (disabled or charged back). */
-    state: 'active' | 'lapsed' | 'none' | 'withdrawn';
-    subscriptions: { id: number; status: string; paidUntil: number | null; providerSubscriptionId: string | null; createdAt: number }[];
-  };
-  vods: { path: string; title: string; status: string; boughtAt: number }[];
-  /** Sessions are not touched on use: the newest start is the last sign-in, not the last request. */
-  sessions: { count: number; lastSignInAt: number | null; expiresAt: number | null };
-  attempts: AttemptView[];
-  webhooks: {
-    id: number;
-    eventType: string;
-    transactionId: string;
-    subscriptionId: string | null;
-    receivedAt: number;
-    outcome: string | null;
-  }[];
-}
 
 const bad = (message: string) => new MemberRuleError('bad_input', message);
 
@@ -392,3 +333,5 @@ export async function extendMembership(
     return { before, paidUntil };
   });
 }
+
+export type { AttemptView, MemberDetail, MemberFound };

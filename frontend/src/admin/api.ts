@@ -4,7 +4,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
-import type { AdminRole, AuditRow } from '@media-site/contracts/admin';
+import type { AdminRole, AuditRow, MemberFound } from '@media-site/contracts/admin';
 import type { AppealDecision, Outcome, ReportReason } from '@media-site/contracts/report-vocabulary';
 
 export type { AdminRole, AuditRow };
@@ -17,18 +17,7 @@ export interface Me {
   role: AdminRole;
 }
 
-export interface MemberRow {
-  username: string;
-  email: string;
-  createdAt: number;
-  paidUntil: number | null;
-  vods: number;
-  disabledAt: number | null;
-  disabledReason: string | null;
-  /** false: only a sign-up payment names this username (its charge is in doubt). */
-  account: boolean;
-  matched: 'name' | 'reference';
-}
+export type MemberRow = MemberFound;
 
 /** One report of the queue as GET /api/admin/reports answers it (bff/src/routes/api/admin/report-desk.ts). */
 export interface ReportRow {
