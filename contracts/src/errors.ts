@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   token_expired: 403,
   /** A sign-in past its username's budget: solve a proof of work (GET /api/login-challenge) and resend. */
   challenge_required: 403,
+  /** A sensitive console change: confirm with a fresh TOTP code or passkey (POST /api/admin/confirm/...) and resend. */
+  confirm_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

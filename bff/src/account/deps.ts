@@ -52,8 +52,12 @@ export interface AdminSettings {
   production: boolean;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
-  lockoutFailures: number;
-  lockoutMs: number;
+  /** Wrong TOTP codes per 15 minutes per budget (address and name, known browser, other browsers) before a proof of work is asked. */
+  signInFailures: number;
+  /** Wrong TOTP codes per day for a name from browsers it never signed in from, before those are refused. */
+  newBrowserFailuresPerDay: number;
+  /** How long a confirmation (fresh code or passkey) allows sensitive changes in a session. */
+  confirmMs: number;
   signInPerMinute: number;
   /** INGEST_ROOT: the folders the console may ingest (its direct sub-folders only). */
   ingestRoot: string;

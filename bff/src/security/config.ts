@@ -69,10 +69,15 @@ export const securityConfigShape = {
     'an operator console session ends after this many minutes without a request (cookie `admin_sid`, docs/security.md "Operator console")',
   ),
   ADMIN_SESSION_HOURS: intSetting(8, 1, 24).describe("an operator console session's absolute life, however busy"),
-  ADMIN_LOCKOUT_FAILURES: intSetting(5, 3, 20).describe(
-    'failed console sign-ins in a row (wrong TOTP code, passkey that does not verify) that lock the admin out',
+  ADMIN_SIGNIN_FAILURES: intSetting(5, 3, 20).describe(
+    "wrong console TOTP codes per 15 minutes (per address and name, per browser the admin signed in from, and from all other browsers of a name together) before each further try needs a proof of work (about a second of the browser's CPU); nothing locks the account, and a passkey is never refused for them",
   ),
-  ADMIN_LOCKOUT_MINUTES: intSetting(15, 1, 24 * 60).describe('how long a console lockout lasts'),
+  ADMIN_SIGNIN_NEW_BROWSER_FAILURES_PER_DAY: intSetting(50, 10, 1000).describe(
+    "wrong console TOTP codes per 24 hours for one name from browsers it never signed in from, after which such browsers are refused codes for that name until the day's window ends (a guessing ceiling); the admin's passkeys and the browsers it signed in from before still work",
+  ),
+  ADMIN_CONFIRM_MINUTES: intSetting(5, 1, 30).describe(
+    'how long a fresh TOTP code or passkey, asked for in the console, lets that session make sensitive changes (passkeys, admins, roles, secrets)',
+  ),
   RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: intSetting(10, 1, 10_000).describe('console sign-in requests per client address per minute'),
   TRUSTED_PROXIES: addressList('127.0.0.1,::1').describe(
     "peers whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed: exactly the front door's address (compose: nginx's `NGINX_ADDRESS` only); production refuses an entry wider than one /24 (/64)",

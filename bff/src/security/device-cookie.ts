@@ -18,7 +18,11 @@ export interface Device {
   id: string;
 }
 
-const FORMAT = /^d1\.([\w-]{1,32})\.([a-z0-9_]{3,15})\.([\w-]{22})\.([\w-]{43})$/;
+// The name part covers members' usernames (3-15) and console admins' names (3-32).
+const FORMAT = /^d1\.([\w-]{1,32})\.([a-z0-9_]{3,32})\.([\w-]{22})\.([\w-]{43})$/;
+
+/** Whose device cookie: a member's (`login_device`) or a console admin's (`admin_device`); neither verifies as the other. */
+export type DevicePurpose = 'login-device-cookie' | 'admin-device-cookie';
 
 /**
  * The key one use of a SIGNIN_KEYS secret gets: HMAC(secret, purpose). Each purpose ("login-device-cookie",
@@ -28,24 +32,28 @@ export function signinPurposeKey(secret: Buffer, purpose: string): Buffer {
   return createHmac('sha256', secret).update(purpose).digest();
 }
 
-const mac = (secret: Buffer, message: string) =>
-  createHmac('sha256', signinPurposeKey(secret, 'login-device-cookie')).update(message).digest('base64url');
+const mac = (secret: Buffer, message: string, purpose: DevicePurpose) =>
+  createHmac('sha256', signinPurposeKey(secret, purpose)).update(message).digest('base64url');
 
 /** Keeps the device id of a cookie the browser already holds for this username. */
-export function signDeviceCookie(keys: KeyRing, username: string, device?: Device): string {
+export function signDeviceCookie(keys: KeyRing, username: string, device?: Device, purpose: DevicePurpose = 'login-device-cookie'): string {
   const user = username.toLowerCase();
   const id = device?.username === user ? device.id : randomBytes(16).toString('base64url');
   const message = `d1.${keys.signing.kid}.${user}.${id}`;
-  return `${message}.${mac(keys.signing.secret, message)}`;
+  return `${message}.${mac(keys.signing.secret, message, purpose)}`;
 }
 
-export function verifyDeviceCookie(keys: KeyRing, value: string | undefined): Device | undefined {
+export function verifyDeviceCookie(
+  keys: KeyRing,
+  value: string | undefined,
+  purpose: DevicePurpose = 'login-device-cookie',
+): Device | undefined {
   const m = FORMAT.exec(value ?? '');
   if (!m) return undefined;
   const [, kid = '', username = '', id = '', sig = ''] = m;
   const secret = keys.byId.get(kid);
   if (!secret) return undefined;
-  const want = Buffer.from(mac(secret, `d1.${kid}.${username}.${id}`));
+  const want = Buffer.from(mac(secret, `d1.${kid}.${username}.${id}`, purpose));
   const got = Buffer.from(sig);
   return got.length === want.length && timingSafeEqual(got, want) ? { username, id } : undefined;
 }

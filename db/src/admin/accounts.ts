@@ -4,6 +4,7 @@ import { numOrNull } from '../row-values';
 import { appendAudit } from './audit';
 import { AdminRuleError } from './errors';
 import { keepAnOwner } from './owners';
+import { EMAIL, EMAIL_MAX } from '@media-site/contracts/member-rules';
 import { ADMIN_NAME, isAdminRole, type AdminRole } from './roles';
 import { needsReseal, openSecret, sealSecret } from './secret-box';
 import { newTotp } from './totp';
@@ -20,6 +21,7 @@ export interface AdminRow {
 }
 
 export interface AdminSummary extends AdminRow {
+  email: string | null;
   passkeys: number;
 }
 
@@ -41,6 +43,14 @@ export function checkAdminName(name: string): string {
   return name;
 }
 
+/** An admin's notice address: the members' e-mail rule, no control characters; '' or null for none. */
+export function checkAdminEmail(email: string | null | undefined): string | null {
+  if (email === null || email === undefined || email.trim() === '') return null;
+  const trimmed = email.trim();
+  if (trimmed.length > EMAIL_MAX || !EMAIL.test(trimmed)) throw new AdminRuleError('bad_input', 'not an e-mail address');
+  return trimmed;
+}
+
 export async function adminNamed(db: Knex, name: string): Promise<AdminRow | undefined> {
   const row = await db('admins').where({ name }).first();
   return row ? adminRowOf(row) : undefined;
@@ -57,15 +67,23 @@ export async function adminById(db: Knex, id: number): Promise<AdminRow | undefi
  */
 export async function addAdmin(
   db: Knex,
-  a: { name: string; role: AdminRole; issuer: string; keys: KeyRing; now: number } & Actor,
+  a: { name: string; role: AdminRole; email?: string | null; issuer: string; keys: KeyRing; now: number } & Actor,
 ): Promise<{ secret: string; uri: string }> {
   checkAdminName(a.name);
+  const email = checkAdminEmail(a.email);
   if (!isAdminRole(a.role)) throw new AdminRuleError('bad_input', 'the role must be owner, moderator or support');
   const totp = newTotp(a.name, a.issuer);
   await db.transaction(async (trx) => {
     if (await trx('admins').where({ name: a.name }).first('id')) throw new AdminRuleError('conflict', `admin ${a.name} exists`);
-    await trx('admins').insert({ name: a.name, role: a.role, totp_secret: sealSecret(a.keys, totp.secret), created_at: a.now });
-    await appendAudit(trx, { actor: a.actor, address: a.address, action: 'admin.add', target: a.name, after: { role: a.role }, at: a.now });
+    await trx('admins').insert({ name: a.name, role: a.role, email, totp_secret: sealSecret(a.keys, totp.secret), created_at: a.now });
+    await appendAudit(trx, {
+      actor: a.actor,
+      address: a.address,
+      action: 'admin.add',
+      target: a.name,
+      after: email ? { role: a.role, email } : { role: a.role },
+      at: a.now,
+    });
   });
   return totp;
 }
@@ -96,14 +114,16 @@ export async function disableAdmin(db: Knex, a: { name: string; now: number } & 
 }
 
 export async function listAdmins(db: Knex): Promise<AdminSummary[]> {
-  const rows: Record<string, unknown>[] = await db('admins').orderBy('name').select('id', 'name', 'role', 'disabled_at', 'created_at');
+  const rows: Record<string, unknown>[] = await db('admins')
+    .orderBy('name')
+    .select('id', 'name', 'role', 'email', 'disabled_at', 'created_at');
   const keys: { admin_id: unknown; n: unknown }[] = await db('admin_passkeys')
     .groupBy('admin_id')
     .select('admin_id', db.raw('count(*) as n'));
   const count = new Map(keys.map((k) => [Number(k.admin_id), Number(k.n)]));
   return rows.map((r) => {
     const admin = adminRowOf(r);
-    return { ...admin, passkeys: count.get(admin.id) ?? 0 };
+    return { ...admin, email: r.email == null ? null : String(r.email), passkeys: count.get(admin.id) ?? 0 };
   });
 }
 

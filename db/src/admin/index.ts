@@ -1,8 +1,9 @@
-// Operator console accounts (issue 24): one service layer under the CLI (`admin ...`) and the bff (/api/admin).
+// Operator console accounts: one service layer under the CLI (`admin ...`) and the bff (/api/admin).
 export {
   addAdmin,
   adminById,
   adminNamed,
+  checkAdminEmail,
   checkAdminName,
   disableAdmin,
   listAdmins,
@@ -13,20 +14,34 @@ export {
 } from './accounts';
 export { appendAudit, auditCsv, auditPage, AUDIT_PAGE_MAX, type AuditEntry, type AuditRow } from './audit';
 export { AdminRuleError } from './errors';
-export { changeAdminRole, resetAdminTotp } from './manage';
+export { changeAdminRole, enableAdmin, resetAdminTotp, setAdminEmail } from './manage';
 export {
   addPasskey,
   CHALLENGE_MS,
+  checkPasskeyName,
   passkeyByCredentialId,
+  passkeyList,
   passkeysOf,
   passkeyUsed,
+  PASSKEY_NAME_MAX,
+  renamePasskey,
+  revokePasskeys,
   saveChallenge,
   takeChallenge,
   type PasskeyRow,
+  type PasskeySummary,
 } from './passkeys';
 export { ADMIN_NAME, ADMIN_ROLES, isAdminRole, roleMay, type AdminAbility, type AdminRole } from './roles';
-export { adminOfSession, createAdminSession, deleteAdminSession, type SessionLimits } from './sessions';
-export { passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Lockout, type SignInOutcome } from './signin';
+export {
+  adminOfSession,
+  confirmAdminSession,
+  confirmationFailed,
+  createAdminSession,
+  deleteAdminSession,
+  type SessionAdmin,
+  type SessionLimits,
+} from './sessions';
+export { confirmTotp, passkeySignInAllowed, signInFailed, signInSucceeded, totpSignIn, type Attempt, type SignInOutcome } from './signin';
 export { needsReseal, openSecret, sealSecret, SealedSecretError } from './secret-box';
 export { totpCode } from './totp';
 export {

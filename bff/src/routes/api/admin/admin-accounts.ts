@@ -3,33 +3,48 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import {
   addAdmin,
+  adminNamed,
   ADMIN_NAME,
   ADMIN_ROLES,
   changeAdminRole,
   disableAdmin,
+  enableAdmin,
   listAdmins,
+  passkeyList,
   rekeyAdmins,
   resetAdminTotp,
+  revokePasskeys,
   SealedSecretError,
+  setAdminEmail,
 } from '@media-site/db/admin';
-import { BadRequestError, UnavailableError } from '../../../errors';
+import { EMAIL_MAX } from '@media-site/contracts/member-rules';
+import { BadRequestError, NotFoundError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
-import { requireAdmin, signedInAdmin } from './session';
+import { requireAdmin, requireConfirmed, signedInAdmin } from './session';
 
-// Admins from the console (issue 24, owners only): list, add (the TOTP secret shown once), disable,
-// change role, give a new TOTP secret, re-seal every secret under the first ADMIN_SECRET_KEYS key.
-// The same db services as `admin add|list|disable|role|totp|rekey`; each change audited in its
-// transaction. The last active owner can be neither disabled nor demoted (db/src/admin/owners.ts).
+// Admins from the console (owners only): list, add (the TOTP secret shown once), disable, enable,
+// change role, set the notice e-mail, give a new TOTP secret (revoking their passkeys unless kept),
+// list and revoke their passkeys, re-seal every secret under the first ADMIN_SECRET_KEYS key. Every
+// change needs a session confirmed with a fresh code or passkey (requireConfirmed). The same db
+// services as `admin add|list|disable|enable|role|email|totp|passkeys|revoke-passkeys|rekey`; each
+// change audited in its transaction. The last active owner can be neither disabled nor demoted.
 
 type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 
 const NAME_RULE = '3-32 lower-case letters, digits or _, starting with a letter';
 const name = z.string().max(32, `at most 32 characters: ${NAME_RULE}`).regex(ADMIN_NAME, NAME_RULE);
 const role = z.enum(ADMIN_ROLES, { message: 'the role must be owner, moderator or support' });
-const addBody = z.strictObject({ name, role });
+const email = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX, { error: `at most ${EMAIL_MAX} characters`, abort: true });
+const addBody = z.strictObject({ name, role, email: email.optional() });
 const roleBody = z.strictObject({ role });
+const emailBody = z.strictObject({ email });
+const totpBody = z.strictObject({ keepPasskeys: z.boolean().optional() });
+const revokeBody = z.strictObject({ id: z.number().int().positive().optional() });
 
 function nameParam(ctx: Context): string {
   const value = ctx.params.name ?? '';
@@ -37,15 +52,21 @@ function nameParam(ctx: Context): string {
   return value;
 }
 
-/** GET /api/admin/admins; POST /admins, /admins/rekey, /admins/:name/disable|role|totp. */
+/** GET /api/admin/admins, /admins/:name/passkeys; POST /admins, /admins/rekey, /admins/:name/disable|enable|role|email|totp|passkeys/revoke. */
 export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
-  const owner = [origin, requireAdmin(deps, 'admins')] as const;
+  const reader = [origin, requireAdmin(deps, 'admins')] as const;
+  const owner = [...reader, requireConfirmed(deps)] as const;
   const actor = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ctx.ip, now: deps.now() });
   const keys = deps.settings.adminSecretKeys;
   const issuer = deps.settings.site.name;
   router
-    .get('/admin/admins', ...owner, async (ctx) => {
+    .get('/admin/admins', ...reader, async (ctx) => {
       ctx.body = { admins: await listAdmins(deps.knex) };
+    })
+    .get('/admin/admins/:name/passkeys', ...reader, async (ctx) => {
+      const target = await adminNamed(deps.knex, nameParam(ctx));
+      if (!target) throw new NotFoundError('no such admin');
+      ctx.body = { name: target.name, passkeys: await passkeyList(deps.knex, target.id) };
     })
     .post('/admin/admins', ...owner, readBody(), async (ctx) => {
       const body = parseBody(addBody, ctx);
@@ -68,14 +89,37 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
       const { sessions } = await disableAdmin(deps.knex, { name: target, ...actor(ctx) });
       ctx.body = { name: target, sessionsEnded: sessions };
     })
+    .post('/admin/admins/:name/enable', ...owner, async (ctx) => {
+      const target = nameParam(ctx);
+      await enableAdmin(deps.knex, { name: target, ...actor(ctx) });
+      ctx.body = { name: target };
+    })
+    .post('/admin/admins/:name/email', ...owner, readBody(), async (ctx) => {
+      const target = nameParam(ctx);
+      const body = parseBody(emailBody, ctx);
+      await setAdminEmail(deps.knex, { name: target, email: body.email, ...actor(ctx) });
+      ctx.body = { name: target, email: body.email || null };
+    })
+    .post('/admin/admins/:name/passkeys/revoke', ...owner, readBody(), async (ctx) => {
+      const target = nameParam(ctx);
+      const { id } = parseBody(revokeBody, ctx);
+      ctx.body = { name: target, revoked: await revokePasskeys(deps.knex, { adminName: target, id, ...actor(ctx) }) };
+    })
     .post('/admin/admins/:name/role', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const body = parseBody(roleBody, ctx);
       ctx.body = { name: target, ...(await changeAdminRole(deps.knex, { name: target, role: body.role, ...actor(ctx) })) };
     })
-    .post('/admin/admins/:name/totp', ...owner, async (ctx) => {
+    .post('/admin/admins/:name/totp', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
-      const { secret, uri, sessions } = await resetAdminTotp(deps.knex, { name: target, issuer, keys, ...actor(ctx) });
-      ctx.body = { name: target, secret, uri, sessionsEnded: sessions };
+      const { keepPasskeys } = parseBody(totpBody, ctx);
+      const reset = await resetAdminTotp(deps.knex, { name: target, issuer, keys, keepPasskeys, ...actor(ctx) });
+      ctx.body = {
+        name: target,
+        secret: reset.secret,
+        uri: reset.uri,
+        sessionsEnded: reset.sessions,
+        passkeysRevoked: reset.passkeysRevoked,
+      };
     });
 }

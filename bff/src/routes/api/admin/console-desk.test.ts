@@ -9,7 +9,7 @@ import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-
 import { cookieHeader, setCookies } from '../../../test/cookies';
 import type { DeskRow } from './report-desk';
 
-// Issue 24: the console's report desk and admin management (one service with the CLI, audited),
+// The console's report desk and admin management (one service with the CLI, audited),
 // and a TOTP secret sealed under a key ADMIN_SECRET_KEYS no longer holds (503, not 500).
 
 const KEY = `k1:${randomBytes(32).toString('base64url')}`;
@@ -47,6 +47,15 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
     return cookie;
   }
 
+  /** Signed in and confirmed with a fresh code: changes to admins need it (confirm.test.ts). */
+  async function confirmedIn(name: string): Promise<string> {
+    const cookie = await signedIn(name);
+    tick();
+    const confirmed = await post('/api/admin/confirm/totp', cookie).send({ code: totpCode(secrets.get(name)!, kit.deps.now()) });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    return cookie;
+  }
+
   async function report(reference: string, contentUrl: string, ageMs: number) {
     await insertReport(kit.db.knex, {
       reference,
@@ -59,7 +68,11 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
   }
 
   beforeAll(async () => {
-    kit = await startAccountKit(backend, { RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: '1000', ADMIN_SECRET_KEYS: KEY });
+    kit = await startAccountKit(backend, {
+      RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: '1000',
+      ADMIN_SECRET_KEYS: KEY,
+      ADMIN_CONFIRM_MINUTES: '30',
+    });
     const added = await ops('admin', 'add', 'boss', '--role', 'owner');
     expect(added.code, added.err).toBe(0);
     secrets.set('boss', /secret: (\S+)/.exec(added.out)![1]!);
@@ -67,7 +80,7 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
   afterAll(() => kit?.close());
 
   it('an owner adds a moderator (secret shown once), changes roles, gives a new TOTP secret and disables; all audited', async () => {
-    const boss = await signedIn('boss');
+    const boss = await confirmedIn('boss');
     const add = await post('/api/admin/admins', boss).send({ name: 'mod_two', role: 'moderator' });
     expect(add.status, JSON.stringify(add.body)).toBe(201);
     expect(add.body).toMatchObject({ name: 'mod_two', role: 'moderator', secret: expect.stringMatching(/^[A-Z2-7]{32}$/) });
@@ -114,7 +127,7 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
   });
 
   it('the last active owner can neither disable nor demote themselves (console or CLI); with another owner they can', async () => {
-    const boss = await signedIn('boss');
+    const boss = await confirmedIn('boss');
     const demote = await post('/api/admin/admins/boss/role', boss).send({ role: 'moderator' });
     expect(demote.status).toBe(409);
     expect(demote.body.error.message).toBe('boss is the last active owner: make another admin an owner first');
@@ -144,7 +157,7 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
   });
 
   it('refuses bad input to the admin routes with a 400 that says why', async () => {
-    const boss = await signedIn('boss');
+    const boss = await confirmedIn('boss');
     const cases: [string, object, RegExp][] = [
       ['/api/admin/admins', { name: 'x'.repeat(33), role: 'owner' }, /name: at most 32 characters/],
       ['/api/admin/admins', { name: 'Bad Name', role: 'owner' }, /name: 3-32 lower-case/],
@@ -266,7 +279,7 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
       logged.mockRestore();
     }
     // Re-sealing cannot open it either: a 503 with the way out, the key id in the log.
-    const boss = await signedIn('boss');
+    const boss = await confirmedIn('boss');
     const rekey = await post('/api/admin/admins/rekey', boss);
     expect(rekey.status).toBe(503);
     expect(rekey.body.error.message).toMatch(/^Nothing was re-sealed: a TOTP secret is sealed under a key the server no longer holds/);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ADMIN_NAME, AUDIT_PAGE_MAX } from '@media-site/db/admin';
+import { ADMIN_NAME, AUDIT_PAGE_MAX, PASSKEY_NAME_MAX } from '@media-site/db/admin';
+import { ALTCHA_PAYLOAD_MAX } from '../../../security/altcha';
 import { NOTE_MAX } from '@media-site/contracts/report-vocabulary';
 
 const b64url = (max: number) =>
@@ -9,10 +10,26 @@ const b64url = (max: number) =>
     .max(max)
     .regex(/^[\w-]*$/, 'must be base64url');
 
+const totpCode = z.string().regex(/^\d{6}$/, 'must be 6 digits');
+
 export const totpSignInBody = z.strictObject({
-  name: z.string().regex(ADMIN_NAME, 'not an admin name'),
-  code: z.string().regex(/^\d{6}$/, 'must be 6 digits'),
+  name: z.string().max(32, { error: 'not an admin name', abort: true }).regex(ADMIN_NAME, 'not an admin name'),
+  code: totpCode,
+  /** A solved proof of work, once a budget is spent (the members' sign-in widget and challenge). */
+  altcha: z.string().max(ALTCHA_PAYLOAD_MAX).optional(),
 });
+
+/** A signed-in admin confirming it is them with a fresh code. */
+export const totpConfirmBody = z.strictObject({ code: totpCode });
+
+const passkeyName = z
+  .string()
+  .trim()
+  .min(1, 'give the passkey a name')
+  .max(PASSKEY_NAME_MAX, `at most ${PASSKEY_NAME_MAX} characters`)
+  .regex(/^[^\p{Cc}\p{Cf}]+$/u, 'no control characters');
+
+export const passkeyNameBody = z.strictObject({ name: passkeyName });
 
 /** A PublicKeyCredential as @simplewebauthn/browser sends it, bounded field by field. */
 const credentialShell = {
@@ -24,6 +41,7 @@ const credentialShell = {
 };
 
 export const registrationBody = z.strictObject({
+  name: passkeyName.optional(),
   response: z.strictObject({
     ...credentialShell,
     response: z.object({

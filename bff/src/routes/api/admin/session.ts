@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { SetOption } from 'cookies';
-import { adminOfSession, roleMay, type AdminAbility, type AdminRow } from '@media-site/db/admin';
-import { ForbiddenError, UnauthenticatedError } from '../../../errors';
+import { adminOfSession, roleMay, type AdminAbility, type SessionAdmin } from '@media-site/db/admin';
+import { AppError, ForbiddenError, UnauthenticatedError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { requireSameOrigin } from '../../../security/origin';
 
@@ -80,4 +80,18 @@ export function requireAdmin(deps: AccountDeps, ability?: AdminAbility): Guard {
   };
 }
 
-export const signedInAdmin = (ctx: Context): AdminRow => ctx.state.admin as AdminRow;
+export const signedInAdmin = (ctx: Context): SessionAdmin => ctx.state.admin as SessionAdmin;
+
+/**
+ * After requireAdmin, on sensitive changes (a passkey, an admin, a role, a secret): the session
+ * must have been confirmed with a fresh TOTP code or passkey within ADMIN_CONFIRM_MINUTES
+ * (POST /api/admin/confirm/...), so a stolen console cookie alone cannot make them.
+ */
+export function requireConfirmed(deps: AccountDeps): Guard {
+  return async function confirmedOnly(ctx, next) {
+    const { freshUntil } = signedInAdmin(ctx);
+    if (freshUntil === null || freshUntil <= deps.now())
+      throw new AppError('confirm_required', 'Confirm it is you first: use your passkey or enter a new code from your authenticator app.');
+    await next();
+  };
+}

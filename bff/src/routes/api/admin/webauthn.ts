@@ -19,9 +19,11 @@ import {
   signInSucceeded,
   takeChallenge,
   type AdminRow,
+  type PasskeyRow,
+  type PasskeySummary,
   type SignInOutcome,
 } from '@media-site/db/admin';
-import { BadRequestError } from '../../../errors';
+import { BadRequestError, ConflictError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { originOf } from '../../../security/origin';
 
@@ -69,7 +71,13 @@ export async function registrationOptions(ctx: Context, deps: AccountDeps, admin
   return options;
 }
 
-export async function registerPasskey(ctx: Context, deps: AccountDeps, admin: AdminRow, response: RegistrationResponseJSON): Promise<void> {
+export async function registerPasskey(
+  ctx: Context,
+  deps: AccountDeps,
+  admin: AdminRow,
+  response: RegistrationResponseJSON,
+  name: string,
+): Promise<PasskeySummary> {
   const { rpID, origins } = relyingParty(ctx, deps);
   const now = deps.now();
   const challenge = challengeOf(response.response.clientDataJSON);
@@ -90,13 +98,15 @@ export async function registerPasskey(ctx: Context, deps: AccountDeps, admin: Ad
   if (!verified.verified) throw new BadRequestError('the passkey did not verify');
   const { credential } = verified.registrationInfo;
   if (await passkeyByCredentialId(deps.knex, credential.id)) throw new BadRequestError('this passkey is registered already');
-  await addPasskey(deps.knex, {
+  return addPasskey(deps.knex, {
     admin,
+    name,
     credentialId: credential.id,
     publicKey: credential.publicKey,
     counter: credential.counter,
     transports: credential.transports ?? [],
     now,
+    site: deps.settings.site,
     actor: admin.name,
     address: ctx.ip,
   });
@@ -110,22 +120,38 @@ export async function authenticationOptions(ctx: Context, deps: AccountDeps) {
   return options;
 }
 
-/** A passkey sign-in: an unknown credential or used challenge is refused without counting; a bad assertion counts toward the lockout. */
-export async function passkeySignIn(ctx: Context, deps: AccountDeps, response: AuthenticationResponseJSON): Promise<SignInOutcome> {
+/** Options for a signed-in admin to confirm it is them with one of their own passkeys. */
+export async function confirmationOptions(ctx: Context, deps: AccountDeps, admin: AdminRow) {
+  const { rpID } = relyingParty(ctx, deps);
+  const own = await passkeysOf(deps.knex, admin.id);
+  if (own.length === 0) throw new ConflictError('you have no passkey to confirm with: enter a code from your authenticator app');
+  const options = await generateAuthenticationOptions({
+    rpID,
+    userVerification: 'required',
+    allowCredentials: own.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })),
+  });
+  await saveChallenge(deps.knex, { challenge: options.challenge, purpose: 'confirm', adminId: admin.id, now: deps.now() });
+  return options;
+}
+
+/**
+ * Checks an assertion for a challenge issued for `purpose` (and, to confirm, for this admin): the
+ * passkey it was made with when it verifies with user verification; undefined when it does not, or
+ * when the credential or challenge is unknown. `signature` is the passkey when only the signature failed.
+ */
+async function verifiedPasskey(
+  ctx: Context,
+  deps: AccountDeps,
+  response: AuthenticationResponseJSON,
+  purpose: 'signin' | 'confirm',
+  adminId?: number,
+): Promise<{ passkey?: PasskeyRow; failed?: PasskeyRow }> {
   const { rpID, origins } = relyingParty(ctx, deps);
   const now = deps.now();
   const challenge = challengeOf(response.response.clientDataJSON);
   const passkey = await passkeyByCredentialId(deps.knex, response.id);
-  if (!passkey || !(await takeChallenge(deps.knex, { challenge, purpose: 'signin', now }))) return { ok: false, reason: 'refused' };
-  const allowed = await passkeySignInAllowed(deps.knex, passkey.adminId, now);
-  if (!allowed.ok) return allowed;
-  const attempt = {
-    address: ctx.ip,
-    now,
-    lockout: { failures: deps.settings.admin.lockoutFailures, lockMs: deps.settings.admin.lockoutMs },
-    method: 'passkey' as const,
-  };
-  let counter: number | undefined;
+  if (!passkey || (adminId !== undefined && passkey.adminId !== adminId)) return {};
+  if (!(await takeChallenge(deps.knex, { challenge, purpose, adminId, now }))) return {};
   try {
     const result = await verifyAuthenticationResponse({
       response,
@@ -140,11 +166,37 @@ export async function passkeySignIn(ctx: Context, deps: AccountDeps, response: A
       },
       requireUserVerification: true,
     });
-    if (result.verified) counter = result.authenticationInfo.newCounter;
+    if (result.verified) {
+      await passkeyUsed(deps.knex, passkey.id, result.authenticationInfo.newCounter, now);
+      return { passkey };
+    }
   } catch {
-    // A malformed or forged assertion: counted below as a failure.
+    // A malformed or forged assertion: a failure.
   }
-  if (counter === undefined) return signInFailed(deps.knex, allowed.admin, attempt);
-  await passkeyUsed(deps.knex, passkey.id, counter, now);
+  return { failed: passkey };
+}
+
+/**
+ * A passkey sign-in: an unknown credential or used challenge is refused; an assertion that does not
+ * verify is audited as a failed sign-in. Wrong TOTP codes never stop a passkey.
+ */
+export async function passkeySignIn(ctx: Context, deps: AccountDeps, response: AuthenticationResponseJSON): Promise<SignInOutcome> {
+  const { passkey, failed } = await verifiedPasskey(ctx, deps, response, 'signin');
+  const key = passkey ?? failed;
+  if (!key) return { ok: false, reason: 'refused' };
+  const allowed = await passkeySignInAllowed(deps.knex, key.adminId);
+  if (!allowed.ok) return allowed;
+  const attempt = { address: ctx.ip, now: deps.now(), method: 'passkey' as const };
+  if (!passkey) return signInFailed(deps.knex, allowed.admin.name, attempt);
   return signInSucceeded(deps.knex, allowed.admin, attempt);
+}
+
+/** A signed-in admin's own passkey, freshly used: true when it verified. */
+export async function confirmWithPasskey(
+  ctx: Context,
+  deps: AccountDeps,
+  admin: AdminRow,
+  response: AuthenticationResponseJSON,
+): Promise<boolean> {
+  return (await verifiedPasskey(ctx, deps, response, 'confirm', admin.id)).passkey !== undefined;
 }

@@ -39,19 +39,24 @@ interface Budget {
  * the browser's CPU), not a 429: the owner can always get in from a new browser, while a guesser
  * pays that second for every guess beyond the ~2 × 10 free ones in any 15 minutes.
  */
-export async function chargeSignInAttempt(deps: AccountDeps, username: string, client: SignInClient): Promise<SignInAttempt> {
-  const { limiter, settings } = deps;
+export async function chargeSignInAttempt(
+  deps: AccountDeps,
+  username: string,
+  client: SignInClient,
+  scope: { prefix: string; perAccount: number } = { prefix: 'login', perAccount: deps.settings.loginPerAccount },
+): Promise<SignInAttempt> {
+  const { limiter } = deps;
   const user = username.toLowerCase();
-  const perAccount = settings.loginPerAccount;
+  const { prefix, perAccount } = scope;
   const known = client.device?.username === user;
   const budgets: Budget[] = [
-    { key: `login:pair:${client.address}|${user}`, onSuccess: 'reset' },
-    known ? { key: `login:device:${client.device?.id}`, onSuccess: 'reset' } : { key: `login:user:${user}`, onSuccess: 'refund' },
+    { key: `${prefix}:pair:${client.address}|${user}`, onSuccess: 'reset' },
+    known ? { key: `${prefix}:device:${client.device?.id}`, onSuccess: 'reset' } : { key: `${prefix}:user:${user}`, onSuccess: 'refund' },
   ];
   const left = await Promise.all(budgets.map((b) => limiter.hit(b.key, perAccount, ACCOUNT_WINDOW_SECONDS)));
   if (!known && left[1] === false) {
     deps.logger.warn(
-      { account: user },
+      { account: user, scope: prefix },
       'sign-in needs a proof of work: the account spent its budget for unknown browsers (guessing from many addresses?)',
     );
   }

@@ -34,7 +34,7 @@ const PROOF_REFUSED: Record<Exclude<ProofCheck, 'ok'> | 'missing', string> = {
 };
 
 /** Past a budget: a fresh solved challenge, or 403 challenge_required (the SPA then shows the widget). */
-async function requireProof(deps: AccountDeps, payload: string | undefined): Promise<void> {
+export async function requireProof(deps: AccountDeps, payload: string | undefined): Promise<void> {
   const check = payload === undefined ? 'missing' : await spendLoginProof(deps.settings.signinKeys, deps.limiter, payload, deps.now());
   if (check !== 'ok') throw new AppError('challenge_required', PROOF_REFUSED[check]);
 }
