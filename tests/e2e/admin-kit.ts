@@ -39,22 +39,47 @@ export class AdminKit {
     this.secrets.set(name, secret);
   }
 
-  /** The code for a TOTP step after the last one used (the API refuses a replayed step): now's, or the next. */
-  freshCode(name: string): string {
-    const step = Math.max(Math.floor(Date.now() / 30_000), (this.lastStep.get(name) ?? -1) + 1);
-    this.lastStep.set(name, step);
-    return totpCode(this.secrets.get(name)!, step * 30_000);
+  /**
+   * The code for a TOTP step after the last one used (the API refuses a replayed step): now's, or
+   * the next. The API takes a step at most one ahead of its clock, so when both are spent (a sign-in
+   * and a confirmation in the same 30 s) this waits for the clock to reach the next usable one.
+   */
+  async freshCode(name: string): Promise<string> {
+    for (;;) {
+      const now = Math.floor(Date.now() / 30_000);
+      const step = Math.max(now, (this.lastStep.get(name) ?? -1) + 1);
+      if (step <= now + 1) {
+        this.lastStep.set(name, step);
+        return totpCode(this.secrets.get(name)!, step * 30_000);
+      }
+      await new Promise((resolve) => setTimeout(resolve, (step - 1) * 30_000 - Date.now() + 100));
+    }
   }
 
-  async signIn(name: string, size: AdminSize): Promise<{ page: Page; errors: string[] }> {
+  secretOf(name: string): string {
+    return this.secrets.get(name)!;
+  }
+
+  async signIn(name: string, size: AdminSize, base = ''): Promise<{ page: Page; errors: string[] }> {
     const opened = await this.site().open({ ...ADMIN_SIZES[size], ageConfirmed: false });
-    await opened.page.goto('/admin');
+    await opened.page.goto(`${base}/admin`);
     await opened.page.getByLabel('Name').fill(name);
-    await opened.page.getByLabel('Code from your authenticator app').fill(this.freshCode(name));
+    await opened.page.getByLabel('Code from your authenticator app').fill(await this.freshCode(name));
     await opened.page.getByRole('button', { name: 'Sign in' }).click();
     await opened.page.getByText(`Signed in as ${name}`).waitFor();
     return opened;
   }
+}
+
+/**
+ * Answers the console's "Confirm it is you" dialog (a change to admins or passkeys asks for it) with
+ * a fresh code, and waits for it to close.
+ */
+export async function confirmWithCode(page: Page, code: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await dialog.getByLabel('New code from your authenticator app').fill(code);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }
 
 export const adminShot = (page: Page, prefix: string, name: string, size: AdminSize) =>

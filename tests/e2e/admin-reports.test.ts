@@ -3,10 +3,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { totpCode } from '@media-site/db/admin';
 import { insertReport } from '@media-site/db/reports';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
+import { AdminKit, confirmWithCode } from './admin-kit';
 
 // Issue 24: the owner adds a moderator in the console, the moderator signs in with the secret the
 // console showed, works the report queue (deadline order, SLA in words), acknowledges, takes the
@@ -18,15 +18,8 @@ const DAY = 24 * HOUR;
 
 describe('the console: admins and the report desk', () => {
   let site: Site;
-  const secrets = new Map<string, string>();
-  const lastStep = new Map<string, number>();
+  const kit = new AdminKit(() => site);
   let vodTitle = '';
-
-  function freshCode(name: string): string {
-    const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(name) ?? -1) + 1);
-    lastStep.set(name, step);
-    return totpCode(secrets.get(name)!, step * 30_000);
-  }
 
   async function withKnex<T>(use: (knex: ReturnType<typeof createKnex>) => Promise<T>): Promise<T> {
     const knex = createKnex(site.stack.databaseUrl);
@@ -37,15 +30,7 @@ describe('the console: admins and the report desk', () => {
     }
   }
 
-  async function signIn(name: string, size: Size): Promise<{ page: Page; errors: string[] }> {
-    const opened = await site.open({ ...SIZES[size], ageConfirmed: false });
-    await opened.page.goto('/admin');
-    await opened.page.getByLabel('Name').fill(name);
-    await opened.page.getByLabel('Code from your authenticator app').fill(freshCode(name));
-    await opened.page.getByRole('button', { name: 'Sign in' }).click();
-    await opened.page.getByText(`Signed in as ${name}`).waitFor();
-    return opened;
-  }
+  const signIn = (name: string, size: Size) => kit.signIn(name, size);
 
   const shot = (page: Page, name: string, size: Size) =>
     page.screenshot({ path: join(screenshotDir, `admin-${name}-${SIZES[size].width}.png`), fullPage: true });
@@ -62,7 +47,7 @@ describe('the console: admins and the report desk', () => {
     await withKnex(async (knex) => {
       const added = await runOpsCaptured(['admin', 'add', 'chief', '--role', 'owner'], { env: { USER: 'e2e' }, knex });
       expect(added.code, added.err).toBe(0);
-      secrets.set('chief', /secret: (\S+)/.exec(added.out)![1]!);
+      kit.remember('chief', /secret: (\S+)/.exec(added.out)![1]!);
       vodTitle = String((await knex('vods').where({ path: site.seeded.vod }).first('updatename')).updatename);
       const now = Date.now();
       const report = (reference: string, contentUrl: string, age: number) =>
@@ -91,11 +76,14 @@ describe('the console: admins and the report desk', () => {
     await owner.page.getByLabel("New admin's name").fill('mod_e2e');
     await owner.page.getByLabel('Role', { exact: true }).selectOption('moderator');
     await owner.page.getByRole('button', { name: 'Add admin' }).click();
+    // A change to admins asks the owner to confirm it is them: a fresh code (the sign-in's works once).
+    await shot(owner.page, 'admins-confirm', 'desktop');
+    await confirmWithCode(owner.page, await kit.freshCode('chief'));
     await owner.page.getByRole('heading', { name: 'TOTP secret for mod_e2e: shown once' }).waitFor();
     const secret = (await owner.page.locator('code.admin-secret').textContent()) ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(await owner.page.getByLabel(/Enrolment URI/).inputValue()).toMatch(/^otpauth:\/\/totp\/.*secret=/);
-    secrets.set('mod_e2e', secret);
+    kit.remember('mod_e2e', secret);
     await shot(owner.page, 'admins-added', 'desktop');
     await noAxeViolations(owner.page, 'admins');
     await owner.page.getByRole('button', { name: 'Done: hide the secret' }).click();
@@ -191,6 +179,7 @@ describe('the console: admins and the report desk', () => {
     await owner.page.getByRole('row').filter({ hasText: 'mod_e2e' }).waitFor();
     await owner.page.getByRole('row').filter({ hasText: 'mod_e2e' }).getByRole('button', { name: 'New TOTP secret…' }).click();
     await owner.page.getByRole('button', { name: 'New secret for mod_e2e' }).click();
+    await confirmWithCode(owner.page, await kit.freshCode('chief'));
     await owner.page.getByRole('heading', { name: 'TOTP secret for mod_e2e: shown once' }).waitFor();
     await shot(owner.page, 'admins', 'tablet');
     await noAxeViolations(owner.page, 'admins tablet');

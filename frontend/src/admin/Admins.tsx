@@ -4,9 +4,11 @@ import { ErrorText } from './ErrorText';
 import { Table } from './Table';
 import { useAdminCall } from './useAdminCall';
 
-// Admins (issue 24, owners only): add one (its TOTP secret shown once), change a role, give a new
-// TOTP secret, disable. The same db services as `admin add|role|totp|disable|list|rekey`; the last
-// active owner can be neither disabled nor demoted (the API says so).
+// Admins (owners only): add one (its TOTP secret shown once), change a role, give a new TOTP secret
+// (revoking their passkeys unless kept), revoke their passkeys, set where their notices go, disable
+// and enable. The same db services as `admin add|role|totp|revoke-passkeys|email|disable|enable|
+// list|rekey`; each change asks the owner to confirm it is them first (useAdminCall); the last active
+// owner can be neither disabled nor demoted (the API says so).
 
 const ADMIN_ROLES: readonly AdminRole[] = ['owner', 'moderator', 'support'];
 
@@ -44,13 +46,29 @@ function EnrolmentPanel({ e, onDone }: { e: Enrolment; onDone: () => void }) {
   );
 }
 
+const CONFIRM_TEXT: Record<'disable' | 'totp' | 'passkeys', (name: string) => string> = {
+  disable: (name) => `Disable ${name}? They cannot sign in until enabled again, and their console sessions end now.`,
+  totp: (name) =>
+    `Give ${name} a new TOTP secret? The old one stops working, their sessions end, and their passkeys are revoked (one added from a stolen session would let the thief back in).`,
+  passkeys: (name) => `Revoke every passkey of ${name}? They sign in with their TOTP code until they add a new one.`,
+};
+
+const CONFIRM_BUTTON: Record<'disable' | 'totp' | 'passkeys', (name: string) => string> = {
+  disable: (name) => `Disable ${name}`,
+  totp: (name) => `New secret for ${name}`,
+  passkeys: (name) => `Revoke passkeys of ${name}`,
+};
+
 export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => void }) {
   const [admins, setAdmins] = useState<AdminListRow[] | undefined>(undefined);
   const [notice, setNotice] = useState('');
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [name, setName] = useState('');
   const [role, setRole] = useState<AdminRole | ''>('');
-  const [confirming, setConfirming] = useState<{ name: string; what: 'disable' | 'totp' } | null>(null);
+  const [email, setEmail] = useState('');
+  const [confirming, setConfirming] = useState<{ name: string; what: 'disable' | 'totp' | 'passkeys' | 'email' } | null>(null);
+  const [keepPasskeys, setKeepPasskeys] = useState(false);
+  const [newEmail, setNewEmail] = useState('');
   const [roles, setRoles] = useState<Record<string, AdminRole>>({});
   const { error, busy, run } = useAdminCall(onSignedOut);
   const id = useId();
@@ -77,19 +95,20 @@ export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => voi
     event.preventDefault();
     if (role === '') return;
     await act(async () => {
-      const added = await adminApi.addAdmin(name.trim(), role);
+      const added = await adminApi.addAdmin(name.trim(), role, email.trim());
       setEnrolment(added);
       setName('');
       setRole('');
+      setEmail('');
       return `${added.name} is added as ${added.role}.`;
     });
   }
 
   const newSecret = (who: string) =>
     act(async () => {
-      const reset = await adminApi.adminTotp(who);
+      const reset = await adminApi.adminTotp(who, keepPasskeys);
       setEnrolment(reset);
-      return `${who} has a new TOTP secret; the old one no longer works (${reset.sessionsEnded} console session(s) ended).`;
+      return `${who} has a new TOTP secret; the old one no longer works (${reset.sessionsEnded} console session(s) ended, ${reset.passkeysRevoked} passkey(s) revoked).`;
     });
 
   return (
@@ -122,12 +141,21 @@ export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => voi
             </option>
           ))}
         </select>
+        <label htmlFor={`${id}-email`}>E-mail for notices (optional)</label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          maxLength={254}
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <button type="submit" disabled={busy}>
           Add admin
         </button>
       </form>
       {admins && (
-        <Table caption={`${admins.length} admin(s)`} columns={['Name', 'Role', 'State', 'Passkeys', 'Since', 'Change']}>
+        <Table caption={`${admins.length} admin(s)`} columns={['Name', 'Role', 'State', 'Passkeys', 'Notices to', 'Since', 'Change']}>
           {admins.map((a) => {
             const chosen = roles[a.name] ?? a.role;
             const asking = confirming?.name === a.name ? confirming.what : null;
@@ -140,8 +168,24 @@ export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => voi
                 <td>{a.role}</td>
                 <td>{a.disabledAt === null ? 'active' : `disabled ${when(a.disabledAt)}`}</td>
                 <td>{a.passkeys}</td>
+                <td>{a.email ?? '—'}</td>
                 <td>{when(a.createdAt)}</td>
                 <td>
+                  {a.disabledAt !== null && asking === null && (
+                    <button
+                      type="button"
+                      className="admin-secondary"
+                      disabled={busy}
+                      onClick={() =>
+                        void act(async () => {
+                          await adminApi.enableAdmin(a.name);
+                          return `${a.name} may sign in again, with the passkeys and TOTP secret they had.`;
+                        })
+                      }
+                    >
+                      Enable {a.name}
+                    </button>
+                  )}
                   {a.disabledAt === null && asking === null && (
                     <span className="admin-inline">
                       <label htmlFor={`${id}-${a.name}-role`} className="admin-visually-hidden">
@@ -171,21 +215,74 @@ export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => voi
                       >
                         Change role of {a.name}
                       </button>
-                      <button type="button" className="admin-secondary" onClick={() => setConfirming({ name: a.name, what: 'totp' })}>
+                      <button
+                        type="button"
+                        className="admin-secondary"
+                        onClick={() => {
+                          setKeepPasskeys(false);
+                          setConfirming({ name: a.name, what: 'totp' });
+                        }}
+                      >
                         New TOTP secret…
+                      </button>
+                      {a.passkeys > 0 && (
+                        <button type="button" className="admin-secondary" onClick={() => setConfirming({ name: a.name, what: 'passkeys' })}>
+                          Revoke passkeys…
+                        </button>
+                      )}
+                      <button
+                        type="button"
+                        className="admin-secondary"
+                        onClick={() => {
+                          setNewEmail(a.email ?? '');
+                          setConfirming({ name: a.name, what: 'email' });
+                        }}
+                      >
+                        E-mail…
                       </button>
                       <button type="button" className="admin-secondary" onClick={() => setConfirming({ name: a.name, what: 'disable' })}>
                         Disable…
                       </button>
                     </span>
                   )}
-                  {asking !== null && (
+                  {asking === 'email' && (
+                    <form
+                      className="admin-confirm"
+                      aria-label={`E-mail for ${a.name}`}
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        void act(async () => {
+                          const done = await adminApi.adminEmail(a.name, newEmail.trim());
+                          return done.email ? `${a.name}'s notices go to ${done.email}.` : `${a.name} gets no notices by mail.`;
+                        });
+                      }}
+                    >
+                      <label htmlFor={`${id}-${a.name}-email`}>Notices to (empty for none)</label>
+                      <input
+                        id={`${id}-${a.name}-email`}
+                        type="email"
+                        maxLength={254}
+                        value={newEmail}
+                        onChange={(e) => setNewEmail(e.target.value)}
+                        autoFocus
+                      />
+                      <button type="submit" disabled={busy}>
+                        Save e-mail of {a.name}
+                      </button>
+                      <button type="button" className="admin-secondary" onClick={() => setConfirming(null)}>
+                        Cancel
+                      </button>
+                    </form>
+                  )}
+                  {asking !== null && asking !== 'email' && (
                     <span className="admin-confirm" role="group" aria-label={`Confirm for ${a.name}`}>
-                      <span>
-                        {asking === 'disable'
-                          ? `Disable ${a.name}? They cannot sign in again, and their console sessions end now.`
-                          : `Give ${a.name} a new TOTP secret? The old one stops working and their sessions end.`}
-                      </span>
+                      <span>{CONFIRM_TEXT[asking](a.name)}</span>
+                      {asking === 'totp' && a.passkeys > 0 && (
+                        <label>
+                          <input type="checkbox" checked={keepPasskeys} onChange={(e) => setKeepPasskeys(e.target.checked)} /> Keep their{' '}
+                          {a.passkeys} passkey(s): only if you know each is theirs
+                        </label>
+                      )}
                       <button
                         type="button"
                         className="admin-danger"
@@ -197,10 +294,15 @@ export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => voi
                                 const done = await adminApi.disableAdmin(a.name);
                                 return `${a.name} is disabled; ${done.sessionsEnded} console session(s) ended.`;
                               })
-                            : newSecret(a.name))
+                            : asking === 'passkeys'
+                              ? act(async () => {
+                                  const done = await adminApi.revokeAdminPasskeys(a.name);
+                                  return `${done.revoked} passkey(s) of ${a.name} revoked.`;
+                                })
+                              : newSecret(a.name))
                         }
                       >
-                        {asking === 'disable' ? `Disable ${a.name}` : `New secret for ${a.name}`}
+                        {CONFIRM_BUTTON[asking](a.name)}
                       </button>
                       <button type="button" className="admin-secondary" onClick={() => setConfirming(null)}>
                         Cancel

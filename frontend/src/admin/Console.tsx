@@ -8,7 +8,8 @@ import { Reports } from './Reports';
 import { Admins } from './Admins';
 import { Ingest } from './Ingest';
 import { ComingSoon } from './ComingSoon';
-import { AddPasskey } from './AddPasskey';
+import { Passkeys } from './Passkeys';
+import { ConfirmDialog } from './ConfirmDialog';
 import { SignIn } from './SignIn';
 
 const TITLES: Record<Screen, string> = {
@@ -20,6 +21,7 @@ const TITLES: Record<Screen, string> = {
   admins: 'Admins',
   ingest: 'Ingest',
   'coming-soon': 'Coming soon',
+  passkeys: 'Your passkeys',
 };
 
 /** The screen the address names, if it is one (the role may still not have it: then its first screen). */
@@ -100,8 +102,8 @@ export function Console() {
             Sign out
           </button>
         </p>
-        <AddPasskey onSignedOut={signedOut} />
       </header>
+      <ConfirmDialog onSignedOut={signedOut} />
       <main className="admin-main">
         <h1>{TITLES[current]}</h1>
         {current === 'dashboard' && <Dashboard onSignedOut={signedOut} />}
@@ -112,6 +114,7 @@ export function Console() {
         {current === 'admins' && <Admins me={me.name} onSignedOut={signedOut} />}
         {current === 'ingest' && <Ingest onSignedOut={signedOut} />}
         {current === 'coming-soon' && <ComingSoon onSignedOut={signedOut} />}
+        {current === 'passkeys' && <Passkeys onSignedOut={signedOut} />}
       </main>
     </div>
   );

@@ -1,21 +1,38 @@
 import { useId, useState, type FormEvent } from 'react';
-import { adminApi, type Me } from './api';
+import { HumanCheck } from '../features/auth/components/HumanCheck';
+import { adminApi, AdminApiError, type Me } from './api';
 import { ErrorText } from './ErrorText';
 import { signInWithPasskey } from './passkeys';
 import { useAdminCall } from './useAdminCall';
 
-/** A passkey, or the fallback: name and the authenticator app's 6-digit code. */
+/**
+ * A passkey, or the fallback: name and the authenticator app's 6-digit code. After several wrong
+ * codes the API asks for a proof of work (as members' sign-in does): the same widget solves it in
+ * about a second, and the code goes again with it. Nothing locks the account.
+ */
 export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
+  const [check, setCheck] = useState<{ round: number; payload: string } | null>(null);
   const { error, busy, run } = useAdminCall();
   const id = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const me = await run(() => adminApi.signInTotp(name.trim(), code.trim()));
+    const proof = check?.payload || undefined;
+    const me = await run(async () => {
+      try {
+        return await adminApi.signInTotp(name.trim(), code.trim(), proof);
+      } catch (err) {
+        // A fresh widget (a new challenge) for the next try: each solution works once.
+        if (err instanceof AdminApiError && err.code === 'challenge_required')
+          setCheck((c) => ({ round: (c?.round ?? 0) + 1, payload: '' }));
+        throw err;
+      }
+    });
     if (me) onSignedIn(me);
     else setCode('');
+    if (!me && proof) setCheck((c) => (c ? { round: c.round + 1, payload: '' } : c));
   }
 
   async function passkey() {
@@ -55,7 +72,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
           value={code}
           onChange={(e) => setCode(e.target.value)}
         />
-        <button type="submit" className="admin-secondary" disabled={busy}>
+        {check && <HumanCheck key={check.round} onVerified={(payload) => setCheck((c) => (c ? { ...c, payload } : c))} />}
+        <button type="submit" className="admin-secondary" disabled={busy || (check !== null && !check.payload)}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <div id={`${id}-error`}>

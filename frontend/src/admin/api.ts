@@ -44,9 +44,19 @@ export interface ReportRow {
 export interface AdminListRow {
   name: string;
   role: AdminRole;
+  email: string | null;
   disabledAt: number | null;
   createdAt: number;
   passkeys: number;
+}
+
+/** A passkey as GET /api/admin/passkeys lists it (never its key). */
+export interface PasskeyRow {
+  id: number;
+  name: string;
+  transports: string[];
+  createdAt: number;
+  lastUsedAt: number | null;
 }
 
 /** A new TOTP secret, shown once: the text and its otpauth:// URI for an authenticator app. */
@@ -149,12 +159,12 @@ export interface ScheduledItem {
  * db/src/admin/roles.ts; the API refuses the rest.
  */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins'],
-  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard'],
-  support: ['members', 'content', 'dashboard'],
+  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins', 'passkeys'],
+  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard', 'passkeys'],
+  support: ['members', 'content', 'dashboard', 'passkeys'],
 };
 
-export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins';
+export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins' | 'passkeys';
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
@@ -162,6 +172,8 @@ export class AdminApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The API's error code (`confirm_required`, `challenge_required`, ...), when it gave one. */
+    readonly code = '',
   ) {
     super(message);
   }
@@ -170,22 +182,23 @@ export class AdminApiError extends Error {
 const FALLBACK: Record<number, string> = {
   401: 'Your console session has ended: sign in again.',
   403: 'Your role may not do this.',
-  423: 'Too many failed sign-ins: this account is locked for a while.',
   429: 'Too many attempts: wait a minute and try again.',
 };
 
 async function failure(res: Response): Promise<AdminApiError> {
   let message = '';
+  let code = '';
   try {
-    const body = (await res.json()) as { error?: { message?: unknown }; message?: unknown };
+    const body = (await res.json()) as { error?: { message?: unknown; code?: unknown }; message?: unknown };
     const found = body.error?.message ?? body.message;
     if (typeof found === 'string') message = found;
+    if (typeof body.error?.code === 'string') code = body.error.code;
   } catch {
     // not JSON: fall back to the status's text
   }
   const fallback =
     res.status >= 500 ? `The server could not answer (${res.status}): try again in a moment.` : `The server answered ${res.status}.`;
-  return new AdminApiError(res.status, message || FALLBACK[res.status] || fallback);
+  return new AdminApiError(res.status, message || FALLBACK[res.status] || fallback, code);
 }
 
 /** A console call gives up after this long (nginx would wait 30 s for a hung bff). */
@@ -214,12 +227,18 @@ export const post = <T>(path: string, body: unknown = {}) => call<T>(path, { met
 
 export const adminApi = {
   me: () => call<Me>('/me'),
-  signInTotp: (name: string, code: string) => post<Me>('/signin/totp', { name, code }),
+  signInTotp: (name: string, code: string, altcha?: string) => post<Me>('/signin/totp', { name, code, ...(altcha ? { altcha } : {}) }),
   signOut: () => post<undefined>('/signout'),
   passkeySignInOptions: () => post<PublicKeyCredentialRequestOptionsJSON>('/signin/passkey/options'),
   passkeySignIn: (response: AuthenticationResponseJSON) => post<Me>('/signin/passkey/verify', { response }),
+  confirmTotp: (code: string) => post<{ confirmedUntil: number }>('/confirm/totp', { code }),
+  confirmPasskeyOptions: () => post<PublicKeyCredentialRequestOptionsJSON>('/confirm/passkey/options'),
+  confirmPasskey: (response: AuthenticationResponseJSON) => post<{ confirmedUntil: number }>('/confirm/passkey/verify', { response }),
+  passkeys: () => call<{ passkeys: PasskeyRow[]; confirmedUntil: number | null }>('/passkeys'),
   passkeyAddOptions: () => post<PublicKeyCredentialCreationOptionsJSON>('/passkeys/options'),
-  passkeyAdd: (response: RegistrationResponseJSON) => post<undefined>('/passkeys/verify', { response }),
+  passkeyAdd: (response: RegistrationResponseJSON, name: string) => post<{ passkey: PasskeyRow }>('/passkeys/verify', { response, name }),
+  renamePasskey: (id: number, name: string) => post<{ id: number; name: string }>(`/passkeys/${id}/name`, { name }),
+  revokePasskey: (id: number) => post<{ revoked: number }>(`/passkeys/${id}/revoke`),
   audit: (before?: number) => call<{ entries: AuditRow[]; next: number | null }>(`/audit${before ? `?before=${before}` : ''}`),
   members: (q: string) => call<{ members: MemberRow[] }>(`/members?q=${encodeURIComponent(q)}`),
   disable: (username: string, reason: string) =>
@@ -229,11 +248,17 @@ export const adminApi = {
     post<{ report: ReportRow }>(`/reports/${encodeURIComponent(reference)}/${step}`, body),
   takeDown: (path: string, reason: string, report: string) => post<{ type: string; path: string }>('/takedowns', { path, reason, report }),
   admins: () => call<{ admins: AdminListRow[] }>('/admins'),
-  addAdmin: (name: string, role: AdminRole) => post<Enrolment & { role: AdminRole }>('/admins', { name, role }),
+  addAdmin: (name: string, role: AdminRole, email: string) =>
+    post<Enrolment & { role: AdminRole }>('/admins', { name, role, ...(email ? { email } : {}) }),
   adminRole: (name: string, role: AdminRole) =>
     post<{ name: string; before: AdminRole; after: AdminRole }>(`/admins/${encodeURIComponent(name)}/role`, { role }),
-  adminTotp: (name: string) => post<Enrolment & { sessionsEnded: number }>(`/admins/${encodeURIComponent(name)}/totp`),
+  adminTotp: (name: string, keepPasskeys: boolean) =>
+    post<Enrolment & { sessionsEnded: number; passkeysRevoked: number }>(`/admins/${encodeURIComponent(name)}/totp`, { keepPasskeys }),
   disableAdmin: (name: string) => post<{ name: string; sessionsEnded: number }>(`/admins/${encodeURIComponent(name)}/disable`),
+  enableAdmin: (name: string) => post<{ name: string }>(`/admins/${encodeURIComponent(name)}/enable`),
+  adminEmail: (name: string, email: string) =>
+    post<{ name: string; email: string | null }>(`/admins/${encodeURIComponent(name)}/email`, { email }),
+  revokeAdminPasskeys: (name: string) => post<{ name: string; revoked: number }>(`/admins/${encodeURIComponent(name)}/passkeys/revoke`),
   rekeyAdmins: () => post<{ resealed: number; kid: string }>('/admins/rekey'),
   dashboard: (days: string) => call<DashboardData>(`/dashboard?days=${encodeURIComponent(days)}`),
   enable: (username: string) => call<{ username: string }>(`/members/${encodeURIComponent(username)}/enable`, { method: 'POST' }),

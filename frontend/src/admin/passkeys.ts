@@ -1,5 +1,5 @@
 import { startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
-import { adminApi, AdminApiError, type Me } from './api';
+import { adminApi, AdminApiError, type Me, type PasskeyRow } from './api';
 
 // Passkeys (WebAuthn) for the console, through @simplewebauthn/browser: the API makes and checks
 // the challenges; the browser's authenticator (with its PIN or biometric) answers them.
@@ -25,10 +25,20 @@ export async function signInWithPasskey(): Promise<Me> {
   }
 }
 
-export async function addPasskey(): Promise<void> {
+export async function addPasskey(name: string): Promise<PasskeyRow> {
   try {
     const optionsJSON = await adminApi.passkeyAddOptions();
-    await adminApi.passkeyAdd(await startRegistration({ optionsJSON }));
+    return (await adminApi.passkeyAdd(await startRegistration({ optionsJSON }), name)).passkey;
+  } catch (err) {
+    browserFailure(err);
+  }
+}
+
+/** A signed-in admin confirms it is them with one of their passkeys. */
+export async function confirmWithPasskey(): Promise<void> {
+  try {
+    const optionsJSON = await adminApi.confirmPasskeyOptions();
+    await adminApi.confirmPasskey(await startAuthentication({ optionsJSON }));
   } catch (err) {
     browserFailure(err);
   }
