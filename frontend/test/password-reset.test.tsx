@@ -1,5 +1,5 @@
-import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../src/hooks/useSession';
 import { json, renderAt, resetSession, stubFetch } from './render';
 
@@ -10,6 +10,9 @@ const TOKEN = 'A'.repeat(43);
 const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 const SENT = 'If an account matches, we have sent a link to its e-mail address. It works for one hour.';
 const REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
+
+// The ALTCHA widget does not run in jsdom: the tests send the `verified` event it sends once solved.
+vi.mock('../src/features/auth/components/altchaWidget', () => ({}));
 
 const bodyOf = (init: RequestInit | undefined) => JSON.parse(String(init?.body)) as Record<string, string>;
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -46,6 +49,36 @@ describe('forgot password', () => {
     expect(await screen.findByText(SENT)).toBeTruthy();
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/password-reset');
     expect(bodyOf(call?.[1])).toEqual({ login: 'someone@example.com' });
+  });
+
+  it("past a budget, shows the sign-in's widget and sends again with its solution on its own; another request, a fresh one", async () => {
+    const CHALLENGE = {
+      error: {
+        code: 'challenge_required',
+        message: 'Too many reset requests for this name from new devices. Please confirm you are a person to continue.',
+      },
+    };
+    const answers = [json(CHALLENGE, 403), json({ message: SENT }, 202), json({ message: SENT }, 202)];
+    const fetchMock = stubFetch((url) => (url === '/api/password-reset' ? (answers.shift() ?? json({}, 500)) : json({}, 404)));
+    const solve = async (payload: string) => {
+      const widget = document.querySelector('altcha-widget');
+      expect(widget?.getAttribute('challenge')).toBe('/api/login-challenge');
+      await act(async () => {
+        widget?.dispatchEvent(new CustomEvent('verified', { detail: { payload } }));
+      });
+    };
+    renderAt('/forgot-password');
+    type('Username or e-mail', 'member_a');
+    expect(document.querySelector('altcha-widget')).toBeNull();
+    fireEvent.click(await screen.findByRole('button', { name: 'Send the link' }));
+    expect(await screen.findByText(/Please confirm you are a person to continue\./)).toBeTruthy();
+    await solve('Zmlyc3Q=');
+    expect(await screen.findByText(SENT)).toBeTruthy();
+    await solve('c2Vjb25k');
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
+    await vi.waitFor(() => expect(answers).toHaveLength(0));
+    const sent = fetchMock.mock.calls.filter(([url]) => url === '/api/password-reset').map(([, init]) => bodyOf(init));
+    expect(sent).toEqual([{ login: 'member_a' }, { login: 'member_a', altcha: 'Zmlyc3Q=' }, { login: 'member_a', altcha: 'c2Vjb25k' }]);
   });
 
   it('says when the address asked too often (429)', async () => {

@@ -12,6 +12,14 @@ import type { KeyRing } from '@media-site/contracts/token';
 export const DEVICE_COOKIE = 'login_device';
 export const DEVICE_COOKIE_PATH = '/api/login';
 export const DEVICE_COOKIE_DAYS = 365;
+/**
+ * The same value again, for "Forgot password?" (password-reset/limits.ts): a browser sends a cookie
+ * only to its Path, and widening login_device's to /api would send it with every API call (the
+ * catalog's cached ones too). Its own name, since one response sets both (Koa's `overwrite` keeps
+ * one Set-Cookie per name). A browser that signed in before this cookie existed gets it at its next sign-in.
+ */
+export const RESET_DEVICE_COOKIE = 'reset_device';
+export const RESET_DEVICE_COOKIE_PATH = '/api/password-reset';
 
 export interface Device {
   username: string;

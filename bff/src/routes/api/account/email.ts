@@ -10,7 +10,7 @@ import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
 import { memberById, setEmail, type MemberRow } from '../../../account/repository';
 import { emailSized, linkToken } from '../password-reset/schema';
-import { LINK_TOKEN, linkTokenHash, liveLink, newLinkToken, spendLink } from '../password-reset/tokens';
+import { LINK_TOKEN, linkTokenHash, liveLink, newLinkToken, spendAllLinks, spendLink } from '../password-reset/tokens';
 import { stop } from '../shared/params';
 
 // A member's e-mail address changes only when a link sent to the new address is opened; the old
@@ -98,7 +98,7 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
     await spendLink(trx, 'email_changes', change.hash, now, EMAIL_CHANGE_REFUSED);
     await setEmail(trx, member.id, change.newEmail);
     // Reset links mailed to the old address stop working with it.
-    await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    await spendAllLinks(trx, 'password_resets', member.id, now);
     const mail = emailChangedMail(deps.settings.site, { username: member.username, newEmail: change.newEmail });
     if (member.email !== '')
       await enqueueMail(

@@ -10,6 +10,7 @@ import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn } from '../../../account/entitlements';
 import { bumpAccessValidFrom, setPasswordHash, type MemberRow } from '../../../account/repository';
 import { passwordChangedNotice } from '../password-reset/service';
+import { spendAllLinks } from '../password-reset/tokens';
 import { downloadChoices, type DownloadChoice } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
 
@@ -75,6 +76,8 @@ export async function changePassword(deps: AccountDeps, member: MemberRow, input
   const now = deps.now();
   await deps.knex.transaction(async (trx) => {
     await setPasswordHash(trx, member.id, hash);
+    // Reset links mailed before would set the password again: none outlives the change.
+    await spendAllLinks(trx, 'password_resets', member.id, now);
     await trx('member_sessions').where({ member_id: member.id }).delete();
     // What the ended sessions minted (links, edge URLs, media cookies) ends at the media service's next poll.
     await bumpAccessValidFrom(trx, member.id, now);

@@ -4,11 +4,13 @@ import { stop } from '../shared/params';
 
 export { USERNAME };
 
+/** A solved ALTCHA challenge (base64 of JSON, ~1 KB), sent after a `challenge_required` answer. */
+export const altchaPayload = z.string().max(4096, stop('altcha: at most 4096 characters')).optional();
+
 export const loginBody = z.object({
   username: z.string().regex(USERNAME, 'username: 3-15 letters, digits or _'),
   password: z.string().min(PASSWORD_MIN, stop()).max(PASSWORD_MAX, stop()),
-  /** A solved ALTCHA challenge (base64 of JSON, ~1 KB), sent after a `challenge_required` answer. */
-  altcha: z.string().max(4096, stop('altcha: at most 4096 characters')).optional(),
+  altcha: altchaPayload,
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

@@ -33,10 +33,13 @@ const PROOF_REFUSED: Record<Exclude<ProofCheck, 'ok'> | 'missing', string> = {
   replayed: 'this confirmation was already used; please confirm again',
 };
 
-/** Past a budget: a fresh solved challenge, or 403 challenge_required (the SPA then shows the widget). */
-export async function requireProof(deps: AccountDeps, payload: string | undefined): Promise<void> {
+/**
+ * Past a budget: a fresh solved challenge, or 403 challenge_required (the SPA then shows the widget).
+ * `missing`: what to say when none came (the sign-in's sentence unless told).
+ */
+export async function requireProof(deps: AccountDeps, payload: string | undefined, missing = PROOF_REFUSED.missing): Promise<void> {
   const check = payload === undefined ? 'missing' : await spendLoginProof(deps.settings.signinKeys, deps.limiter, payload, deps.now());
-  if (check !== 'ok') throw new AppError('challenge_required', PROOF_REFUSED[check]);
+  if (check !== 'ok') throw new AppError('challenge_required', check === 'missing' ? missing : PROOF_REFUSED[check]);
 }
 
 /** `GET /api/login-challenge`: a proof-of-work challenge for the widget (limited per address, like sign-in). */

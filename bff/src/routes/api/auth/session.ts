@@ -6,6 +6,8 @@ import {
   DEVICE_COOKIE,
   DEVICE_COOKIE_DAYS,
   DEVICE_COOKIE_PATH,
+  RESET_DEVICE_COOKIE,
+  RESET_DEVICE_COOKIE_PATH,
   signDeviceCookie,
   verifyDeviceCookie,
   type Device,
@@ -43,16 +45,20 @@ export function sessionCookieValue(ctx: Context): string | undefined {
   return readCookie(ctx, SESSION_COOKIE);
 }
 
-/** The address and, when it verifies, the device cookie of a sign-in attempt. */
-export function signInClient(ctx: Context, deps: AccountDeps): SignInClient {
+/** The address and, when it verifies, the device cookie of a sign-in attempt (`login_device`) or a reset request (`reset_device`). */
+export function signInClient(ctx: Context, deps: AccountDeps, deviceCookie = DEVICE_COOKIE): SignInClient {
   // The address as the limits count it (an IPv6 /64 as one client): its budgets and hashing-queue share.
-  return { address: addressBlock(ctx.ip), device: verifyDeviceCookie(deps.settings.signinKeys, readCookie(ctx, DEVICE_COOKIE)) };
+  return { address: addressBlock(ctx.ip), device: verifyDeviceCookie(deps.settings.signinKeys, readCookie(ctx, deviceCookie)) };
 }
 
-/** After a successful sign-in: this browser is a known device for the member's username from now on. */
+/**
+ * After a successful sign-in: this browser is a known device for the member's username from now
+ * on, for sign-in and for "Forgot password?" (one value, under each route's path).
+ */
 export function rememberDevice(ctx: Context, deps: AccountDeps, member: MemberRow, device: Device | undefined): void {
   const value = signDeviceCookie(deps.settings.signinKeys, member.username, device);
   ctx.cookies.set(DEVICE_COOKIE, value, cookie(ctx, DEVICE_COOKIE_PATH, DEVICE_COOKIE_DAYS * 86_400));
+  ctx.cookies.set(RESET_DEVICE_COOKIE, value, cookie(ctx, RESET_DEVICE_COOKIE_PATH, DEVICE_COOKIE_DAYS * 86_400));
 }
 
 export async function currentMember(ctx: Context, deps: AccountDeps): Promise<MemberRow | undefined> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
 import { stop } from '../shared/params';
+import { altchaPayload } from '../auth/schema';
 
 /** Longer than any token we issue (43 characters): the service answers every unknown token alike. */
 export const TOKEN_MAX = 100;
@@ -16,12 +17,16 @@ export const emailSized = (whenEmpty: string) =>
     .min(1, stop(whenEmpty))
     .max(EMAIL_MAX, stop(`at most ${EMAIL_MAX} characters`));
 
-/** A username or an e-mail address, by its shape; which accounts match is never said. */
+/**
+ * A username or an e-mail address, by its shape; which accounts match is never said. `altcha`: the
+ * sign-in's proof of work, once the login's or the address's budget is spent (limits.ts).
+ */
 export const passwordResetBody = z.object({
   login: emailSized('give your username or e-mail address').refine(
     (v) => (v.includes('@') ? EMAIL.test(v) : USERNAME.test(v)),
     'give a username (3-15 letters, digits or _) or an e-mail address',
   ),
+  altcha: altchaPayload,
 });
 export type PasswordResetBody = z.infer<typeof passwordResetBody>;
 

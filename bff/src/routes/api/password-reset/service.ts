@@ -9,11 +9,11 @@ import { createSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { bumpAccessValidFrom, memberById, memberByUsername, setPasswordHash, type MemberRow } from '../../../account/repository';
 import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
-import { LINK_TOKEN, linkTokenHash, liveLink, newLinkToken, spendLink } from './tokens';
+import type { SignInClient } from '../auth/limits';
+import { chargeResetRequest, LIVE_LINKS_FROM_UNKNOWN_BROWSERS, LIVE_LINKS_MAX } from './limits';
+import { LINK_TOKEN, linkTokenHash, liveLink, liveLinkCount, newLinkToken, spendAllLinks, spendLink } from './tokens';
 
 export const RESET_TTL_MS = 3_600_000;
-/** Reset mails per account per hour: past it the answer is the same, but no mail is written. */
-export const RESETS_PER_ACCOUNT_PER_HOUR = 3;
 /** An address shared by several accounts gets one mail per account, for this many at most. */
 export const ACCOUNTS_PER_ADDRESS_MAX = 5;
 /**
@@ -58,11 +58,18 @@ async function accountsNamed(db: Knex, login: string): Promise<MemberRow[]> {
   return members.filter((m): m is MemberRow => m !== undefined);
 }
 
-/** One account's reset link: older unused links of the member stop working, the mail goes in the same transaction. */
-async function issueReset(deps: AccountDeps, member: MemberRow, now: number): Promise<void> {
+/**
+ * One account's reset link, unless it holds its most live links already (limits.ts: fewer for a
+ * request from an unknown browser). Older links stay good: a request, anyone's, cancels none. The
+ * mail goes in the same transaction. False when nothing was issued.
+ */
+async function issueReset(deps: AccountDeps, member: MemberRow, now: number, fromKnownBrowser: boolean): Promise<boolean> {
   const { token, hash } = newLinkToken();
-  await deps.knex.transaction(async (trx) => {
-    await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+  const cap = fromKnownBrowser ? LIVE_LINKS_MAX : LIVE_LINKS_FROM_UNKNOWN_BROWSERS;
+  const issued = await deps.knex.transaction(async (trx) => {
+    // The member's row, locked: two requests at once cannot both take the last place.
+    await lockMember(trx, member.id);
+    if ((await liveLinkCount(trx, 'password_resets', member.id, now)) >= cap) return false;
     await trx('password_resets').insert({
       token_hash: hash,
       member_id: member.id,
@@ -72,27 +79,39 @@ async function issueReset(deps: AccountDeps, member: MemberRow, now: number): Pr
     });
     const mail = passwordResetMail(deps.settings.site, { username: member.username, token });
     await enqueueMail(trx, { key: `reset:${hash.slice(0, 32)}`, to: member.email, template: 'password-reset', ...mail }, now);
+    return true;
   });
   // Committed: the worker sends it now rather than at its next poll.
-  nudgeMail();
+  if (issued) nudgeMail();
+  return issued;
 }
 
+const lockMember = (trx: Knex, id: number) => trx('members').where({ id }).forUpdate().first('id');
+
 /**
- * `POST /api/password-reset`: a link to every matching account that may sign in, within its budget.
- * Unknown, disabled, revoked or over-budget: the same answer, after the same minimum time.
+ * `POST /api/password-reset`: a link to every matching account that may sign in, within the
+ * budgets of limits.ts (past the unknown browsers' ones: 403 challenge_required unless `altcha`
+ * solves one, whether or not an account matches). Unknown, disabled, revoked or at its live-link
+ * cap: the same answer, after the same minimum time.
  */
-export async function requestPasswordReset(deps: AccountDeps, input: PasswordResetBody): Promise<void> {
+export async function requestPasswordReset(deps: AccountDeps, input: PasswordResetBody, client: SignInClient): Promise<void> {
   const started = Date.now();
   const now = deps.now();
   try {
-    for (const member of await accountsNamed(deps.knex, input.login)) {
+    const accounts = await accountsNamed(deps.knex, input.login);
+    const knownAs = await chargeResetRequest(
+      deps,
+      input.login.toLowerCase(),
+      accounts.map((m) => m.username),
+      client,
+      input.altcha,
+    );
+    for (const member of accounts) {
       // No link for an account that may not sign in, or that has no address to send it to.
       if (member.disabled_at !== null || member.revoked_at !== null || member.email === '') continue;
-      if (!(await deps.limiter.hit(`pwreset:member:${member.id}`, RESETS_PER_ACCOUNT_PER_HOUR, 3600))) {
-        deps.logger.warn({ member: member.id }, 'password reset refused: the account asked for too many this hour');
-        continue;
-      }
-      await issueReset(deps, member, now);
+      const known = member.username.toLowerCase() === knownAs;
+      if (!(await issueReset(deps, member, now, known)))
+        deps.logger.warn({ member: member.id, known }, 'password reset: no mail, the account holds its most live links');
     }
   } finally {
     const wait = started + RESET_ANSWER_FLOOR_MS - Date.now();
@@ -126,10 +145,12 @@ export async function confirmPasswordReset(
   const hash = await hashPassword(input.newPassword, { owner: address });
   const now = deps.now();
   await knex.transaction(async (trx) => {
+    // Locked first, as a request locks it before adding a link: the same order, no deadlock.
+    await lockMember(trx, member.id);
     await spendLink(trx, 'password_resets', reset.hash, now, RESET_REFUSED);
-    await trx('password_resets').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    await spendAllLinks(trx, 'password_resets', member.id, now);
     // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.
-    await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
+    await spendAllLinks(trx, 'email_changes', member.id, now);
     await setPasswordHash(trx, member.id, hash);
     await trx('member_sessions').where({ member_id: member.id }).delete();
     await bumpAccessValidFrom(trx, member.id, now);

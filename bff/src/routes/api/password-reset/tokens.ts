@@ -26,3 +26,14 @@ export async function spendLink(trx: Knex, table: LinkTable, hash: string, now: 
   const spent = await liveLink(trx, table, hash, now).update({ used_at: now });
   if (spent !== 1) throw new BadRequestError(refused);
 }
+
+/** How many links of the member can still be opened. */
+export async function liveLinkCount(db: Knex, table: LinkTable, memberId: number, now: number): Promise<number> {
+  const row = await db(table).where({ member_id: memberId }).whereNull('used_at').where('expires_at', '>', now).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Spends every unused link of the member: one was used, or what they guarded (the password, the address) changed. */
+export async function spendAllLinks(trx: Knex, table: LinkTable, memberId: number, now: number): Promise<void> {
+  await trx(table).where({ member_id: memberId }).whereNull('used_at').update({ used_at: now });
+}
