@@ -6,7 +6,7 @@ import { decoyHash, verifyPassword } from '@media-site/db/members';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
-import { memberByUsername, mintSeconds, type MemberRow } from '../../../account/repository';
+import { memberByUsername, mintSeconds, shownVodPaths, type MemberRow } from '../../../account/repository';
 import { isTakenDown, isUnreleased } from '../shared/taken-down';
 import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';
 import { enforceRateLimit } from '../../../security/rate-limit';
@@ -70,7 +70,9 @@ export async function memberView(deps: AccountDeps, member: MemberRow) {
   return {
     username: member.username,
     membership: { active: hasActiveMembership(e, now), paidUntil: e.membershipUntil === null ? null : isoDate(e.membershipUntil) },
-    vods: e.vodPaths,
+    // What the pages mark "Owned": only VODs the catalog shows (a folder is a title; a taken-down or
+    // re-scheduled one is named nowhere). The media token keeps every bought path, as access needs.
+    vods: await shownVodPaths(deps.knex, e.vodPaths),
     mediaTokenSeconds: deps.settings.mediaTokenTtlSeconds,
   };
 }
