@@ -1,6 +1,8 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/contracts/token';
 import { signEdgeUrl } from '@media-site/contracts/edge-url';
 import { parseRenditionDownloadUrl } from '@media-site/contracts/download-name';
+import type { PlayableType } from '@media-site/contracts/playback-layout';
+import { parseManifest } from '@media-site/db/encode';
 import { AppError, ForbiddenError, BadRequestError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members';
 import { createSession, deleteSession } from '../../../security/sessions';
@@ -8,6 +10,8 @@ import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import { memberByUsername, mintSeconds, shownVodPaths, type MemberRow } from '../../../account/repository';
 import { isTakenDown, isUnreleased } from '../shared/taken-down';
+import { downloadChoices } from '../playback/downloads';
+import { encodeState, playableItem } from '../playback/repository';
 import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
@@ -77,6 +81,13 @@ export async function memberView(deps: AccountDeps, member: MemberRow) {
   };
 }
 
+/** Whether the released item's downloads list (/api/playback) holds `mediaPath`. */
+async function hasDownload(deps: AccountDeps, type: PlayableType, folder: string, mediaPath: string): Promise<boolean> {
+  const [item, job] = await Promise.all([playableItem(deps.knex, type, folder), encodeState(deps.knex, type, folder)]);
+  if (!item) return false;
+  return downloadChoices(type, item, parseManifest(job?.manifest)).some((choice) => mediaPathOf(choice.path) === mediaPath);
+}
+
 /**
  * A signed URL for one file the member may fetch, plain enough for wget -c, curl -C - or aria2.
  * Membership files: valid DOWNLOAD_LINK_TTL_HOURS, but never past the paid-through time.
@@ -112,6 +123,12 @@ export async function downloadLink(
   } else {
     throw new BadRequestError('only photos, video and vod files need a download link');
   }
+  // The media service sends a rendition under whatever name the link names: only the names the
+  // item's downloads list gives (its base name and a size its encode made) are signed.
+  if (rendition && !(await hasDownload(deps, rendition.type, rendition.path, mediaPath)))
+    throw new NotFoundError(
+      `this ${rendition.type === 'vod' ? 'VOD' : 'video'} has no download ${rendition.name}; /api/playback/${rendition.type}/${rendition.path} lists its downloads`,
+    );
   // The mint time the media service checks against the member's valid-from (sign out everywhere).
   const issuedAt = mintSeconds(member, now);
   const link = {
