@@ -14,10 +14,7 @@ const MEMBER = {
 const ACCOUNT = {
   ...MEMBER,
   membership: { ...MEMBER.membership, renews: true },
-  vodItems: [
-    { path: 'vod-one', updatename: 'VOD one', download: '/members/vod/vod-one/vod one.mp4' },
-    { path: 'vod-two', removed: true },
-  ],
+  vodItems: [{ path: 'vod-one', updatename: 'VOD one', download: '/members/vod/vod-one/vod one.mp4' }, { removed: true }],
 };
 
 afterEach(() => setSession({ status: 'unknown' }));

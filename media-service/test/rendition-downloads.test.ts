@@ -1,6 +1,7 @@
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signEdgeUrl } from '@media-site/contracts/edge-url';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { RANGE_DATA, keys, raw } from './helpers';
+import { RANGE_DATA, keys, putAll, raw, startFixture, type Fixture } from './helpers';
 import { RENDITIONS, cookie, describeDeliveries, member, now } from './deliveries';
 
 const link = (path: string, over: { memberId?: number; expiresAt?: number; issuedAt?: number } = {}) =>
@@ -49,18 +50,31 @@ describeDeliveries('rendition downloads', files, (at) => {
     expect([changed.status, changed.body.length]).toEqual([200, 1000]);
   });
 
-  it('works with the session too; the playback name stays inline', async () => {
-    const res = await raw(at.fx.media.url, DOWNLOAD, cookie(member()));
-    expect([res.status, res.headers['content-disposition']]).toEqual([200, ATTACHMENT]);
+  it('sends a download name only under a link that names it: the session plays the file under its own name, and no other', async () => {
+    // A session opens every file of the folder, so any name would do: `x_720p.mp4`, or the item's
+    // title spelled otherwise. Only the bff's signature says the name is one the item has.
+    for (const path of [
+      DOWNLOAD,
+      '/members/videorenditions/clip-1/x_720p.mp4',
+      '/members/videorenditions/clip-1/Free_money.exe_720p.mp4',
+    ]) {
+      const res = await raw(at.fx.media.url, path, cookie(member()));
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-disposition'], path).toBeUndefined();
+      expect(res.headers['x-accel-redirect'], path).toBeUndefined();
+      expect(JSON.parse(res.body.toString()).error.message, path).toBe(
+        'A rendition is downloaded under its name only with its download link from the site',
+      );
+    }
     const played = await raw(at.fx.media.url, '/members/videorenditions/clip-1/720p.mp4', cookie(member()));
-    expect(played.headers['content-disposition']).toBe('inline; filename="clip-1-720p.mp4"');
+    expect([played.status, played.headers['content-disposition']]).toEqual([200, 'inline; filename="clip-1-720p.mp4"']);
   });
 
   it('refuses a visitor, a lapsed member, and a VOD not bought; a bought VOD downloads with a UTF-8 name', async () => {
     expect((await raw(at.fx.media.url, DOWNLOAD)).status).toBe(401);
     expect((await raw(at.fx.media.url, DOWNLOAD, cookie(member({ membershipActiveUntil: null })))).status).toBe(403);
     expect((await raw(at.fx.media.url, VOD_DOWNLOAD('show-2'), cookie(member()))).status).toBe(403);
-    const bought = await raw(at.fx.media.url, VOD_DOWNLOAD('show-1'), cookie(member({ membershipActiveUntil: null })));
+    const bought = await raw(at.fx.media.url, link(decodeURIComponent(VOD_DOWNLOAD('show-1'))));
     expect(bought.status).toBe(200);
     expect(bought.headers['content-disposition']).toBe(
       `attachment; filename="Show ete_480p.mp4"; filename*=UTF-8''Show%20%C3%A9t%C3%A9_480p.mp4`,
@@ -102,9 +116,26 @@ describeDeliveries('rendition downloads', files, (at) => {
     } finally {
       takedowns.replace([]);
     }
-    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_1080p.mp4', cookie(member()))).status).toBe(404);
-    expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_720p.mkv', cookie(member()))).status).toBe(404);
+    expect((await raw(at.fx.media.url, link('/members/videorenditions/clip-1/Clip_A1_HD001_1080p.mp4'))).status).toBe(404);
+    expect((await raw(at.fx.media.url, link('/members/videorenditions/clip-1/Clip_A1_HD001_720p.mkv'))).status).toBe(404);
     expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/..%2f720p.mp4', cookie(member()))).status).toBe(400);
     expect((await raw(at.fx.media.url, '/members/videorenditions/clip-1/x/a_720p.mp4', cookie(member()))).status).toBe(404);
+  });
+});
+
+describe('rendition downloads from an edge URL', () => {
+  const secret = 'rendition-edge-secret-0123456789';
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await startFixture({ EDGE_URL_SECRET: secret });
+    await putAll(fx.root, await files());
+  });
+  afterAll(() => fx?.stop());
+
+  it('sends the name the edge URL was signed for, as an attachment: it names the path as a link does', async () => {
+    const url = signEdgeUrl(secret, { path: DOWNLOAD, expiresAt: now() + 300, memberId: 42, issuedAt: now() - 1 });
+    const res = await raw(fx.media.url, url);
+    expect([res.status, res.headers['content-disposition']]).toEqual([200, ATTACHMENT]);
+    expect(res.body.equals(RANGE_DATA)).toBe(true);
   });
 });

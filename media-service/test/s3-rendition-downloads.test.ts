@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestS3 } from '@media-site/storage/testing-s3';
-import { put, RANGE_DATA, raw, type Fixture } from './helpers';
+import { signSessionToken } from '@media-site/contracts/token';
+import { keys, put, RANGE_DATA, raw, type Fixture } from './helpers';
 import { signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
 
 // STORAGE=s3 keeps every family in the bucket (issue 21), renditions included: a rendition download
@@ -42,6 +43,19 @@ describe('rendition downloads with STORAGE=s3', () => {
       `attachment; filename="Clip_A1_HD001_720p.mp4"; filename*=UTF-8''Clip_A1_HD001_720p.mp4`,
     );
     expect((await raw(fx.media.url, '/members/videorenditions/clip-1/Clip_A1_HD001_720p.mp4')).status).toBe(401);
+  });
+
+  it('a session gets no download name, real or made up: no redirect naming it', async () => {
+    const session = signSessionToken(keys, {
+      memberId: 7,
+      expiresAt: Math.floor(Date.now() / 1000) + 600,
+      membershipActiveUntil: Math.floor(Date.now() / 1000) + 86_400,
+      vodPaths: [],
+    });
+    for (const name of ['Clip_A1_HD001_720p.mp4', 'x_720p.mp4']) {
+      const res = await raw(fx.media.url, `/members/videorenditions/clip-1/${name}`, { Cookie: `media_token=${session}` });
+      expect([res.status, res.headers.location], name).toEqual([404, undefined]);
+    }
   });
 
   it('the played name is inline; a rendition only on the local tree is 404', async () => {

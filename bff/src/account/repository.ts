@@ -154,6 +154,13 @@ export async function boughtVodPaths(db: Knex, memberId: number): Promise<string
   return rows.map((r) => r.path);
 }
 
+/** Of `paths` (bought VODs), those the catalog shows now, in the same order; no query for none. */
+export async function shownVodPaths(db: Knex, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const shown = new Set<string>(await visibleOnly(db('vods').whereIn('path', paths), db, 'vods').pluck('path'));
+  return paths.filter((p) => shown.has(p));
+}
+
 /** A VOD that can be bought: the catalog's visibility rule, so a taken-down one is unknown here too. */
 export async function vodByPath(db: Knex, path: string): Promise<{ id: number; path: string; price: string } | undefined> {
   const row = await visibleOnly(db('vods').where({ path }), db, 'vods').first('id', 'path', 'price');

@@ -82,16 +82,9 @@ export interface Catalog {
 
 /** Deterministic catalog rows; a test computes the expected order from these with plain sorts. */
 export async function insertCatalog(knex: Knex): Promise<Catalog> {
-  for (const modelname of MODEL_NAMES) {
-    const slug = modelname.toLowerCase().replace(/[^a-z]+/g, '-');
-    await knex('models').insert({
-      modelname,
-      initial: modelInitial(modelname),
-      thumbnail: `/members/photosthumbs/${slug}/large.jpg`,
-    });
-  }
-  const models = (await knex('models').select('id', 'modelname', 'thumbnail')).map((m) => ({ ...m, id: Number(m.id) }));
-  const modelIds = MODEL_NAMES.map((n) => models.find((m) => m.modelname === n)!.id);
+  for (const modelname of MODEL_NAMES) await knex('models').insert({ modelname, initial: modelInitial(modelname), thumbnail: null });
+  const modelIds = MODEL_NAMES.map(() => 0);
+  for (const m of await knex('models').select('id', 'modelname')) modelIds[MODEL_NAMES.indexOf(m.modelname)] = Number(m.id);
 
   const photos = await insertContent(knex, 'photosets', baseRows('Photo', PHOTO_COUNT, modelIds));
   const videos = await insertContent(
@@ -120,6 +113,14 @@ export async function insertCatalog(knex: Knex): Promise<Catalog> {
     'photosets',
     SEARCH_SETS.map((s) => ({ ...s, modelname: 'Zara Delta', model_id: modelIds[4]!, datetoupload: '2020-01-01' })),
   );
+  // Each model's chosen cover is her newest photo set (not her first, the fallback: so tests see the choice kept).
+  for (const id of modelIds) {
+    const cover = [...photos, ...specials].filter((p) => p.model_id === id).at(-1)!;
+    await knex('models')
+      .where({ id })
+      .update({ thumbnail: `/members/photosthumbs/${cover.path}/large.jpg` });
+  }
+  const models = (await knex('models').select('id', 'modelname', 'thumbnail')).map((m) => ({ ...m, id: Number(m.id) }));
 
   const first = photos[0]!;
   for (const [position, filename] of [

@@ -10,7 +10,8 @@ export interface Credentials {
   query: DownloadQuery;
 }
 
-export type Access = { kind: 'public' } | { kind: 'member'; memberId: string };
+/** `byLink`: granted by a signed download URL, which names this exact path (file name included). */
+export type Access = { kind: 'public' } | { kind: 'member'; memberId: string; byLink: boolean };
 
 function refused(reason: TokenFailure, what: 'link' | 'session'): AppError {
   if (reason === 'expired') {
@@ -46,7 +47,7 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
     const link = verifyDownloadUrl(keys, path.relative, credentials.query, now);
     if (!link.ok) throw refused(link.reason, 'link');
     notRevoked(link.value.memberId, link.value.issuedAt, revocations);
-    return { kind: 'member', memberId: link.value.memberId };
+    return { kind: 'member', memberId: link.value.memberId, byLink: true };
   }
 
   if (!credentials.sessionToken) throw new AppError('unauthenticated', 'Sign in to view members media');
@@ -61,5 +62,5 @@ export function authorize(path: MediaPath, credentials: Credentials, keys: KeyRi
   } else if (claims.membershipActiveUntil <= now) {
     throw new AppError('forbidden', 'An active membership is required');
   }
-  return { kind: 'member', memberId: claims.memberId };
+  return { kind: 'member', memberId: claims.memberId, byLink: false };
 }

@@ -165,7 +165,7 @@ async function fromObjectStorage(
   access: Access,
   width: number | null,
 ): Promise<void> {
-  const { file, downloadName } = storedFileOf(path);
+  const { file, downloadName } = storedFileOf(path, namedBySignature(access, edge));
   const object = await headOrUnavailable(remote, file.relative);
   if (!object) throw notFound();
   // Object storage answers have never used the edge lifetime (EDGE_CACHE); kept as they were.
@@ -193,15 +193,22 @@ async function fromObjectStorage(
   ctx.body = '';
 }
 
+/** Whether the credential names this exact path: a signed download link or an edge URL (the session opens a whole folder). */
+const namedBySignature = (access: Access, edge: boolean): boolean => edge || (access.kind === 'member' && access.byLink);
+
 /**
  * The stored file a path stands for: itself, or for a rendition's download name (`{base}_{label}.mp4`)
  * that rendition's `{label}.mp4` in the same folder, sent as an attachment under the asked name
- * (`downloadName`); access was checked on the asked path.
+ * (`downloadName`); access was checked on the asked path. Any base name would parse, so a download
+ * name is served only when the credential names it (`signed`): the bff signs only the names the
+ * item's downloads list gives (its base name and a size its encode made). No database: the signature
+ * says so.
  */
-function storedFileOf(path: MediaPath): { file: MediaPath; downloadName: string | null } {
+function storedFileOf(path: MediaPath, signed: boolean): { file: MediaPath; downloadName: string | null } {
   const asked = path.rest[1];
   const download = FAMILY_RULES[path.family].naming === 'played' && path.rest.length === 2 ? parseRenditionDownloadName(asked!) : null;
   if (!download) return { file: path, downloadName: null };
+  if (!signed) throw new AppError('not_found', 'A rendition is downloaded under its name only with its download link from the site');
   const rest = [path.rest[0]!, download.file];
   return { file: { family: path.family, rest, relative: [path.family, ...rest].join('/') }, downloadName: asked! };
 }
@@ -214,7 +221,7 @@ async function fromMediaRoot(
   access: Access,
   width: number | null,
 ): Promise<void> {
-  const { file: stored, downloadName } = storedFileOf(path);
+  const { file: stored, downloadName } = storedFileOf(path, namedBySignature(access, edge));
   const file = await resolveMediaFile(deps.realRoot, stored);
   if (width !== null && (await sendVariant(ctx, deps.variants, file, width, cacheControlFor(access, edge, false)))) return;
 

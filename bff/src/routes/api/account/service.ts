@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { parseManifest } from '@media-site/db/encode';
+import { unreleasedIds } from '@media-site/db/reports';
 import { hashPassword, verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
@@ -14,13 +15,14 @@ import { spendAllLinks } from '../password-reset/tokens';
 import { downloadChoices, type DownloadChoice } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
 
-export type VodItem = { path: string; updatename: string; download: string; downloads: DownloadChoice[] } | { path: string; removed: true };
+export type VodItem = { path: string; updatename: string; download: string; downloads: DownloadChoice[] } | { removed: true };
 
 /**
  * The member's VODs by title, with the file to ask a download link for and every size to download
  * (the original, then the renditions its encode made, largest first). A taken-down one stays
- * listed (it was bought) but as removed: no title (the catalog no longer shows it either) and no
- * download (the bff signs no link to it, the media service answers 410).
+ * listed (it was bought) but as removed: no title and no folder (the folder is the title; the
+ * catalog shows neither) and no download (the bff signs no link to it, the media service answers
+ * 410). One an operator scheduled again for later is left out until its release, as everywhere.
  */
 async function boughtVods(db: Knex, memberId: number): Promise<VodItem[]> {
   const rows: Record<string, unknown>[] = await db('subscriptions as s')
@@ -28,10 +30,11 @@ async function boughtVods(db: Knex, memberId: number): Promise<VodItem[]> {
     .leftJoin('takedowns as t', (j) => j.on('t.content_id', '=', 'v.id').andOn('t.content_type', '=', db.raw('?', ['vod'])))
     .leftJoin('media_jobs as m', (j) => j.on('m.path', '=', 'v.path').andOn('m.content_type', '=', db.raw('?', ['vod'])))
     .where({ 's.member_id': memberId, 's.kind': 'vod', 's.status': 'active' })
+    .whereNotIn('v.id', unreleasedIds(db, 'vods', Date.now()))
     .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload', 't.id as takedown', 'm.manifest')
     .orderBy('v.path');
   return rows.map((r): VodItem => {
-    if (r.takedown !== null && r.takedown !== undefined) return { path: String(r.path), removed: true };
+    if (r.takedown !== null && r.takedown !== undefined) return { removed: true };
     const naming = { path: String(r.path), prename: String(r.prename), format: Number(r.format), datetoupload: String(r.datetoupload) };
     const downloads = downloadChoices('vod', naming, parseManifest(r.manifest as string | null));
     return { path: naming.path, updatename: String(r.updatename), download: downloads[0]!.path, downloads };

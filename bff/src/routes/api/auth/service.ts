@@ -1,13 +1,17 @@
 import { mediaPathOf, signDownloadUrl } from '@media-site/contracts/token';
 import { signEdgeUrl } from '@media-site/contracts/edge-url';
 import { parseRenditionDownloadUrl } from '@media-site/contracts/download-name';
+import type { PlayableType } from '@media-site/contracts/playback-layout';
+import { parseManifest } from '@media-site/db/encode';
 import { AppError, ForbiddenError, BadRequestError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { decoyHash, verifyPassword } from '@media-site/db/members';
 import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
-import { memberByUsername, mintSeconds, type MemberRow } from '../../../account/repository';
+import { memberByUsername, mintSeconds, shownVodPaths, type MemberRow } from '../../../account/repository';
 import { isTakenDown, isUnreleased } from '../shared/taken-down';
+import { downloadChoices } from '../playback/downloads';
+import { encodeState, playableItem } from '../playback/repository';
 import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
@@ -73,9 +77,18 @@ export async function memberView(deps: AccountDeps, member: MemberRow) {
   return {
     username: member.username,
     membership: { active: hasActiveMembership(e, now), paidUntil: e.membershipUntil === null ? null : isoDate(e.membershipUntil) },
-    vods: e.vodPaths,
+    // What the pages mark "Owned": only VODs the catalog shows (a folder is a title; a taken-down or
+    // re-scheduled one is named nowhere). The media token keeps every bought path, as access needs.
+    vods: await shownVodPaths(deps.knex, e.vodPaths),
     mediaTokenSeconds: deps.settings.mediaTokenTtlSeconds,
   };
+}
+
+/** Whether the released item's downloads list (/api/playback) holds `mediaPath`. */
+async function hasDownload(deps: AccountDeps, type: PlayableType, folder: string, mediaPath: string): Promise<boolean> {
+  const [item, job] = await Promise.all([playableItem(deps.knex, type, folder), encodeState(deps.knex, type, folder)]);
+  if (!item) return false;
+  return downloadChoices(type, item, parseManifest(job?.manifest)).some((choice) => mediaPathOf(choice.path) === mediaPath);
 }
 
 /**
@@ -113,6 +126,12 @@ export async function downloadLink(
   } else {
     throw new BadRequestError('only photos, video and vod files need a download link');
   }
+  // The media service sends a rendition under whatever name the link names: only the names the
+  // item's downloads list gives (its base name and a size its encode made) are signed.
+  if (rendition && !(await hasDownload(deps, rendition.type, rendition.path, mediaPath)))
+    throw new NotFoundError(
+      `this ${rendition.type === 'vod' ? 'VOD' : 'video'} has no download ${rendition.name}; /api/playback/${rendition.type}/${rendition.path} lists its downloads`,
+    );
   // The mint time the media service checks against the member's valid-from (sign out everywhere).
   const issuedAt = mintSeconds(member, now);
   const link = {

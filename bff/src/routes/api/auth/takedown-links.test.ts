@@ -8,7 +8,7 @@ import { VOD, signIn, startAccountKit, type AccountKit } from '../../../test/acc
 
 // issue 19: a takedown reaches what the bff mints. No download link or edge URL is signed for a
 // taken-down item (404, as the catalog answers for it), /api/account lists a bought VOD that was
-// taken down as removed, without its title or a download; and every link carries its member and
+// taken down as removed, without its title, its folder or a download; and every link carries its member and
 // mint time, the edge URL living EDGE_URL_TTL_SECONDS (5 minutes by default).
 const SECRET = 'takedown-edge-secret-0123456789';
 const VOD_FILE = `/members/vod/${VOD.path}/vod one.mp4`;
@@ -73,8 +73,10 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
 
     const after = await kit.request.get('/api/account').set('Cookie', cookie);
     expect(after.status).toBe(200);
-    expect(after.body.vodItems).toEqual([{ path: VOD.path, removed: true }]);
-    expect(JSON.stringify(after.body.vodItems)).not.toContain('VOD one');
+    expect(after.body.vodItems).toEqual([{ removed: true }]);
+    expect(JSON.stringify(after.body)).not.toContain('VOD one');
+    // Nor its folder, which is its title (in /api/me's list of owned VODs too).
+    expect(JSON.stringify(after.body)).not.toContain(VOD.path);
 
     await restore(kit.db.knex, { ...change, now: Date.now() });
     expect((await link(VOD_FILE)).status).toBe(200);

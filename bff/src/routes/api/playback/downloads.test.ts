@@ -76,6 +76,36 @@ describeWithKit(
       expect((await link(VOD_DOWNLOADS[1]!.path, kit().member)).status).toBe(403);
     });
 
+    it("signs only the names its downloads list gives: the item's base name and a label its encode made", async () => {
+      for (const [path, cookie] of [
+        // Another base name for a size the item has.
+        ['/members/videorenditions/clip-ready/x_720p.mp4', kit().member],
+        ['/members/videorenditions/clip-ready/clip-ready_HD_720p.mp4', kit().member],
+        ['/members/vodrenditions/show-ready/Something else_1080p.mp4', kit().buyer],
+        ['/members/vodrenditions/show-ready/show-ready_HD001_1080p.mp4', kit().buyer],
+        // The item's base name with a size its encode did not make.
+        ['/members/videorenditions/clip-ready/clip-ready_HD001_90p.mp4', kit().member],
+        ['/members/videorenditions/clip-ready/clip-ready_HD001_480p.mp4', kit().member],
+        ['/members/vodrenditions/show-ready/show-ready_HD_2160p.mp4', kit().buyer],
+        // Not encoded yet, still encoding, failed: no rendition at all.
+        ['/members/videorenditions/clip-none/clip-none_HD001_720p.mp4', kit().member],
+        ['/members/videorenditions/clip-preparing/clip-preparing_HD001_720p.mp4', kit().member],
+        ['/members/videorenditions/clip-failed/clip-failed_HD001_720p.mp4', kit().member],
+        // No such item.
+        ['/members/videorenditions/no-such-clip/no-such-clip_HD001_720p.mp4', kit().member],
+      ] as const) {
+        const res = await link(path, cookie);
+        expect(res.status, path).toBe(404);
+        expect(res.body.error.code, path).toBe('not_found');
+        expect(res.body.url, path).toBeUndefined();
+      }
+      const odd = await link('/members/videorenditions/clip-ready/x_720p.mp4', kit().member);
+      expect(odd.body.error.message).toBe('this video has no download x_720p.mp4; /api/playback/video/clip-ready lists its downloads');
+      // Every name the list gives is signed.
+      for (const { path } of VIDEO_DOWNLOADS) expect((await link(path, kit().member)).status, path).toBe(200);
+      for (const { path } of VOD_DOWNLOADS) expect((await link(path, kit().buyer)).status, path).toBe(200);
+    });
+
     it('answers 400 for a playback file or a path trick, never signing it', async () => {
       for (const path of [
         '/members/videorenditions/clip-ready/720p.mp4',

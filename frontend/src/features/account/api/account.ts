@@ -6,10 +6,9 @@ export interface AccountView extends Member {
   /** Where the site's mail goes (receipts, password reset); changed by a link sent to the new address. */
   email: string;
   membership: Member['membership'] & { /** false once rebilling is cancelled (the paid time still runs) */ renews: boolean };
-  /** A bought VOD that was taken down stays listed as removed: no title, no download. */
+  /** A bought VOD that was taken down stays listed as removed: no title, no folder (it is the title), no download. */
   vodItems: (
-    | { path: string; updatename: string; download: string; downloads?: DownloadChoice[]; removed?: undefined }
-    | { path: string; removed: true }
+    { path: string; updatename: string; download: string; downloads?: DownloadChoice[]; removed?: undefined } | { removed: true }
   )[];
 }
 

@@ -63,9 +63,9 @@ function Vods({ account }: { account: AccountView }) {
         </p>
       ) : (
         <ul className="account-vods">
-          {account.vodItems.map((vod) =>
+          {account.vodItems.map((vod, i) =>
             vod.removed ? (
-              <li key={vod.path}>
+              <li key={`removed-${i}`}>
                 <span className="muted">A VOD you bought</span> <span className="status">Removed</span>
                 <span className="muted"> (taken down from the site; it can no longer be downloaded)</span>
               </li>
