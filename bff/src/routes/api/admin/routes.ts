@@ -3,15 +3,15 @@ import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import {
   appendAudit,
-  auditCsv,
-  auditPage,
   createAdminSession,
   deleteAdminSession,
+  exportAuditCsv,
+  readAuditPage,
   SealedSecretError,
   totpSignIn,
   type SignInOutcome,
 } from '@media-site/db/admin';
-import { disableMember, findMembers } from '@media-site/db/members';
+import { disableMember, searchMembers } from '@media-site/db/members';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { z } from 'zod';
 import { RateLimitedError, UnauthenticatedError, UnavailableError } from '../../../errors';
@@ -20,7 +20,16 @@ import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, authenticationBody, memberSearchQuery, registrationBody, totpSignInBody } from './schema';
-import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, sessionLimits, setAdminCookie, signedInAdmin } from './session';
+import {
+  adminCookieValue,
+  adminOrigin,
+  clearAdminCookie,
+  reader,
+  requireAdmin,
+  sessionLimits,
+  setAdminCookie,
+  signedInAdmin,
+} from './session';
 import { adminChangeRoutes, usernameParam } from './changes';
 import { reportDeskRoutes } from './report-desk';
 import { adminAccountRoutes } from './admin-accounts';
@@ -106,17 +115,18 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/admin/audit', origin, requireAdmin(deps, 'audit'), async (ctx) => {
       const { before, limit } = parseQuery(auditQuery, ctx);
-      const entries = await auditPage(deps.knex, { before, limit });
+      const entries = await readAuditPage(deps.knex, { before, limit }, reader(ctx, deps));
       ctx.body = { entries, next: entries.length === limit ? entries[entries.length - 1]!.id : null };
     })
-    .get('/admin/audit.csv', origin, requireAdmin(deps, 'audit'), (ctx) => {
+    .get('/admin/audit.csv', origin, requireAdmin(deps, 'audit'), async (ctx) => {
+      const csv = await exportAuditCsv(deps.knex, reader(ctx, deps));
       ctx.type = 'text/csv; charset=utf-8';
       ctx.attachment('audit.csv');
-      ctx.body = Readable.from(auditCsv(deps.knex));
+      ctx.body = Readable.from(csv);
     })
     .get('/admin/members', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const { q } = parseQuery(memberSearchQuery, ctx);
-      ctx.body = { members: await findMembers(deps.knex, q) };
+      ctx.body = { members: await searchMembers(deps.knex, q, reader(ctx, deps)) };
     })
     .post('/admin/members/:username/disable', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { SetOption } from 'cookies';
-import { adminOfSession, roleMay, type AdminAbility, type AdminRow } from '@media-site/db/admin';
+import { adminOfSession, roleMay, type AdminAbility, type AdminRow, type Reader } from '@media-site/db/admin';
 import { ForbiddenError, UnauthenticatedError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { requireSameOrigin } from '../../../security/origin';
@@ -81,3 +81,6 @@ export function requireAdmin(deps: AccountDeps, ability?: AdminAbility): Guard {
 }
 
 export const signedInAdmin = (ctx: Context): AdminRow => ctx.state.admin as AdminRow;
+
+/** Who is reading personal data, for its audit row: the signed-in admin, the client address, now. */
+export const reader = (ctx: Context, deps: AccountDeps): Reader => ({ actor: signedInAdmin(ctx).name, address: ctx.ip, now: deps.now() });
