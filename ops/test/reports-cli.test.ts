@@ -172,4 +172,13 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     ]);
     expect(JSON.parse(rows[0]!.after_json)).toEqual({ shown: 3 });
   });
+
+  it('refuses an appeal address with control characters or address syntax that could reach a mail header', async () => {
+    for (const email of ['x@example.com\r\nBcc: y@example.com', 'x\u0000@example.com', 'g:x@example.com;', 'x@example.com,y']) {
+      const res = await cli('reports', 'appeal', 'R-000000000D', '--text', 'please look again', '--email', email);
+      expect({ email, code: res.code }).toEqual({ email, code: 2 });
+      expect(res.err).toMatch(/--email must be an e-mail address/);
+    }
+    expect(await db.knex('mail_outbox').where('to_address', 'like', '%y@example.com%').first()).toBeUndefined();
+  });
 });
