@@ -291,7 +291,14 @@ describe('production configuration', () => {
       );
       for (const url of ['http://smtp.relay.test', 'smtp.relay.test:587', 'smtp://', 'smtps:// x'])
         expect(refusal({ SMTP_URL: url })).toContain('SMTP_URL: must be an smtp://');
-      for (const from of ['Media Site', 'a@b@c', '<no-reply@x.test', 'x'.repeat(190) + '@mail.test.example'])
+      for (const from of [
+        'Media Site',
+        'a@b@c',
+        '<no-reply@x.test',
+        'x'.repeat(190) + '@mail.test.example',
+        'Media\r\nBcc: x@y.test <no-reply@mail.test>',
+        'Media\u0000 <no-reply@mail.test>',
+      ])
         expect(refusal({ MAIL_FROM: from })).toContain('MAIL_FROM');
       expect(loadConfig({ MAIL_FROM: 'Media <no-reply@mail.test>' }).mail.from).toBe('Media <no-reply@mail.test>');
     });

@@ -111,6 +111,22 @@ describe('mail templates', () => {
     }
   });
 
+  it('a subject is one line whatever a title or the site name holds: control characters and line breaks become a space', () => {
+    const mail = vodReceiptMail(
+      { name: 'Media\r\nX-Site: 1', url: site.url },
+      {
+        username: 'ann',
+        title: 'Clip\r\nBcc: thief@example.org\u0000\u2028end\u0085',
+        amount: '24.50',
+        currencyCode: 840,
+        paidAt: t('2026-11-26T00:00:00Z'),
+        attemptId: 7,
+        subscriptionId: null,
+      },
+    );
+    expect(mail.subject).toBe('Receipt for Clip Bcc: thief@example.org end · Media X-Site: 1');
+  });
+
   it('renewal, failed renewal, cancellation and withdrawal notices say the dates and what to do', () => {
     const until = t('2027-01-25T00:00:00Z');
     const renewed = renewalReceiptMail(site, {

@@ -151,4 +151,34 @@ describe.each(testBackends())('reports and takedowns through the catalog CLI (%s
     expect(lines[3]).toMatch(/^R-000000000C,2026-11-30T23:59:59\.000Z,"'=HYPERLINK\(""x""\)",,,underage,/);
     expect((await cli('reports', 'export', '--month', '2026-13')).code).toBe(2);
   });
+
+  it("records `reports list` and `show` (reporters' addresses) as reads by cli:<user>; the export names no one", async () => {
+    const since = Number((await db.knex('admin_audit').max({ id: 'id' }).first())?.id ?? 0);
+    const as = (...argv: string[]) => runOpsCaptured(argv, { env: { USER: 'carol' }, knex: db.knex, now: () => clock });
+    const list = await as('reports', 'list');
+    expect(list.out).toContain('from a@example.com');
+    expect((await as('reports', 'show', 'R-000000000B', '--json')).code).toBe(0);
+    expect((await as('reports', 'show', 'R-NOPE')).code).toBe(1);
+    expect((await as('reports', 'export', '--month', '2026-11')).code).toBe(0);
+    const rows = (await db.knex('admin_audit').where('id', '>', since).orderBy('id').select('actor', 'action', 'target', 'after_json')) as {
+      actor: string;
+      action: string;
+      target: string;
+      after_json: string;
+    }[];
+    expect(rows.map((r) => [r.actor, r.action, r.target])).toEqual([
+      ['cli:carol', 'report.list', ''],
+      ['cli:carol', 'report.view', 'R-000000000B'],
+    ]);
+    expect(JSON.parse(rows[0]!.after_json)).toEqual({ shown: 3 });
+  });
+
+  it('refuses an appeal address with control characters or address syntax that could reach a mail header', async () => {
+    for (const email of ['x@example.com\r\nBcc: y@example.com', 'x\u0000@example.com', 'g:x@example.com;', 'x@example.com,y']) {
+      const res = await cli('reports', 'appeal', 'R-000000000D', '--text', 'please look again', '--email', email);
+      expect({ email, code: res.code }).toEqual({ email, code: 2 });
+      expect(res.err).toMatch(/--email must be an e-mail address/);
+    }
+    expect(await db.knex('mail_outbox').where('to_address', 'like', '%y@example.com%').first()).toBeUndefined();
+  });
 });

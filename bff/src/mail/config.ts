@@ -5,8 +5,9 @@ import { placeholderReason } from '@media-site/contracts/secret-policy';
 
 const empty = (v: unknown) => (v === '' ? undefined : v);
 
-/** `Name <address>` or a bare address: what a From header holds. */
-const MAIL_FROM_FORM = /^(?:[^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+/** `Name <address>` or a bare address: what a From header holds; no control character (a line break would start a header). */
+// eslint-disable-next-line no-control-regex
+const MAIL_FROM_FORM = /^(?:[^<>\u0000-\u001f\u007f-\u009f]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
 /** Mail: the outbox worker and how it sends (docs/deploy.md "Mail"). */
 export const mailConfigShape = {

@@ -151,6 +151,37 @@ describe.each(testBackends())('mail outbox worker (%s)', (backend) => {
     expect(smtp.received.filter((m) => m.to === 'gone@example.org')).toHaveLength(0);
   });
 
+  it('no value reaches a header it was not meant for: a To with a line break is refused, a Subject made one line', async () => {
+    const injected = 'victim@example.org\r\nBcc: thief@example.org';
+    const titled = composeMail(SITE, 'Receipt for Clip\r\nBcc: thief@example.org\r\nX-Evil: 1', 'Hello member,', ['Thanks.']);
+    await enqueueMail(db.knex, { key: 'inject:subject', to: 'buyer@example.org', template: 'vod-receipt', ...titled }, Date.now());
+    await enqueueMail(db.knex, { key: 'inject:to', to: injected, template: 'notice', ...titled }, Date.now());
+    // A row some older writer left in the outbox: the sender checks again.
+    await db.knex('mail_outbox').insert({
+      mail_key: 'inject:stored',
+      to_address: 'g:thief@example.org;',
+      template: 'notice',
+      subject: 'Stored\r\nBcc: thief@example.org',
+      text_body: 'x',
+      html_body: '<p>x</p>',
+      status: 'pending',
+      attempts: 0,
+      created_at: Date.now(),
+      next_attempt_at: Date.now(),
+    });
+    start();
+    await smtp.waitFor(1);
+    await settled(db);
+    expect(smtp.received.map((m) => m.rcpt)).toEqual([['buyer@example.org']]);
+    const [mail] = smtp.received;
+    expect(mail!.subject).toBe('Receipt for Clip Bcc: thief@example.org X-Evil: 1 · Media Site');
+    const head = mail!.raw.slice(0, mail!.raw.indexOf('\r\n\r\n'));
+    expect(head).not.toMatch(/^(?:bcc|x-evil):/im);
+    const refused = await db.knex('mail_outbox').whereIn('mail_key', ['inject:to', 'inject:stored']).orderBy('mail_key');
+    expect(refused.map((r: { status: string }) => r.status)).toEqual(['failed', 'failed']);
+    for (const r of refused as { last_error: string }[]) expect(r.last_error).toMatch(/not one plain e-mail address/);
+  });
+
   it('a row claimed by a sender that died is claimed again once its lease has passed', async () => {
     await enqueue(db, 'lease@example.org');
     const t = Date.now();

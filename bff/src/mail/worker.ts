@@ -1,6 +1,16 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { claimDueMails, markFailed, markRetry, markSent, releaseClaim, type QueuedMail } from '@media-site/db/mail';
+import {
+  ADDRESS_REFUSED,
+  claimDueMails,
+  isPlainAddress,
+  markFailed,
+  markRetry,
+  markSent,
+  releaseClaim,
+  subjectLine,
+  type QueuedMail,
+} from '@media-site/db/mail';
 import { classifySendError, messageIdFor, type MailTransport, type SendFailure } from './transport';
 
 /** What the worker counts (bff/src/metrics.ts turns these into mail_sent_total and mail_send_failures_total). */
@@ -103,10 +113,18 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
 
   /** Sends one claimed mail (adding it to `sent` once accepted); says whether the relay turned out to be unreachable. */
   async function sendOne(mail: QueuedMail, sent: number[]): Promise<boolean> {
+    // The outbox refused these already; a row written another way (or before it did) is checked again.
+    if (!isPlainAddress(mail.to)) {
+      await markFailed(knex, mail.id, now(), ADDRESS_REFUSED);
+      options.metrics?.failure('permanent');
+      logger.error({ mail: mail.key, template: mail.template }, `mail not sent: ${ADDRESS_REFUSED}`);
+      return false;
+    }
     const messageId = messageIdFor(mail.key, from);
+    const subject = subjectLine(mail.subject);
     let file: string | undefined;
     try {
-      ({ file } = await guarded(transport.send({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId })));
+      ({ file } = await guarded(transport.send({ from, to: mail.to, subject, text: mail.text, html: mail.html, messageId })));
     } catch (err) {
       const kind = classifySendError(err);
       options.metrics?.failure(kind);

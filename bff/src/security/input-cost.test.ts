@@ -102,5 +102,20 @@ describe('shared patterns stay linear on 64 KB', () => {
     for (const ok of ['a@b.co', 'first.last+tag@mail.example.org', 'x_y@sub.domain.museum']) expect(EMAIL.test(ok), ok).toBe(true);
     for (const bad of ['a@b', 'a@@b.c', 'a b@c.d', 'a@b.c ', '@b.c', 'a@.b.c', 'a@b..c', 'a@b.c.'])
       expect(EMAIL.test(bad), bad).toBe(false);
+    // What could reach a mail header as more than one address: control characters and address syntax.
+    for (const bad of [
+      'a@b.c\r\nBcc: x@y.z',
+      'a\u0000b@c.de',
+      'a@b.c\u0085',
+      'a\u007f@b.cd',
+      'g:x@y.zz;',
+      'a,b@c.de',
+      'a@b.cd,e',
+      '"a"@b.cd',
+      'a<b@c.de',
+      'a(b)@c.de',
+      'a\\b@c.de',
+    ])
+      expect(EMAIL.test(bad), bad).toBe(false);
   });
 });

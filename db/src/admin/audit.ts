@@ -34,6 +34,22 @@ export async function appendAudit(db: Knex | Knex.Transaction, e: AuditEntry): P
   });
 }
 
+/** Who reads personal data, from where (the client address; none from the CLI), and when. */
+export interface Reader {
+  actor: string;
+  address?: string;
+  now: number;
+}
+
+/**
+ * A read of personal data (a member's e-mail and payments, a reporter's address, the log itself),
+ * recorded before the data is answered: when the row cannot be written the read fails and nothing
+ * is shown. `detail` says what was shown (how many, whose).
+ */
+export async function recordRead(db: Knex, reader: Reader, action: string, target: string, detail?: unknown): Promise<void> {
+  await appendAudit(db, { actor: reader.actor, address: reader.address, action, target, after: detail, at: reader.now });
+}
+
 export const AUDIT_PAGE_MAX = 200;
 
 /** Newest first; `before` (an id) pages back. */
@@ -51,6 +67,13 @@ export async function auditPage(db: Knex, page: { before?: number; limit: number
     after: parsed(r.after_json),
     address: String(r.address),
   }));
+}
+
+/** The owner's page of the log, recorded as `audit.read`: the log names admins' addresses and members. */
+export async function readAuditPage(db: Knex, page: { before?: number; limit: number }, reader: Reader): Promise<AuditRow[]> {
+  const entries = await auditPage(db, page);
+  await recordRead(db, reader, 'audit.read', '', { before: page.before ?? null, shown: entries.length });
+  return entries;
 }
 
 const CSV_HEADER = ['id', 'at', 'actor', 'action', 'target', 'before', 'after', 'address'];
@@ -75,4 +98,10 @@ export async function* auditCsv(db: Knex): AsyncGenerator<string> {
     }
     after = Number(rows[rows.length - 1]!.id);
   }
+}
+
+/** The CSV export, recorded as `audit.export` before its first byte: the file holds its own row. */
+export async function exportAuditCsv(db: Knex, reader: Reader): Promise<AsyncGenerator<string>> {
+  await recordRead(db, reader, 'audit.export', 'audit.csv');
+  return auditCsv(db);
 }

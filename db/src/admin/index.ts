@@ -12,7 +12,18 @@ export {
   type AdminRow,
   type AdminSummary,
 } from './accounts';
-export { appendAudit, auditCsv, auditPage, AUDIT_PAGE_MAX, type AuditEntry, type AuditRow } from './audit';
+export {
+  appendAudit,
+  auditCsv,
+  auditPage,
+  AUDIT_PAGE_MAX,
+  exportAuditCsv,
+  readAuditPage,
+  recordRead,
+  type AuditEntry,
+  type AuditRow,
+  type Reader,
+} from './audit';
 export { AdminRuleError } from './errors';
 export { changeAdminRole, enableAdmin, resetAdminTotp, setAdminEmail } from './manage';
 export {

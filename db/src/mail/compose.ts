@@ -1,3 +1,5 @@
+import { oneLine } from './headers';
+
 /** The site as a mail names it: its name and the absolute address links start with (no trailing slash). */
 export interface MailSite {
   name: string;
@@ -56,7 +58,8 @@ export function composeMail(site: MailSite, subject: string, greeting: string, b
     `<p style="font-size:12px;color:#555555">${escapeHtml(site.name)} · <a href="${escapeHtml(site.url)}/">${escapeHtml(site.url.replace(/^https?:\/\//, ''))}</a></p>`,
   );
   return {
-    subject: `${subject} · ${site.name}`,
+    // A title or a site name with a line break must not start a header of its own.
+    subject: `${oneLine(subject)} · ${oneLine(site.name)}`,
     text: `${text.join('\n\n')}\n`,
     html: `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111111;max-width:560px">${html.join('\n')}</body></html>\n`,
   };

@@ -1,4 +1,5 @@
 export { mailSiteFromEnv } from './site';
+export { ADDRESS_REFUSED, isPlainAddress, oneLine } from './headers';
 export { composeMail, escapeHtml, siteLink, type MailBlock, type MailSite, type RenderedMail } from './compose';
 export {
   claimDueMails,
@@ -10,6 +11,7 @@ export {
   oldestUnsentAgeMs,
   outboxCounts,
   releaseClaim,
+  subjectLine,
   type OutboxCounts,
   type OutgoingMail,
   type QueuedMail,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RenderedMail } from './compose';
+import { ADDRESS_REFUSED, isPlainAddress, oneLine } from './headers';
 
 /** One mail to write to the outbox: `key` names the event it is for, so the same event adds no second mail. */
 export interface OutgoingMail extends RenderedMail {
@@ -13,27 +14,36 @@ export interface OutgoingMail extends RenderedMail {
 export const MAIL_KEY_MAX = 120;
 const SUBJECT_MAX = 200;
 
+/** One line (headers.ts), at most SUBJECT_MAX characters. */
+export function subjectLine(text: string): string {
+  const line = oneLine(text);
+  return line.length > SUBJECT_MAX ? `${line.slice(0, SUBJECT_MAX - 1)}…` : line;
+}
+
 /**
  * Writes the mail in `db`, which should be the transaction of what caused it: the mail exists if and
- * only if that change committed. A second mail with the same key is ignored (a replayed event).
+ * only if that change committed. A second mail with the same key is ignored (a replayed event). A
+ * `to` that is not one plain address is written as failed, never sent: refused without undoing the
+ * change that caused it (a payment settled, a report decided).
  */
 export async function enqueueMail(db: Knex, mail: OutgoingMail, now: number): Promise<void> {
   if (mail.key.length === 0 || mail.key.length > MAIL_KEY_MAX)
     throw new Error(`mail key must be 1-${MAIL_KEY_MAX} characters: ${mail.key.slice(0, 40)}`);
   if (!mail.to || mail.to.length > 254) throw new Error(`mail ${mail.key} has no usable address`);
-  const subject = mail.subject.length > SUBJECT_MAX ? `${mail.subject.slice(0, SUBJECT_MAX - 1)}…` : mail.subject;
+  const plain = isPlainAddress(mail.to);
   await db('mail_outbox')
     .insert({
       mail_key: mail.key,
       to_address: mail.to,
       template: mail.template.slice(0, 40),
-      subject,
+      subject: subjectLine(mail.subject),
       text_body: mail.text,
       html_body: mail.html,
-      status: 'pending',
+      status: plain ? 'pending' : 'failed',
       attempts: 0,
       created_at: now,
       next_attempt_at: now,
+      ...(plain ? {} : { last_error: ADDRESS_REFUSED }),
     })
     .onConflict('mail_key')
     .ignore();

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { isSqlite } from '../knex';
 import { numOrNull, strOrNull } from '../row-values';
 import type { Actor } from '../admin/accounts';
-import { appendAudit } from '../admin/audit';
+import { appendAudit, recordRead, type Reader } from '../admin/audit';
 import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
 import type { AttemptView, MemberDetail, MemberFound } from '@media-site/contracts/admin';
@@ -14,6 +14,8 @@ import type { AttemptView, MemberDetail, MemberFound } from '@media-site/contrac
 const DAY_MS = 86_400_000;
 
 export const SEARCH_MAX = 50;
+/** Support's search: 1 to 100 characters (the console's query; its audit row's target). */
+export const SEARCH_QUERY_MAX = 100;
 export const DETAIL_ROWS = 50;
 /** `member extend --days` and the console's extend: whole days, 1 to 366. */
 export const EXTEND_DAYS_MIN = 1;
@@ -141,6 +143,19 @@ export async function findMembers(db: Knex, q: string): Promise<MemberFound[]> {
     known.add(username.toLowerCase());
   }
   return found.slice(0, SEARCH_MAX);
+}
+
+/**
+ * Support's search, recorded as `member.search` with the query (it may be an e-mail address: the
+ * log is the owners' to read) and whose rows were shown, before the answer.
+ */
+export async function searchMembers(db: Knex, q: string, reader: Reader): Promise<MemberFound[]> {
+  const found = await findMembers(db, q);
+  await recordRead(db, reader, 'member.search', q.trim().slice(0, SEARCH_QUERY_MAX), {
+    found: found.length,
+    usernames: found.map((m) => m.username),
+  });
+  return found;
 }
 
 function stepOf(status: string, declineText: string | null, confirmed: boolean): string {
@@ -272,6 +287,13 @@ export async function memberDetail(db: Knex, username: string, now: number): Pro
       outcome: strOrNull(e.outcome),
     })),
   };
+}
+
+/** One member's detail, recorded as `member.view` before the answer (an unknown name shows nothing and records nothing). */
+export async function viewMember(db: Knex, username: string, reader: Reader): Promise<MemberDetail> {
+  const detail = await memberDetail(db, username, reader.now);
+  await recordRead(db, reader, 'member.view', detail.username);
+  return detail;
 }
 
 /** Checks `member extend`'s and the console's input: whole days 1..366 and a reason of 1..200 characters. */

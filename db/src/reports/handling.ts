@@ -9,6 +9,7 @@ import {
   type AppealDecision,
   type Outcome,
 } from '@media-site/contracts/report-vocabulary';
+import { EMAIL } from '@media-site/contracts/member-rules';
 import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import type { MailSite } from '../mail';
@@ -49,7 +50,7 @@ export function reportChoice<T extends string>(value: unknown, name: string, all
 export function appealEmailOf(value: unknown, name: string): string | null {
   const text = typeof value === 'string' ? value.trim() : '';
   if (text === '') return null;
-  if (text.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+$/.test(text))
+  if (text.length > EMAIL_MAX || !EMAIL.test(text))
     throw new ReportRuleError('bad_input', `${name} must be an e-mail address of at most ${EMAIL_MAX} characters`);
   return text;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { enqueueMail, type MailSite, type RenderedMail } from '../mail';
+import { enqueueMail, isPlainAddress, type MailSite, type RenderedMail } from '../mail';
 import { appealOutcomeMail, appealReceivedMail, reportOutcomeMail, reportReceivedMail } from '../mail/templates';
 import type { HolidayList } from './business-days';
 import { APPEAL_BUSINESS_DAYS, deadlinesOf } from './deadlines';
@@ -10,8 +10,7 @@ import type { ReportRow } from './repository';
 // the reporter or appellant gave; an address that could never be delivered is skipped, never an error
 // that would undo the decision.
 
-const usable = (address: string | null): address is string =>
-  address !== null && address.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(address);
+const usable = (address: string | null): address is string => address !== null && isPlainAddress(address);
 
 /** Queues the mail of one step of report `r` to `to`, keyed `report:<reference>:<step>`. */
 function queueStepMail(db: Knex, r: ReportRow, step: string, to: string, template: string, mail: RenderedMail, at: number): Promise<void> {

@@ -13,6 +13,7 @@ import {
   MemberRuleError,
   type MemberSummary,
 } from '@media-site/db/members';
+import { recordRead } from '@media-site/db/admin';
 import { DISABLE_REASON_MAX, EMAIL, EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME } from '@media-site/contracts/member-rules';
 import { isoTime } from '@media-site/contracts/iso-time';
 
@@ -71,6 +72,8 @@ async function memberCommand([sub, username]: string[], flags: Record<string, un
   const { knex, io } = ctx;
   if (sub === 'list') {
     const members = await listMembers(knex);
+    // Every member's e-mail address: a read of personal data, recorded before anything is printed.
+    await recordRead(knex, { actor: cliActor(ctx), now }, 'member.list', '', { shown: members.length });
     if (flags.json)
       io.out(
         JSON.stringify(

@@ -1,4 +1,5 @@
 import { approve, decline, expireOpen, listOpen, settleOptionsFromEnv } from '@media-site/bff/payments-reconcile';
+import { recordRead } from '@media-site/db/admin';
 import { cliActor, UsageError, type Command } from './types';
 
 const number = (flags: Record<string, unknown>, name: string): number | undefined =>
@@ -26,6 +27,8 @@ export const paymentCommands: Record<string, Command> = {
       if (sub === 'list') {
         const minutes = number(flags, 'older-than-minutes') ?? 5;
         const rows = await listOpen(knex, minutes * 60_000);
+        // Members' usernames and payments: a read recorded before printing.
+        await recordRead(knex, { ...by, now }, 'payment.list', '', { shown: rows.length, olderThanMinutes: minutes });
         for (const a of rows) {
           io.out(
             `${a.id}\t${a.status}\t${new Date(a.created_at).toISOString()}\t${a.kind}\t${a.username}\t${a.amount}\t${a.provider_subscription_id ?? '-'}`,

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { cliActor, type Command, type CommandContext } from './types';
+import { recordRead } from '@media-site/db/admin';
 import { mailSiteFromEnv } from '@media-site/db/mail';
 import {
   acknowledge,
@@ -87,6 +88,9 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
   const at = now(ctx);
   const holidays = holidaysOf(ctx);
   const site = mailSiteFromEnv(ctx.io.env);
+  // `list` and `show` print reporters' and appellants' addresses: reads recorded before printing.
+  // The export names no one (reporter_contact is yes/no) and is not recorded.
+  const reader = () => ({ actor: cliActor(ctx), now: at });
   const handler = () => ({ by: text(flags, 'by', ACTOR_MAX), now: at, audit: { actor: cliActor(ctx) } });
   const needRef = () => {
     if (!reference) throw new ReportRuleError('bad_input', `reports ${sub} needs a report reference`);
@@ -96,6 +100,7 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
   switch (sub) {
     case 'list': {
       const queue = queueOrder(await openReports(ctx.knex), at, holidays);
+      await recordRead(ctx.knex, reader(), 'report.list', '', { shown: queue.length });
       if (flags.json)
         ctx.io.out(
           JSON.stringify(
@@ -110,6 +115,7 @@ async function reportsCommand([sub, reference]: string[], flags: Record<string, 
     }
     case 'show': {
       const r = await mustFind(ctx, needRef());
+      await recordRead(ctx.knex, reader(), 'report.view', r.reference);
       ctx.io.out(flags.json ? JSON.stringify({ ...r, deadlines: view(r, at, holidays) }, null, 2) : formatDetail(r, at, holidays));
       return 0;
     }

@@ -243,6 +243,9 @@ describe.each(testBackends())('console report desk and admin management (%s)', (
       [`/api/admin/reports/${ref}/resolve`, { outcome: 'removed', note: '   ' }, /note is required/],
       [`/api/admin/reports/${ref}/decide`, { decision: 'upheld', note: 'x'.repeat(1001) }, /note: at most/],
       [`/api/admin/reports/${ref}/appeal`, { text: 'x', email: 'not an address' }, /email must be an e-mail address/],
+      [`/api/admin/reports/${ref}/appeal`, { text: 'x', email: 'a@b.co\r\nBcc: x@y.zz' }, /email must be an e-mail address/],
+      [`/api/admin/reports/${ref}/appeal`, { text: 'x', email: 'a\u0001b@example.com' }, /email must be an e-mail address/],
+      [`/api/admin/reports/${ref}/appeal`, { text: 'x', email: 'g:x@example.com;' }, /email must be an e-mail address/],
       ['/api/admin/reports/R-BAD/ack', {}, /not a report reference/],
     ];
     for (const [path, body, message] of cases) {

@@ -9,6 +9,14 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const SUBSCRIPTION = '111222333444555666';
 
+interface AuditLine {
+  actor: string;
+  action: string;
+  target: string;
+  after_json: string;
+  address: string;
+}
+
 // Issue 24, support's members and payments: search by payment reference, a member's detail,
 // extending a membership (console and `member extend`), and reconciling one stuck attempt.
 describe.each(testBackends())('console members and payments (%s)', (backend) => {
@@ -179,6 +187,80 @@ describe.each(testBackends())('console members and payments (%s)', (backend) => 
     expect(cli.out).toMatch(/paid until/);
     expect(Date.parse(await me()) - Date.parse(after)).toBe(5 * DAY);
     expect((await audit('member.extend')).map((r) => r.actor)).toEqual(['help_one', 'cli:tester']);
+  });
+
+  it("records each read of personal data (who, from where, what) before answering, the CLI's too", async () => {
+    const since = Number((await kit.db.knex('admin_audit').max({ id: 'id' }).first())?.id ?? 0);
+    const reads = async () =>
+      (await kit.db
+        .knex('admin_audit')
+        .where('id', '>', since)
+        .orderBy('id')
+        .select('actor', 'action', 'target', 'after_json', 'address')) as AuditLine[];
+
+    expect((await get('/api/admin/members?q=pay@example', 'help_one')).status).toBe(200);
+    expect((await get('/api/admin/members/pay_member', 'help_one')).status).toBe(200);
+    // Refused or malformed: nothing was shown, nothing recorded.
+    expect((await get('/api/admin/members/pay_member', 'mod_one')).status).toBe(403);
+    expect((await get(`/api/admin/members?q=${'1'.repeat(101)}`, 'help_one')).status).toBe(400);
+    expect((await get('/api/admin/members/nobody_here', 'help_one')).status).toBe(404);
+    const longest = 'q'.repeat(100);
+    expect((await get(`/api/admin/members?q=${longest}`, 'help_one')).status).toBe(200);
+    const rows = await reads();
+    expect(rows.map((r) => [r.actor, r.action, r.target])).toEqual([
+      ['help_one', 'member.search', 'pay@example'],
+      ['help_one', 'member.view', 'pay_member'],
+      ['help_one', 'member.search', longest],
+    ]);
+    expect(JSON.parse(rows[0]!.after_json)).toEqual({ found: 1, usernames: ['pay_member'] });
+    expect(JSON.parse(rows[2]!.after_json)).toEqual({ found: 0, usernames: [] });
+    for (const r of rows) expect(r.address).not.toBe('');
+
+    // The owner's reads of the audit log (admins' addresses, members' names) are reads too; the
+    // export records itself before its first byte, so the file holds its own row.
+    const page = await get('/api/admin/audit?limit=5', 'boss');
+    expect(page.status).toBe(200);
+    const csv = await get('/api/admin/audit.csv', 'boss');
+    expect(csv.status).toBe(200);
+    const lastLine = csv.text.trim().split('\r\n').at(-1)!;
+    expect(lastLine).toMatch(/,boss,audit\.export,/);
+    const owner = (await reads()).slice(3);
+    expect(owner.map((r) => [r.actor, r.action])).toEqual([
+      ['boss', 'audit.read'],
+      ['boss', 'audit.export'],
+    ]);
+    expect(JSON.parse(owner[0]!.after_json)).toEqual({ before: null, shown: 5 });
+
+    // The CLI's reads of personal data, as `cli:<user>` like its changes.
+    expect((await ops('member', 'list')).code).toBe(0);
+    expect((await ops('reconcile', 'list', '--older-than-minutes', '0')).code).toBe(0);
+    const cli = (await reads()).slice(5);
+    expect(cli.map((r) => [r.actor, r.action, r.address])).toEqual([
+      ['cli:tester', 'member.list', ''],
+      ['cli:tester', 'payment.list', ''],
+    ]);
+    expect(JSON.parse(cli[0]!.after_json)).toEqual({ shown: 1 });
+  });
+
+  it('answers no personal data when its read cannot be recorded', async () => {
+    await kit.db.knex.schema.renameTable('admin_audit', 'admin_audit_away');
+    try {
+      for (const [path, who] of [
+        ['/api/admin/members?q=pay@example', 'help_one'],
+        ['/api/admin/members/pay_member', 'help_one'],
+        ['/api/admin/audit', 'boss'],
+        ['/api/admin/audit.csv', 'boss'],
+      ] as const) {
+        const res = await get(path, who).catch((err: unknown) => ({ status: 0, text: String(err) }));
+        expect(res.status, path).toBe(500);
+        expect(res.text, path).not.toMatch(/pay@example\.com|pay_member/);
+      }
+      const cli = await ops('member', 'list');
+      expect(cli.code).not.toBe(0);
+      expect(cli.out).not.toContain('pay@example.com');
+    } finally {
+      await kit.db.knex.schema.renameTable('admin_audit_away', 'admin_audit');
+    }
   });
 
   it('reconciles only a stuck attempt, through the same service as the CLI, audited', async () => {

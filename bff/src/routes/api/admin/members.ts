@@ -1,20 +1,13 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import {
-  EXTEND_DAYS_MAX,
-  EXTEND_DAYS_MIN,
-  EXTEND_REASON_MAX,
-  extendMembership,
-  memberDetail,
-  STUCK_AFTER_MS,
-} from '@media-site/db/members';
+import { EXTEND_DAYS_MAX, EXTEND_DAYS_MIN, EXTEND_REASON_MAX, extendMembership, STUCK_AFTER_MS, viewMember } from '@media-site/db/members';
 import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
 import { reconcileAttempt } from '../payments/reconcile';
-import { requireAdmin, signedInAdmin } from './session';
+import { reader, requireAdmin, signedInAdmin } from './session';
 import { usernameParam } from './changes';
 
 // Support's members and payments (issue 24): one member's detail, extending a membership, and
@@ -56,7 +49,7 @@ const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ct
 export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
   router
     .get('/admin/members/:username', origin, requireAdmin(deps, 'members'), async (ctx) => {
-      ctx.body = await memberDetail(deps.knex, usernameParam(ctx), deps.now());
+      ctx.body = await viewMember(deps.knex, usernameParam(ctx), reader(ctx, deps));
     })
     .post('/admin/members/:username/extend', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);

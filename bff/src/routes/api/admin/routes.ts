@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import { Readable } from 'node:stream';
-import { appendAudit, auditCsv, auditPage, deleteAdminSession } from '@media-site/db/admin';
-import { disableMember, findMembers } from '@media-site/db/members';
+import { appendAudit, deleteAdminSession, exportAuditCsv, readAuditPage } from '@media-site/db/admin';
+import { disableMember, searchMembers } from '@media-site/db/members';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
 import { z } from 'zod';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody, parseQuery } from '../shared/parse';
 import { auditQuery, memberSearchQuery } from './schema';
-import { adminCookieValue, adminOrigin, clearAdminCookie, requireAdmin, signedInAdmin } from './session';
+import { adminCookieValue, adminOrigin, clearAdminCookie, reader, requireAdmin, signedInAdmin } from './session';
 import { adminCredentialRoutes } from './credentials';
 import { adminChangeRoutes, usernameParam } from './changes';
 import { reportDeskRoutes } from './report-desk';
@@ -38,17 +38,18 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/admin/audit', origin, requireAdmin(deps, 'audit'), async (ctx) => {
       const { before, limit } = parseQuery(auditQuery, ctx);
-      const entries = await auditPage(deps.knex, { before, limit });
+      const entries = await readAuditPage(deps.knex, { before, limit }, reader(ctx, deps));
       ctx.body = { entries, next: entries.length === limit ? entries[entries.length - 1]!.id : null };
     })
-    .get('/admin/audit.csv', origin, requireAdmin(deps, 'audit'), (ctx) => {
+    .get('/admin/audit.csv', origin, requireAdmin(deps, 'audit'), async (ctx) => {
+      const csv = await exportAuditCsv(deps.knex, reader(ctx, deps));
       ctx.type = 'text/csv; charset=utf-8';
       ctx.attachment('audit.csv');
-      ctx.body = Readable.from(auditCsv(deps.knex));
+      ctx.body = Readable.from(csv);
     })
     .get('/admin/members', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const { q } = parseQuery(memberSearchQuery, ctx);
-      ctx.body = { members: await findMembers(deps.knex, q) };
+      ctx.body = { members: await searchMembers(deps.knex, q, reader(ctx, deps)) };
     })
     .post('/admin/members/:username/disable', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);

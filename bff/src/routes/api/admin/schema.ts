@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_NAME, AUDIT_PAGE_MAX, PASSKEY_NAME_MAX } from '@media-site/db/admin';
+import { SEARCH_QUERY_MAX } from '@media-site/db/members';
 import { ALTCHA_PAYLOAD_MAX } from '../../../security/altcha';
 import { NOTE_MAX } from '@media-site/contracts/report-vocabulary';
 
@@ -76,7 +77,7 @@ export const auditQuery = z.strictObject({
 export const memberSearchQuery = z.strictObject({
   q: z
     .string()
-    .max(100, { error: 'at most 100 characters', abort: true })
+    .max(SEARCH_QUERY_MAX, { error: `at most ${SEARCH_QUERY_MAX} characters`, abort: true })
     .trim()
     .min(1, 'give q: part of a username or e-mail, or a payment reference'),
 });

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { SetOption } from 'cookies';
-import { adminOfSession, roleMay, type AdminAbility, type SessionAdmin } from '@media-site/db/admin';
+import { adminOfSession, roleMay, type AdminAbility, type Reader, type SessionAdmin } from '@media-site/db/admin';
 import { AppError, ForbiddenError, UnauthenticatedError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { requireSameOrigin } from '../../../security/origin';
@@ -95,3 +95,6 @@ export function requireConfirmed(deps: AccountDeps): Guard {
     await next();
   };
 }
+
+/** Who is reading personal data, for its audit row: the signed-in admin, the client address, now. */
+export const reader = (ctx: Context, deps: AccountDeps): Reader => ({ actor: signedInAdmin(ctx).name, address: ctx.ip, now: deps.now() });

@@ -63,6 +63,10 @@ describeWithKit('content reports and appeals', startReportKit, (kit) => {
     [{ ...valid, details: 'x'.repeat(2001) }, /details/],
     [{ ...valid, details: 'bell\u0007' }, /details/],
     [{ ...valid, email: 'not-an-address' }, /email/],
+    // Nothing a reporter types may reach a mail header (the acknowledgement is mailed to this address).
+    [{ ...valid, email: 'a@b.c\r\nBcc: x@y.z' }, /email/],
+    [{ ...valid, email: 'a@b.co\nBcc: x@y.z' }, /email/],
+    [{ ...valid, email: 'a\u0000b@example.com' }, /email/],
     [{ reason: 'other' }, /content/],
   ])('refuses %j with 400', async (body, message) => {
     // The per-address limit counts before the body is read (issue 19): each refusal from an address of its own.
