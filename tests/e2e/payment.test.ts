@@ -130,7 +130,7 @@ describe('the /ccbill form against the provider simulator', () => {
     expect(await page.evaluate((url) => fetch(url).then((r) => r.status), photo)).toBe(403);
     await page.goto(photo);
     expect(new URL(page.url()).pathname).toMatch(/^\/photos\/[^/]+$/);
-    // The media service polls the bff's revocation list (every 5 s here, 60 s by default).
+    // The media service polls the bff's revocation list every 5 s.
     let status = await linkStatus();
     for (let i = 0; i < 40 && status !== 403; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 500));
