@@ -28,6 +28,13 @@ export const configSchema = z
   .object({
     BFF_PORT: intSetting(3001, 0, 65535).describe("the bff's listen port"),
     BFF_HOST: z.string().min(1).default('127.0.0.1').describe("the bff's listen address"),
+    BFF_FRONT_SOCKET: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .describe(
+        "a Unix socket path the bff also listens on, for the front door on the same host (`npm start` sets it, in a folder only its user can open): what arrives there is the front door's, whose `X-Forwarded-For` / `-Proto` are believed whatever `TRUSTED_PROXIES` says; unset: none",
+      ),
     DATA_DIR: z.string().optional().meta({
       description:
         'embedded SQLite catalog, media tree, variant cache, nginx prefix; a relative value is taken from the repository root; empty counts as unset (one rule for every process: `embeddedDefaults` in `contracts/src/embedded-defaults.ts`)',

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { chmod, lstat, unlink } from 'node:fs/promises';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -22,6 +23,7 @@ import { startPurgeSender } from './purge/start';
 import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
 import { startAccount } from './account/start';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
+import { frontDoorListener } from './security/client';
 
 export interface BffOverrides {
   knex?: Knex;
@@ -57,6 +59,27 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
       resolve(server.address() as AddressInfo);
     });
   });
+}
+
+/**
+ * BFF_FRONT_SOCKET: the front door's own way in (security/client.ts, frontDoorListener). A socket
+ * left by a previous run is replaced; the file is the owner's alone (the folder should be too).
+ */
+async function listenFrontSocket(handler: RequestListener, path: string): Promise<Server> {
+  const stale = await lstat(path).catch(() => undefined);
+  if (stale?.isSocket()) await unlink(path);
+  const server = createServer(frontDoorListener(handler));
+  answerClientErrors(server);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  await chmod(path, 0o600);
+  return server;
 }
 
 function drain(server: Server, timeoutMs: number): Promise<void> {
@@ -151,18 +174,29 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
   });
   const koa = app.callback();
   const fromCache = cachedFastPath({ cache, accessLog, metrics });
-  const server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     if (!fromCache(req, res)) void koa(req, res);
-  });
+  };
+  const server = createServer(handler);
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   const address = await listen(server, config.BFF_PORT, config.BFF_HOST);
+  const frontSocket = config.BFF_FRONT_SOCKET ? await listenFrontSocket(handler, config.BFF_FRONT_SOCKET) : undefined;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const metricsServer =
     metrics && config.METRICS_PORT !== undefined
       ? await startMetricsServer(metrics.registry, config.METRICS_PORT, config.METRICS_HOST)
       : undefined;
-  logger.info({ port: address.port, host: address.address, redis: cache.redisStatus, metricsPort: metricsServer?.port }, 'bff listening');
+  logger.info(
+    {
+      port: address.port,
+      host: address.address,
+      frontSocket: config.BFF_FRONT_SOCKET,
+      redis: cache.redisStatus,
+      metricsPort: metricsServer?.port,
+    },
+    'bff listening',
+  );
   let closing: Promise<void> | undefined;
   return {
     port: address.port,
@@ -176,7 +210,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
     flushAccessLog: accessLog.flush,
     close() {
       closing ??= (async () => {
-        await drain(server, config.SHUTDOWN_TIMEOUT_MS);
+        await Promise.all([server, frontSocket].map((s) => s && drain(s, config.SHUTDOWN_TIMEOUT_MS)));
         // A send in flight finishes and is marked before the pool closes.
         await mail?.stop();
         await purges?.stop();

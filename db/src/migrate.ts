@@ -18,6 +18,7 @@ import * as m016 from './migrations/016_admins';
 import * as m017 from './migrations/017_admin_totp_sealed';
 import * as m018 from './migrations/018_ingest_runs_teased';
 import * as m019 from './migrations/019_media_list_polls';
+import * as m023 from './migrations/023_members_access_indexes';
 import * as m024 from './migrations/024_admin_reauth_passkey_names';
 
 interface Migration {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '017_admin_totp_sealed': m017,
   '018_ingest_runs_teased': m018,
   '019_media_list_polls': m019,
+  '023_members_access_indexes': m023,
   '024_admin_reauth_passkey_names': m024,
 };
 

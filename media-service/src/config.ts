@@ -39,9 +39,13 @@ export const configSchema = z.object({
       "the bff's revocation list (`/internal/media-revocations`); without it nothing revoked would be refused; `npm start` sets it",
     production: 'required',
   }),
-  MEDIA_REVOCATION_INTERVAL_S: int(5, 3600)
-    .default(60)
-    .describe('how often the revocation list is polled: a revoked or disabled member keeps media access at most this long'),
+  // At most 5: with a poll's answer time (it gives up after 5 s) what a revoked or signed-out member
+  // was given stops within 10 s.
+  MEDIA_REVOCATION_INTERVAL_S: int(1, 5)
+    .default(5)
+    .describe(
+      "how often the revocation list is polled (ETag/304), at most 5 s: a revoked, disabled or signed-out-everywhere member keeps media access this long plus the poll's answer time (under 10 s)",
+    ),
   MEDIA_TAKEDOWN_URL: z.url().optional().meta({
     description: "the bff's takedown list",
     defaultText: '`/internal/media-takedowns` beside MEDIA_REVOCATION_URL',

@@ -87,7 +87,7 @@ describe('before the lists have loaded once', () => {
     expect(json(ready).error?.message).toMatch(/takedowns list has not loaded yet; the revocations list has not loaded yet/);
     expect(json(ready).lists).toEqual({
       takedowns: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 45 },
-      revocations: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 210 },
+      revocations: { source: 'url', loaded: false, ageSeconds: null, maxAgeSeconds: 45 },
     });
     for (const path of [
       '/members/freephotos/set-1/free.jpg',
@@ -104,7 +104,7 @@ describe('before the lists have loaded once', () => {
 
     bff.prefixes = ['freephotos/set-1/'];
     await bff.listen(port);
-    // Retried within a second or two, not at the next poll (60 s for revocations).
+    // Retried within a second or two, not at the next poll (5 s).
     await expect.poll(async () => (await raw(fx!.media.url, '/readyz')).status, { timeout: 5000, interval: 50 }).toBe(200);
     expect(json(await raw(fx.media.url, '/readyz')).lists?.takedowns).toMatchObject({ source: 'url', loaded: true, ageSeconds: 0 });
     expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(410);
@@ -112,9 +112,30 @@ describe('before the lists have loaded once', () => {
     // Each poll names this service (host:port) and its bound, for the console's "media services' lists".
     const polls = bff.seen.filter((s) => s.status === 200);
     expect(new Set(polls.map((s) => `${s.path} ${s.maxAge}`))).toEqual(
-      new Set(['/internal/media-takedowns 45', '/internal/media-revocations 210']),
+      new Set(['/internal/media-takedowns 45', '/internal/media-revocations 45']),
     );
     for (const s of polls) expect(s.instance).toMatch(/^[\w.-]+:\d+$/);
+  });
+
+  it('starts a poll every interval however long the bff takes to answer, so a change waits one interval and one answer', async () => {
+    const arrivals: number[] = [];
+    const slow = createServer((_req, res) => {
+      arrivals.push(performance.now());
+      setTimeout(() => res.end('{"members":[]}'), 900);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const list = new RevocationList();
+    list.startPolling(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, 1, (await import('pino')).pino({ level: 'silent' }));
+    try {
+      await expect.poll(() => arrivals.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(4);
+      const gaps = arrivals.slice(1, 4).map((at, i) => at - (arrivals[i] ?? 0));
+      // One interval apart, not an interval after each 0.9 s answer (1.9 s).
+      for (const gap of gaps) expect(gap, gaps.join(', ')).toBeLessThan(1500);
+    } finally {
+      list.stop();
+      slow.closeAllConnections();
+      slow.close();
+    }
   });
 
   it('a list body of the wrong shape does not count as loaded', async () => {
@@ -144,7 +165,7 @@ describe('once loaded', () => {
     fx = await startFixture(
       {
         MEDIA_REVOCATION_URL: `http://127.0.0.1:${port}/internal/media-revocations`,
-        MEDIA_REVOCATION_INTERVAL_S: '60',
+        MEDIA_REVOCATION_INTERVAL_S: '5',
         MEDIA_TAKEDOWN_INTERVAL_S: '5',
       },
       { takedowns, revocations },
@@ -244,19 +265,20 @@ describe('once loaded', () => {
     let ready = await raw(fx.media.url, '/readyz');
     expect(ready.status).toBe(200);
     expect(json(ready).lists?.takedowns).toMatchObject({ ageSeconds: 30, maxAgeSeconds: 45 });
-    expect(json(ready).lists?.revocations).toMatchObject({ ageSeconds: 30, maxAgeSeconds: 210 });
+    expect(json(ready).lists?.revocations).toMatchObject({ ageSeconds: 30, maxAgeSeconds: 45 });
 
     clock += 16_000;
     await expect(takedowns.refreshFrom(`${base}/media-takedowns`)).rejects.toThrow(/answered 500/);
     ready = await raw(fx.media.url, '/readyz');
     expect(ready.status).toBe(503);
-    expect(json(ready).error?.message).toBe('the takedowns list is 46 s old (limit 45 s)');
+    expect(json(ready).error?.message).toBe('the takedowns list is 46 s old (limit 45 s); the revocations list is 46 s old (limit 45 s)');
     // Fail-static: the last lists still apply.
     expect((await raw(fx.media.url, '/members/vod/show-2/show-2.mp4', { Cookie: `media_token=${session()}` })).status).toBe(410);
     expect((await raw(fx.media.url, '/members/freephotos/set-1/free.jpg')).status).toBe(200);
 
     bff.failing = false;
     await takedowns.refreshFrom(`${base}/media-takedowns`);
+    await revocations.refreshFrom(`${base}/media-revocations`);
     expect((await raw(fx.media.url, '/readyz')).status).toBe(200);
   });
 });
@@ -276,7 +298,7 @@ describe('without list URLs', () => {
     }
   });
 
-  it('refuses to start in production, and a takedown poll slower than 10 s anywhere', () => {
+  it('refuses to start in production, a takedown poll slower than 10 s and a revocation poll slower than 5 s anywhere', () => {
     const env = {
       MEDIA_ROOT: '/tmp',
       VARIANT_CACHE_DIR: '/tmp/v',
@@ -290,6 +312,11 @@ describe('without list URLs', () => {
     // The 15 s front-door bound leaves room for a poll of at most 10 s.
     expect(() => loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x', MEDIA_TAKEDOWN_INTERVAL_S: '30' })).toThrow(
       /MEDIA_TAKEDOWN_INTERVAL_S/,
+    );
+    // Sign out everywhere reaches minted links and cookies within 10 s: a poll and its answer.
+    expect(loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x' }).revocationIntervalSeconds).toBe(5);
+    expect(() => loadConfig({ ...env, MEDIA_REVOCATION_URL: 'http://bff:3001/x', MEDIA_REVOCATION_INTERVAL_S: '60' })).toThrow(
+      /MEDIA_REVOCATION_INTERVAL_S/,
     );
   });
 });

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type RequestOptions, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 
 // The front door when nginx is not installed: the same routes as nginx/ (SPA with index.html
@@ -22,6 +22,7 @@ const TYPES: Record<string, string> = {
 export interface DevProxyOptions {
   port: number;
   host?: string;
+  /** `http://host:port`, or `unix:/path`: the bff's BFF_FRONT_SOCKET, as `npm start` wires it. */
   bffUrl: string;
   mediaUrl: string;
   spaDir: string;
@@ -31,15 +32,22 @@ export interface DevProxyOptions {
 
 const WEBHOOK_PATH = /^\/api\/+ccbill\/+webhook/i;
 
+/** Where a request to `target` (`http://host:port` or `unix:/path`) goes, with the path as nginx would pass it. */
+function upstreamOf(target: string, requestUrl: string): RequestOptions {
+  const url = new URL(requestUrl, target.startsWith('unix:') ? 'http://front-door' : target);
+  const path = url.pathname + url.search;
+  if (target.startsWith('unix:')) return { socketPath: target.slice('unix:'.length), path };
+  return { hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, path };
+}
+
 function proxy(req: IncomingMessage, res: ServerResponse, target: string, extra: Record<string, string> = {}): void {
-  const url = new URL(req.url ?? '/', target);
   // A client's own copy of the webhook secret header never passes; the webhook path gets the real one.
   const { 'x-webhook-proxy-secret': _clientCopy, ...headers } = req.headers;
   const upstream = request(
-    url,
-    // The browser's Host (the bff compares it with Origin) and this hop's plain-http scheme.
     {
+      ...upstreamOf(target, req.url ?? '/'),
       method: req.method,
+      // The browser's Host (the bff compares it with Origin) and this hop's plain-http scheme.
       headers: { ...headers, 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http', ...extra },
     },
     (up) => {

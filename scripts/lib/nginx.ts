@@ -11,7 +11,7 @@ import { freePort } from './process';
 const nginxDir = resolve(fileURLToPath(new URL('../../nginx', import.meta.url)));
 
 export interface NginxOptions {
-  /** One bff, or several replicas (one `server` line each in the site_bff upstream). */
+  /** One bff, or several replicas (one `server` line each in the site_bff upstream); `unix:/path` for a socket. */
   bffUrl: string | string[];
   /** One media service, or several replicas. */
   mediaUrl: string | string[];
@@ -173,7 +173,9 @@ export function renderTemplate(template: string, vars: Record<string, string>): 
   });
 }
 
+/** `http://host:port`, or `unix:/path` (the bff's BFF_FRONT_SOCKET under `npm start`) as nginx writes it. */
 function hostPort(url: string): string {
+  if (url.startsWith('unix:/')) return url;
   const u = new URL(url);
   return `${u.hostname}:${u.port || 80}`;
 }

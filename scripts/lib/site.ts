@@ -37,7 +37,10 @@ export interface SiteOptions {
 
 export interface Site {
   url: string;
+  /** The bff's TCP port: what any local process reaches; X-Forwarded-For from there is not believed. */
   bffUrl: string;
+  /** The front door's way to the bff, `unix:<BFF_FRONT_SOCKET>`: a second front door in a test uses it too. */
+  bffFrontUrl: string;
   mediaUrl: string;
   frontDoor: 'nginx' | 'node';
   /** Where the bff writes the catalog generation for nginx's API cache key (nginx front door only). */
@@ -84,14 +87,21 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   // by another database (ahead of this one's generation) would stop the API cache.
   const catalogGenerationDir = useNginx ? mkdtempSync(join(tmpdir(), 'cg-')) : undefined;
   if (catalogGenerationDir) env.FRONT_GENERATION_DIR = catalogGenerationDir;
-  const removeGenerationDir = () => {
+  // The front door reaches the bff through a Unix socket in a folder only this user can open, and the
+  // bff believes X-Forwarded-For from that socket alone: any process may connect to its TCP port
+  // (and pick any 127.x source address), so no TCP peer is trusted.
+  const frontSocketDir = mkdtempSync(join(tmpdir(), 'bff-'));
+  const bffFrontUrl = `unix:${join(frontSocketDir, 'front.sock')}`;
+  const bffEnv: NodeJS.ProcessEnv = { BFF_FRONT_SOCKET: join(frontSocketDir, 'front.sock'), TRUSTED_PROXIES: '' };
+  const removeTempDirs = () => {
     if (catalogGenerationDir) rmSync(catalogGenerationDir, { recursive: true, force: true });
+    rmSync(frontSocketDir, { recursive: true, force: true });
   };
 
   const children: Child[] = [];
   const stopAll = async () => {
     await Promise.all(children.map((c) => c.stop()));
-    removeGenerationDir();
+    removeTempDirs();
   };
   try {
     const bffUrl = `http://127.0.0.1:${bffPort}`;
@@ -128,7 +138,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     // One METRICS_PORT for the whole site: the bff takes it, the media service the port after it.
     const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
     const metricsEnv = (offset: number): NodeJS.ProcessEnv => (metricsPort ? { METRICS_PORT: String(metricsPort + offset) } : {});
-    const bff = spawnTs('bff', resolve(repoRoot, 'bff/src/main.ts'), { ...env, ...metricsEnv(0), ...options.serviceEnv?.bff }, onLine);
+    const bff = spawnTs(
+      'bff',
+      resolve(repoRoot, 'bff/src/main.ts'),
+      { ...env, ...metricsEnv(0), ...options.serviceEnv?.bff, ...bffEnv },
+      onLine,
+    );
     children.push(bff);
     const media = spawnTs(
       'media',
@@ -160,7 +175,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       const nginx = await startNginx({
         port,
         host,
-        bffUrl,
+        bffUrl: bffFrontUrl,
         mediaUrl,
         spaDir,
         mediaRoot,
@@ -173,7 +188,14 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       });
       closeFrontDoor = nginx.stop;
     } else {
-      const proxy = await startDevProxy({ port, host, bffUrl, mediaUrl, spaDir, webhookProxySecret: env.WEBHOOK_PROXY_SECRET });
+      const proxy = await startDevProxy({
+        port,
+        host,
+        bffUrl: bffFrontUrl,
+        mediaUrl,
+        spaDir,
+        webhookProxySecret: env.WEBHOOK_PROXY_SECRET,
+      });
       closeFrontDoor = proxy.close;
     }
     const url = `http://${host}:${port}`;
@@ -181,6 +203,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     return {
       url,
       bffUrl,
+      bffFrontUrl,
       mediaUrl,
       frontDoor: useNginx ? 'nginx' : 'node',
       catalogGenerationDir,

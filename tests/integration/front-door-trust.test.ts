@@ -103,7 +103,7 @@ beforeAll(async () => {
     env: { WEBHOOK_ALLOWED_IPS: '127.0.0.1,::1,64.38.240.0/24', WEBHOOK_PROXY_SECRET: PROXY_SECRET },
   });
   behindTls = await startNginx({
-    bffUrl: stack.bffUrl,
+    bffUrl: stack.bffFrontUrl,
     mediaUrl: stack.mediaUrl,
     spaDir: join(repoRoot, 'frontend/dist'),
     mediaRoot: stack.mediaRoot,
@@ -155,8 +155,8 @@ describe('nginx as the edge (no proxy in front, plain http)', () => {
 });
 
 describe("webhook authority stays in nginx's webhook location (WEBHOOK_PROXY_SECRET)", () => {
-  // 127.0.0.1 is nginx's own address: any process on its host (or in its network namespace) connects
-  // to the bff from there, a trusted proxy and an allowed source, and claims a provider address.
+  // 127.0.0.1 is an allowed webhook source here: any process on nginx's host connects to the bff
+  // from there and claims a provider address.
   it("refuses a direct post to the bff from the front door's address with a forged X-Forwarded-For, storing nothing", async () => {
     const before = await webhookEvents();
     const attempts: Record<string, string>[] = [{}, { 'X-Webhook-Proxy-Secret': randomBytes(32).toString('hex') }];

@@ -74,7 +74,7 @@ export abstract class PolledList {
   }
 
   /**
-   * Polls every `intervalSeconds` once loaded; before that, retries within a second or two. With
+   * Polls every `intervalSeconds` once loaded (start to start); before that, retries within a second or two. With
    * `instance`, each poll names this service and its age bound to the bff (the console's dashboard).
    */
   startPolling(url: string, intervalSeconds: number, logger: Logger, instance?: string): void {
@@ -82,6 +82,7 @@ export abstract class PolledList {
     this.instance = instance;
     let failures = 0;
     const tick = async () => {
+      const started = performance.now();
       try {
         await this.refreshFrom(url);
         if (failures >= QUIET_FIRST_FAILURES) logger.info({ list: this.name }, `${this.name} list refreshed again`);
@@ -98,10 +99,12 @@ export abstract class PolledList {
         );
       }
       if (this.stopped) return;
+      // Once loaded, a poll starts every interval however long the last answer took: a change on the
+      // bff waits at most one interval and one answer (the revocation list's 10 s bound).
       const delay =
         this.loadedAt === undefined
           ? (FIRST_LOAD_RETRY_MS[Math.min(failures, FIRST_LOAD_RETRY_MS.length) - 1] ?? 2000)
-          : intervalSeconds * 1000;
+          : Math.max(0, intervalSeconds * 1000 - (performance.now() - started));
       this.timer = setTimeout(() => void tick(), delay);
       this.timer.unref();
     };

@@ -6,7 +6,8 @@ import { PolledList } from './polled-list';
  * everywhere, a password change, a disable): a token, download link or edge URL minted (`iat`)
  * before it is refused. Checked on every request; refreshed from the bff's
  * `/internal/media-revocations` (`{ "members": ["12", ...], "validFrom": { "7": 1764100000 } }`)
- * every MEDIA_REVOCATION_INTERVAL_S, so a revocation reaches the media service within one interval.
+ * every MEDIA_REVOCATION_INTERVAL_S (5 s), so a revocation reaches the media service within one
+ * interval and one answer: under 10 s.
  */
 export class RevocationList extends PolledList {
   protected readonly name = 'revocation';

@@ -7,7 +7,7 @@ import { takedownListRoute } from './takedowns';
 import { listPollRecorder, sendInternalList } from './list';
 
 /**
- * Outside /api, so the front door never proxies it: the media service polls it every minute (ETag/304) for
+ * Outside /api, so the front door never proxies it: the media service polls it every 5 s (ETag/304) for
  * members whose tokens and links must stop working before they expire (chargeback, refund, void), and
  * per member the time (unix seconds) before which nothing minted counts any more (sign out everywhere,
  * a password change, a disable, a chargeback): `{ members: [...], validFrom: { "<id>": <s> } }`.
