@@ -35,8 +35,10 @@ export class AdminKit {
     });
   }
 
+  /** A new secret (added, or given anew): no step of it is spent yet. */
   remember(name: string, secret: string): void {
     this.secrets.set(name, secret);
+    this.lastStep.delete(name);
   }
 
   /**

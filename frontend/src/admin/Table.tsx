@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react';
 
-/** A console table: a caption, column headings, and the rows; scrolls sideways on a narrow screen. */
+/**
+ * A console table: a caption, column headings, and the rows; scrolls sideways on a narrow screen,
+ * where its wrapper takes the keyboard's focus (a named region) so the hidden columns can be reached.
+ */
 export function Table({ caption, columns, children }: { caption: string; columns: readonly string[]; children: ReactNode }) {
   return (
-    <div className="admin-table-wrap">
+    <div className="admin-table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table>
         <caption>{caption}</caption>
         <thead>
