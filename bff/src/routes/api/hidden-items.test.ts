@@ -284,6 +284,42 @@ describeWithKit(
       expect(Object.keys(teaser!).sort()).toEqual(['modelname', 'releaseAt', 'thumbnail', 'title', 'type']);
     });
 
+    it('answers a download link for a hidden item exactly as for a folder that never existed, after the same queries', async () => {
+      const knex = kit().db.knex;
+      /** The answer, and the statements the bff ran for it (sorted: some run side by side). */
+      async function linkFor(path: string, who: Who) {
+        const sql: string[] = [];
+        const record = (q: { sql: string }) => sql.push(q.sql);
+        knex.on('query', record);
+        try {
+          const answer = await get(`/api/download-link?path=${encodeURIComponent(path)}`, who);
+          return { status: answer.status, body: answer.body, sql: sql.sort() };
+        } finally {
+          knex.removeListener('query', record);
+        }
+      }
+      const noSuchItem = { status: 404, body: { error: { code: 'not_found', message: 'no such item' } } };
+      for (const item of HIDDEN.filter((h) => h.type !== 'freephotoset'))
+        for (const path of [
+          originalOf(item),
+          item.type === 'photoset' ? `/members/photos/${item.path}/${item.path}-1.jpg` : renditionOf(item),
+        ])
+          for (const who of ['visitor', 'member', 'buyer'] as const) {
+            const hidden = await linkFor(path, who);
+            const unknown = await linkFor(path.replaceAll(item.path, UNKNOWN), who);
+            if (who !== 'visitor') expect({ who, path, ...unknown, sql: undefined }).toEqual({ who, path, ...noSuchItem, sql: undefined });
+            // Its buyer was shown it, and /api/account lists it as removed: she is told so here too.
+            if (who === 'buyer' && item.type === 'vod' && item.how === 'taken down')
+              expect({ path, status: hidden.status, body: hidden.body }).toEqual({
+                path,
+                status: 404,
+                body: { error: { code: 'not_found', message: 'this item has been removed' } },
+              });
+            else expect({ who, path, ...hidden }).toEqual({ who, path, ...unknown });
+            expect({ who, path, sql: hidden.sql }).toEqual({ who, path, sql: unknown.sql });
+          }
+    });
+
     it("gives a model the cover of a released item of hers, or none: never a hidden item's", async () => {
       const letter = async (l: string) =>
         (await get(`/api/models/${l}`, 'visitor')).body as Array<{ modelname: string; thumbnail: string | null }>;
