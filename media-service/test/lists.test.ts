@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { RevocationList } from '../src/access/revocation';
 import { TakedownList } from '../src/access/takedowns';
-import { signSessionToken } from '@media-site/contracts/token';
-import { keys, raw, startFixture, type Fixture } from './helpers';
+import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
+import { keys, raw, startFixture, type Fixture, type RawResponse } from './helpers';
 
 // The takedown and revocation lists: readiness until they load, 410 for taken-down folders, 404
 // for scheduled ones until their release time, list ages on /readyz, and the production rule that they must come from the bff.
@@ -212,13 +212,82 @@ describe('once loaded', () => {
       const res = await raw(fx.media.url, path, member);
       expect(res.status, path).toBe(404);
       expect(json(res).error?.code).toBe('not_found');
-      // The front door's thumbnail cache may keep this 404 only until the release (whole seconds).
-      expect(res.headers['x-accel-expires'], path).toBe('1');
+      // The front door's thumbnail cache may keep this 404 only until the release (whole seconds);
+      // a member file's 404 is a missing file's, which no cache keeps.
+      expect(res.headers['x-accel-expires'], path).toBe(files.includes(path) ? '1' : undefined);
     }
     clock = at;
     expect((await raw(fx.media.url, files[0]!)).status).toBe(200);
     expect((await raw(fx.media.url, files[1]!)).status).toBe(200);
     expect((await raw(fx.media.url, files[2]!)).headers['x-accel-expires']).toBeUndefined();
+    bff.scheduled = {};
+  });
+
+  it("answers a scheduled item's files exactly as a folder that does not exist, whatever the credential", async () => {
+    // Each scheduled folder and a folder that was never there, in the same family.
+    const ABSENT: Record<string, string> = { 'set-1': 'no-set', 'clip-1': 'no-clip', 'show-1': 'no-show' };
+    const absent = (s: string) => s.replace(/set-1|clip-1|show-1/g, (f) => ABSENT[f]!);
+    bff.scheduled = Object.fromEntries(
+      ['photos/set-1/', 'photosthumbs/set-1/', 'video/clip-1/', 'videorenditions/clip-1/', 'vod/show-1/', 'vodrenditions/show-1/'].map(
+        (prefix) => [prefix, clock + 60_000],
+      ),
+    );
+    await takedowns.refreshFrom(`${base}/media-takedowns`);
+    const cookie = (membershipSeconds: number) => ({
+      Cookie: `media_token=${signSessionToken(keys, {
+        memberId: 42,
+        expiresAt: Math.floor(Date.now() / 1000) + 600,
+        membershipActiveUntil: Math.floor(Date.now() / 1000) + membershipSeconds,
+        vodPaths: ['show-1', 'no-show'],
+      })}`,
+    });
+    const CREDENTIALS: Record<string, (path: string) => { path: string; headers: Record<string, string> }> = {
+      none: (path) => ({ path, headers: {} }),
+      'a page navigation': (path) => ({ path, headers: { Accept: 'text/html', 'Sec-Fetch-Mode': 'navigate' } }),
+      'a member cookie': (path) => ({ path, headers: cookie(3600) }),
+      'a lapsed cookie': (path) => ({ path, headers: cookie(-3600) }),
+      'a download link': (path) => ({
+        path: signDownloadUrl(keys, { path: path.split('?')[0]!, memberId: 42, expiresAt: Math.floor(Date.now() / 1000) + 600 }),
+        headers: {},
+      }),
+    };
+    const PATHS = [
+      '/members/photos/set-1/full.jpg',
+      '/members/photos/set-1/full.jpg?w=320',
+      '/members/photos/set-1/full.jpg?w=33',
+      '/members/photos/set-1/set-1.zip',
+      '/members/photos/set-1/set-1.zip?w=320',
+      '/members/video/clip-1/clip-1001.mp4',
+      '/members/videorenditions/clip-1/720p.mp4',
+      '/members/videorenditions/clip-1/clip-1001_720p.mp4',
+      '/members/vod/show-1/show-1.mp4',
+      '/members/vodrenditions/show-1/show-1_720p.mp4',
+      '/members/photosthumbs/set-1/large.jpg',
+      '/members/photosthumbs/set-1/large.jpg?w=33',
+    ];
+    // Headers a request's own answer varies in; X-Accel-Expires is the front door's cache lifetime
+    // for a public 404 (nginx never passes X-Accel-* to a client).
+    const ASIDE = new Set(['date', 'x-request-id', 'content-length', 'connection', 'keep-alive']);
+    const seen = (res: RawResponse, family: string) => ({
+      status: res.status,
+      body: absent(res.body.toString()),
+      headers: Object.fromEntries(
+        Object.entries(res.headers)
+          .filter(([name]) => !ASIDE.has(name) && !(family === 'photosthumbs' && name === 'x-accel-expires'))
+          .map(([name, value]) => [name, absent(String(value))]),
+      ),
+    });
+    for (const path of PATHS)
+      for (const [how, credential] of Object.entries(CREDENTIALS)) {
+        const family = path.split('/')[2]!;
+        const scheduled = credential(path);
+        const never = credential(absent(path));
+        const asked = { path, how };
+        expect({ ...asked, ...seen(await raw(fx.media.url, scheduled.path, scheduled.headers), family) }).toEqual({
+          ...asked,
+          ...seen(await raw(fx.media.url, never.path, never.headers), family),
+        });
+      }
     bff.scheduled = {};
   });
 

@@ -159,11 +159,14 @@ describe('console ingest and Coming soon', () => {
       expect(await strip.textContent()).toContain('Model A1');
       expect(await strip.getByRole('link').count()).toBe(0);
       expect(await strip.locator('img').getAttribute('src')).toContain('/members/photosthumbs/set-alpha/large.jpg');
-      // The media service's takedown list (polled) names the scheduled folders: once its photos answer
-      // 404 (not the 401 a visitor gets for a released set), the cover, and only the cover, answers 200.
+      // The media service's takedown list (polled) names the scheduled folders: once a thumbnail of
+      // its photos answers 404, the cover, and only the cover, answers 200. Its photos answer a
+      // visitor as a folder that never existed does (401): nobody learns that a set is scheduled.
       const status = (url: string) => visitor.page.evaluate((u) => fetch(u, { cache: 'no-store' }).then((r) => r.status), url);
-      await expect.poll(() => status('/members/photos/set-alpha/a1.jpg'), { timeout: 20_000 }).toBe(404);
+      await expect.poll(() => status('/members/photosthumbs/set-alpha/a1.jpg'), { timeout: 20_000 }).toBe(404);
       await expect.poll(() => status('/members/photosthumbs/set-alpha/large.jpg'), { timeout: 20_000 }).toBe(200);
+      expect(await status('/members/photos/set-alpha/a1.jpg')).toBe(401);
+      expect(await status('/members/photos/no-such-set/a1.jpg')).toBe(401);
       expect(await status('/api/photos/set/set-alpha')).toBe(404);
       await visitor.page.reload();
       await strip.getByText('Alpha Morning').waitFor();

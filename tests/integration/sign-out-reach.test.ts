@@ -4,14 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { put, raw, startTempMedia, type TempMedia } from '@media-site/media-service/testing';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
+import { ORIGIN, VIDEO, insertVideo, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
 
 // issue 19: nothing a stolen session minted outlives "sign out everywhere", a password change or
 // `member disable`. A hijacker who held the session has a 48 h download link, an edge URL and a
 // media cookie; after the bump the media service refuses all three at its next revocation poll,
 // while what the owner's browser gets afterwards keeps working.
 const EDGE_SECRET = 'sign-out-edge-secret-0123456789';
-const FILE = '/members/video/clip-1/clip-1001.mp4';
+// A released video's original (links are signed only for items that exist), and its URL.
+const FILE = `/members/video/${VIDEO.path}/${VIDEO.file}`;
+const FILE_URL = FILE.split('/').map(encodeURIComponent).join('/');
 const DATA = Buffer.from('sign-out reach test bytes');
 
 const setCookies = (res: { headers: Record<string, unknown> }) =>
@@ -27,6 +29,7 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
 
   beforeAll(async () => {
     kit = await startAccountKit(backend, { EDGE_URL_SECRET: EDGE_SECRET });
+    await insertVideo(kit.db.knex);
     server = kit.app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     revocationUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/internal/media-revocations`;
@@ -62,7 +65,7 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
   const answers = async (m: { url: string; edgeUrl: string; media: string }) => [
     (await raw(fx.media.url, m.url)).status,
     (await raw(fx.media.url, m.edgeUrl)).status,
-    (await raw(fx.media.url, FILE, { Cookie: m.media })).status,
+    (await raw(fx.media.url, FILE_URL, { Cookie: m.media })).status,
   ];
   /** The media service's next revocation poll, now rather than in MEDIA_REVOCATION_INTERVAL_S. */
   const poll = () => fx.media.revocations.refreshFrom(revocationUrl);

@@ -41,6 +41,21 @@ export async function insertVod(knex: Knex, vod: { path: string; price: string }
   });
 }
 
+/** A released video whose folder and file need encoding in a URL: a download link is signed only for an item that exists. */
+export const VIDEO = { path: 'some set', file: 'clip 001.mp4' };
+
+/** Adds VIDEO to the catalog; its original, as /api/videos/prename names it, is `/members/video/{path}/{file}`. */
+export async function insertVideo(knex: Knex): Promise<void> {
+  await knex('videos').insert({
+    path: VIDEO.path,
+    updatename: 'Some set',
+    modelname: 'Model A1',
+    datetoupload: '2024-03-01',
+    search_text: searchText('Some set', 'Model A1'),
+    prename: VIDEO.file,
+  });
+}
+
 /** The bff over a fresh database, talking to a provider simulator of its own. */
 /** `limiter`: another rate limiter than the in-process one (a Redis one, for example). */
 export async function startAccountKit(

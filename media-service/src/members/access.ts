@@ -5,14 +5,14 @@ import { parseMediaPath, type MediaPath } from '@media-site/storage/paths';
 import { authorize, notRevoked, type Access } from '../access/policy';
 import type { RevocationList } from '../access/revocation';
 import type { TakedownList } from '../access/takedowns';
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
 import { FAMILY_RULES } from '../families';
 
 /** "May this request have this file": the path, takedowns, then a credential. No file is read here. */
 export interface AccessDeps {
   keys: KeyRing;
   revocations: RevocationList;
-  /** Taken-down folders (410). */
+  /** Taken-down folders (410) and scheduled ones (no files until their release). */
   takedowns: TakedownList;
   /** EDGE_URL_SECRET: `/edge/members/...` answers only when set (@media-site/contracts/edge-url). */
   edgeSecret?: string | undefined;
@@ -22,6 +22,8 @@ export interface AccessDeps {
 export interface AskedFile {
   path: MediaPath;
   edge: boolean;
+  /** Milliseconds until the item it belongs to is released; 0 when it is (see missingUntilRelease). */
+  unreleasedMs: number;
 }
 
 /** The longest the front door keeps a scheduled item's 404: its thumbnail cache's usual freshness. */
@@ -33,26 +35,31 @@ export function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * The media path asked for; a taken-down item is gone (410), and one scheduled for later is not
- * there yet (404), for everyone, members included, before any credential is looked at.
- */
+/** The media path asked for; a taken-down item is gone (410) for everyone, before any credential is looked at. */
 export function askedFile(ctx: Context, deps: AccessDeps): AskedFile {
   const edge = ctx.path.startsWith(`${EDGE_PREFIX}/members/`);
   if (edge && !deps.edgeSecret) throw new AppError('not_found', 'No such file');
   const path = parseMediaPath(edge ? ctx.path.slice(EDGE_PREFIX.length) : ctx.path);
   if (deps.takedowns.isTakenDown(path)) throw new AppError('gone', 'This content has been removed');
-  const unreleased = deps.takedowns.unreleasedFor(path);
-  // Scheduled for later: no such file yet. X-Accel-Expires keeps the front door's thumbnail cache
-  // from holding this 404 past the release: nginx counts whole seconds from the current second,
-  // so one second less than the time left, rounded down (0 stores nothing). Never longer than the
-  // cache's usual 5 s either (X-Accel-Expires overrides it): an unschedule, an earlier release or a
-  // "Coming soon" tease (which opens the cover) must not find a 404 stored until the old release time.
-  if (unreleased > 0) {
-    const seconds = Math.min(SCHEDULED_404_MAX_S, Math.max(0, Math.floor(unreleased / 1000) - 1));
-    throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(seconds) });
-  }
-  return { path, edge };
+  return { path, edge, unreleasedMs: deps.takedowns.unreleasedFor(path) };
+}
+
+/**
+ * An item scheduled for later has no files yet: called where a file is looked up, after the
+ * credential and every check a missing file also meets, so its answers (401, 403, the locked-page
+ * 303, a bad `w`, a download name without its link, 404) are a never-existing folder's, and nobody
+ * learns that a folder is scheduled. The 404 of a public file carries X-Accel-Expires, which keeps
+ * the front door's thumbnail cache from holding it past the release: nginx counts whole seconds from
+ * the current second, so one second less than the time left, rounded down (0 stores nothing), and
+ * never longer than the cache's usual 5 s (an unschedule, an earlier release or a "Coming soon"
+ * tease, which opens the cover, must not find a 404 stored until the old release time). nginx
+ * passes no X-Accel-* header to a client, and caches no member file.
+ */
+export function missingUntilRelease({ path, unreleasedMs }: AskedFile): void {
+  if (unreleasedMs <= 0) return;
+  if (FAMILY_RULES[path.family].readers !== 'public') throw notFound();
+  const seconds = Math.min(SCHEDULED_404_MAX_S, Math.max(0, Math.floor(unreleasedMs / 1000) - 1));
+  throw new AppError('not_found', 'No such file', { 'X-Accel-Expires': String(seconds) });
 }
 
 /**

@@ -15,7 +15,7 @@ import { answer, fileEtag, fileRepresentation, type Representation } from '../fi
 import { bucketSetZip, CrcCache, isSetZip, setZip } from '../files/set-zip';
 import { VARIANT_TYPES, negotiateFormat, parseWidth } from '../variants/format';
 import type { VariantService, VariantSource } from '../variants/service';
-import { one, type AskedFile } from './access';
+import { missingUntilRelease, one, type AskedFile } from './access';
 
 /** "Which representation, sent how": original, rendition, variant or set ZIP; bytes, X-Accel-Redirect or a presigned redirect. */
 export interface RepresentationDeps {
@@ -161,11 +161,13 @@ async function fromObjectStorage(
   ctx: Context,
   deps: RepresentationDeps,
   remote: PresigningOriginals,
-  { path, edge }: AskedFile,
+  asked: AskedFile,
   access: Access,
   width: number | null,
 ): Promise<void> {
+  const { path, edge } = asked;
   const { file, downloadName } = storedFileOf(path, namedBySignature(access, edge));
+  missingUntilRelease(asked);
   const object = await headOrUnavailable(remote, file.relative);
   if (!object) throw notFound();
   // Object storage answers have never used the edge lifetime (EDGE_CACHE); kept as they were.
@@ -217,11 +219,13 @@ function storedFileOf(path: MediaPath, signed: boolean): { file: MediaPath; down
 async function fromMediaRoot(
   ctx: Context,
   deps: RepresentationDeps,
-  { path, edge }: AskedFile,
+  asked: AskedFile,
   access: Access,
   width: number | null,
 ): Promise<void> {
+  const { path, edge } = asked;
   const { file: stored, downloadName } = storedFileOf(path, namedBySignature(access, edge));
+  missingUntilRelease(asked);
   const file = await resolveMediaFile(deps.realRoot, stored);
   if (width !== null && (await sendVariant(ctx, deps.variants, file, width, cacheControlFor(access, edge, false)))) return;
 
@@ -261,6 +265,7 @@ export function representationSender(deps: RepresentationDeps) {
     const remote = deps.originals ?? null;
     if (FAMILY_RULES[path.family].setZip && isSetZip(path.rest)) {
       if (width !== null) throw badWidth();
+      missingUntilRelease(asked);
       // Built from the set's files on each request (same bytes every time): nginx cannot offload it.
       const zip = remote ? await zipFromBucket(remote, path.rest[0]!, crcs) : await setZip(deps.realRoot, path.rest[0]!, crcs);
       answer(ctx, zip, { cacheControl: PRIVATE_CACHE, disposition: attachmentDisposition(path.rest[1]!) });

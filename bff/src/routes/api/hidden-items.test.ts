@@ -284,7 +284,43 @@ describeWithKit(
       expect(Object.keys(teaser!).sort()).toEqual(['modelname', 'releaseAt', 'thumbnail', 'title', 'type']);
     });
 
-    it("gives a model the cover of a released item of hers, or none: never a hidden item's", async () => {
+    it('answers a download link for a hidden item exactly as for a folder that never existed, after the same queries', async () => {
+      const knex = kit().db.knex;
+      /** The answer, and the statements the bff ran for it (sorted: some run side by side). */
+      async function linkFor(path: string, who: Who) {
+        const sql: string[] = [];
+        const record = (q: { sql: string }) => sql.push(q.sql);
+        knex.on('query', record);
+        try {
+          const answer = await get(`/api/download-link?path=${encodeURIComponent(path)}`, who);
+          return { status: answer.status, body: answer.body, sql: sql.sort() };
+        } finally {
+          knex.removeListener('query', record);
+        }
+      }
+      const noSuchItem = { status: 404, body: { error: { code: 'not_found', message: 'no such item' } } };
+      for (const item of HIDDEN.filter((h) => h.type !== 'freephotoset'))
+        for (const path of [
+          originalOf(item),
+          item.type === 'photoset' ? `/members/photos/${item.path}/${item.path}-1.jpg` : renditionOf(item),
+        ])
+          for (const who of ['visitor', 'member', 'buyer'] as const) {
+            const hidden = await linkFor(path, who);
+            const unknown = await linkFor(path.replaceAll(item.path, UNKNOWN), who);
+            if (who !== 'visitor') expect({ who, path, ...unknown, sql: undefined }).toEqual({ who, path, ...noSuchItem, sql: undefined });
+            // Its buyer was shown it, and /api/account lists it as removed: she is told so here too.
+            if (who === 'buyer' && item.type === 'vod' && item.how === 'taken down')
+              expect({ path, status: hidden.status, body: hidden.body }).toEqual({
+                path,
+                status: 404,
+                body: { error: { code: 'not_found', message: 'this item has been removed' } },
+              });
+            else expect({ who, path, ...hidden }).toEqual({ who, path, ...unknown });
+            expect({ who, path, sql: hidden.sql }).toEqual({ who, path, sql: unknown.sql });
+          }
+    });
+
+    it("gives a model the cover of a released item of hers: never a hidden item's", async () => {
       const letter = async (l: string) =>
         (await get(`/api/models/${l}`, 'visitor')).body as Array<{ modelname: string; thumbnail: string | null }>;
       const thumbOf = async (name: string) => (await letter(name[0]!)).find((m) => m.modelname === name)?.thumbnail;
@@ -292,10 +328,50 @@ describeWithKit(
         ((await get(`/api/modelname/${encodeURIComponent(name)}`, 'visitor')).body as { thumbnail: string | null }).thumbnail;
       expect(await thumbOf('Nova Hidden')).toBe('/members/photosthumbs/nova-open-shoot/large.jpg');
       expect(await pageOf('Nova Hidden')).toBe('/members/photosthumbs/nova-open-shoot/large.jpg');
+    });
+
+    it('lists no model whose items are all hidden, and answers her page as for a model that never existed', async () => {
+      const nobody = 'Tilda Nobody';
       for (const name of ['Tessa Soon', 'Nina Gone']) {
-        expect(await thumbOf(name)).toBeNull();
-        expect(await pageOf(name)).toBeNull();
+        const listed = await get(`/api/models/${name[0]!}`, 'visitor');
+        expect(listed.status).toBe(200);
+        expect((listed.body as Array<{ modelname: string }>).map((m) => m.modelname)).not.toContain(name);
+        const page = await get(`/api/modelname/${encodeURIComponent(name)}`, 'visitor');
+        const unknown = await get(`/api/modelname/${encodeURIComponent(nobody)}`, 'visitor');
+        const asUnknown = JSON.parse(JSON.stringify(page.body).replaceAll(name, nobody)) as unknown;
+        expect({ name, status: page.status, body: asUnknown }).toEqual({ name, status: 404, body: unknown.body });
       }
+    });
+
+    it('lists a model whose only item is scheduled at its release, past every cache', async () => {
+      const knex = kit().db.knex;
+      const name = 'Rita Later';
+      await knex('models').insert({
+        modelname: name,
+        initial: modelInitial(name),
+        thumbnail: '/members/photosthumbs/rita-first-shoot/large.jpg',
+      });
+      await insertItem(knex, { type: 'photoset', path: 'rita-first-shoot', title: 'Rita First Shoot', model: name });
+      const at = Date.now() + 1500;
+      await schedule(knex, { type: 'photoset', path: 'rita-first-shoot' }, at);
+      await kit().cache.refreshGeneration();
+      const seen = async () => [
+        ((await get('/api/models/R', 'visitor')).body as Array<{ modelname: string; thumbnail: string | null }>).find(
+          (m) => m.modelname === name,
+        )?.thumbnail,
+        (await get(`/api/modelname/${encodeURIComponent(name)}`, 'visitor')).status,
+      ];
+      // Cached while hidden: the release must not wait behind a cached answer.
+      expect(await seen()).toEqual([undefined, 404]);
+      expect(await seen()).toEqual([undefined, 404]);
+      // The bff's release timer lists her at her item's release, with no manual step.
+      let now = await seen();
+      while (now[0] === undefined && Date.now() < at + 5000) {
+        await new Promise((r) => setTimeout(r, 50));
+        now = await seen();
+      }
+      expect(Date.now()).toBeGreaterThanOrEqual(at);
+      expect(now).toEqual(['/members/photosthumbs/rita-first-shoot/large.jpg', 200]);
     });
 
     it("follows a model's chosen cover through its schedule and its release, past every cache", async () => {

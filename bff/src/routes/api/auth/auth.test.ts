@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
 import { verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
 import { DEVICE_COOKIE, verifyDeviceCookie } from '../../../security/device-cookie';
-import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { ORIGIN, VIDEO, VOD, insertVideo, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { mediaTokenOf } from '../../../test/cookies';
 
 describe.each(testBackends())('members: sign-in, sessions, download links (%s)', (backend) => {
@@ -11,6 +11,7 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
   let firstCookies: string[];
   beforeAll(async () => {
     kit = await startAccountKit(backend, { RATE_LIMIT_LOGIN_PER_MINUTE: '4' });
+    await insertVideo(kit.db.knex);
     await pay(kit, { username: 'member_a' });
     ({ cookie, cookies: firstCookies } = await signIn(kit, 'member_a'));
   });
@@ -51,8 +52,11 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
     expect(verifyDeviceCookie(kit.deps.settings.mediaKeys, value)).toBeUndefined();
   });
 
-  it('signs a resumable download link for an entitled file only, valid at least 24 hours', async () => {
-    const res = await kit.request.get('/api/download-link').query({ path: '/members/video/some set/clip 001.mp4' }).set('Cookie', cookie);
+  it('signs a resumable download link for an entitled file of a released item only, valid at least 24 hours', async () => {
+    const res = await kit.request
+      .get('/api/download-link')
+      .query({ path: `/members/video/${VIDEO.path}/${VIDEO.file}` })
+      .set('Cookie', cookie);
     expect(res.status).toBe(200);
     const url = new URL(res.body.url, 'http://site');
     expect(url.pathname).toBe('/members/video/some%20set/clip%20001.mp4');
@@ -65,6 +69,15 @@ describe.each(testBackends())('members: sign-in, sessions, download links (%s)',
       .query({ path: `/members/vod/${VOD.path}/x.mp4` })
       .set('Cookie', cookie);
     expect(vod.status).toBe(403);
+    // A folder that holds no item is signed nothing (hidden-items.test.ts: nor a scheduled or taken-down one).
+    const none = await kit.request
+      .get('/api/download-link')
+      .query({ path: '/members/video/no such set/clip 001.mp4' })
+      .set('Cookie', cookie);
+    expect({ status: none.status, body: none.body }).toEqual({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'no such item' } },
+    });
     expect(
       (await kit.request.get('/api/download-link').query({ path: '/members/video/../../etc/passwd' }).set('Cookie', cookie)).status,
     ).toBe(400);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
-import { pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { VIDEO, insertVideo, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
 // issue 16: with EDGE_URL_SECRET the download link answer carries an edge (CDN) URL beside the 48 h
 // link: nginx secure_link format, for the same file, shorter-lived, under EDGE_BASE_URL.
@@ -14,13 +14,17 @@ describe('download links with edge URLs', () => {
       EDGE_URL_TTL_SECONDS: '600',
       EDGE_BASE_URL: 'https://cdn.example.com/',
     });
+    await insertVideo(kit.db.knex);
     await pay(kit, { username: 'edge_member' });
     ({ cookie } = await signIn(kit, 'edge_member'));
   });
   afterAll(() => kit?.close());
 
   it('answers edgeUrl and edgeExpiresAt for the same file, valid EDGE_URL_TTL_SECONDS', async () => {
-    const res = await kit.request.get('/api/download-link').query({ path: '/members/video/some set/clip 001.mp4' }).set('Cookie', cookie);
+    const res = await kit.request
+      .get('/api/download-link')
+      .query({ path: `/members/video/${VIDEO.path}/${VIDEO.file}` })
+      .set('Cookie', cookie);
     expect(res.status).toBe(200);
     const body = res.body as { url: string; expiresAt: string; edgeUrl: string; edgeExpiresAt: string };
     expect(body.url).toMatch(/^\/members\/video\/some%20set\/clip%20001\.mp4\?mid=/);

@@ -9,12 +9,12 @@ import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import { memberByUsername, mintSeconds, shownVodPaths, type MemberRow } from '../../../account/repository';
-import { isTakenDown, isUnreleased } from '../shared/taken-down';
 import { downloadChoices } from '../playback/downloads';
 import { encodeState, playableItem } from '../playback/repository';
 import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
+import { linkedItemState, type LinkedType } from './repository';
 import type { LoginBody } from './schema';
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -91,6 +91,13 @@ async function hasDownload(deps: AccountDeps, type: PlayableType, folder: string
   return downloadChoices(type, item, parseManifest(job?.manifest)).some((choice) => mediaPathOf(choice.path) === mediaPath);
 }
 
+/** The families whose files need a download link, and the item kind each one's folder is. */
+const LINKED_TYPE: ReadonlyMap<string, LinkedType> = new Map([
+  ['photos', 'photoset'],
+  ['video', 'video'],
+  ['vod', 'vod'],
+]);
+
 /**
  * A signed URL for one file the member may fetch, plain enough for wget -c, curl -C - or aria2.
  * Membership files: valid DOWNLOAD_LINK_TTL_HOURS, but never past the paid-through time.
@@ -106,25 +113,31 @@ export async function downloadLink(
   } catch {
     throw new BadRequestError('path must be a /members/ file path');
   }
-  const [asked, folder] = mediaPath.split('/');
+  const [asked, folder, file] = mediaPath.split('/');
   // A rendition's download (`videorenditions/{path}/{base}_{label}.mp4`) asks what its original asks.
   const rendition = asked === 'videorenditions' || asked === 'vodrenditions' ? parseRenditionDownloadUrl(mediaPath) : undefined;
   if (rendition === null)
     throw new BadRequestError('path: a rendition is downloaded as {name}_{label}.mp4 (the downloads list of /api/playback gives it)');
-  const family = rendition ? rendition.type : asked;
+  const family = rendition ? rendition.type : asked!;
+  const type = LINKED_TYPE.get(family);
+  if (!type) throw new BadRequestError('only photos, video and vod files need a download link');
+  if (!folder || !file) throw new BadRequestError('path must name a file: /members/{family}/{folder}/{file}');
   if (accessWithdrawn(member)) throw new ForbiddenError('media access has been withdrawn for this account');
-  if (folder && (await isTakenDown(deps.knex, family, folder))) throw new NotFoundError('this item has been removed');
   const now = deps.now();
-  if (folder && (await isUnreleased(deps.knex, family, folder, now))) throw new NotFoundError('no such item');
-  const e = await entitlementsOf(deps.knex, member);
+  // Only a released item's files are signed. A folder scheduled for later, taken down or never there
+  // is the same 404 after the same statements, so no guess at an unreleased title is confirmed;
+  // only the buyer of a taken-down VOD, who saw it and whose account lists it as removed, is told so.
+  const [state, e] = await Promise.all([linkedItemState(deps.knex, type, folder, now), entitlementsOf(deps.knex, member)]);
+  if (state !== 'released') {
+    if (state === 'taken down' && type === 'vod' && e.vodPaths.includes(folder)) throw new NotFoundError('this item has been removed');
+    throw new NotFoundError('no such item');
+  }
   let expiresAt = now + deps.settings.downloadLinkTtlHours * 3_600_000;
-  if (family === 'vod') {
-    if (!folder || !e.vodPaths.includes(folder)) throw new ForbiddenError('this VOD has not been purchased');
-  } else if (family === 'photos' || family === 'video') {
+  if (type === 'vod') {
+    if (!e.vodPaths.includes(folder)) throw new ForbiddenError('this VOD has not been purchased');
+  } else {
     if (!hasActiveMembership(e, now) || e.membershipUntil === null) throw new ForbiddenError('an active membership is required');
     expiresAt = Math.min(expiresAt, e.membershipUntil);
-  } else {
-    throw new BadRequestError('only photos, video and vod files need a download link');
   }
   // The media service sends a rendition under whatever name the link names: only the names the
   // item's downloads list gives (its base name and a size its encode made) are signed.

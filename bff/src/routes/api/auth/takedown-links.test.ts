@@ -4,10 +4,10 @@ import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { restore, schedule, takeDown } from '@media-site/db/reports';
 import { grantVod, testBackends } from '@media-site/db/testing';
-import { VOD, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { VIDEO, VOD, insertVideo, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
-// issue 19: a takedown reaches what the bff mints. No download link or edge URL is signed for a
-// taken-down item (404, as the catalog answers for it), /api/account lists a bought VOD that was
+// A takedown reaches what the bff mints. No download link or edge URL is signed for a taken-down
+// item (404: to its buyer "removed", to anyone else as for a folder that never existed), /api/account lists a bought VOD that was
 // taken down as removed, without its title, its folder or a download; and every link carries its member and
 // mint time, the edge URL living EDGE_URL_TTL_SECONDS (5 minutes by default).
 const SECRET = 'takedown-edge-secret-0123456789';
@@ -25,13 +25,8 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
   let memberId: number;
   beforeAll(async () => {
     kit = await startAccountKit(backend, { EDGE_URL_SECRET: SECRET });
-    const code = await runOpsCommand(['member', 'add', 'tk_member', '--password', 'correct horse', '--days', '30'], {
-      env: {},
-      knex: kit.db.knex,
-      out: () => {},
-      err: () => {},
-    });
-    expect(code).toBe(0);
+    await insertVideo(kit.db.knex);
+    expect(await run('member', 'add', 'tk_member', '--password', 'correct horse', '--days', '30')).toBe(0);
     memberId = Number((await kit.db.knex('members').where({ username: 'tk_member' }).first('id')).id);
     const vod = await kit.db.knex('vods').where({ path: VOD.path }).first('id');
     await grantVod(kit.db.knex, memberId, vod.id);
@@ -39,11 +34,13 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
   });
   afterAll(() => kit?.close());
 
+  const run = (...argv: string[]) => runOpsCommand(argv, { env: {}, knex: kit.db.knex, out: () => {}, err: () => {} });
+
   const link = (path: string) => kit.request.get('/api/download-link').query({ path }).set('Cookie', cookie);
   const change = { ref: { type: 'vod' as const, path: VOD.path }, actor: 'ops', reason: 'report R-9', now: Date.now() };
 
   it('signs the member and the mint time into the link and a 5-minute edge URL', async () => {
-    const res = await link('/members/video/some set/clip 001.mp4');
+    const res = await link(`/members/video/${VIDEO.path}/${VIDEO.file}`);
     expect(res.status).toBe(200);
     const body = res.body as { url: string; edgeUrl: string; edgeExpiresAt: string };
     const url = new URL(body.url, 'http://x');
@@ -66,7 +63,17 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
     await takeDown(kit.db.knex, change);
     const refused = await link(VOD_FILE);
     expect(refused.status).toBe(404);
+    // Its buyer saw it and her account lists it as removed; anyone else gets a never-existing folder's answer.
     expect(refused.body).toEqual({ error: { code: 'not_found', message: 'this item has been removed' } });
+    expect(await run('member', 'add', 'tk_other', '--password', 'correct horse', '--days', '30')).toBe(0);
+    const other = await kit.request
+      .get('/api/download-link')
+      .query({ path: VOD_FILE })
+      .set('Cookie', (await signIn(kit, 'tk_other')).cookie);
+    expect({ status: other.status, body: other.body }).toEqual({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'no such item' } },
+    });
     // Another spelling of the same folder's files: still the item.
     expect((await link(`/members/vod/${VOD.path}/other.mp4`)).status).toBe(404);
     expect((await kit.request.get(`/api/vod/prename/${VOD.path}`)).status).toBe(404);

@@ -32,12 +32,33 @@ export interface ModelContentRow {
   encoded?: number | string;
 }
 
+/**
+ * The models of a letter, hidden ones included: the listing keeps those with a cover (modelCovers
+ * finds one exactly when she has an item the catalog shows), so it costs no statement of its own.
+ */
 export function modelsByInitial(knex: Knex, initial: string): Promise<ModelRow[]> {
   return knex('models').where({ initial }).orderBy('modelname').orderBy('id').select('id', 'modelname', 'thumbnail');
 }
 
-export async function modelByName(knex: Knex, modelname: string): Promise<ModelRow | undefined> {
-  return (await knex('models').where({ modelname }).first('id', 'modelname', 'thumbnail')) as ModelRow | undefined;
+/**
+ * The model named `modelname` (the collation's match: callers compare exactly) if she has an item
+ * the catalog shows (released, not taken down); a model whose items are all scheduled or taken down
+ * is named nowhere until a release (which moves the catalog generation) shows one. One statement,
+ * as for a name that is no model's: the model's unique name, then an EXISTS probe of each table's
+ * model_id index that stops at her first visible item.
+ */
+export async function shownModelByName(knex: Knex, modelname: string): Promise<ModelRow | undefined> {
+  const query = knex('models')
+    .where({ modelname })
+    .where((shown) => {
+      for (const table of COVER_TABLES)
+        shown.orWhereExists(
+          visibleOnly(knex({ i: table }), knex, table, 'i.id')
+            .where('i.model_id', knex.ref('models.id'))
+            .select(knex.raw('1')),
+        );
+    });
+  return (await query.first('id', 'modelname', 'thumbnail')) as ModelRow | undefined;
 }
 
 export function contentOfModel(knex: Knex, table: ContentTable, modelId: number, limit: number): Promise<ModelContentRow[]> {

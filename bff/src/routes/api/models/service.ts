@@ -5,7 +5,7 @@ import type { ApiDeps } from '../deps';
 import type { ContentTable } from '../shared/content-page';
 import { countOf, durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
-import { contentOfModel, modelByName, modelCovers, modelsByInitial, type Cover, type ModelContentRow } from './repository';
+import { contentOfModel, modelCovers, modelsByInitial, shownModelByName, type Cover, type ModelContentRow } from './repository';
 
 /** A model page lists at most this many sets of each type, newest first. */
 export const MODEL_DETAIL_LIMIT = 1000;
@@ -22,7 +22,10 @@ export function modelList({ knex, cache }: ApiDeps, letter: string): Promise<Cac
   return cache.get(`models:${letter}`, async () => {
     const models = await modelsByInitial(knex, letter);
     const covers = await modelCovers(knex, models);
-    return models.map((m): ModelItem => ({ modelname: m.modelname, thumbnail: coverUrl(covers.get(Number(m.id))) }));
+    // A model with no cover has no released item: she is listed once a release shows one.
+    return models
+      .filter((m) => covers.has(Number(m.id)))
+      .map((m): ModelItem => ({ modelname: m.modelname, thumbnail: coverUrl(covers.get(Number(m.id))) }));
   });
 }
 
@@ -41,8 +44,9 @@ const clipItem = (type: 'video' | 'vod', thumbnail: (path: string) => string) =>
 
 export function modelDetail({ knex, cache }: ApiDeps, name: string): Promise<CachedBody> {
   return cache.get(`model:${name}`, async () => {
-    const model = await modelByName(knex, name);
+    const model = await shownModelByName(knex, name);
     // MySQL's collation would also match "model a1" for "Model A1"; SQLite would not. Be exact on both.
+    // A model with no released item answers as a name that is no model's.
     if (!model || model.modelname !== name) throw new NotFoundError(`no model named ${name}`);
     const [photos, videos, vods, covers] = await Promise.all([
       contentOfModel(knex, 'photosets', model.id, MODEL_DETAIL_LIMIT),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { runOpsCommand } from '@media-site/ops/cli';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { ORIGIN, VIDEO, insertVideo, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { RESET_DEVICE_COOKIE } from '../../../security/device-cookie';
 import {
   LIVE_LINKS_FROM_UNKNOWN_BROWSERS,
@@ -83,7 +83,11 @@ async function resetMails(kit: AccountKit, to: string) {
 
 describeWithKit(
   'password reset: POST /api/password-reset and /confirm',
-  (backend) => startAccountKit(backend, { SITE_URL: SITE, SITE_NAME: 'Test Site' }),
+  async (backend) => {
+    const started = await startAccountKit(backend, { SITE_URL: SITE, SITE_NAME: 'Test Site' });
+    await insertVideo(started.db.knex);
+    return started;
+  },
   (kit) => {
     it('answers the same 202 for a known username, a known e-mail, an unknown one, a disabled and a revoked account; mails only the known ones', async () => {
       await addMember(kit(), 'pr_known', 'known@example.com');
@@ -243,7 +247,7 @@ describeWithKit(
       const { cookie: before } = await signIn(kit(), 'pr_reset');
       const oldLink = await kit()
         .request.get('/api/download-link')
-        .query({ path: '/members/video/some-video/a.mp4' })
+        .query({ path: `/members/video/${VIDEO.path}/${VIDEO.file}` })
         .set('Cookie', before);
       expect(oldLink.status).toBe(200);
       const oldIat = Number(new URL(oldLink.body.url, SITE).searchParams.get('iat'));
@@ -279,7 +283,10 @@ describeWithKit(
       // The media service refuses what was minted before the member's valid-from.
       const list = (await kit().request.get('/internal/media-revocations')).body;
       expect(list.validFrom[String(id)]).toBeGreaterThan(oldIat);
-      const newLink = await kit().request.get('/api/download-link').query({ path: '/members/video/some-video/a.mp4' }).set('Cookie', fresh);
+      const newLink = await kit()
+        .request.get('/api/download-link')
+        .query({ path: `/members/video/${VIDEO.path}/${VIDEO.file}` })
+        .set('Cookie', fresh);
       expect(Number(new URL(newLink.body.url, SITE).searchParams.get('iat'))).toBeGreaterThanOrEqual(list.validFrom[String(id)]);
 
       expect((await kit().request.post('/api/account/email/confirm').set('Origin', ORIGIN).send({ token: pending })).status).toBe(400);

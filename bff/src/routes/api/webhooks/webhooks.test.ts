@@ -3,6 +3,8 @@ import { verifySessionToken } from '@media-site/contracts/token';
 import {
   PROVIDER_ADDRESS,
   SUBSCRIPTION_HOOK,
+  VIDEO,
+  insertVideo,
   pay,
   sendWebhook,
   signIn,
@@ -16,6 +18,7 @@ describeWithKit('provider webhooks', startAccountKit, (kit) => {
   let subscriptionId: string;
   let cookie: string;
   beforeAll(async () => {
+    await insertVideo(kit().db.knex);
     await pay(kit(), { username: 'hooked' });
     subscriptionId = await subscriptionIdOf(kit(), 'hooked');
     ({ cookie } = await signIn(kit(), 'hooked'));
@@ -118,6 +121,12 @@ describeWithKit('provider webhooks', startAccountKit, (kit) => {
   });
 
   it('revokes on chargeback: the next media token has no membership and the revocation list names the member', async () => {
+    const link = () =>
+      kit()
+        .request.get('/api/download-link')
+        .query({ path: `/members/video/${VIDEO.path}/${VIDEO.file}` })
+        .set('Cookie', cookie);
+    expect((await link()).status).toBe(200);
     await send('Chargeback', { transactionId: 'cb-1', amount: '14.99' });
     const { me, claims } = await mediaClaims();
     expect(me.membership.active).toBe(false);
@@ -126,7 +135,6 @@ describeWithKit('provider webhooks', startAccountKit, (kit) => {
     expect(list.body.members).toContain(claims.memberId);
     // Not reachable through the front door (which adds X-Forwarded-For).
     expect((await kit().request.get('/internal/media-revocations').set('X-Forwarded-For', '1.2.3.4')).status).toBe(403);
-    const link = await kit().request.get('/api/download-link').query({ path: '/members/video/set/clip.mp4' }).set('Cookie', cookie);
-    expect(link.status).toBe(403);
+    expect((await link()).status).toBe(403);
   });
 });
