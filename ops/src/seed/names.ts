@@ -43,7 +43,10 @@ export const MODEL_NAMES: readonly string[] = [
   'Zelda F6',
 ];
 
-/** Models listed but with no content, so "no sets" model pages have data. */
+/**
+ * Models with no content yet (made ahead of their first set): the site lists and answers them only
+ * once one of their items is released (bff/src/routes/api/models), so these stay out of sight.
+ */
 export const EMPTY_MODEL_NAMES: readonly string[] = ['Model B3', 'Ines C0'];
 
 export const TITLE_ADJECTIVES: readonly string[] = [
