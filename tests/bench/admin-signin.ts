@@ -28,18 +28,16 @@ async function main(): Promise<void> {
   await ensureDatabase(DATABASE_URL);
   const knex = createKnex(DATABASE_URL);
   await migrateLatest(knex);
-  await knex('admin_audit').delete();
-  await knex('admin_passkeys').delete();
-  await knex('admin_sessions').delete();
-  await knex('admins').delete();
   const now = Date.now();
-  const { secret } = await addAdmin(knex, { name: 'bench_known', role: 'owner', issuer: 'bench', keys: KEYS, now, actor: 'bench' });
-  await addAdmin(knex, { name: 'bench_gone', role: 'support', issuer: 'bench', keys: KEYS, now, actor: 'bench' });
-  await disableAdmin(knex, { name: 'bench_gone', now, actor: 'bench' });
+  // Names of this run's own (the audit log is append-only: nothing here deletes).
+  const run = now.toString(36);
+  const names = { known: `known_${run}`, unknown: `nobody_${run}`, disabled: `gone_${run}` } as const;
+  const { secret } = await addAdmin(knex, { name: names.known, role: 'owner', issuer: 'bench', keys: KEYS, now, actor: 'bench' });
+  await addAdmin(knex, { name: names.disabled, role: 'support', issuer: 'bench', keys: KEYS, now, actor: 'bench' });
+  await disableAdmin(knex, { name: names.disabled, now, actor: 'bench' });
   const good = new Set([-1, 0, 1].map((d) => totpCode(secret, Date.now() + d * 30_000)));
   const wrong = ['000000', '111111', '222222'].find((c) => !good.has(c))!;
 
-  const names = { known: 'bench_known', unknown: 'bench_nobody', disabled: 'bench_gone' } as const;
   const times: Record<keyof typeof names, number[]> = { known: [], unknown: [], disabled: [] };
   const attempt = { address: '192.0.2.1', now: Date.now() };
   for (let round = -20; round < ROUNDS; round += 1) {
