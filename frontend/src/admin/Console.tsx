@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
-import { AdminApiError, adminApi, screensOf, type Me, type Screen } from './api';
-import { AuditLog } from './AuditLog';
-import { Content } from './Content';
-import { Dashboard } from './Dashboard';
-import { Members } from './Members';
-import { Reports } from './Reports';
-import { Admins } from './Admins';
-import { Ingest } from './Ingest';
-import { ComingSoon } from './ComingSoon';
-import { Passkeys } from './Passkeys';
-import { ConfirmDialog } from './ConfirmDialog';
-import { SignIn } from './SignIn';
+import { AdminApiError, adminApi, screensOf, type Me, type Screen } from './shared/api';
+import { AuditLog } from './audit/AuditLog';
+import { Content } from './content/Content';
+import { Dashboard } from './dashboard/Dashboard';
+import { Members } from './members/Members';
+import { Reports } from './reports/Reports';
+import { Admins } from './admins/Admins';
+import { Ingest } from './ingest/Ingest';
+import { ComingSoon } from './coming-soon/ComingSoon';
+import { Passkeys } from './passkeys/Passkeys';
+import { ConfirmDialog } from './shared/ConfirmDialog';
+import { SignIn } from './sign-in/SignIn';
 
 const TITLES: Record<Screen, string> = {
   dashboard: 'Dashboard',

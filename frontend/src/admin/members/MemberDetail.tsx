@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { adminApi, when } from './api';
+import { adminApi, when } from '../shared/api';
 import { memberApi, type AttemptRow, type MemberDetail as Detail, type ReconcileAction } from './member-api';
 import './member-detail.css';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 const DAYS_MAX = 366;
 const REASON_MAX = 200;

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { adminApi, when, type PasskeyRow } from './api';
-import { ErrorText } from './ErrorText';
-import { addPasskey } from './passkeys';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, when, type PasskeyRow } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { addPasskey } from '../shared/webauthn';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 // The signed-in admin's own passkeys: add one (after confirming it is them), name them, revoke one.
 // The same services as `admin passkeys|revoke-passkeys`; an owner revokes another admin's on Admins.

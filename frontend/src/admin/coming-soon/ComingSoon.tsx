@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { adminApi, when, type ScheduledItem } from './api';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, when, type ScheduledItem } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 const SITE_PATH: Record<ScheduledItem['type'], string> = { photoset: 'photos', video: 'video', vod: 'vod' };
 const TYPE_TEXT: Record<ScheduledItem['type'], string> = { photoset: 'Photo set', video: 'Video', vod: 'VOD' };

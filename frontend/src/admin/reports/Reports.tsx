@@ -9,9 +9,9 @@ import {
   type AppealDecision,
   type Outcome,
 } from '@media-site/contracts/report-vocabulary';
-import { adminApi, when, type ReportRow } from './api';
-import { ErrorText } from './ErrorText';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, when, type ReportRow } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { useAdminCall } from '../shared/useAdminCall';
 
 // The report desk (issue 24): open reports and appeals in deadline order, each with where it stands
 // against the site's promises (colour AND words), the reported item, and the next step. The same

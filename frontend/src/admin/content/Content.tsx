@@ -1,9 +1,17 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { NOTE_MAX } from '@media-site/contracts/report-vocabulary';
-import { contentApi, when, type ContentEdit, type ContentItem, type ContentKind, type ContentQuery, type ContentState } from './api';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import {
+  contentApi,
+  when,
+  type ContentEdit,
+  type ContentItem,
+  type ContentKind,
+  type ContentQuery,
+  type ContentState,
+} from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 // The Content screen (issue 24): find any item, and (moderator, owner) edit its facts, schedule its
 // release, queue its encode again, take it down or restore it. Support sees the list only.

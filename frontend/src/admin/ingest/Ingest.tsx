@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { adminApi, when, type IngestRun } from './api';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, when, type IngestRun } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 /** How often a run in progress is read again. */
 const POLL_MS = 1000;

@@ -1,5 +1,5 @@
 import type { AttemptView, MemberDetail } from '@media-site/contracts/admin';
-import { call, post } from './api';
+import { call, post } from '../shared/api';
 
 export type { MemberDetail };
 export type AttemptRow = AttemptView;

@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
-import { adminApi, when, type MemberRow } from './api';
-import { ErrorText } from './ErrorText';
+import { adminApi, when, type MemberRow } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
 import { MemberDetail } from './MemberDetail';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 /**
  * Find a member by part of the username or e-mail, or a payment reference (attempt, subscription or

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { adminApi, when, type AdminListRow, type AdminRole, type Enrolment } from './api';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, when, type AdminListRow, type AdminRole, type Enrolment } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 // Admins (owners only): add one (its TOTP secret shown once), change a role, give a new TOTP secret
 // (revoking their passkeys unless kept), revoke their passkeys, set where their notices go, disable

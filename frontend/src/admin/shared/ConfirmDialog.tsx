@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { adminApi, AdminApiError } from './api';
 import { handleConfirmations } from './confirmation';
 import { ErrorText } from './ErrorText';
-import { confirmWithPasskey } from './passkeys';
+import { confirmWithPasskey } from './webauthn';
 
 /**
  * "Confirm it is you": asked when a change needs a fresh proof (passkeys, admins, roles, secrets).

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { adminApi, when, type DashboardData } from './api';
+import { adminApi, when, type DashboardData } from '../shared/api';
 import { DayChart, type ChartSeries } from './DayChart';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 const DEFAULT_DAYS = '30';
 // ISO 4217 numeric codes the billing providers send; anything else is shown by its number.
