@@ -154,20 +154,6 @@ export interface ScheduledItem {
   teased: boolean;
 }
 
-/**
- * What each role may see, its first screen first (the owner's is the dashboard): the same table as
- * db/src/admin/roles.ts; the API refuses the rest.
- */
-const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins', 'passkeys'],
-  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard', 'passkeys'],
-  support: ['members', 'content', 'dashboard', 'passkeys'],
-};
-
-export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins' | 'passkeys';
-
-export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
-
 export class AdminApiError extends Error {
   constructor(
     readonly status: number,
