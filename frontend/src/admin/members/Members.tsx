@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { DISABLE_REASON_MAX } from '@media-site/contracts/member-rules';
-import { adminApi, when, type MemberRow } from '../shared/api';
+import { adminApi, type MemberRow } from '../shared/api';
 import { ErrorText } from '../shared/ErrorText';
-import { MemberDetail } from './MemberDetail';
-import { Table } from '../shared/Table';
+import { Notice } from '../shared/Notice';
 import { useAdminCall } from '../shared/useAdminCall';
+import { MemberDetail } from './MemberDetail';
+import { MemberResults } from './MemberResults';
 
 /**
  * Find a member by part of the username or e-mail, or a payment reference (attempt, subscription or
@@ -13,8 +13,6 @@ import { useAdminCall } from '../shared/useAdminCall';
 export function Members({ onSignedOut }: { onSignedOut: () => void }) {
   const [q, setQ] = useState('');
   const [found, setFound] = useState<MemberRow[] | undefined>(undefined);
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [reason, setReason] = useState('');
   const [notice, setNotice] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const { error, busy, run } = useAdminCall(onSignedOut);
@@ -26,14 +24,12 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
     if (answer) setFound(answer.members);
   }
 
-  async function disable(event: FormEvent, username: string) {
-    event.preventDefault();
-    const done = await run(() => adminApi.disable(username, reason.trim()));
-    if (!done) return;
+  async function disable(username: string, reason: string) {
+    const done = await run(() => adminApi.disable(username, reason));
+    if (!done) return false;
     setNotice(`${done.username} is disabled; ${done.sessionsEnded} session(s) ended.`);
-    setConfirming(null);
-    setReason('');
-    await search();
+    void search();
+    return true;
   }
 
   async function act(call: () => Promise<string>) {
@@ -58,68 +54,17 @@ export function Members({ onSignedOut }: { onSignedOut: () => void }) {
         </button>
       </form>
       <ErrorText message={error} />
-      {notice && (
-        <p role="status" className="admin-notice">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {found?.length === 0 && <p>No member matches.</p>}
       {found && found.length > 0 && (
-        <Table caption={`${found.length} found (at most 50)`} columns={['Username', 'E-mail', 'Joined', 'Paid until', 'VODs', 'State']}>
-          {found.map((m) => (
-            <tr key={m.username}>
-              <td>
-                <button type="button" className="admin-link" onClick={() => setOpen(m.username)}>
-                  {m.username}
-                </button>
-                {m.matched === 'reference' && <div className="admin-hint">matches the payment reference</div>}
-              </td>
-              <td>{m.email}</td>
-              <td>{when(m.createdAt)}</td>
-              <td>{when(m.paidUntil)}</td>
-              <td>{m.vods}</td>
-              <td>
-                {!m.account ? (
-                  'no account: a sign-up payment in doubt (open it to settle)'
-                ) : m.disabledAt !== null ? (
-                  <>
-                    {`disabled ${when(m.disabledAt)}${m.disabledReason ? `: ${m.disabledReason}` : ''} `}
-                    <button type="button" className="admin-secondary" disabled={busy} onClick={() => void enable(m.username)}>
-                      Enable {m.username}
-                    </button>
-                  </>
-                ) : confirming === m.username ? (
-                  <form className="admin-confirm" onSubmit={(e) => void disable(e, m.username)}>
-                    <label htmlFor={`${id}-reason`}>Why disable {m.username}?</label>
-                    <input
-                      id={`${id}-reason`}
-                      required
-                      maxLength={DISABLE_REASON_MAX}
-                      value={reason}
-                      onChange={(e) => setReason(e.target.value)}
-                      autoFocus
-                    />
-                    <button type="submit" className="admin-danger" disabled={busy}>
-                      Disable {m.username}
-                    </button>
-                    <button type="button" className="admin-secondary" onClick={() => setConfirming(null)}>
-                      Cancel
-                    </button>
-                  </form>
-                ) : (
-                  <span className="admin-inline">
-                    <button type="button" className="admin-secondary" onClick={() => setConfirming(m.username)}>
-                      Disable…
-                    </button>
-                    <button type="button" className="admin-secondary" disabled={busy} onClick={() => void endSessions(m.username)}>
-                      End sessions
-                    </button>
-                  </span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
+        <MemberResults
+          found={found}
+          busy={busy}
+          onOpen={setOpen}
+          onDisable={disable}
+          onEnable={(username) => void enable(username)}
+          onEndSessions={(username) => void endSessions(username)}
+        />
       )}
     </section>
   );
