@@ -72,25 +72,21 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
         />
       )}
       {found && (query.page > 1 || found.more) && (
-        <nav className="admin-pager" aria-label="Pages">
-          <button
-            type="button"
-            className="admin-secondary"
-            disabled={busy || query.page === 1}
-            onClick={() => setQuery({ ...query, page: query.page - 1 })}
-          >
-            Previous page
-          </button>
-          <button
-            type="button"
-            className="admin-secondary"
-            disabled={busy || !found.more}
-            onClick={() => setQuery({ ...query, page: query.page + 1 })}
-          >
-            Next page
-          </button>
-        </nav>
+        <Pager page={query.page} more={found.more} busy={busy} onPage={(page) => setQuery({ ...query, page })} />
       )}
     </section>
+  );
+}
+
+function Pager({ page, more, busy, onPage }: { page: number; more: boolean; busy: boolean; onPage: (page: number) => void }) {
+  return (
+    <nav className="admin-pager" aria-label="Pages">
+      <button type="button" className="admin-secondary" disabled={busy || page === 1} onClick={() => onPage(page - 1)}>
+        Previous page
+      </button>
+      <button type="button" className="admin-secondary" disabled={busy || !more} onClick={() => onPage(page + 1)}>
+        Next page
+      </button>
+    </nav>
   );
 }

@@ -3,6 +3,7 @@ import { adminApi, when, type IngestRun } from '../shared/api';
 import { ErrorText } from '../shared/ErrorText';
 import { Table } from '../shared/Table';
 import { useAdminCall } from '../shared/useAdminCall';
+import { Outcome, Progress } from './IngestReport';
 
 /** How often a run in progress is read again. */
 const POLL_MS = 1000;
@@ -15,64 +16,6 @@ const STATUS: Record<IngestRun['status'], string> = {
 };
 
 const active = (run: IngestRun) => run.status === 'queued' || run.status === 'running';
-
-function Outcome({ run }: { run: IngestRun }) {
-  const r = run.report;
-  if (run.status === 'failed')
-    return (
-      <p className="admin-error">
-        The ingest of {run.folder} stopped: {run.error}
-      </p>
-    );
-  if (!r) return null;
-  return (
-    <>
-      <p role="status" className="admin-notice">
-        {run.folder}: {r.added} added, {r.updated} updated, {r.unchanged} unchanged, {r.skipped.length} skipped, {r.failed.length} failed.
-      </p>
-      {r.failed.length > 0 && <Reasons title="Failed (try again once fixed)" entries={r.failed} />}
-      {r.skipped.length > 0 && <Reasons title="Skipped" entries={r.skipped} />}
-      {r.notes.length > 0 && (
-        <ul className="admin-notes">
-          {r.notes.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
-}
-
-function Reasons({ title, entries }: { title: string; entries: { where: string; reason: string }[] }) {
-  return (
-    <Table caption={title} columns={['Item', 'Reason']}>
-      {entries.map((e) => (
-        <tr key={`${e.where}:${e.reason}`}>
-          <td>{e.where}</td>
-          <td>{e.reason}</td>
-        </tr>
-      ))}
-    </Table>
-  );
-}
-
-function Progress({ run }: { run: IngestRun }) {
-  const label = run.status === 'queued' ? 'Waiting for the ingest worker…' : `${run.done} of ${run.total} items`;
-  return (
-    <div className="admin-progress" aria-live="polite">
-      <label>
-        Ingesting {run.folder}: {label}
-        <progress max={Math.max(run.total, 1)} value={run.status === 'queued' ? undefined : run.done} />
-      </label>
-      {run.lastLine && <p className="muted">Now: {run.lastLine}</p>}
-      {run.status === 'queued' && (
-        <p className="muted">
-          If it does not start within a minute, the ingest worker is not running: see docs/operate.md, “Ingest from the console”.
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** Ingest a folder already under the ingest folder: pick it, start, watch the progress, read the report. */
 export function Ingest({ onSignedOut }: { onSignedOut: () => void }) {
@@ -140,30 +83,35 @@ export function Ingest({ onSignedOut }: { onSignedOut: () => void }) {
       <ErrorText message={error} />
       {watched && active(watched) && <Progress run={watched} />}
       {watched && !active(watched) && <Outcome run={watched} />}
-      {runs.length > 0 && (
-        <Table caption="Recent ingests, newest first" columns={['Folder', 'Asked by', 'Asked', 'State', 'Result']}>
-          {runs.map((r) => (
-            <tr key={r.id}>
-              <td>{r.folder}</td>
-              <td>{r.requestedBy}</td>
-              <td>{when(r.createdAt)}</td>
-              <td>{STATUS[r.status]}</td>
-              <td>
-                {r.report
-                  ? `${r.report.added} added, ${r.report.updated} updated, ${r.report.failed.length} failed`
-                  : r.status === 'failed'
-                    ? r.error
-                    : `${r.done} of ${r.total}`}
-                {!active(r) && r.id !== watched?.id && (
-                  <button type="button" className="admin-secondary" onClick={() => setWatched(r)}>
-                    Details
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      {runs.length > 0 && <RecentIngests runs={runs} watched={watched} onWatch={setWatched} />}
     </section>
+  );
+}
+
+/** The latest runs; a finished one's report opens with Details. */
+function RecentIngests({ runs, watched, onWatch }: { runs: IngestRun[]; watched: IngestRun | null; onWatch: (run: IngestRun) => void }) {
+  return (
+    <Table caption="Recent ingests, newest first" columns={['Folder', 'Asked by', 'Asked', 'State', 'Result']}>
+      {runs.map((r) => (
+        <tr key={r.id}>
+          <td>{r.folder}</td>
+          <td>{r.requestedBy}</td>
+          <td>{when(r.createdAt)}</td>
+          <td>{STATUS[r.status]}</td>
+          <td>
+            {r.report
+              ? `${r.report.added} added, ${r.report.updated} updated, ${r.report.failed.length} failed`
+              : r.status === 'failed'
+                ? r.error
+                : `${r.done} of ${r.total}`}
+            {!active(r) && r.id !== watched?.id && (
+              <button type="button" className="admin-secondary" onClick={() => onWatch(r)}>
+                Details
+              </button>
+            )}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
