@@ -9,7 +9,7 @@ import type { AppealDecision, Outcome, ReportReason } from '@media-site/contract
 
 export type { AdminRole, AuditRow };
 
-// The operator console's calls to /api/admin (issue 24). Every failure becomes an AdminApiError
+// The operator console's calls to /api/admin. Every failure becomes an AdminApiError
 // whose text is the API's own message, so the screens can show it as it is.
 
 export interface Me {
