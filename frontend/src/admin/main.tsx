@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
 import { Console } from './Console';
 import './admin.css';
 
@@ -8,6 +9,8 @@ const root = document.getElementById('admin-root');
 if (root)
   createRoot(root).render(
     <StrictMode>
-      <Console />
+      <BrowserRouter>
+        <Console />
+      </BrowserRouter>
     </StrictMode>,
   );

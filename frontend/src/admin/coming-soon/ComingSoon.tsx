@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { adminApi, when, type ScheduledItem } from './api';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, when, type ScheduledItem } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { Notice } from '../shared/Notice';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 const SITE_PATH: Record<ScheduledItem['type'], string> = { photoset: 'photos', video: 'video', vod: 'vod' };
 const TYPE_TEXT: Record<ScheduledItem['type'], string> = { photoset: 'Photo set', video: 'Video', vod: 'VOD' };
@@ -36,11 +37,7 @@ export function ComingSoon({ onSignedOut }: { onSignedOut: () => void }) {
         else of it is visible before then. Schedule items with <code>catalog schedule</code>.
       </p>
       <ErrorText message={error} />
-      {notice && (
-        <p role="status" className="admin-notice">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {items?.length === 0 && <p>Nothing is scheduled.</p>}
       {items && items.length > 0 && (
         <Table caption={`${items.length} scheduled, soonest first`} columns={['Release', 'Type', 'Title', 'Path', 'Coming soon']}>

@@ -1,10 +1,10 @@
 import type { AttemptView, MemberDetail } from '@media-site/contracts/admin';
-import { call, post } from './api';
+import { call, post } from '../shared/api';
 
 export type { MemberDetail };
 export type AttemptRow = AttemptView;
 
-// Support's members and payments in the console (issue 24): one member's detail, extending a
+// Support's members and payments in the console: one member's detail, extending a
 // membership, reconciling one stuck attempt (bff/src/routes/api/admin/members.ts).
 
 export type ReconcileAction = 'approve' | 'decline' | 'expire';

@@ -9,7 +9,7 @@ import type { AppealDecision, Outcome, ReportReason } from '@media-site/contract
 
 export type { AdminRole, AuditRow };
 
-// The operator console's calls to /api/admin (issue 24). Every failure becomes an AdminApiError
+// The operator console's calls to /api/admin. Every failure becomes an AdminApiError
 // whose text is the API's own message, so the screens can show it as it is.
 
 export interface Me {
@@ -153,20 +153,6 @@ export interface ScheduledItem {
   publishAt: number;
   teased: boolean;
 }
-
-/**
- * What each role may see, its first screen first (the owner's is the dashboard): the same table as
- * db/src/admin/roles.ts; the API refuses the rest.
- */
-const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins', 'passkeys'],
-  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard', 'passkeys'],
-  support: ['members', 'content', 'dashboard', 'passkeys'],
-};
-
-export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins' | 'passkeys';
-
-export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
 
 export class AdminApiError extends Error {
   constructor(

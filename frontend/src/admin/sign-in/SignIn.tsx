@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
-import { HumanCheck } from '../features/auth/components/HumanCheck';
-import { adminApi, AdminApiError, type Me } from './api';
-import { ErrorText } from './ErrorText';
-import { signInWithPasskey } from './passkeys';
-import { useAdminCall } from './useAdminCall';
+import { HumanCheck } from '../../features/auth/components/HumanCheck';
+import { adminApi, AdminApiError, type Me } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { signInWithPasskey } from '../shared/webauthn';
+import { useAdminCall } from '../shared/useAdminCall';
 
 /**
  * A passkey, or the fallback: name and the authenticator app's 6-digit code. After several wrong

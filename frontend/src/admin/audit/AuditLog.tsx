@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { adminApi, AUDIT_CSV, when, type AuditRow } from './api';
-import { ErrorText } from './ErrorText';
-import { Table } from './Table';
-import { useAdminCall } from './useAdminCall';
+import { adminApi, AUDIT_CSV, when, type AuditRow } from '../shared/api';
+import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
+import { useAdminCall } from '../shared/useAdminCall';
 
 const change = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
 

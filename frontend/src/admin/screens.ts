@@ -1,0 +1,31 @@
+import type { AdminRole } from './shared/api';
+
+export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins' | 'passkeys';
+
+/** Each screen's name in the menu, its heading and the page title. */
+export const TITLES: Record<Screen, string> = {
+  dashboard: 'Dashboard',
+  audit: 'Audit log',
+  members: 'Members',
+  reports: 'Reports',
+  content: 'Content',
+  admins: 'Admins',
+  ingest: 'Ingest',
+  'coming-soon': 'Coming soon',
+  passkeys: 'Your passkeys',
+};
+
+/**
+ * What each role may see, its first screen first (the owner's is the dashboard): the same table as
+ * db/src/admin/roles.ts; the API refuses the rest.
+ */
+const SCREENS: Record<AdminRole, readonly Screen[]> = {
+  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins', 'passkeys'],
+  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard', 'passkeys'],
+  support: ['members', 'content', 'dashboard', 'passkeys'],
+};
+
+export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];
+
+/** The address names the screen, so a reload, a bookmark and Back keep it. */
+export const screenPath = (screen: Screen) => `/admin/${screen}`;
