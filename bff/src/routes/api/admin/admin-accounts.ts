@@ -18,10 +18,11 @@ import {
   setAdminEmail,
 } from '@media-site/db/admin';
 import { EMAIL_MAX } from '@media-site/contracts/member-rules';
-import { BadRequestError, NotFoundError, UnavailableError } from '../../../errors';
+import { NotFoundError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { requireAdmin, requireConfirmed, signedInAdmin } from './session';
 
 // Admins from the console (owners only): list, add (the TOTP secret shown once), disable, enable,
@@ -40,17 +41,19 @@ const email = z
   .string()
   .trim()
   .max(EMAIL_MAX, { error: `at most ${EMAIL_MAX} characters`, abort: true });
-const addBody = z.strictObject({ name, role, email: email.optional() });
-const roleBody = z.strictObject({ role });
-const emailBody = z.strictObject({ email });
-const totpBody = z.strictObject({ keepPasskeys: z.boolean().optional() });
-const revokeBody = z.strictObject({ id: z.number().int().positive().optional() });
+export const addBody = z.strictObject({ name, role, email: email.optional() });
+export const roleBody = z.strictObject({ role });
+export const emailBody = z.strictObject({ email });
+export const totpBody = z.strictObject({ keepPasskeys: z.boolean().optional() });
+export const revokeBody = z.strictObject({ id: z.number().int().positive().optional() });
 
-function nameParam(ctx: Context): string {
-  const value = ctx.params.name ?? '';
-  if (value.length > 32 || !ADMIN_NAME.test(value)) throw new BadRequestError(`not an admin name (${NAME_RULE})`);
-  return value;
-}
+/** An admin's name in the path. */
+export const adminName = z
+  .string()
+  .max(32, { error: `not an admin name (${NAME_RULE})`, abort: true })
+  .regex(ADMIN_NAME, `not an admin name (${NAME_RULE})`);
+
+const nameParam = (ctx: Context): string => parseParam(adminName, ctx.params.name);
 
 /** GET /api/admin/admins, /admins/:name/passkeys; POST /admins, /admins/rekey, /admins/:name/disable|enable|role|email|totp|passkeys/revoke. */
 export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Guard): void {

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import { enableMember, endMemberSessions } from '@media-site/db/members';
 import { contentRefOf, reportByReference, ReportRuleError, restore, takeDown } from '@media-site/db/reports';
 import { USERNAME } from '@media-site/contracts/member-rules';
@@ -7,6 +8,7 @@ import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { contentChangeBody } from './schema';
 import { requireAdmin, signedInAdmin } from './session';
 
@@ -19,12 +21,11 @@ type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 
 const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ctx.ip });
 
+/** A member's username in the path. */
+export const memberUsername = z.string().regex(USERNAME, 'not a username');
+
 /** The :username of a member route, or 400. */
-export function usernameParam(ctx: Context): string {
-  const name = ctx.params.username ?? '';
-  if (!USERNAME.test(name)) throw new BadRequestError('not a username');
-  return name;
-}
+export const usernameParam = (ctx: Context): string => parseParam(memberUsername, ctx.params.username);
 
 async function contentChange(ctx: Context, deps: AccountDeps, action: 'takedown' | 'restore'): Promise<void> {
   const { path, reason, report } = parseBody(contentChangeBody, ctx);

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import {
   appendAudit,
   confirmAdminSession,
@@ -13,13 +14,14 @@ import {
   totpSignIn,
   type SignInOutcome,
 } from '@media-site/db/admin';
-import { BadRequestError, ForbiddenError, UnauthenticatedError, UnavailableError } from '../../../errors';
+import { ForbiddenError, UnauthenticatedError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import type { Device } from '../../../security/device-cookie';
 import type { AttemptOutcome } from '../auth/limits';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { authenticationBody, passkeyNameBody, registrationBody, totpConfirmBody, totpSignInBody } from './schema';
 import {
   adminCookieValue,
@@ -71,11 +73,13 @@ function sealedSecretUnavailable(deps: AccountDeps, name: string, err: unknown):
   );
 }
 
-function passkeyIdParam(ctx: Context): number {
-  const raw = ctx.params.id ?? '';
-  if (!/^\d{1,9}$/.test(raw)) throw new BadRequestError('not a passkey id');
-  return Number(raw);
-}
+/** A passkey's number in the path. */
+export const passkeyId = z
+  .string()
+  .regex(/^\d{1,9}$/, 'not a passkey id')
+  .transform(Number);
+
+const passkeyIdParam = (ctx: Context): number => parseParam(passkeyId, ctx.params.id);
 
 /** This session may make sensitive changes for ADMIN_CONFIRM_MINUTES from now. */
 async function confirmed(ctx: Context, deps: AccountDeps, method: 'totp' | 'passkey'): Promise<void> {

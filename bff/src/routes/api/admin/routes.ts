@@ -19,7 +19,7 @@ import { adminDashboardRoutes } from './dashboard';
 import { adminIngestRoutes } from './ingests';
 import { adminTeaserRoutes } from './teasers';
 
-const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
+export const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
 
 /** The operator console's API: sign-in, the session, and one route per role. */
 export function adminRoutes(router: Router, deps: AccountDeps): void {

@@ -13,7 +13,7 @@ import { requireAdmin, signedInAdmin } from './session';
 
 type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 
-const teaseBody = z.strictObject({
+export const teaseBody = z.strictObject({
   path: z.string().trim().min(1, 'give path, the site path of the item').max(500, 'path: at most 500 characters'),
   teased: z.boolean({ error: 'teased: true or false' }),
 });
