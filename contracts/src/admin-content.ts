@@ -135,30 +135,40 @@ export type ScheduledItem = z.infer<typeof scheduledItem>;
 
 /** POST /api/admin/takedowns and /restores: the item and the catalog generation the change made. */
 export const contentChanged = z.strictObject({ type: contentItemType, path: z.string(), generation: z.number().int() });
+export type ContentChanged = z.infer<typeof contentChanged>;
 /** POST /api/admin/content/edit: the fields that changed (none: nothing written) and the item now. */
 export const contentEdited = z.strictObject({
   changed: z.array(z.enum(['title', 'model', 'date', 'price'])),
   generation: z.number().int().nullable(),
   item: contentItem,
 });
+export type ContentEdited = z.infer<typeof contentEdited>;
 export const contentScheduled = z.strictObject({ generation: z.number().int(), item: contentItem });
+export type ContentScheduled = z.infer<typeof contentScheduled>;
 export const contentReencoded = z.strictObject({ item: contentItem });
+export type ContentReencoded = z.infer<typeof contentReencoded>;
 
 /** GET /api/admin/reports: the open reports, most urgent first. */
 export const deskQueue = z.strictObject({ reports: z.array(deskReport) });
+export type DeskQueue = z.infer<typeof deskQueue>;
 /** POST /api/admin/reports/:reference/ack|resolve|appeal|decide: the report after the step. */
 export const deskAnswer = z.strictObject({ report: deskReport });
+export type DeskAnswer = z.infer<typeof deskAnswer>;
 
 /** GET /api/admin/ingests: the folders under INGEST_ROOT and the recent runs. */
 export const ingestList = z.strictObject({ folders: z.array(z.string()), runs: z.array(ingestRun) });
+export type IngestList = z.infer<typeof ingestList>;
 export const ingestAnswer = z.strictObject({ run: ingestRun });
+export type IngestAnswer = z.infer<typeof ingestAnswer>;
 
 export const scheduledList = z.strictObject({ items: z.array(scheduledItem) });
+export type ScheduledList = z.infer<typeof scheduledList>;
 /** POST /api/admin/teasers */
 export const teaseAnswer = z.strictObject({
-  type: scheduledItem.shape.type,
+  type: contentItemType,
   path: z.string(),
   teased: z.boolean(),
   publishAt: z.number().nullable(),
   generation: z.number().int(),
 });
+export type TeaseAnswer = z.infer<typeof teaseAnswer>;

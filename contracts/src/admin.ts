@@ -143,6 +143,7 @@ export const dashboardSections = z.strictObject({
   reports: z.boolean(),
   operations: z.boolean(),
 });
+export type DashboardSections = z.infer<typeof dashboardSections>;
 
 /** GET /api/admin/dashboard (db/src/admin/dashboard.ts): days are YYYY-MM-DD, money in cents. */
 export const dashboardData = z.strictObject({
@@ -194,34 +195,54 @@ export type DashboardData = z.infer<typeof dashboardData>;
 
 /** GET /api/admin/audit: a page of the log, newest first; `next` is the `before` of the next page. */
 export const auditPage = z.strictObject({ entries: z.array(auditRow), next: z.number().int().nullable() });
+export type AuditPage = z.infer<typeof auditPage>;
 /** GET /api/admin/members?q= */
 export const memberSearch = z.strictObject({ members: z.array(memberFound) });
+export type MemberSearch = z.infer<typeof memberSearch>;
 /** POST /api/admin/members/:username/disable and /signout-all. */
 export const memberSessionsEnded = z.strictObject({ username: z.string(), sessionsEnded: z.number().int() });
+export type MemberSessionsEnded = z.infer<typeof memberSessionsEnded>;
 /** POST /api/admin/members/:username/enable */
 export const memberEnabled = z.strictObject({ username: z.string(), wasDisabled: z.boolean(), wasRevoked: z.boolean() });
+export type MemberEnabled = z.infer<typeof memberEnabled>;
 /** POST /api/admin/members/:username/extend: the paid-through time before and after (unix ms). */
 export const membershipExtended = z.strictObject({ username: z.string(), before: z.number().nullable(), paidUntil: z.number() });
+export type MembershipExtended = z.infer<typeof membershipExtended>;
 /** POST /api/admin/payments/:id/reconcile: the attempt's status before and after. */
 export const attemptReconciled = z.strictObject({ username: z.string(), before: z.string(), after: z.string() });
+export type AttemptReconciled = z.infer<typeof attemptReconciled>;
 
 /** GET /api/admin/passkeys: the admin's own passkeys, and until when the session is confirmed. */
 export const ownPasskeys = z.strictObject({ passkeys: z.array(passkeySummary), confirmedUntil: z.number().nullable() });
+export type OwnPasskeys = z.infer<typeof ownPasskeys>;
 export const passkeyAdded = z.strictObject({ passkey: passkeySummary });
+export type PasskeyAdded = z.infer<typeof passkeyAdded>;
 export const passkeyRenamed = z.strictObject({ id: z.number().int(), name: z.string() });
+export type PasskeyRenamed = z.infer<typeof passkeyRenamed>;
 export const passkeyRevoked = z.strictObject({ revoked: z.number().int() });
+export type PasskeyRevoked = z.infer<typeof passkeyRevoked>;
 
 /** GET /api/admin/admins */
 export const adminList = z.strictObject({ admins: z.array(adminSummary) });
+export type AdminList = z.infer<typeof adminList>;
 /** GET /api/admin/admins/:name/passkeys */
 export const adminPasskeys = z.strictObject({ name: z.string(), passkeys: z.array(passkeySummary) });
+export type AdminPasskeys = z.infer<typeof adminPasskeys>;
 /** POST /api/admin/admins: the new admin and their TOTP secret, shown once. */
 export const adminAdded = z.strictObject({ ...enrolment.shape, role: adminRole });
+export type AdminAdded = z.infer<typeof adminAdded>;
 /** POST /api/admin/admins/:name/totp: a new secret, shown once; the admin's sessions end. */
 export const adminTotpReset = z.strictObject({ ...enrolment.shape, sessionsEnded: z.number().int(), passkeysRevoked: z.number().int() });
+export type AdminTotpReset = z.infer<typeof adminTotpReset>;
 export const adminsRekeyed = z.strictObject({ resealed: z.number().int(), kid: z.string() });
+export type AdminsRekeyed = z.infer<typeof adminsRekeyed>;
 export const adminDisabled = z.strictObject({ name: z.string(), sessionsEnded: z.number().int() });
+export type AdminDisabled = z.infer<typeof adminDisabled>;
 export const adminEnabled = z.strictObject({ name: z.string() });
+export type AdminEnabled = z.infer<typeof adminEnabled>;
 export const adminEmailSet = z.strictObject({ name: z.string(), email: z.string().nullable() });
+export type AdminEmailSet = z.infer<typeof adminEmailSet>;
 export const adminPasskeysRevoked = z.strictObject({ name: z.string(), revoked: z.number().int() });
+export type AdminPasskeysRevoked = z.infer<typeof adminPasskeysRevoked>;
 export const adminRoleChanged = z.strictObject({ name: z.string(), before: adminRole, after: adminRole });
+export type AdminRoleChanged = z.infer<typeof adminRoleChanged>;

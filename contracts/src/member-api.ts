@@ -52,6 +52,7 @@ export type MessageAnswer = z.infer<typeof messageAnswer>;
 
 /** POST /api/account/email/confirm: the address the account has now. */
 export const emailConfirmed = z.strictObject({ email: z.string() });
+export type EmailConfirmed = z.infer<typeof emailConfirmed>;
 
 /** GET /api/download-link: a signed URL for one /members/ file (and, with a CDN, its edge URL). */
 export const downloadLink = z.strictObject({
@@ -74,9 +75,11 @@ export const loginChallenge = z.looseObject({
   }),
   signature: z.string().optional(),
 });
+export type LoginChallenge = z.infer<typeof loginChallenge>;
 
 /** GET /api/username-available?u=: whether the join form's username is free. */
 export const usernameAvailability = z.strictObject({ username: z.string(), available: z.boolean() });
+export type UsernameAvailability = z.infer<typeof usernameAvailability>;
 
 /** GET /api/payment-config: the provider origin the SPA talks to and the membership's price. */
 export const paymentConfig = z.strictObject({
@@ -118,6 +121,7 @@ export type PaymentOutcome = z.infer<typeof paymentOutcome>;
 
 /** POST /api/ccbill/webhook: stored, or a repeat of an event already stored. */
 export const webhookReceipt = z.strictObject({ status: z.enum(['stored', 'duplicate']) });
+export type WebhookReceipt = z.infer<typeof webhookReceipt>;
 
 const instant = z.string().nullable();
 

@@ -1,4 +1,16 @@
 import type Router from '@koa/router';
+import type {
+  AdminTotpReset,
+  AdminAdded,
+  AdminDisabled,
+  AdminEmailSet,
+  AdminEnabled,
+  AdminList,
+  AdminPasskeys,
+  AdminPasskeysRevoked,
+  AdminRoleChanged,
+  AdminsRekeyed,
+} from '@media-site/contracts/admin';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import {
@@ -64,18 +76,18 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
   const issuer = deps.settings.site.name;
   router
     .get('/admin/admins', ...reader, async (ctx) => {
-      ctx.body = { admins: await listAdmins(deps.knex) };
+      ctx.body = { admins: await listAdmins(deps.knex) } satisfies AdminList;
     })
     .get('/admin/admins/:name/passkeys', ...reader, async (ctx) => {
       const target = await adminNamed(deps.knex, nameParam(ctx));
       if (!target) throw new NotFoundError('no such admin');
-      ctx.body = { name: target.name, passkeys: await passkeyList(deps.knex, target.id) };
+      ctx.body = { name: target.name, passkeys: await passkeyList(deps.knex, target.id) } satisfies AdminPasskeys;
     })
     .post('/admin/admins', ...owner, readBody(), async (ctx) => {
       const body = parseBody(addBody, ctx);
       const { secret, uri } = await addAdmin(deps.knex, { ...body, issuer, keys, ...actor(ctx) });
       ctx.status = 201;
-      ctx.body = { name: body.name, role: body.role, secret, uri };
+      ctx.body = { name: body.name, role: body.role, secret, uri } satisfies AdminAdded;
     })
     .post('/admin/admins/rekey', ...owner, async (ctx) => {
       const done = await rekeyAdmins(deps.knex, { keys, ...actor(ctx) }).catch((err: unknown) => {
@@ -85,33 +97,39 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
           'Nothing was re-sealed: a TOTP secret is sealed under a key the server no longer holds. The server log names the key; put it back in ADMIN_SECRET_KEYS, or give that admin a new TOTP secret.',
         );
       });
-      ctx.body = { ...done, kid: keys.signing.kid };
+      ctx.body = { ...done, kid: keys.signing.kid } satisfies AdminsRekeyed;
     })
     .post('/admin/admins/:name/disable', ...owner, async (ctx) => {
       const target = nameParam(ctx);
       const { sessions } = await disableAdmin(deps.knex, { name: target, ...actor(ctx) });
-      ctx.body = { name: target, sessionsEnded: sessions };
+      ctx.body = { name: target, sessionsEnded: sessions } satisfies AdminDisabled;
     })
     .post('/admin/admins/:name/enable', ...owner, async (ctx) => {
       const target = nameParam(ctx);
       await enableAdmin(deps.knex, { name: target, ...actor(ctx) });
-      ctx.body = { name: target };
+      ctx.body = { name: target } satisfies AdminEnabled;
     })
     .post('/admin/admins/:name/email', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const body = parseBody(emailBody, ctx);
       await setAdminEmail(deps.knex, { name: target, email: body.email, ...actor(ctx) });
-      ctx.body = { name: target, email: body.email || null };
+      ctx.body = { name: target, email: body.email || null } satisfies AdminEmailSet;
     })
     .post('/admin/admins/:name/passkeys/revoke', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const { id } = parseBody(revokeBody, ctx);
-      ctx.body = { name: target, revoked: await revokePasskeys(deps.knex, { adminName: target, id, ...actor(ctx) }) };
+      ctx.body = {
+        name: target,
+        revoked: await revokePasskeys(deps.knex, { adminName: target, id, ...actor(ctx) }),
+      } satisfies AdminPasskeysRevoked;
     })
     .post('/admin/admins/:name/role', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const body = parseBody(roleBody, ctx);
-      ctx.body = { name: target, ...(await changeAdminRole(deps.knex, { name: target, role: body.role, ...actor(ctx) })) };
+      ctx.body = {
+        name: target,
+        ...(await changeAdminRole(deps.knex, { name: target, role: body.role, ...actor(ctx) })),
+      } satisfies AdminRoleChanged;
     })
     .post('/admin/admins/:name/totp', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
@@ -123,6 +141,6 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
         uri: reset.uri,
         sessionsEnded: reset.sessions,
         passkeysRevoked: reset.passkeysRevoked,
-      };
+      } satisfies AdminTotpReset;
     });
 }

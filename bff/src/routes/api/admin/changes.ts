@@ -1,4 +1,6 @@
 import type Router from '@koa/router';
+import type { MemberEnabled, MemberSessionsEnded } from '@media-site/contracts/admin';
+import type { ContentChanged } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { enableMember, endMemberSessions } from '@media-site/db/members';
@@ -43,7 +45,7 @@ async function contentChange(ctx: Context, deps: AccountDeps, action: 'takedown'
   const audit = actorOf(ctx);
   const change = { ref, actor: audit.actor, reason, reportReference, now: deps.now(), audit };
   const generation = await (action === 'takedown' ? takeDown : restore)(deps.knex, change);
-  ctx.body = { type: ref.type, path: ref.path, generation };
+  ctx.body = { type: ref.type, path: ref.path, generation } satisfies ContentChanged;
 }
 
 /** POST /api/admin/takedowns, /restores, /members/:username/enable and /signout-all. */
@@ -54,11 +56,11 @@ export function adminChangeRoutes(router: Router, deps: AccountDeps, origin: Gua
     .post('/admin/members/:username/enable', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const name = usernameParam(ctx);
       const { wasDisabled, wasRevoked } = await enableMember(deps.knex, name, { ...actorOf(ctx), now: deps.now() });
-      ctx.body = { username: name, wasDisabled, wasRevoked };
+      ctx.body = { username: name, wasDisabled, wasRevoked } satisfies MemberEnabled;
     })
     .post('/admin/members/:username/signout-all', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const name = usernameParam(ctx);
       const { sessions } = await endMemberSessions(deps.knex, name, { ...actorOf(ctx), now: deps.now() });
-      ctx.body = { username: name, sessionsEnded: sessions };
+      ctx.body = { username: name, sessionsEnded: sessions } satisfies MemberSessionsEnded;
     });
 }

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { IngestAnswer, IngestList } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { ingestRun, INGEST_FOLDER_MAX, listIngestFolders, recentIngests, requestIngest } from '@media-site/db/admin';
 import { z } from 'zod';
@@ -36,17 +37,17 @@ export function adminIngestRoutes(router: Router, deps: AccountDeps, origin: Gua
   const root = deps.settings.admin.ingestRoot;
   router
     .get('/admin/ingests', origin, requireAdmin(deps, 'content'), async (ctx) => {
-      ctx.body = { folders: await listIngestFolders(root), runs: await recentIngests(deps.knex, RECENT) };
+      ctx.body = { folders: await listIngestFolders(root), runs: await recentIngests(deps.knex, RECENT) } satisfies IngestList;
     })
     .post('/admin/ingests', origin, requireAdmin(deps, 'content'), readBody(), async (ctx) => {
       const { folder } = parseBody(ingestBody, ctx);
       const run = await requestIngest(deps.knex, root, folder, { actor: signedInAdmin(ctx).name, address: ctx.ip, now: deps.now() });
       ctx.status = 202;
-      ctx.body = { run };
+      ctx.body = { run } satisfies IngestAnswer;
     })
     .get('/admin/ingests/:id', origin, requireAdmin(deps, 'content'), async (ctx) => {
       const run = await ingestRun(deps.knex, runId(ctx));
       if (!run) throw new NotFoundError('no such ingest run');
-      ctx.body = { run };
+      ctx.body = { run } satisfies IngestAnswer;
     });
 }

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { AttemptReconciled, MemberDetail, MembershipExtended } from '@media-site/contracts/admin';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { EXTEND_DAYS_MAX, EXTEND_DAYS_MIN, EXTEND_REASON_MAX, extendMembership, STUCK_AFTER_MS, viewMember } from '@media-site/db/members';
@@ -51,24 +52,24 @@ const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ct
 export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
   router
     .get('/admin/members/:username', origin, requireAdmin(deps, 'members'), async (ctx) => {
-      ctx.body = await viewMember(deps.knex, usernameParam(ctx), reader(ctx, deps));
+      ctx.body = (await viewMember(deps.knex, usernameParam(ctx), reader(ctx, deps))) satisfies MemberDetail;
     })
     .post('/admin/members/:username/extend', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);
       const { days, reason } = parseBody(extendBody, ctx);
       const done = await extendMembership(deps.knex, username, { days, reason, now: deps.now() }, actorOf(ctx));
-      ctx.body = { username, ...done };
+      ctx.body = { username, ...done } satisfies MembershipExtended;
     })
     .post('/admin/payments/:id/reconcile', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {
       const id = attemptParam(ctx);
       const { action, subscriptionId } = parseBody(reconcileBody, ctx);
       const { settings } = deps;
-      ctx.body = await reconcileAttempt(deps.knex, id, action, {
+      ctx.body = (await reconcileAttempt(deps.knex, id, action, {
         subscriptionId: subscriptionId ?? null,
         options: { membership: settings.membership, site: settings.site },
         stuckAfterMs: STUCK_AFTER_MS,
         now: deps.now(),
         by: actorOf(ctx),
-      });
+      })) satisfies AttemptReconciled;
     });
 }

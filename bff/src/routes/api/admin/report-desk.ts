@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { DeskAnswer, DeskQueue, DeskReport } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import {
@@ -46,7 +47,7 @@ function preview(item: ReportedItem) {
   return { type: item.type, path: item.path, title: item.title, takenDown: item.takenDown, page: `/${page}/${item.path}`, thumbnail };
 }
 
-async function deskRow(deps: AccountDeps, r: ReportRow, at: number) {
+async function deskRow(deps: AccountDeps, r: ReportRow, at: number): Promise<DeskReport> {
   const holidays = deps.settings.reportHolidays;
   const item = await reportedItem(deps.knex, r.content_url);
   return {
@@ -91,14 +92,14 @@ export function reportDeskRoutes(router: Router, deps: AccountDeps, origin: Guar
     return { by: admin.name, now: deps.now(), audit: { actor: admin.name, address: ctx.ip } };
   };
   const answer = async (ctx: Context, r: ReportRow) => {
-    ctx.body = { report: await deskRow(deps, r, deps.now()) };
+    ctx.body = { report: await deskRow(deps, r, deps.now()) } satisfies DeskAnswer;
   };
   const site = deps.settings.site;
   router
     .get('/admin/reports', ...mod, async (ctx) => {
       const at = deps.now();
       const queue = queueOrder(await openReports(deps.knex), at, deps.settings.reportHolidays);
-      ctx.body = { reports: await Promise.all(queue.map((r) => deskRow(deps, r, at))) };
+      ctx.body = { reports: await Promise.all(queue.map((r) => deskRow(deps, r, at))) } satisfies DeskQueue;
     })
     .post('/admin/reports/:reference/ack', ...mod, readBody(), async (ctx) => {
       await answer(ctx, await acknowledge(deps.knex, referenceParam(ctx), handler(ctx)));

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { TeaseAnswer } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { contentRefOf, scheduledTeasers, tease } from '@media-site/db/reports';
 import { z } from 'zod';
@@ -33,6 +34,6 @@ export function adminTeaserRoutes(router: Router, deps: AccountDeps, origin: Gua
         address: ctx.ip,
         now: deps.now(),
       });
-      ctx.body = { type: ref.type, path: ref.path, teased, publishAt, generation };
+      ctx.body = { type: ref.type, path: ref.path, teased, publishAt, generation } satisfies TeaseAnswer;
     });
 }
