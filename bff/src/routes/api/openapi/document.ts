@@ -50,8 +50,16 @@ function operationId(op: Operation): string {
     .replace(/^\/api\//, '')
     .split(/[/._-]/)
     .filter(Boolean)
-    .map((w) => (w.startsWith(':') ? `By${w.slice(1)}` : w));
-  return [op.method, ...words].map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+    .map((w) => (w.startsWith(':') ? `by ${w.slice(1)}` : w));
+  // `post /api/admin/members/:username/extend` → postAdminMembersByUsernameExtend
+  const upper = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+  return (
+    op.method +
+    words
+      .flatMap((w) => w.split(' '))
+      .map(upper)
+      .join('')
+  );
 }
 
 function parameters(op: Operation, components: Map<string, string>): Json[] {

@@ -46,6 +46,10 @@ describe('the OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
+    const ids = Object.values(buildDocument().paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+      Object.values(item).map((op) => op.operationId),
+    );
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
   it('describes every /api route the app mounts, and no other', () => {
