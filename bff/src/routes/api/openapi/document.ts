@@ -27,6 +27,12 @@ function jsonSchema(schema: z.ZodType, io: Io, components: Map<string, string>):
     override: ({ zodSchema, jsonSchema: js }) => {
       const description = z.globalRegistry.get(zodSchema)?.description;
       if (description && js.description === undefined) js.description = description;
+      // A JSON Schema pattern has no flags: a case-insensitive or multi-line regex would be described wrong.
+      for (const check of (zodSchema._zod.def as { checks?: Array<{ _zod: { def: { pattern?: unknown } } }> }).checks ?? []) {
+        const pattern = check._zod.def.pattern;
+        if (pattern instanceof RegExp && /[ims]/.test(pattern.flags))
+          throw new Error(`${String(pattern)}: write its flags into the pattern`);
+      }
       // zod's .int() bounds every integer to the safe range: true of any JSON number worth sending.
       if (js.minimum === Number.MIN_SAFE_INTEGER) delete js.minimum;
       if (js.maximum === Number.MAX_SAFE_INTEGER) delete js.maximum;

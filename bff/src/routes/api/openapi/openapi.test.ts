@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createTestDb } from '@media-site/db/testing';
 import { loadConfig } from '../../../config';
 import { startAccountApp } from '../../../test/account-app';
@@ -74,6 +75,27 @@ describe('the OpenAPI document', () => {
     const described = describedRoutes(buildDocument([ghost]));
     expect(described).toEqual(['GET /api/ghost/{id}']);
     expect(mountedRoutes(started.app)).not.toContain('GET /api/ghost/{id}');
+  });
+
+  it('describes a path pattern as the route reads it: no regex flag is lost', () => {
+    const paths = buildDocument().paths as Record<string, { get: { parameters: Array<{ schema: { pattern: string } }> } }>;
+    const letter = paths['/api/models/{letter}']!.get.parameters[0]!.schema.pattern;
+    expect(new RegExp(letter, 'u').test('m')).toBe(true);
+    const flagged: Resource = {
+      tag: 'flagged',
+      description: 'a case-insensitive pattern',
+      operations: [
+        {
+          method: 'get',
+          path: '/api/x/:id',
+          summary: 'x',
+          params: { id: z.string().regex(/^[a-z]+$/i) },
+          answers: { 204: null },
+          errors: [],
+        },
+      ],
+    };
+    expect(() => buildDocument([flagged])).toThrow(/flags/);
   });
 
   it('is served at GET /api/openapi.json, revalidated by its ETag', async () => {
