@@ -50,6 +50,7 @@ function playback(overrides: Partial<Playback> = {}): Playback {
     trailer: '/members/videopreviews/clip-1/trailer.mp4',
     renditions: RENDITIONS,
     download: '/members/video/clip-1/clip-1_HD001.mp4',
+    downloads: [],
     position: { seconds: 0, duration: 120.5, completed: false, updatedAt: null },
     ...overrides,
   };

@@ -1,12 +1,8 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import type { Member } from '@media-site/contracts/member-api';
 
-export interface Member {
-  username: string;
-  membership: { active: boolean; paidUntil: string | null };
-  vods: string[];
-  /** Lifetime of the media cookie the bff sets with each /api/me. */
-  mediaTokenSeconds: number;
-}
+/** GET /api/me: who is signed in (contracts/src/member-api.ts). */
+export type { Member };
 
 /**
  * `unreachable`: the last session check got no answer (network error, 5xx, 502/503/504 while the

@@ -11,6 +11,7 @@ import { playbackRoutes } from './playback/routes';
 import { positionRoutes } from './positions/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { modelRoutes } from './models/routes';
+import { openApiRoutes } from './openapi/routes';
 import { photoRoutes } from './photos/routes';
 import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
@@ -23,6 +24,7 @@ import { vodRoutes } from './vod/routes';
 /** Every /api resource (anything else falls through to the app's 404 JSON), one folder each; later resources (members, payments) are added here. */
 export function apiRouter(deps: ApiDeps): Router {
   const api = exactRouter({ prefix: '/api' });
+  openApiRoutes(api);
   // The hot catalog routes register on this router directly (a nested router costs a dispatch per
   // request); other resources may still be nested with api.use(router.routes()).
   for (const resource of [

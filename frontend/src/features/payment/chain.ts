@@ -3,6 +3,7 @@ import { paymentConfig } from './config';
 import { cardDigits } from './validation';
 import type { PaymentFormData } from './formData';
 import { PROVIDER_ACCEPT } from '@media-site/contracts/provider';
+import type { BackendHandle, FrontendToken, PaymentOutcome } from '@media-site/contracts/member-api';
 
 export const PAYMENT_MESSAGES = {
   processing: 'Processing...',
@@ -22,27 +23,11 @@ export const DECLINED_DETAIL =
   'Your card was declined, and nothing was charged. Try another card, or check the card details with your bank.';
 export const FAILED_DETAIL = 'Nothing was charged. Try again in a moment, or try another card.';
 
-// Step 1's answer also says where the provider is (server configuration, not a build-time host).
-interface FirstToken {
-  access_token?: string;
-  providerBase?: string;
-  clientAccnum?: number;
-  clientSubacc?: number;
-}
-
-interface ProcessAnswer {
-  approved?: boolean;
-  status?: string;
-  message?: string;
-  /** The card processor's own words for a decline, when the server passes them on. */
-  declineText?: string;
-}
-
 // The most text a decline reason may add to the page: the provider's words, not an essay.
 const REASON_MAX = 200;
 
 /** The plain-words lines under "Transaction failed.": declined (with the processor's reason if we have it) or not charged. */
-export function failureDetail(answer: ProcessAnswer | null): string[] {
+export function failureDetail(answer: PaymentOutcome | null): string[] {
   if (answer?.status !== 'declined') return answer?.status === 'failed' ? [FAILED_DETAIL] : [];
   const reason = answer.declineText?.trim().slice(0, REASON_MAX);
   return reason ? [DECLINED_DETAIL, `The card processor said: ${reason}`] : [DECLINED_DETAIL];
@@ -137,7 +122,8 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
   let refused: number | undefined;
   const first = await step(async () => {
     try {
-      const answer = await postJson<FirstToken>('/api/get_ccbill_token', { ...credentialsOf(form, vod), vod });
+      // Step 1's answer also says where the provider is (server configuration, not a build-time host).
+      const answer = await postJson<FrontendToken>('/api/get_ccbill_token', { ...credentialsOf(form, vod), vod });
       return answer.access_token ? answer : undefined;
     } catch (error) {
       if (error instanceof HttpError) refused = error.status;
@@ -177,9 +163,7 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
   }
 
   // The handle is bound to this payment token and to step 1's cookie (sent automatically: same origin).
-  const second = await step(
-    async () => (await postJson<{ access_token?: string }>('/api/get_ccbill_back_token', { paymentToken })).access_token,
-  );
+  const second = await step(async () => (await postJson<BackendHandle>('/api/get_ccbill_back_token', { paymentToken })).access_token);
   if (!second) {
     onStatus(PAYMENT_MESSAGES.secondToken);
     return false;
@@ -188,7 +172,7 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
   let conflict = false;
   const answer = await step(async () => {
     try {
-      return await postJson<ProcessAnswer>('/api/process_payment', {
+      return await postJson<PaymentOutcome>('/api/process_payment', {
         accessToken: second,
         paymentToken,
         vod,

@@ -11,6 +11,7 @@ import { formGuards } from '../shared/guards';
 import { changePasswordBody } from './schema';
 import { confirmEmailChange, emailChangeBody, emailConfirmBody, requestEmailChange } from './email';
 import { accountView, changePassword, signOutEverywhere } from './service';
+import type { EmailConfirmed, MessageAnswer } from '@media-site/contracts/member-api';
 
 async function signedIn(ctx: Context, deps: AccountDeps) {
   const member = await currentMember(ctx, deps);
@@ -44,7 +45,9 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       const input = parseBody(emailChangeBody, ctx);
       await requestEmailChange(deps, member, input, addressBlock(ctx.ip));
       ctx.status = 202;
-      ctx.body = { message: `We sent a confirmation link to ${input.email}. Your address changes when you open it.` };
+      ctx.body = {
+        message: `We sent a confirmation link to ${input.email}. Your address changes when you open it.`,
+      } satisfies MessageAnswer;
     })
     // The link is the proof: no session needed (it may be opened on another device).
     .post(
@@ -52,7 +55,7 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       ...formGuards(deps, { what: 'emailconfirm:ip', perMinute: deps.settings.loginPerMinute }),
       async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { email: await confirmEmailChange(deps, parseBody(emailConfirmBody, ctx)) };
+        ctx.body = { email: await confirmEmailChange(deps, parseBody(emailConfirmBody, ctx)) } satisfies EmailConfirmed;
       },
     )
     .post('/account/sign-out-everywhere', ...guard, async (ctx) => {

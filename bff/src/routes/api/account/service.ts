@@ -12,10 +12,9 @@ import { accessWithdrawn } from '../../../account/entitlements';
 import { bumpAccessValidFrom, setPasswordHash, type MemberRow } from '../../../account/repository';
 import { passwordChangedNotice } from '../password-reset/service';
 import { spendAllLinks } from '../password-reset/tokens';
-import { downloadChoices, type DownloadChoice } from '../playback/downloads';
+import { downloadChoices } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
-
-export type VodItem = { path: string; updatename: string; download: string; downloads: DownloadChoice[] } | { removed: true };
+import type { AccountView, BoughtVod } from '@media-site/contracts/member-api';
 
 /**
  * The member's VODs by title, with the file to ask a download link for and every size to download
@@ -24,7 +23,7 @@ export type VodItem = { path: string; updatename: string; download: string; down
  * catalog shows neither) and no download (the bff signs no link to it, the media service answers
  * 410). One an operator scheduled again for later is left out until its release, as everywhere.
  */
-async function boughtVods(db: Knex, memberId: number): Promise<VodItem[]> {
+async function boughtVods(db: Knex, memberId: number): Promise<BoughtVod[]> {
   const rows: Record<string, unknown>[] = await db('subscriptions as s')
     .join('vods as v', 'v.id', 's.vod_id')
     .leftJoin('takedowns as t', (j) => j.on('t.content_id', '=', 'v.id').andOn('t.content_type', '=', db.raw('?', ['vod'])))
@@ -33,7 +32,7 @@ async function boughtVods(db: Knex, memberId: number): Promise<VodItem[]> {
     .whereNotIn('v.id', unreleasedIds(db, 'vods', Date.now()))
     .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload', 't.id as takedown', 'm.manifest')
     .orderBy('v.path');
-  return rows.map((r): VodItem => {
+  return rows.map((r): BoughtVod => {
     if (r.takedown !== null && r.takedown !== undefined) return { removed: true };
     const naming = { path: String(r.path), prename: String(r.prename), format: Number(r.format), datetoupload: String(r.datetoupload) };
     const downloads = downloadChoices('vod', naming, parseManifest(r.manifest as string | null));
@@ -47,7 +46,7 @@ async function renews(db: Knex, memberId: number): Promise<boolean> {
 }
 
 /** GET /api/account: what /api/me says, plus whether the membership rebills and the bought VODs by title. */
-export async function accountView(deps: AccountDeps, member: MemberRow) {
+export async function accountView(deps: AccountDeps, member: MemberRow): Promise<AccountView> {
   const view = await memberView(deps, member);
   const withdrawn = accessWithdrawn(member);
   return {

@@ -1,4 +1,16 @@
 import type Router from '@koa/router';
+import type {
+  AdminTotpReset,
+  AdminAdded,
+  AdminDisabled,
+  AdminEmailSet,
+  AdminEnabled,
+  AdminList,
+  AdminPasskeys,
+  AdminPasskeysRevoked,
+  AdminRoleChanged,
+  AdminsRekeyed,
+} from '@media-site/contracts/admin';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import {
@@ -18,10 +30,11 @@ import {
   setAdminEmail,
 } from '@media-site/db/admin';
 import { EMAIL_MAX } from '@media-site/contracts/member-rules';
-import { BadRequestError, NotFoundError, UnavailableError } from '../../../errors';
+import { NotFoundError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { requireAdmin, requireConfirmed, signedInAdmin } from './session';
 
 // Admins from the console (owners only): list, add (the TOTP secret shown once), disable, enable,
@@ -40,17 +53,19 @@ const email = z
   .string()
   .trim()
   .max(EMAIL_MAX, { error: `at most ${EMAIL_MAX} characters`, abort: true });
-const addBody = z.strictObject({ name, role, email: email.optional() });
-const roleBody = z.strictObject({ role });
-const emailBody = z.strictObject({ email });
-const totpBody = z.strictObject({ keepPasskeys: z.boolean().optional() });
-const revokeBody = z.strictObject({ id: z.number().int().positive().optional() });
+export const addBody = z.strictObject({ name, role, email: email.optional() });
+export const roleBody = z.strictObject({ role });
+export const emailBody = z.strictObject({ email });
+export const totpBody = z.strictObject({ keepPasskeys: z.boolean().optional() });
+export const revokeBody = z.strictObject({ id: z.number().int().positive().optional() });
 
-function nameParam(ctx: Context): string {
-  const value = ctx.params.name ?? '';
-  if (value.length > 32 || !ADMIN_NAME.test(value)) throw new BadRequestError(`not an admin name (${NAME_RULE})`);
-  return value;
-}
+/** An admin's name in the path. */
+export const adminName = z
+  .string()
+  .max(32, { error: `not an admin name (${NAME_RULE})`, abort: true })
+  .regex(ADMIN_NAME, `not an admin name (${NAME_RULE})`);
+
+const nameParam = (ctx: Context): string => parseParam(adminName, ctx.params.name);
 
 /** GET /api/admin/admins, /admins/:name/passkeys; POST /admins, /admins/rekey, /admins/:name/disable|enable|role|email|totp|passkeys/revoke. */
 export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
@@ -61,18 +76,18 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
   const issuer = deps.settings.site.name;
   router
     .get('/admin/admins', ...reader, async (ctx) => {
-      ctx.body = { admins: await listAdmins(deps.knex) };
+      ctx.body = { admins: await listAdmins(deps.knex) } satisfies AdminList;
     })
     .get('/admin/admins/:name/passkeys', ...reader, async (ctx) => {
       const target = await adminNamed(deps.knex, nameParam(ctx));
       if (!target) throw new NotFoundError('no such admin');
-      ctx.body = { name: target.name, passkeys: await passkeyList(deps.knex, target.id) };
+      ctx.body = { name: target.name, passkeys: await passkeyList(deps.knex, target.id) } satisfies AdminPasskeys;
     })
     .post('/admin/admins', ...owner, readBody(), async (ctx) => {
       const body = parseBody(addBody, ctx);
       const { secret, uri } = await addAdmin(deps.knex, { ...body, issuer, keys, ...actor(ctx) });
       ctx.status = 201;
-      ctx.body = { name: body.name, role: body.role, secret, uri };
+      ctx.body = { name: body.name, role: body.role, secret, uri } satisfies AdminAdded;
     })
     .post('/admin/admins/rekey', ...owner, async (ctx) => {
       const done = await rekeyAdmins(deps.knex, { keys, ...actor(ctx) }).catch((err: unknown) => {
@@ -82,33 +97,39 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
           'Nothing was re-sealed: a TOTP secret is sealed under a key the server no longer holds. The server log names the key; put it back in ADMIN_SECRET_KEYS, or give that admin a new TOTP secret.',
         );
       });
-      ctx.body = { ...done, kid: keys.signing.kid };
+      ctx.body = { ...done, kid: keys.signing.kid } satisfies AdminsRekeyed;
     })
     .post('/admin/admins/:name/disable', ...owner, async (ctx) => {
       const target = nameParam(ctx);
       const { sessions } = await disableAdmin(deps.knex, { name: target, ...actor(ctx) });
-      ctx.body = { name: target, sessionsEnded: sessions };
+      ctx.body = { name: target, sessionsEnded: sessions } satisfies AdminDisabled;
     })
     .post('/admin/admins/:name/enable', ...owner, async (ctx) => {
       const target = nameParam(ctx);
       await enableAdmin(deps.knex, { name: target, ...actor(ctx) });
-      ctx.body = { name: target };
+      ctx.body = { name: target } satisfies AdminEnabled;
     })
     .post('/admin/admins/:name/email', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const body = parseBody(emailBody, ctx);
       await setAdminEmail(deps.knex, { name: target, email: body.email, ...actor(ctx) });
-      ctx.body = { name: target, email: body.email || null };
+      ctx.body = { name: target, email: body.email || null } satisfies AdminEmailSet;
     })
     .post('/admin/admins/:name/passkeys/revoke', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const { id } = parseBody(revokeBody, ctx);
-      ctx.body = { name: target, revoked: await revokePasskeys(deps.knex, { adminName: target, id, ...actor(ctx) }) };
+      ctx.body = {
+        name: target,
+        revoked: await revokePasskeys(deps.knex, { adminName: target, id, ...actor(ctx) }),
+      } satisfies AdminPasskeysRevoked;
     })
     .post('/admin/admins/:name/role', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
       const body = parseBody(roleBody, ctx);
-      ctx.body = { name: target, ...(await changeAdminRole(deps.knex, { name: target, role: body.role, ...actor(ctx) })) };
+      ctx.body = {
+        name: target,
+        ...(await changeAdminRole(deps.knex, { name: target, role: body.role, ...actor(ctx) })),
+      } satisfies AdminRoleChanged;
     })
     .post('/admin/admins/:name/totp', ...owner, readBody(), async (ctx) => {
       const target = nameParam(ctx);
@@ -120,6 +141,6 @@ export function adminAccountRoutes(router: Router, deps: AccountDeps, origin: Gu
         uri: reset.uri,
         sessionsEnded: reset.sessions,
         passkeysRevoked: reset.passkeysRevoked,
-      };
+      } satisfies AdminTotpReset;
     });
 }

@@ -1,5 +1,8 @@
 import type Router from '@koa/router';
+import type { MemberEnabled, MemberSessionsEnded } from '@media-site/contracts/admin';
+import type { ContentChanged } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import { enableMember, endMemberSessions } from '@media-site/db/members';
 import { contentRefOf, reportByReference, ReportRuleError, restore, takeDown } from '@media-site/db/reports';
 import { USERNAME } from '@media-site/contracts/member-rules';
@@ -7,6 +10,7 @@ import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { contentChangeBody } from './schema';
 import { requireAdmin, signedInAdmin } from './session';
 
@@ -19,12 +23,11 @@ type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 
 const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ctx.ip });
 
+/** A member's username in the path. */
+export const memberUsername = z.string().regex(USERNAME, 'not a username');
+
 /** The :username of a member route, or 400. */
-export function usernameParam(ctx: Context): string {
-  const name = ctx.params.username ?? '';
-  if (!USERNAME.test(name)) throw new BadRequestError('not a username');
-  return name;
-}
+export const usernameParam = (ctx: Context): string => parseParam(memberUsername, ctx.params.username);
 
 async function contentChange(ctx: Context, deps: AccountDeps, action: 'takedown' | 'restore'): Promise<void> {
   const { path, reason, report } = parseBody(contentChangeBody, ctx);
@@ -42,7 +45,7 @@ async function contentChange(ctx: Context, deps: AccountDeps, action: 'takedown'
   const audit = actorOf(ctx);
   const change = { ref, actor: audit.actor, reason, reportReference, now: deps.now(), audit };
   const generation = await (action === 'takedown' ? takeDown : restore)(deps.knex, change);
-  ctx.body = { type: ref.type, path: ref.path, generation };
+  ctx.body = { type: ref.type, path: ref.path, generation } satisfies ContentChanged;
 }
 
 /** POST /api/admin/takedowns, /restores, /members/:username/enable and /signout-all. */
@@ -53,11 +56,11 @@ export function adminChangeRoutes(router: Router, deps: AccountDeps, origin: Gua
     .post('/admin/members/:username/enable', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const name = usernameParam(ctx);
       const { wasDisabled, wasRevoked } = await enableMember(deps.knex, name, { ...actorOf(ctx), now: deps.now() });
-      ctx.body = { username: name, wasDisabled, wasRevoked };
+      ctx.body = { username: name, wasDisabled, wasRevoked } satisfies MemberEnabled;
     })
     .post('/admin/members/:username/signout-all', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const name = usernameParam(ctx);
       const { sessions } = await endMemberSessions(deps.knex, name, { ...actorOf(ctx), now: deps.now() });
-      ctx.body = { username: name, sessionsEnded: sessions };
+      ctx.body = { username: name, sessionsEnded: sessions } satisfies MemberSessionsEnded;
     });
 }

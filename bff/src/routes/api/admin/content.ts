@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { ContentEdited, ContentPage, ContentReencoded, ContentScheduled } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import {
@@ -91,24 +92,24 @@ export function adminContentRoutes(router: Router, deps: AccountDeps, origin: Gu
         pageSize: query.pageSize,
         now: deps.now(),
       });
-      ctx.body = { ...found, page: query.page, now: deps.now() };
+      ctx.body = { ...found, page: query.page, now: deps.now() } satisfies ContentPage;
     })
     .post('/admin/content/edit', ...change, async (ctx) => {
       const { path: target, ...edit } = parseBody(editBody, ctx);
       const ref = refOf(target);
       const { changed, generation } = await editContent(deps.knex, ref, edit, auditOf(ctx, deps));
-      ctx.body = { changed, generation, item: await contentItem(deps.knex, ref, deps.now()) };
+      ctx.body = { changed, generation, item: await contentItem(deps.knex, ref, deps.now()) } satisfies ContentEdited;
     })
     .post('/admin/content/schedule', ...change, async (ctx) => {
       const { path: target, at } = parseBody(scheduleBody, ctx);
       const ref = refOf(target);
       const publishAt = at === null ? null : parseReleaseTime(at);
       const generation = await schedule(deps.knex, ref, publishAt, auditOf(ctx, deps));
-      ctx.body = { generation, item: await contentItem(deps.knex, ref, deps.now()) };
+      ctx.body = { generation, item: await contentItem(deps.knex, ref, deps.now()) } satisfies ContentScheduled;
     })
     .post('/admin/content/reencode', ...change, async (ctx) => {
       const ref = refOf(parseBody(itemBody, ctx).path);
       await requeueEncode(deps.knex, ref, auditOf(ctx, deps));
-      ctx.body = { item: await contentItem(deps.knex, ref, deps.now()) };
+      ctx.body = { item: await contentItem(deps.knex, ref, deps.now()) } satisfies ContentReencoded;
     });
 }

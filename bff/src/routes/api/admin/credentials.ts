@@ -1,5 +1,7 @@
 import type Router from '@koa/router';
+import type { AdminMe, Confirmation, OwnPasskeys, PasskeyAdded, PasskeyRenamed, PasskeyRevoked } from '@media-site/contracts/admin';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import {
   appendAudit,
   confirmAdminSession,
@@ -13,13 +15,14 @@ import {
   totpSignIn,
   type SignInOutcome,
 } from '@media-site/db/admin';
-import { BadRequestError, ForbiddenError, UnauthenticatedError, UnavailableError } from '../../../errors';
+import { ForbiddenError, UnauthenticatedError, UnavailableError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { limitPerAddress } from '../../../security/address-limit';
 import { readBody } from '../../../security/body';
 import type { Device } from '../../../security/device-cookie';
 import type { AttemptOutcome } from '../auth/limits';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { authenticationBody, passkeyNameBody, registrationBody, totpConfirmBody, totpSignInBody } from './schema';
 import {
   adminCookieValue,
@@ -53,7 +56,7 @@ async function settle(ctx: Context, deps: AccountDeps, outcome: SignInOutcome, d
   if (!outcome.ok) throw new UnauthenticatedError('Sign-in refused: check the name and the code, or use your passkey again.');
   setAdminCookie(ctx, await createAdminSession(deps.knex, outcome.admin.id, deps.now(), sessionLimits(deps)));
   rememberAdminDevice(ctx, deps, outcome.admin.name, device);
-  ctx.body = { name: outcome.admin.name, role: outcome.admin.role };
+  ctx.body = { name: outcome.admin.name, role: outcome.admin.role } satisfies AdminMe;
 }
 
 /**
@@ -71,11 +74,13 @@ function sealedSecretUnavailable(deps: AccountDeps, name: string, err: unknown):
   );
 }
 
-function passkeyIdParam(ctx: Context): number {
-  const raw = ctx.params.id ?? '';
-  if (!/^\d{1,9}$/.test(raw)) throw new BadRequestError('not a passkey id');
-  return Number(raw);
-}
+/** A passkey's number in the path. */
+export const passkeyId = z
+  .string()
+  .regex(/^\d{1,9}$/, 'not a passkey id')
+  .transform(Number);
+
+const passkeyIdParam = (ctx: Context): number => parseParam(passkeyId, ctx.params.id);
 
 /** This session may make sensitive changes for ADMIN_CONFIRM_MINUTES from now. */
 async function confirmed(ctx: Context, deps: AccountDeps, method: 'totp' | 'passkey'): Promise<void> {
@@ -91,7 +96,7 @@ async function confirmed(ctx: Context, deps: AccountDeps, method: 'totp' | 'pass
     after: { method },
     at: now,
   });
-  ctx.body = { confirmedUntil: until };
+  ctx.body = { confirmedUntil: until } satisfies Confirmation;
 }
 
 /** A wrong confirmation: counted on the session, which ends at CONFIRM_FAILURES_MAX. */
@@ -167,7 +172,7 @@ export function adminCredentialRoutes(router: Router, deps: AccountDeps, origin:
     })
     .get('/admin/passkeys', ...own, async (ctx) => {
       const admin = signedInAdmin(ctx);
-      ctx.body = { passkeys: await passkeyList(deps.knex, admin.id), confirmedUntil: admin.freshUntil };
+      ctx.body = { passkeys: await passkeyList(deps.knex, admin.id), confirmedUntil: admin.freshUntil } satisfies OwnPasskeys;
     })
     .post('/admin/passkeys/options', ...sensitive, readBody(), async (ctx) => {
       ctx.body = await registrationOptions(ctx, deps, signedInAdmin(ctx));
@@ -176,19 +181,19 @@ export function adminCredentialRoutes(router: Router, deps: AccountDeps, origin:
       const { name, response } = parseBody(registrationBody, ctx);
       const label = name ?? `Passkey added ${new Date(deps.now()).toISOString().slice(0, 10)}`;
       ctx.status = 201;
-      ctx.body = { passkey: await registerPasskey(ctx, deps, signedInAdmin(ctx), response, label) };
+      ctx.body = { passkey: await registerPasskey(ctx, deps, signedInAdmin(ctx), response, label) } satisfies PasskeyAdded;
     })
     .post('/admin/passkeys/:id/name', ...own, readBody(), async (ctx) => {
       const id = passkeyIdParam(ctx);
       const { name } = parseBody(passkeyNameBody, ctx);
       const admin = signedInAdmin(ctx);
       await renamePasskey(deps.knex, { admin, id, name, now: deps.now(), actor: admin.name, address: ctx.ip });
-      ctx.body = { id, name };
+      ctx.body = { id, name } satisfies PasskeyRenamed;
     })
     .post('/admin/passkeys/:id/revoke', ...sensitive, async (ctx) => {
       const id = passkeyIdParam(ctx);
       const admin = signedInAdmin(ctx);
       await revokePasskeys(deps.knex, { adminName: admin.name, id, now: deps.now(), actor: admin.name, address: ctx.ip });
-      ctx.body = { revoked: 1 };
+      ctx.body = { revoked: 1 } satisfies PasskeyRevoked;
     });
 }

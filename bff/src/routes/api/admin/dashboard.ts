@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { DashboardData } from '@media-site/contracts/admin';
 import type { Context } from 'koa';
 import { dashboard, dashboardDays, roleMay, type AdminRole, type DashboardSections } from '@media-site/db/admin';
 import { z } from 'zod';
@@ -27,6 +28,9 @@ export function adminDashboardRoutes(router: Router, deps: AccountDeps, origin: 
   router.get('/admin/dashboard', origin, requireAdmin(deps), async (ctx) => {
     const days = dashboardDays(parseQuery(dashboardQuery, ctx).days);
     const sections = dashboardSections(signedInAdmin(ctx).role);
-    ctx.body = { sections, ...(await dashboard(deps.knex, { days, now: deps.now(), sections, holidays: deps.settings.reportHolidays })) };
+    ctx.body = {
+      sections,
+      ...(await dashboard(deps.knex, { days, now: deps.now(), sections, holidays: deps.settings.reportHolidays })),
+    } satisfies DashboardData;
   });
 }

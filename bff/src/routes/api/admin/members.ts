@@ -1,11 +1,12 @@
 import type Router from '@koa/router';
+import type { AttemptReconciled, MemberDetail, MembershipExtended } from '@media-site/contracts/admin';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { EXTEND_DAYS_MAX, EXTEND_DAYS_MIN, EXTEND_REASON_MAX, extendMembership, STUCK_AFTER_MS, viewMember } from '@media-site/db/members';
-import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { reconcileAttempt } from '../payments/reconcile';
 import { reader, requireAdmin, signedInAdmin } from './session';
 import { usernameParam } from './changes';
@@ -18,7 +19,7 @@ type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 
 const DAYS = `a whole number of days from ${EXTEND_DAYS_MIN} to ${EXTEND_DAYS_MAX}`;
 
-const extendBody = z.strictObject({
+export const extendBody = z.strictObject({
   days: z.number({ error: DAYS }).int(DAYS).min(EXTEND_DAYS_MIN, DAYS).max(EXTEND_DAYS_MAX, DAYS),
   reason: z
     .string({ error: 'give a reason' })
@@ -27,7 +28,7 @@ const extendBody = z.strictObject({
     .min(1, 'give a reason'),
 });
 
-const reconcileBody = z.strictObject({
+export const reconcileBody = z.strictObject({
   action: z.enum(['approve', 'decline', 'expire'], { error: 'action must be approve, decline or expire' }),
   // The provider's subscription id as its admin shows it: digits, kept as text (18 digits exceed exact integers).
   subscriptionId: z
@@ -37,11 +38,13 @@ const reconcileBody = z.strictObject({
     .optional(),
 });
 
-function attemptParam(ctx: Context): number {
-  const id = ctx.params.id ?? '';
-  if (!/^\d{1,9}$/.test(id)) throw new BadRequestError('not a payment attempt id');
-  return Number(id);
-}
+/** A payment attempt's number in the path. */
+export const attemptId = z
+  .string()
+  .regex(/^\d{1,9}$/, 'not a payment attempt id')
+  .transform(Number);
+
+const attemptParam = (ctx: Context): number => parseParam(attemptId, ctx.params.id);
 
 const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ctx.ip });
 
@@ -49,24 +52,24 @@ const actorOf = (ctx: Context) => ({ actor: signedInAdmin(ctx).name, address: ct
 export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
   router
     .get('/admin/members/:username', origin, requireAdmin(deps, 'members'), async (ctx) => {
-      ctx.body = await viewMember(deps.knex, usernameParam(ctx), reader(ctx, deps));
+      ctx.body = (await viewMember(deps.knex, usernameParam(ctx), reader(ctx, deps))) satisfies MemberDetail;
     })
     .post('/admin/members/:username/extend', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);
       const { days, reason } = parseBody(extendBody, ctx);
       const done = await extendMembership(deps.knex, username, { days, reason, now: deps.now() }, actorOf(ctx));
-      ctx.body = { username, ...done };
+      ctx.body = { username, ...done } satisfies MembershipExtended;
     })
     .post('/admin/payments/:id/reconcile', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {
       const id = attemptParam(ctx);
       const { action, subscriptionId } = parseBody(reconcileBody, ctx);
       const { settings } = deps;
-      ctx.body = await reconcileAttempt(deps.knex, id, action, {
+      ctx.body = (await reconcileAttempt(deps.knex, id, action, {
         subscriptionId: subscriptionId ?? null,
         options: { membership: settings.membership, site: settings.site },
         stuckAfterMs: STUCK_AFTER_MS,
         now: deps.now(),
         by: actorOf(ctx),
-      });
+      })) satisfies AttemptReconciled;
     });
 }

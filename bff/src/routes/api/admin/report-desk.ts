@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { DeskAnswer, DeskQueue, DeskReport } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import {
@@ -16,11 +17,11 @@ import {
   type ReportRow,
 } from '@media-site/db/reports';
 import { APPEAL_DECISIONS, DETAILS_MAX, EMAIL_MAX, NOTE_MAX, OUTCOMES } from '@media-site/contracts/report-vocabulary';
-import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { freeSetThumbnail } from '../freephotos/service';
 import { parseBody } from '../shared/parse';
+import { parseParam } from '../shared/params';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { requireAdmin, signedInAdmin } from './session';
 
@@ -46,7 +47,7 @@ function preview(item: ReportedItem) {
   return { type: item.type, path: item.path, title: item.title, takenDown: item.takenDown, page: `/${page}/${item.path}`, thumbnail };
 }
 
-async function deskRow(deps: AccountDeps, r: ReportRow, at: number) {
+async function deskRow(deps: AccountDeps, r: ReportRow, at: number): Promise<DeskReport> {
   const holidays = deps.settings.reportHolidays;
   const item = await reportedItem(deps.knex, r.content_url);
   return {
@@ -74,15 +75,14 @@ async function deskRow(deps: AccountDeps, r: ReportRow, at: number) {
 export type DeskRow = Awaited<ReturnType<typeof deskRow>>;
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
-const resolveBody = z.strictObject({ outcome: z.enum(OUTCOMES), note: text(NOTE_MAX) });
-const appealBody = z.strictObject({ text: text(DETAILS_MAX), email: text(EMAIL_MAX).optional() });
-const decideBody = z.strictObject({ decision: z.enum(APPEAL_DECISIONS), note: text(NOTE_MAX) });
+export const resolveBody = z.strictObject({ outcome: z.enum(OUTCOMES), note: text(NOTE_MAX) });
+export const appealBody = z.strictObject({ text: text(DETAILS_MAX), email: text(EMAIL_MAX).optional() });
+export const decideBody = z.strictObject({ decision: z.enum(APPEAL_DECISIONS), note: text(NOTE_MAX) });
 
-function referenceParam(ctx: Context): string {
-  const reference = ctx.params.reference ?? '';
-  if (!REFERENCE_PATTERN.test(reference)) throw new BadRequestError('not a report reference (R- and 10 letters or digits)');
-  return reference;
-}
+/** A report's reference in the path. */
+export const reportReference = z.string().regex(REFERENCE_PATTERN, 'not a report reference (R- and 10 letters or digits)');
+
+const referenceParam = (ctx: Context): string => parseParam(reportReference, ctx.params.reference);
 
 /** GET /api/admin/reports and POST /api/admin/reports/:reference/ack|resolve|appeal|decide. */
 export function reportDeskRoutes(router: Router, deps: AccountDeps, origin: Guard): void {
@@ -92,14 +92,14 @@ export function reportDeskRoutes(router: Router, deps: AccountDeps, origin: Guar
     return { by: admin.name, now: deps.now(), audit: { actor: admin.name, address: ctx.ip } };
   };
   const answer = async (ctx: Context, r: ReportRow) => {
-    ctx.body = { report: await deskRow(deps, r, deps.now()) };
+    ctx.body = { report: await deskRow(deps, r, deps.now()) } satisfies DeskAnswer;
   };
   const site = deps.settings.site;
   router
     .get('/admin/reports', ...mod, async (ctx) => {
       const at = deps.now();
       const queue = queueOrder(await openReports(deps.knex), at, deps.settings.reportHolidays);
-      ctx.body = { reports: await Promise.all(queue.map((r) => deskRow(deps, r, at))) };
+      ctx.body = { reports: await Promise.all(queue.map((r) => deskRow(deps, r, at))) } satisfies DeskQueue;
     })
     .post('/admin/reports/:reference/ack', ...mod, readBody(), async (ctx) => {
       await answer(ctx, await acknowledge(deps.knex, referenceParam(ctx), handler(ctx)));

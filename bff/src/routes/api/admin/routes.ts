@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { AdminMe, AuditPage, MemberSearch, MemberSessionsEnded } from '@media-site/contracts/admin';
 import { Readable } from 'node:stream';
 import { appendAudit, deleteAdminSession, exportAuditCsv, readAuditPage } from '@media-site/db/admin';
 import { disableMember, searchMembers } from '@media-site/db/members';
@@ -19,7 +20,7 @@ import { adminDashboardRoutes } from './dashboard';
 import { adminIngestRoutes } from './ingests';
 import { adminTeaserRoutes } from './teasers';
 
-const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
+export const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
 
 /** The operator console's API: sign-in, the session, and one route per role. */
 export function adminRoutes(router: Router, deps: AccountDeps): void {
@@ -34,12 +35,12 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/admin/me', origin, requireAdmin(deps), (ctx) => {
       const { name, role } = signedInAdmin(ctx);
-      ctx.body = { name, role };
+      ctx.body = { name, role } satisfies AdminMe;
     })
     .get('/admin/audit', origin, requireAdmin(deps, 'audit'), async (ctx) => {
       const { before, limit } = parseQuery(auditQuery, ctx);
       const entries = await readAuditPage(deps.knex, { before, limit }, reader(ctx, deps));
-      ctx.body = { entries, next: entries.length === limit ? entries[entries.length - 1]!.id : null };
+      ctx.body = { entries, next: entries.length === limit ? entries[entries.length - 1]!.id : null } satisfies AuditPage;
     })
     .get('/admin/audit.csv', origin, requireAdmin(deps, 'audit'), async (ctx) => {
       const csv = await exportAuditCsv(deps.knex, reader(ctx, deps));
@@ -49,14 +50,14 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
     })
     .get('/admin/members', origin, requireAdmin(deps, 'members'), async (ctx) => {
       const { q } = parseQuery(memberSearchQuery, ctx);
-      ctx.body = { members: await searchMembers(deps.knex, q, reader(ctx, deps)) };
+      ctx.body = { members: await searchMembers(deps.knex, q, reader(ctx, deps)) } satisfies MemberSearch;
     })
     .post('/admin/members/:username/disable', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
       const username = usernameParam(ctx);
       const { reason } = parseBody(disableBody, ctx);
       const by = { actor: signedInAdmin(ctx).name, address: ctx.ip };
       const { sessions } = await disableMember(deps.knex, username, reason, deps.now(), by);
-      ctx.body = { username, sessionsEnded: sessions };
+      ctx.body = { username, sessionsEnded: sessions } satisfies MemberSessionsEnded;
     });
   adminCredentialRoutes(router, deps, origin);
   adminChangeRoutes(router, deps, origin);

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { TeaseAnswer } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
 import { contentRefOf, scheduledTeasers, tease } from '@media-site/db/reports';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import { requireAdmin, signedInAdmin } from './session';
 
 type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 
-const teaseBody = z.strictObject({
+export const teaseBody = z.strictObject({
   path: z.string().trim().min(1, 'give path, the site path of the item').max(500, 'path: at most 500 characters'),
   teased: z.boolean({ error: 'teased: true or false' }),
 });
@@ -33,6 +34,6 @@ export function adminTeaserRoutes(router: Router, deps: AccountDeps, origin: Gua
         address: ctx.ip,
         now: deps.now(),
       });
-      ctx.body = { type: ref.type, path: ref.path, teased, publishAt, generation };
+      ctx.body = { type: ref.type, path: ref.path, teased, publishAt, generation } satisfies TeaseAnswer;
     });
 }

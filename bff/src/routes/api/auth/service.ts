@@ -16,6 +16,7 @@ import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
 import { linkedItemState, type LinkedType } from './repository';
 import type { LoginBody } from './schema';
+import type { DownloadLink, Member } from '@media-site/contracts/member-api';
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -71,7 +72,7 @@ export async function signIn(deps: AccountDeps, input: LoginBody, client: SignIn
 
 export const signOut = (deps: AccountDeps, session: string | undefined) => deleteSession(deps.knex, session);
 
-export async function memberView(deps: AccountDeps, member: MemberRow) {
+export async function memberView(deps: AccountDeps, member: MemberRow): Promise<Member> {
   const e = await entitlementsOf(deps.knex, member);
   const now = deps.now();
   return {
@@ -102,11 +103,7 @@ const LINKED_TYPE: ReadonlyMap<string, LinkedType> = new Map([
  * A signed URL for one file the member may fetch, plain enough for wget -c, curl -C - or aria2.
  * Membership files: valid DOWNLOAD_LINK_TTL_HOURS, but never past the paid-through time.
  */
-export async function downloadLink(
-  deps: AccountDeps,
-  member: MemberRow,
-  sitePath: string,
-): Promise<{ url: string; expiresAt: string; edgeUrl?: string; edgeExpiresAt?: string }> {
+export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePath: string): Promise<DownloadLink> {
   let mediaPath: string;
   try {
     mediaPath = mediaPathOf(sitePath);

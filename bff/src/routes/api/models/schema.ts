@@ -3,7 +3,7 @@ import { textParam } from '../shared/params';
 
 export const letterParam = z
   .string()
-  .regex(/^[A-Z]$/i, 'letter must be one of A to Z')
+  .regex(/^[A-Za-z]$/, 'letter must be one of A to Z')
   .transform((s) => s.toUpperCase());
 
 /** Same bound as models.modelname. */

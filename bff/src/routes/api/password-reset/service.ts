@@ -12,6 +12,7 @@ import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
 import type { SignInClient } from '../auth/limits';
 import { chargeResetRequest, LIVE_LINKS_FROM_UNKNOWN_BROWSERS, LIVE_LINKS_MAX } from './limits';
 import { LINK_TOKEN, linkTokenHash, liveLink, liveLinkCount, newLinkToken, spendAllLinks, spendLink } from './tokens';
+import type { MessageAnswer } from '@media-site/contracts/member-api';
 
 export const RESET_TTL_MS = 3_600_000;
 /** An address shared by several accounts gets one mail per account, for this many at most. */
@@ -24,7 +25,7 @@ export const RESET_ANSWER_FLOOR_MS = 250;
 
 export const RESET_ANSWER = {
   message: 'If an account matches, we have sent a link to its e-mail address. It works for one hour.',
-} as const;
+} as const satisfies MessageAnswer;
 export const RESET_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
 
 /**

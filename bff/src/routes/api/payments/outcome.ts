@@ -1,3 +1,4 @@
+import type { PaymentOutcome as PaymentAnswer } from '@media-site/contracts/member-api';
 import type { AttemptRow } from './attempts';
 
 export const UNKNOWN_MESSAGE =
@@ -8,13 +9,8 @@ export const DECLINE_TEXT_MAX = 200;
 
 export interface PaymentOutcome {
   httpStatus: 200 | 202;
-  body: {
-    approved: boolean;
-    status: 'approved' | 'declined' | 'failed' | 'unknown';
-    message?: string;
-    /** A decline only: the card processor's own words (code and text), which /ccbill shows under "Transaction failed.". */
-    declineText?: string;
-  };
+  /** A decline's `declineText` is the card processor's own words, which /ccbill shows under "Transaction failed.". */
+  body: PaymentAnswer;
 }
 
 /** The same answer for the first call and every repeat of it. */

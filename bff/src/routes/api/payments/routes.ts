@@ -10,6 +10,7 @@ import { memberById, type MemberRow } from '../../../account/repository';
 import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
 import { backendHandle, frontendToken, processPayment, usernameAvailable } from './service';
 import { PAYMENT_START_COOKIE, START_TTL_MS } from './starts';
+import type { PaymentConfig } from '@media-site/contracts/member-api';
 
 // Step 1's nonce: HttpOnly, only on /api, and SameSite=Strict so no other site's page can make
 // this browser send it.
@@ -80,6 +81,6 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
         clientAccnum: s.clientAccnum,
         clientSubacc: s.clientSubacc,
         membershipPrice: s.membership.price,
-      };
+      } satisfies PaymentConfig;
     });
 }

@@ -12,6 +12,7 @@ import { outcomeOf, type PaymentOutcome } from './outcome';
 import type { FrontendTokenBody, ProcessPaymentBody } from './schema';
 import { nonceHash, recordStart, startByHash, type PaymentStart } from './starts';
 import { markUnknown, settleApproved, settleDeclined, settleFailed } from './settle';
+import type { BackendHandle, FrontendToken, UsernameAvailability } from '@media-site/contracts/member-api';
 
 const HANDLE_TTL_MS = 15 * 60_000;
 // Spec §9: a payment token lives 30 hours and may be used 3 times.
@@ -44,7 +45,11 @@ const membershipReservation = (username: string) => `u:${username.toLowerCase()}
  * ignored), then hands the browser the provider's frontend bearer, which can only create payment
  * tokens, with where to create them.
  */
-export async function frontendToken(deps: AccountDeps, input: FrontendTokenBody, member: MemberRow | undefined) {
+export async function frontendToken(
+  deps: AccountDeps,
+  input: FrontendTokenBody,
+  member: MemberRow | undefined,
+): Promise<{ nonce: string; answer: FrontendToken }> {
   let start: PaymentStart;
   if (input.vod !== undefined) {
     if (!member) throw new UnauthenticatedError('sign in to buy a VOD');
@@ -82,7 +87,7 @@ const NOT_STARTED_HERE = 'this payment was not started in this browser, or too l
  * bound to its step-1 record and to the payment token it made at step 2. A payment token is
  * claimed once: another browser that learns it can neither claim it nor spend it.
  */
-export async function backendHandle(deps: AccountDeps, nonce: string | undefined, paymentToken: string) {
+export async function backendHandle(deps: AccountDeps, nonce: string | undefined, paymentToken: string): Promise<BackendHandle> {
   const start = nonce ? await startByHash(deps.knex, nonceHash(nonce), deps.now()) : undefined;
   if (!start) throw new ForbiddenError(NOT_STARTED_HERE);
   await providerBearer(deps.provider.backendBearer);
@@ -213,11 +218,7 @@ export interface SettledPayment {
 }
 
 /** `GET /api/username-available?u=`: free for a new membership (no member, no open or approved attempt). */
-export async function usernameAvailable(
-  deps: AccountDeps,
-  username: string,
-  address: string,
-): Promise<{ username: string; available: boolean }> {
+export async function usernameAvailable(deps: AccountDeps, username: string, address: string): Promise<UsernameAvailability> {
   await enforceRateLimit(
     deps.limiter,
     `uname:ip:${address}`,

@@ -1,16 +1,11 @@
 import type { Manifest } from '@media-site/db/encode';
 import { renditionDownloadUrl, videoDownloadName, vodDownloadName } from '@media-site/contracts/download-name';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
+import type { DownloadChoice } from '@media-site/contracts/member-api';
 import type { PlayableRow } from './repository';
 
-/** One size a member can download: the original, then each rendition, largest first. */
-export interface DownloadChoice {
-  label: string;
-  /** null: not known (the original of an item encoded before the manifest recorded its size, or not encoded yet). */
-  bytes: number | null;
-  /** The site path to ask /api/download-link for. */
-  path: string;
-}
+/** One size a member can download: the original, then each rendition, largest first (contracts/src/member-api.ts). */
+export type { DownloadChoice };
 
 type Naming = Pick<PlayableRow, 'path' | 'prename' | 'datetoupload' | 'format'>;
 

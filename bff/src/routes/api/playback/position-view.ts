@@ -1,3 +1,4 @@
+import type { PositionView } from '@media-site/contracts/playback-api';
 import type { Position } from './positions';
 
 /** Near enough to the end to count as watched: the last 5 % (at most 30 s). */
@@ -6,7 +7,7 @@ export function isCompleted(positionMs: number, durationMs: number | null): bool
 }
 
 /** The JSON of a position: `{ seconds, duration, completed, updatedAt }` (0 / null when none is stored). */
-export function positionView(position: Position | undefined, durationMs: number | null) {
+export function positionView(position: Position | undefined, durationMs: number | null): PositionView {
   const duration = position?.durationMs ?? durationMs;
   return {
     seconds: position ? position.positionMs / 1000 : 0,

@@ -1,5 +1,6 @@
 import { parseManifest, type Manifest } from '@media-site/db/encode';
 import { previewUrl, renditionUrl, type PlayableType } from '@media-site/contracts/playback-layout';
+import type { Playback, PlayAccess, PlayState } from '@media-site/contracts/playback-api';
 import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
@@ -9,14 +10,8 @@ import { positionView } from './position-view';
 import { downloadChoices, originalPath } from './downloads';
 import { encodeState, playableItem, type PlayableRow } from './repository';
 
-/** What the session may do with the item: play it, or what stands in the way. */
-export type PlayAccess = 'granted' | 'sign_in' | 'membership_required' | 'purchase_required' | 'withdrawn';
-
-/**
- * Encoding state as the player shows it: `ready` (renditions exist; a re-encode may be under way),
- * `preparing` (queued or encoding, with progress), `failed`, `unavailable` (nothing was queued).
- */
-export type PlayState = 'ready' | 'preparing' | 'failed' | 'unavailable';
+/** What the session may do with the item, and the encoding as the player shows it (contracts/src/playback-api.ts). */
+export type { PlayAccess, PlayState };
 
 export interface Playable {
   item: PlayableRow;
@@ -43,7 +38,7 @@ export async function loadPlayable(deps: AccountDeps, type: PlayableType, path: 
 }
 
 /** GET /api/playback/{type}/{folder}: everything the player page needs, for this session. */
-export async function playbackView(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string) {
+export async function playbackView(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<Playback> {
   const { item, manifest, state, progress } = await loadPlayable(deps, type, path);
   const access = await playAccess(deps, member, type, path);
   const granted = access === 'granted';

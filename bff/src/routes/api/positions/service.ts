@@ -1,4 +1,5 @@
 import type { PlayableType } from '@media-site/contracts/playback-layout';
+import type { ContinueItem, ContinueWatching } from '@media-site/contracts/playback-api';
 import { BadRequestError, ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
@@ -64,14 +65,14 @@ export async function forgetPosition(deps: AccountDeps, member: MemberRow | unde
 export const CONTINUE_WATCHING_LIMIT = 20;
 
 /** "Continue watching": the member's unfinished videos and VODs, most recent first. */
-export async function continueWatching(deps: AccountDeps, member: MemberRow | undefined) {
+export async function continueWatching(deps: AccountDeps, member: MemberRow | undefined): Promise<ContinueWatching> {
   if (!member) throw new UnauthenticatedError();
   const positions = (await recentPositions(deps.knex, member.id, CONTINUE_WATCHING_LIMIT * 3)).filter(
     (p) => !isCompleted(p.positionMs, p.durationMs),
   );
   const ids = (type: PlayableType) => positions.filter((p) => p.type === type).map((p) => p.contentId);
   const [videos, vods] = await Promise.all([itemsByIds(deps.knex, 'video', ids('video')), itemsByIds(deps.knex, 'vod', ids('vod'))]);
-  const items = [];
+  const items: ContinueItem[] = [];
   for (const p of positions) {
     const item = (p.type === 'video' ? videos : vods).get(p.contentId);
     if (!item) continue;

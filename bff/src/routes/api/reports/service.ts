@@ -17,6 +17,7 @@ import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../.
 import { nudgeMail } from '../../../mail/worker';
 import type { AppealBody, ReportBody } from './schema';
 import { isoTime } from '@media-site/contracts/iso-time';
+import type { ReportStatus } from '@media-site/contracts/member-api';
 
 export interface ReportDeps {
   knex: Knex;
@@ -26,6 +27,7 @@ export interface ReportDeps {
 }
 
 const iso = (ms: number | null) => isoTime(ms, null);
+const isoAt = (ms: number) => isoTime(ms, '');
 
 function toAppError(err: unknown): unknown {
   if (!(err instanceof ReportRuleError)) return err;
@@ -34,14 +36,14 @@ function toAppError(err: unknown): unknown {
 }
 
 /** What the reporter may see by reference: dates and outcome, never the details or e-mail addresses. */
-export function publicView(r: ReportRow, holidays: HolidayList) {
+export function publicView(r: ReportRow, holidays: HolidayList): ReportStatus {
   const d = deadlinesOf(r, holidays);
   return {
     reference: r.reference,
-    receivedAt: iso(r.created_at),
-    acknowledgeBy: iso(d.acknowledgeBy),
+    receivedAt: isoAt(r.created_at),
+    acknowledgeBy: isoAt(d.acknowledgeBy),
     acknowledgedAt: iso(r.acknowledged_at),
-    resolveBy: iso(d.resolveBy),
+    resolveBy: isoAt(d.resolveBy),
     resolvedAt: iso(r.resolved_at),
     outcome: r.outcome,
     appealedAt: iso(r.appealed_at),

@@ -6,6 +6,7 @@ import { parseBody, parseQuery } from '../shared/parse';
 import { isProxySecret, WEBHOOK_PROXY_HEADER } from './proxy-secret';
 import { webhookBody, webhookQuery } from './schema';
 import { receiveWebhook } from './service';
+import type { WebhookReceipt } from '@media-site/contracts/member-api';
 
 /**
  * The provider's subscription events. No signature exists: the source address is the check, made by
@@ -25,7 +26,7 @@ export function webhookRoutes(router: Router, deps: AccountDeps): void {
     readBody(64 * 1024, { form: true }),
     async (ctx) => {
       const result = await receiveWebhook(deps, parseQuery(webhookQuery, ctx), parseBody(webhookBody, ctx));
-      ctx.body = { status: result };
+      ctx.body = { status: result } satisfies WebhookReceipt;
     },
   );
 }

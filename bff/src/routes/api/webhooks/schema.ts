@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const webhookQuery = z.object({
   clientAccnum: z.coerce.number().int(),
   clientSubacc: z.coerce.number().int().optional(),
-  eventType: z.string().regex(/^[A-Z]{3,40}$/i),
+  eventType: z.string().regex(/^[A-Za-z]{3,40}$/),
 });
 
 /**

@@ -1,16 +1,8 @@
 import { fetchJson, postJson } from '../../api/fetchJson';
-import type { Member } from '../../../hooks/useSession';
-import type { DownloadChoice } from '../../player/api/playback';
+import type { AccountView } from '@media-site/contracts/member-api';
 
-export interface AccountView extends Member {
-  /** Where the site's mail goes (receipts, password reset); changed by a link sent to the new address. */
-  email: string;
-  membership: Member['membership'] & { /** false once rebilling is cancelled (the paid time still runs) */ renews: boolean };
-  /** A bought VOD that was taken down stays listed as removed: no title, no folder (it is the title), no download. */
-  vodItems: (
-    { path: string; updatename: string; download: string; downloads?: DownloadChoice[]; removed?: undefined } | { removed: true }
-  )[];
-}
+/** GET /api/account (contracts/src/member-api.ts): a bought VOD taken down since is listed as `{ removed: true }`. */
+export type { AccountView };
 
 export function getAccount(signal: AbortSignal): Promise<AccountView> {
   return fetchJson<AccountView>('/api/account', { signal, credentials: 'same-origin' });

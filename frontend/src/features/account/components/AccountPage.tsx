@@ -64,7 +64,7 @@ function Vods({ account }: { account: AccountView }) {
       ) : (
         <ul className="account-vods">
           {account.vodItems.map((vod, i) =>
-            vod.removed ? (
+            'removed' in vod ? (
               <li key={`removed-${i}`}>
                 <span className="muted">A VOD you bought</span> <span className="status">Removed</span>
                 <span className="muted"> (taken down from the site; it can no longer be downloaded)</span>

@@ -1,7 +1,8 @@
+import type { DownloadLink } from '@media-site/contracts/member-api';
 import { fetchJson } from '../../api/fetchJson';
 
 /** A signed link (valid DOWNLOAD_LINK_TTL_HOURS, 48 h by default) for one /members/ file: resumable, no cookie needed. */
-export function getDownloadLink(path: string): Promise<{ url: string; expiresAt: string }> {
+export function getDownloadLink(path: string): Promise<DownloadLink> {
   return fetchJson(`/api/download-link?path=${encodeURIComponent(path)}`, { credentials: 'same-origin', cache: 'no-store' });
 }
 

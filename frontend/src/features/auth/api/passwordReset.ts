@@ -1,3 +1,4 @@
+import type { MessageAnswer } from '@media-site/contracts/member-api';
 import { HttpError, postJson } from '../../api/fetchJson';
 import type { Member } from '../../../hooks/useSession';
 import { ChallengeRequiredError } from './signIn';
@@ -17,8 +18,7 @@ export function postForAnswer<T>(url: string, body: unknown): Promise<T> {
  */
 export async function requestPasswordReset(login: string, altcha?: string): Promise<string> {
   try {
-    return (await postForAnswer<{ message: string }>('/api/password-reset', { login, ...(altcha === undefined ? {} : { altcha }) }))
-      .message;
+    return (await postForAnswer<MessageAnswer>('/api/password-reset', { login, ...(altcha === undefined ? {} : { altcha }) })).message;
   } catch (error) {
     if (error instanceof HttpError && error.code === 'challenge_required') throw new ChallengeRequiredError(error.serverMessage ?? '');
     throw error;

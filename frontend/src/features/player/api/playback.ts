@@ -1,69 +1,11 @@
+import type { PlayableType } from '@media-site/contracts/playback-layout';
+import type { ContinueItem, ContinueWatching, Playback } from '@media-site/contracts/playback-api';
 import { fetchJson } from '../../api/fetchJson';
 
-export type PlayableType = 'video' | 'vod';
-
-/** What stands between the session and the renditions (bff/README.md, "Playback and continue watching"). */
-export type PlayAccess = 'granted' | 'sign_in' | 'membership_required' | 'purchase_required' | 'withdrawn';
-export type PlayState = 'ready' | 'preparing' | 'failed' | 'unavailable';
-
-export interface Rendition {
-  label: string;
-  url: string;
-  width: number;
-  height: number;
-  bitrate: number;
-  /** The exact `<source type>`, codecs included. */
-  type: string;
-}
-
-/** One size to download: `Original`, then each rendition (`1080p`…), largest first. */
-export interface DownloadChoice {
-  label: string;
-  /** null: not known (an item encoded before its original's size was recorded, or not encoded yet). */
-  bytes: number | null;
-  /** The site path /api/download-link signs. */
-  path: string;
-}
-
-export interface PositionView {
-  seconds: number;
-  duration: number | null;
-  completed: boolean;
-  updatedAt: string | null;
-}
-
-/** `GET /api/playback/{type}/{folder}`: everything the player needs, for this session. */
-export interface Playback {
-  type: PlayableType;
-  path: string;
-  updatename: string;
-  modelname: string;
-  access: PlayAccess;
-  state: PlayState;
-  /** 0..1 while `preparing`. */
-  progress: number | null;
-  duration: number | null;
-  poster: string | null;
-  thumbnails: string | null;
-  trailer: string | null;
-  /** Largest first; empty unless `granted` and `ready`. */
-  renditions: Rendition[];
-  download: string | null;
-  /** Every size to download; empty unless `granted`. */
-  downloads?: DownloadChoice[];
-  position: PositionView | null;
-}
-
-export interface ContinueItem {
-  type: PlayableType;
-  path: string;
-  updatename: string;
-  modelname: string;
-  thumbnail: string | null;
-  seconds: number;
-  duration: number | null;
-  updatedAt: string;
-}
+// The player's answers, typed from the shapes the bff builds them as (contracts/src/playback-api.ts).
+export type { PlayableType } from '@media-site/contracts/playback-layout';
+export type { DownloadChoice } from '@media-site/contracts/member-api';
+export type { ContinueItem, Playback, PlayAccess, PlayState, PositionView, Rendition } from '@media-site/contracts/playback-api';
 
 const target = (type: PlayableType, folder: string) => `${type}/${encodeURIComponent(folder)}`;
 
@@ -91,5 +33,5 @@ export async function savePosition(type: PlayableType, folder: string, seconds: 
 
 /** `GET /api/positions`: the member's unfinished videos and VODs, most recent first. */
 export async function getContinueWatching(signal?: AbortSignal): Promise<ContinueItem[]> {
-  return (await fetchJson<{ items: ContinueItem[] }>('/api/positions', { signal, credentials: 'same-origin' })).items;
+  return (await fetchJson<ContinueWatching>('/api/positions', { signal, credentials: 'same-origin' })).items;
 }

@@ -1,3 +1,4 @@
+import type { ReportStatus } from '@media-site/contracts/member-api';
 import { httpError } from '../../api/fetchJson';
 
 /** An API refusal with the server's message (validation errors name the field). */
@@ -11,20 +12,8 @@ export class ReportApiError extends Error {
   }
 }
 
-export interface ReportStatus {
-  reference: string;
-  receivedAt: string;
-  acknowledgeBy: string;
-  acknowledgedAt: string | null;
-  resolveBy: string;
-  resolvedAt: string | null;
-  outcome: string | null;
-  appealedAt: string | null;
-  appealDecideBy: string | null;
-  appealDecision: string | null;
-  appealBusinessDays: number;
-  canAppeal: boolean;
-}
+/** A report as its reporter sees it (contracts/src/member-api.ts). */
+export type { ReportStatus };
 
 export async function reportRequest<T>(url: string, body?: unknown): Promise<T> {
   const response = await fetch(url, {

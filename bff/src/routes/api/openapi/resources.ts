@@ -1,0 +1,44 @@
+import { accountApi } from '../account/openapi';
+import { adminApi } from '../admin/openapi';
+import { adminContentApi } from '../admin/openapi-content';
+import { authApi } from '../auth/openapi';
+import { freePhotoApi } from '../freephotos/openapi';
+import { modelApi } from '../models/openapi';
+import { passwordResetApi } from '../password-reset/openapi';
+import { paymentApi } from '../payments/openapi';
+import { photoApi } from '../photos/openapi';
+import { playbackApi } from '../playback/openapi';
+import { positionApi } from '../positions/openapi';
+import { reportApi } from '../reports/openapi';
+import { searchApi } from '../search/openapi';
+import { teaserApi } from '../teasers/openapi';
+import { thumbnailApi } from '../thumbnails/openapi';
+import { updateApi } from '../updates/openapi';
+import { videoApi } from '../videos/openapi';
+import { vodApi } from '../vod/openapi';
+import { webhookApi } from '../webhooks/openapi';
+import { openApiApi } from './openapi';
+
+/** Every resource's description, in the order index.ts mounts the routes. */
+export const RESOURCES = [
+  openApiApi,
+  updateApi,
+  photoApi,
+  videoApi,
+  vodApi,
+  modelApi,
+  thumbnailApi,
+  freePhotoApi,
+  searchApi,
+  teaserApi,
+  authApi,
+  accountApi,
+  passwordResetApi,
+  paymentApi,
+  webhookApi,
+  reportApi,
+  playbackApi,
+  positionApi,
+  adminApi,
+  adminContentApi,
+] as const;
