@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex, createReadPool, parseReadUrls, type ReadPool } from '@media-site/db';
 import { oldestUnsentAgeMs } from '@media-site/db/mail';
-import { oldestPendingPurgeAgeMs } from '@media-site/db/reports';
+import { oldestPendingPurgeAgeMs } from '@media-site/db/content';
 import { answerClientErrors } from '@media-site/contracts/client-error';
 import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';

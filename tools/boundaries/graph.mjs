@@ -42,8 +42,8 @@ export const PACKAGES = {
 /**
  * The allowed arrows of shipped code, one workspace per process. contracts is the bottom (zod only);
  * storage is where originals live (local tree or S3); db is the data layer every process shares
- * (knex, migrations, the tables more than one process writes: members, reports, mail, the encode
- * queue). The encoder (the ffmpeg worker) needs the database, and storage for the bucket with STORAGE=s3. ops, the operator command line
+ * (knex, migrations, the tables more than one process writes: members, content, moderation, mail,
+ * the encode queue). The encoder (the ffmpeg worker) needs the database, and storage for the bucket with STORAGE=s3. ops, the operator command line
  * (ingest, seeds, members, reports, payments), runs the encoder in-process (`ingest --wait`,
  * `encode`) and the bff's payment settling (`payments reconcile`), which stays the bff's because
  * the webhooks settle through it too. The front-follower (one beside each nginx host) runs the

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { parseManifest } from '@media-site/db/encode';
-import { unreleasedIds } from '@media-site/db/reports';
+import { unreleasedIds } from '@media-site/db/content';
 import { hashPassword, verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';

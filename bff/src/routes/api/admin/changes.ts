@@ -1,7 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { enableMember, endMemberSessions } from '@media-site/db/members';
-import { contentRefOf, reportByReference, ReportRuleError, restore, takeDown } from '@media-site/db/reports';
+import { contentRefOf, restore, takeDown } from '@media-site/db/content';
+import { reportByReference, ReportRuleError } from '@media-site/db/moderation';
 import { USERNAME } from '@media-site/contracts/member-rules';
 import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';

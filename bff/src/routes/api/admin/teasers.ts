@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { contentRefOf, scheduledTeasers, tease } from '@media-site/db/reports';
+import { contentRefOf, scheduledTeasers, tease } from '@media-site/db/content';
 import { z } from 'zod';
 import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';

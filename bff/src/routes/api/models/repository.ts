@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { contentRefOf } from '@media-site/db/reports';
+import { contentRefOf } from '@media-site/db/content';
 import type { ContentTable } from '../shared/content-page';
 import { encodedColumn, photoCountColumn } from '../shared/facts';
 import { visibleOnly } from '../shared/visible';

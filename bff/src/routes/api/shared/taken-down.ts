@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CONTENT_TABLE, contentRefOf, type ContentRef } from '@media-site/db/reports';
+import { CONTENT_TABLE, contentRefOf, type ContentRef } from '@media-site/db/content';
 
 function refOf(family: string | undefined, folder: string): ContentRef | undefined {
   return family === undefined ? undefined : contentRefOf(`/${family}/${encodeURIComponent(folder)}`);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { unreleasedIds, type ContentTableName, type ContentType } from '@media-site/db/reports';
+import { unreleasedIds, type ContentTableName, type ContentType } from '@media-site/db/content';
 
 const TYPE_OF: Record<ContentTableName, ContentType> = {
   photosets: 'photoset',
