@@ -96,30 +96,6 @@ export async function accessValidFromSince(db: Knex, since: number): Promise<Rec
   return Object.fromEntries(rows.map((r) => [String(num(r.id)), validFromSeconds(num(r.at))]));
 }
 
-export async function insertSubscription(
-  db: Knex,
-  s: {
-    memberId: number;
-    kind: 'membership' | 'vod';
-    vodId: number | null;
-    providerSubscriptionId: string | null;
-    paidUntil: number | null;
-    now: number;
-  },
-): Promise<number> {
-  const [id] = await db('subscriptions').insert({
-    member_id: s.memberId,
-    kind: s.kind,
-    vod_id: s.vodId,
-    provider_subscription_id: s.providerSubscriptionId,
-    status: 'active',
-    paid_until: s.paidUntil,
-    created_at: s.now,
-    updated_at: s.now,
-  });
-  return num(id);
-}
-
 export async function subscriptionsByProviderId(db: Knex, providerSubscriptionId: string): Promise<SubscriptionRow[]> {
   const rows: Record<string, unknown>[] = await db('subscriptions').where({ provider_subscription_id: providerSubscriptionId });
   return rows.map((r) => toSubscription(r) as SubscriptionRow);

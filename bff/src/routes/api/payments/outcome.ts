@@ -1,4 +1,4 @@
-import type { AttemptRow } from './attempts';
+import type { AttemptRow } from '@media-site/db/payments';
 
 export const UNKNOWN_MESSAGE =
   'We could not confirm the payment with the card processor. Do not pay again: if the charge went through, your access is activated automatically within a few minutes.';
