@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { memberNamed } from '@media-site/db/members';
-import { visibleOnly } from '../routes/api/shared/visible';
+import { visibleOnly } from '../routes/api/shared/repository';
 
 export interface MemberRow {
   id: number;

@@ -9,7 +9,7 @@ import { createSession, deleteSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import { memberByUsername, mintSeconds, shownVodPaths, type MemberRow } from '../../../account/repository';
-import { isTakenDown, isUnreleased } from '../shared/taken-down';
+import { isTakenDown, isUnreleased } from '../shared/repository';
 import { downloadChoices } from '../playback/downloads';
 import { encodeState, playableItem } from '../playback/repository';
 import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../../security/altcha';

@@ -4,10 +4,9 @@ import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import type { MemberRow } from '../../../account/repository';
-import { positionOf } from './positions';
 import { positionView } from './position-view';
 import { downloadChoices, originalPath } from './downloads';
-import { encodeState, playableItem, type PlayableRow } from './repository';
+import { encodeState, playableItem, positionOf, type PlayableRow } from './repository';
 
 /** What the session may do with the item: play it, or what stands in the way. */
 export type PlayAccess = 'granted' | 'sign_in' | 'membership_required' | 'purchase_required' | 'withdrawn';
