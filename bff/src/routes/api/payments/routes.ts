@@ -9,7 +9,7 @@ import { formGuards } from '../shared/guards';
 import { memberById, type MemberRow } from '../../../account/repository';
 import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
 import { backendHandle, frontendToken, processPayment, usernameAvailable } from './service';
-import { PAYMENT_START_COOKIE, START_TTL_MS } from './starts';
+import { PAYMENT_START_COOKIE, START_TTL_MS } from './repository';
 
 // Step 1's nonce: HttpOnly, only on /api, and SameSite=Strict so no other site's page can make
 // this browser send it.

@@ -17,10 +17,18 @@ import {
   settleFailed,
   type NewAttempt,
 } from '@media-site/db/payments';
-import { bindingOf, issueHandle, spendHandle, TokenClaimedError } from './handles';
 import { outcomeOf, type PaymentOutcome } from './outcome';
 import type { FrontendTokenBody, ProcessPaymentBody } from './schema';
-import { nonceHash, recordStart, startByHash, type PaymentStart } from './starts';
+import {
+  bindingOf,
+  issueHandle,
+  nonceHash,
+  recordStart,
+  spendHandle,
+  startByHash,
+  TokenClaimedError,
+  type PaymentStart,
+} from './repository';
 import { countSettlement, settleOptionsOf } from './settlement';
 
 const HANDLE_TTL_MS = 15 * 60_000;
