@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isSqlite } from '@media-site/db';
 import { memberNamed } from '@media-site/db/members';
 import { visibleOnly } from '../routes/api/shared/repository';
 
@@ -63,6 +64,19 @@ export async function memberByUsername(db: Knex, username: string): Promise<Memb
 
 export async function memberById(db: Knex, id: number): Promise<MemberRow | undefined> {
   return toMember(await db('members').where({ id }).first());
+}
+
+/** The ids of the members with this e-mail address in any letter case, lowest first, at most `limit`. */
+export async function memberIdsWithEmail(db: Knex, email: string, limit: number): Promise<number[]> {
+  // Index-backed in any letter case (migration 012): MySQL/MariaDB's _ci collation, SQLite's NOCASE index.
+  const byEmail = isSqlite(db) ? db('members').whereRaw('email = ? COLLATE NOCASE', [email]) : db('members').where('email', email);
+  const rows: { id: unknown }[] = await byEmail.orderBy('id').limit(limit).select('id');
+  return rows.map((r) => num(r.id));
+}
+
+/** Locks the member's row until the transaction ends (SELECT … FOR UPDATE), so changes to it queue. */
+export async function lockMember(trx: Knex, id: number): Promise<void> {
+  await trx('members').where({ id }).forUpdate().first('id');
 }
 
 // The members table has one writer, db's accounts module (the operator CLI's too): the bff writes through it.

@@ -11,7 +11,7 @@ import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn } from '../../../account/entitlements';
 import { bumpAccessValidFrom, setPasswordHash, type MemberRow } from '../../../account/repository';
 import { passwordChangedNotice } from '../password-reset/service';
-import { spendAllLinks } from '../password-reset/tokens';
+import { spendAllLinks } from '../password-reset/repository';
 import { downloadChoices, type DownloadChoice } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
 
