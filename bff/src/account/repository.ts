@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isSqlite } from '@media-site/db';
+import { unreleasedIds } from '@media-site/db/content';
 import { memberNamed } from '@media-site/db/members';
 import { visibleOnly } from '../routes/api/shared/repository';
 
@@ -133,6 +134,43 @@ export async function membershipPaidUntil(db: Knex, memberId: number): Promise<n
     .max({ until: 'paid_until' })
     .first();
   return numOrNull(row?.until);
+}
+
+/** Rebilling is on while a membership subscription is still `active` (a cancellation moves it to `cancelled`). */
+export async function membershipRenews(db: Knex, memberId: number): Promise<boolean> {
+  return (await db('subscriptions').where({ member_id: memberId, kind: 'membership', status: 'active' }).first('id')) !== undefined;
+}
+
+export interface BoughtVodRow {
+  path: string;
+  updatename: string;
+  prename: string;
+  format: number;
+  datetoupload: string;
+  takenDown: boolean;
+  /** Its encode's manifest (the renditions), null until encoded. */
+  manifest: string | null;
+}
+
+/** The member's bought VODs by folder, taken-down ones too (flagged), those scheduled for after `now` left out. */
+export async function boughtVodRows(db: Knex, memberId: number, now: number): Promise<BoughtVodRow[]> {
+  const rows: Record<string, unknown>[] = await db('subscriptions as s')
+    .join('vods as v', 'v.id', 's.vod_id')
+    .leftJoin('takedowns as t', (j) => j.on('t.content_id', '=', 'v.id').andOn('t.content_type', '=', db.raw('?', ['vod'])))
+    .leftJoin('media_jobs as m', (j) => j.on('m.path', '=', 'v.path').andOn('m.content_type', '=', db.raw('?', ['vod'])))
+    .where({ 's.member_id': memberId, 's.kind': 'vod', 's.status': 'active' })
+    .whereNotIn('v.id', unreleasedIds(db, 'vods', now))
+    .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload', 't.id as takedown', 'm.manifest')
+    .orderBy('v.path');
+  return rows.map((r) => ({
+    path: String(r.path),
+    updatename: String(r.updatename),
+    prename: String(r.prename),
+    format: Number(r.format),
+    datetoupload: String(r.datetoupload),
+    takenDown: r.takedown !== null && r.takedown !== undefined,
+    manifest: (r.manifest as string | null | undefined) ?? null,
+  }));
 }
 
 export async function boughtVodPaths(db: Knex, memberId: number): Promise<string[]> {
