@@ -16,18 +16,6 @@ export interface MemberRow {
   access_valid_from: number | null;
 }
 
-export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'revoked';
-
-export interface SubscriptionRow {
-  id: number;
-  member_id: number;
-  kind: 'membership' | 'vod';
-  vod_id: number | null;
-  provider_subscription_id: string | null;
-  status: SubscriptionStatus;
-  paid_until: number | null;
-}
-
 // mysql2 returns bigint columns as strings (bigNumberStrings).
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -42,19 +30,6 @@ function toMember(row: Record<string, unknown> | undefined): MemberRow | undefin
     revoked_at: numOrNull(row.revoked_at),
     disabled_at: numOrNull(row.disabled_at),
     access_valid_from: numOrNull(row.access_valid_from),
-  };
-}
-
-function toSubscription(row: Record<string, unknown> | undefined): SubscriptionRow | undefined {
-  if (!row) return undefined;
-  return {
-    id: num(row.id),
-    member_id: num(row.member_id),
-    kind: row.kind as SubscriptionRow['kind'],
-    vod_id: numOrNull(row.vod_id),
-    provider_subscription_id: row.provider_subscription_id === null ? null : String(row.provider_subscription_id),
-    status: row.status as SubscriptionStatus,
-    paid_until: numOrNull(row.paid_until),
   };
 }
 
@@ -109,22 +84,6 @@ export async function accessValidFromSince(db: Knex, since: number): Promise<Rec
     .where('access_valid_from', '>=', since)
     .select('id', 'access_valid_from as at');
   return Object.fromEntries(rows.map((r) => [String(num(r.id)), validFromSeconds(num(r.at))]));
-}
-
-export async function subscriptionsByProviderId(db: Knex, providerSubscriptionId: string): Promise<SubscriptionRow[]> {
-  const rows: Record<string, unknown>[] = await db('subscriptions').where({ provider_subscription_id: providerSubscriptionId });
-  return rows.map((r) => toSubscription(r) as SubscriptionRow);
-}
-
-export async function updateSubscription(
-  db: Knex,
-  id: number,
-  patch: { status?: SubscriptionStatus; paid_until?: number | null; now: number },
-): Promise<void> {
-  const { now, ...rest } = patch;
-  await db('subscriptions')
-    .where({ id })
-    .update({ ...rest, updated_at: now });
 }
 
 export async function membershipPaidUntil(db: Knex, memberId: number): Promise<number | null> {

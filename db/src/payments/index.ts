@@ -1,7 +1,8 @@
 // Payment settlement: the attempts recorded before each charge, and settling them (the member, the
 // subscription and the receipt in one transaction) whichever way the outcome arrives: the charge's
 // own answer and the provider's webhooks in the bff, an operator's reconcile from the console or
-// the operator CLI.
+// the operator CLI. And the subscriptions a settled charge starts, which the webhooks renew, cancel,
+// expire or revoke.
 export {
   attemptById,
   attemptBySubscriptionId,
@@ -25,5 +26,11 @@ export {
   settleOptionsFromEnv,
   type ReconcileAction,
 } from './reconcile';
-export { insertSubscription } from './subscriptions';
+export {
+  insertSubscription,
+  subscriptionsByProviderId,
+  updateSubscription,
+  type SubscriptionRow,
+  type SubscriptionStatus,
+} from './subscriptions';
 export { membershipTermsShape } from './terms';

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { parseManifest } from '@media-site/db/encode';
-import { hashPassword, verifyPassword } from '@media-site/db/members';
+import { createSession, endSessionsOf, hashPassword, verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
-import { createSession } from '../../../security/sessions';
 import { ACCOUNT_WINDOW_SECONDS } from '../auth/limits';
 import { memberView } from '../auth/service';
 import type { AccountDeps } from '../../../account/deps';
@@ -67,7 +66,7 @@ export async function changePassword(deps: AccountDeps, member: MemberRow, input
     await setPasswordHash(trx, member.id, hash);
     // Reset links mailed before would set the password again: none outlives the change.
     await spendAllLinks(trx, 'password_resets', member.id, now);
-    await trx('member_sessions').where({ member_id: member.id }).delete();
+    await endSessionsOf(trx, member.id);
     // What the ended sessions minted (links, edge URLs, media cookies) ends at the media service's next poll.
     await bumpAccessValidFrom(trx, member.id, now);
     await passwordChangedNotice(trx, deps.settings.site, member, now);
@@ -83,7 +82,7 @@ export async function signOutEverywhere(deps: AccountDeps, member: MemberRow): P
   let ended = 0;
   await deps.knex.transaction(async (trx) => {
     await bumpAccessValidFrom(trx, member.id, deps.now());
-    ended = await trx('member_sessions').where({ member_id: member.id }).delete();
+    ended = await endSessionsOf(trx, member.id);
   });
   return ended;
 }

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { passwordChangedMail, passwordResetMail } from '@media-site/db/mail/templates';
-import { hashPassword } from '@media-site/db/members';
+import { createSession, endSessionsOf, hashPassword } from '@media-site/db/members';
 import { BadRequestError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
-import { createSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import {
   bumpAccessValidFrom,
@@ -150,7 +149,7 @@ export async function confirmPasswordReset(
     // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.
     await spendAllLinks(trx, 'email_changes', member.id, now);
     await setPasswordHash(trx, member.id, hash);
-    await trx('member_sessions').where({ member_id: member.id }).delete();
+    await endSessionsOf(trx, member.id);
     await bumpAccessValidFrom(trx, member.id, now);
     await passwordChangedNotice(trx, settings.site, member, now);
   });

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { addressBlock } from '../../../security/client-address';
-import { createSession, deleteSession } from '../../../security/sessions';
+import { createSession, deleteSession } from '@media-site/db/members';
 import { currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from '../auth/session';
 import type { AccountDeps } from '../../../account/deps';
 import { parseBody, parseQuery } from '../shared/parse';

@@ -4,8 +4,17 @@ import { ForbiddenError } from '../../../errors';
 import { enqueueMail, type RenderedMail } from '@media-site/db/mail';
 import { accessWithdrawnMail, cancellationMail, renewalFailedMail, renewalReceiptMail } from '@media-site/db/mail/templates';
 import type { AccountDeps } from '../../../account/deps';
-import { memberById, revokeMember, subscriptionsByProviderId, updateSubscription, type SubscriptionRow } from '../../../account/repository';
-import { attemptById, attemptBySubscriptionId, settleApproved, settleDeclined, type AttemptRow } from '@media-site/db/payments';
+import { memberById, revokeMember } from '../../../account/repository';
+import {
+  attemptById,
+  attemptBySubscriptionId,
+  settleApproved,
+  settleDeclined,
+  subscriptionsByProviderId,
+  updateSubscription,
+  type AttemptRow,
+  type SubscriptionRow,
+} from '@media-site/db/payments';
 import { countSettlement, settleOptionsOf } from '../payments/settlement';
 import { nudgeMail } from '../../../mail/worker';
 import { recordOutcome, storeEvent } from './repository';
