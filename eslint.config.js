@@ -31,9 +31,10 @@ export default tseslint.config(
   },
   {
     // Workspace arrows (contracts ← db ← services; the SPA on contracts only): tools/boundaries/graph.mjs;
-    // and no import cycle between any two files: tools/boundaries/cycles.mjs.
+    // no import cycle between any two files: tools/boundaries/cycles.mjs; queries only in db/ and
+    // repository.ts files: tools/boundaries/sql-home.mjs.
     plugins: { boundaries },
-    rules: { 'boundaries/workspace-imports': 'error', 'boundaries/no-cycle': 'error' },
+    rules: { 'boundaries/workspace-imports': 'error', 'boundaries/no-cycle': 'error', 'boundaries/sql-home': 'error' },
   },
   {
     files: ['frontend/src/**/*.{ts,tsx}', 'frontend/test/**/*.{ts,tsx}'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { redisHaProblem } from '@media-site/db';
-import { parseHolidays } from '@media-site/db/reports';
+import { parseHolidays } from '@media-site/db/moderation';
 import { placeholderReason, weakKeyReason } from '@media-site/contracts/secret-policy';
 import { providerConfigShape, refuseSimulatorInProduction } from './provider/config';
 import { refuseLocalSecurityInProduction, securityConfigShape } from './security/config';

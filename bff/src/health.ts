@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { exactRouter } from './routes/exact-router';
 import type { Knex } from 'knex';
+import { databaseAnswers } from '@media-site/db';
 import type { CatalogCache } from './cache/catalog-cache';
 
 export interface HealthDeps {
@@ -15,10 +16,7 @@ export function healthRouter({ knex, cache }: HealthDeps): Router {
       ctx.body = { status: 'ok' };
     })
     .get('/readyz', async (ctx) => {
-      const database = await knex
-        .raw('select 1')
-        .then(() => 'up' as const)
-        .catch(() => 'down' as const);
+      const database = (await databaseAnswers(knex)) ? 'up' : 'down';
       ctx.status = database === 'up' ? 200 : 503;
       ctx.body = {
         status: database === 'up' ? 'ready' : 'unavailable',

@@ -5,11 +5,11 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createKnex, createReadPool, parseReadUrls, type ReadPool } from '@media-site/db';
 import { oldestUnsentAgeMs } from '@media-site/db/mail';
-import { oldestPendingPurgeAgeMs } from '@media-site/db/reports';
+import { oldestPendingPurgeAgeMs } from '@media-site/db/content';
 import { answerClientErrors } from '@media-site/contracts/client-error';
 import { createAccessLog, type LogDestination } from './access-log';
 import { createApp } from './app';
-import { contentAnchorBuilder, contentListName } from './routes/api/shared/content-page';
+import { contentListName } from './routes/api/shared/content-page';
 import { PageAnchors } from './routes/api/shared/page-anchors';
 import { UPDATES_LIST, updatesAnchorBuilder } from './routes/api/updates/repository';
 import type { CatalogCache } from './cache/catalog-cache';
@@ -24,6 +24,7 @@ import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
 import { startAccount } from './account/start';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
 import { frontDoorListener } from './security/client';
+import { contentAnchorBuilder } from './routes/api/shared/repository';
 
 export interface BffOverrides {
   knex?: Knex;

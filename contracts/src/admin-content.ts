@@ -19,7 +19,7 @@ export type ContentState = (typeof CONTENT_STATES)[number];
 
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
-/** An item as the Content screen lists it (db/src/reports/content-admin.ts). */
+/** An item as the Content screen lists it (db/src/content/edit.ts). */
 export const contentItem = z.strictObject({
   type: z.enum(CONTENT_KINDS),
   /** The item's path (for a model: its name). */

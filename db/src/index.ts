@@ -1,4 +1,4 @@
-export { createKnex, clientOf, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
+export { createKnex, clientOf, databaseAnswers, isSqlite, isUniqueViolation, type DbClient, type KnexOptions } from './knex';
 export { createReadPool, parseReadUrls, isUnreachable, type ReadPool, type ReadPoolOptions, type ReplicaState } from './read-pool';
 export { publishGeneration } from './publish';
 export { parseSentinels, redisHaProblem, sentinelOptions, type RedisHaSettings, type SentinelAddress } from './redis-ha';

@@ -78,3 +78,11 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/** Whether the database answers a trivial query now (a readiness probe); never throws. */
+export function databaseAnswers(knex: Knex): Promise<boolean> {
+  return knex.raw('select 1').then(
+    () => true,
+    () => false,
+  );
+}

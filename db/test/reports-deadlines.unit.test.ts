@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays, isBusinessDay, parseHolidays } from '../src/reports/business-days';
-import { deadlinesOf, missed, nextDeadline, overdue } from '../src/reports/deadlines';
+import { addBusinessDays, isBusinessDay, parseHolidays } from '../src/moderation/business-days';
+import { deadlinesOf, missed, nextDeadline, overdue } from '../src/moderation/deadlines';
 
 const t = (iso: string) => Date.parse(iso);
 const d = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseHolidays } from '../src/reports/business-days';
-import { queueOrder, slaOf } from '../src/reports/handling';
-import type { ReportRow } from '../src/reports/repository';
+import { parseHolidays } from '../src/moderation/business-days';
+import { queueOrder, slaOf } from '../src/moderation/handling';
+import type { ReportRow } from '../src/moderation/repository';
 
 const t = (iso: string) => Date.parse(iso);
 

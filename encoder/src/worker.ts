@@ -11,6 +11,7 @@ import {
   claimNext,
   failJob,
   finishJob,
+  jobsLeft,
   type JobRow,
   type Manifest,
   originalFile,
@@ -18,6 +19,7 @@ import {
   recoverStale,
   releaseJob,
   renewLease,
+  setSourceSig,
   sourceSig,
 } from '@media-site/db/encode';
 import { UnplayableSource } from './probe';
@@ -157,9 +159,7 @@ export class EncodeWorker {
   }
 
   private async workLeft(): Promise<boolean> {
-    const query = this.options.knex('media_jobs').whereIn('status', ['queued', 'running']).first('id');
-    if (this.options.ids) query.whereIn('id', this.options.ids.length ? [...this.options.ids] : [-1]);
-    return Boolean(await query);
+    return jobsLeft(this.options.knex, this.options.ids);
   }
 
   private start(job: JobRow): void {
@@ -223,7 +223,7 @@ export class EncodeWorker {
       const sig = original && (await sourceSig(original));
       if (!original || !sig) throw new UnplayableSource(`the original of ${job.contentType}/${job.path} is missing`);
       // The file on disk is what gets encoded; the row follows it, so a finished job compares like with like.
-      if (sig !== job.sourceSig) await knex('media_jobs').where({ id: job.id, claim: this.claim }).update({ source_sig: sig });
+      if (sig !== job.sourceSig) await setSourceSig(knex, job.id, this.claim, sig);
       const manifest = await deriveItem({
         jobId: job.id,
         attempt: randomBytes(4).toString('hex'),

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '../src/commands/registry';
 import { readGeneration } from '@media-site/db';
 import { EXPORT_COLUMNS } from '../src/commands/reports-export';
-import { hiddenContentIds, insertReport } from '@media-site/db/reports';
+import { hiddenContentIds } from '@media-site/db/content';
+import { insertReport } from '@media-site/db/moderation';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const t = (iso: string) => Date.parse(iso);

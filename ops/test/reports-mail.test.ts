@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '../src/commands/registry';
-import { insertReport } from '@media-site/db/reports';
+import { insertReport } from '@media-site/db/moderation';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const t = (iso: string) => Date.parse(iso);

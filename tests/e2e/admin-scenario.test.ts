@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertReport } from '@media-site/db/reports';
+import { insertReport } from '@media-site/db/moderation';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { startSite, type Site } from './browser';
 import { AdminKit, adminShot, confirmWithCode, type AdminSize } from './admin-kit';

@@ -1,8 +1,10 @@
 // ESLint rules. `boundaries/workspace-imports`: an import whose arrow between workspaces is not in
 // graph.mjs's table is an error, so `npm run lint` (and so `npm test`) fails when one goes the
 // wrong way. `boundaries/no-cycle`: an import that closes a file-level import cycle (cycles.mjs).
+// `boundaries/sql-home`: a query built outside db/ and the repository.ts files (sql-home.mjs).
 import { chain, cyclesOf, fileGraph, resolveImport } from './cycles.mjs';
 import { violation } from './graph.mjs';
+import { buildsQuery, sqlAllowedIn } from './sql-home.mjs';
 
 const rule = {
   meta: {
@@ -61,4 +63,25 @@ const noCycle = {
   },
 };
 
-export default { rules: { 'workspace-imports': rule, 'no-cycle': noCycle } };
+const sqlHome = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Queries are built only in db/ and in repository.ts files (tools/boundaries/sql-home.mjs)' },
+    schema: [],
+  },
+  create(context) {
+    if (sqlAllowedIn(context.filename)) return {};
+    return {
+      CallExpression(node) {
+        if (buildsQuery(node))
+          context.report({
+            node,
+            message:
+              'a query outside a repository: move it into this folder\'s repository.ts, or into db/src/<domain>/ when another process uses the table too (README, "Where SQL lives")',
+          });
+      },
+    };
+  },
+};
+
+export default { rules: { 'workspace-imports': rule, 'no-cycle': noCycle, 'sql-home': sqlHome } };

@@ -42,11 +42,12 @@ export const PACKAGES = {
 /**
  * The allowed arrows of shipped code, one workspace per process. contracts is the bottom (zod only);
  * storage is where originals live (local tree or S3); db is the data layer every process shares
- * (knex, migrations, the tables more than one process writes: members, reports, mail, the encode
- * queue). The encoder (the ffmpeg worker) needs the database, and storage for the bucket with STORAGE=s3. ops, the operator command line
- * (ingest, seeds, members, reports, payments), runs the encoder in-process (`ingest --wait`,
- * `encode`) and the bff's payment settling (`payments reconcile`), which stays the bff's because
- * the webhooks settle through it too. The front-follower (one beside each nginx host) runs the
+ * (knex, migrations, the tables more than one process writes: members, content, moderation, mail,
+ * the encode queue, payments). The encoder (the ffmpeg worker) needs the database, and storage
+ * for the bucket with STORAGE=s3. ops, the operator command line (ingest, seeds, members, reports,
+ * payments), runs the encoder in-process (`ingest --wait`, `encode`) and never the bff: what both
+ * do (settling a payment, a takedown) lives in db.
+ * The front-follower (one beside each nginx host) runs the
  * bff's own generation tracking with caching off, so it takes the bff's catalog cache. The two services never import each other: the media service
  * needs storage, not the database; the bff needs the database, and neither sharp nor the S3 client.
  * The SPA takes only browser-safe contracts. The simulator is a tool: no service imports it.
@@ -58,7 +59,7 @@ export const ALLOWED = {
   storage: ['contracts'],
   db: ['contracts'],
   encoder: ['contracts', 'storage', 'db'],
-  ops: ['contracts', 'storage', 'db', 'encoder', 'bff'],
+  ops: ['contracts', 'storage', 'db', 'encoder'],
   'media-service': ['contracts', 'storage'],
   bff: ['contracts', 'db'],
   'front-follower': ['contracts', 'db', 'bff'],

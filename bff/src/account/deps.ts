@@ -4,7 +4,7 @@ import type { KeyRing } from '@media-site/contracts/token';
 import type { CcbillClient } from '../provider/client';
 import type { AddressList } from '../security/address-list';
 import type { RateLimiter } from '../security/rate-limit';
-import type { HolidayList } from '@media-site/db/reports';
+import type { HolidayList } from '@media-site/db/moderation';
 import type { MailSite } from '@media-site/db/mail';
 
 export interface AccountSettings {

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
+import { isSqlite } from '@media-site/db';
+import { unreleasedIds } from '@media-site/db/content';
 import { memberNamed } from '@media-site/db/members';
-import { visibleOnly } from '../routes/api/shared/visible';
+import { visibleOnly } from '../routes/api/shared/repository';
 
 export interface MemberRow {
   id: number;
@@ -12,18 +14,6 @@ export interface MemberRow {
   disabled_at: number | null;
   /** Unix ms; what the member was given before it is refused (sign out everywhere, a password change, a disable, a chargeback). */
   access_valid_from: number | null;
-}
-
-export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'revoked';
-
-export interface SubscriptionRow {
-  id: number;
-  member_id: number;
-  kind: 'membership' | 'vod';
-  vod_id: number | null;
-  provider_subscription_id: string | null;
-  status: SubscriptionStatus;
-  paid_until: number | null;
 }
 
 // mysql2 returns bigint columns as strings (bigNumberStrings).
@@ -43,19 +33,6 @@ function toMember(row: Record<string, unknown> | undefined): MemberRow | undefin
   };
 }
 
-function toSubscription(row: Record<string, unknown> | undefined): SubscriptionRow | undefined {
-  if (!row) return undefined;
-  return {
-    id: num(row.id),
-    member_id: num(row.member_id),
-    kind: row.kind as SubscriptionRow['kind'],
-    vod_id: numOrNull(row.vod_id),
-    provider_subscription_id: row.provider_subscription_id === null ? null : String(row.provider_subscription_id),
-    status: row.status as SubscriptionStatus,
-    paid_until: numOrNull(row.paid_until),
-  };
-}
-
 /** In any letter case ("Demo" is "demo"), on every backend. */
 export async function memberByUsername(db: Knex, username: string): Promise<MemberRow | undefined> {
   return toMember(await memberNamed(db, username).first());
@@ -63,6 +40,19 @@ export async function memberByUsername(db: Knex, username: string): Promise<Memb
 
 export async function memberById(db: Knex, id: number): Promise<MemberRow | undefined> {
   return toMember(await db('members').where({ id }).first());
+}
+
+/** The ids of the members with this e-mail address in any letter case, lowest first, at most `limit`. */
+export async function memberIdsWithEmail(db: Knex, email: string, limit: number): Promise<number[]> {
+  // Index-backed in any letter case (migration 012): MySQL/MariaDB's _ci collation, SQLite's NOCASE index.
+  const byEmail = isSqlite(db) ? db('members').whereRaw('email = ? COLLATE NOCASE', [email]) : db('members').where('email', email);
+  const rows: { id: unknown }[] = await byEmail.orderBy('id').limit(limit).select('id');
+  return rows.map((r) => num(r.id));
+}
+
+/** Locks the member's row until the transaction ends (SELECT … FOR UPDATE), so changes to it queue. */
+export async function lockMember(trx: Knex, id: number): Promise<void> {
+  await trx('members').where({ id }).forUpdate().first('id');
 }
 
 // The members table has one writer, db's accounts module (the operator CLI's too): the bff writes through it.
@@ -96,46 +86,6 @@ export async function accessValidFromSince(db: Knex, since: number): Promise<Rec
   return Object.fromEntries(rows.map((r) => [String(num(r.id)), validFromSeconds(num(r.at))]));
 }
 
-export async function insertSubscription(
-  db: Knex,
-  s: {
-    memberId: number;
-    kind: 'membership' | 'vod';
-    vodId: number | null;
-    providerSubscriptionId: string | null;
-    paidUntil: number | null;
-    now: number;
-  },
-): Promise<number> {
-  const [id] = await db('subscriptions').insert({
-    member_id: s.memberId,
-    kind: s.kind,
-    vod_id: s.vodId,
-    provider_subscription_id: s.providerSubscriptionId,
-    status: 'active',
-    paid_until: s.paidUntil,
-    created_at: s.now,
-    updated_at: s.now,
-  });
-  return num(id);
-}
-
-export async function subscriptionsByProviderId(db: Knex, providerSubscriptionId: string): Promise<SubscriptionRow[]> {
-  const rows: Record<string, unknown>[] = await db('subscriptions').where({ provider_subscription_id: providerSubscriptionId });
-  return rows.map((r) => toSubscription(r) as SubscriptionRow);
-}
-
-export async function updateSubscription(
-  db: Knex,
-  id: number,
-  patch: { status?: SubscriptionStatus; paid_until?: number | null; now: number },
-): Promise<void> {
-  const { now, ...rest } = patch;
-  await db('subscriptions')
-    .where({ id })
-    .update({ ...rest, updated_at: now });
-}
-
 export async function membershipPaidUntil(db: Knex, memberId: number): Promise<number | null> {
   const row = await db('subscriptions')
     .where({ member_id: memberId, kind: 'membership' })
@@ -143,6 +93,43 @@ export async function membershipPaidUntil(db: Knex, memberId: number): Promise<n
     .max({ until: 'paid_until' })
     .first();
   return numOrNull(row?.until);
+}
+
+/** Rebilling is on while a membership subscription is still `active` (a cancellation moves it to `cancelled`). */
+export async function membershipRenews(db: Knex, memberId: number): Promise<boolean> {
+  return (await db('subscriptions').where({ member_id: memberId, kind: 'membership', status: 'active' }).first('id')) !== undefined;
+}
+
+export interface BoughtVodRow {
+  path: string;
+  updatename: string;
+  prename: string;
+  format: number;
+  datetoupload: string;
+  takenDown: boolean;
+  /** Its encode's manifest (the renditions), null until encoded. */
+  manifest: string | null;
+}
+
+/** The member's bought VODs by folder, taken-down ones too (flagged), those scheduled for after `now` left out. */
+export async function boughtVodRows(db: Knex, memberId: number, now: number): Promise<BoughtVodRow[]> {
+  const rows: Record<string, unknown>[] = await db('subscriptions as s')
+    .join('vods as v', 'v.id', 's.vod_id')
+    .leftJoin('takedowns as t', (j) => j.on('t.content_id', '=', 'v.id').andOn('t.content_type', '=', db.raw('?', ['vod'])))
+    .leftJoin('media_jobs as m', (j) => j.on('m.path', '=', 'v.path').andOn('m.content_type', '=', db.raw('?', ['vod'])))
+    .where({ 's.member_id': memberId, 's.kind': 'vod', 's.status': 'active' })
+    .whereNotIn('v.id', unreleasedIds(db, 'vods', now))
+    .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload', 't.id as takedown', 'm.manifest')
+    .orderBy('v.path');
+  return rows.map((r) => ({
+    path: String(r.path),
+    updatename: String(r.updatename),
+    prename: String(r.prename),
+    format: Number(r.format),
+    datetoupload: String(r.datetoupload),
+    takenDown: r.takedown !== null && r.takedown !== undefined,
+    manifest: (r.manifest as string | null | undefined) ?? null,
+  }));
 }
 
 export async function boughtVodPaths(db: Knex, memberId: number): Promise<string[]> {

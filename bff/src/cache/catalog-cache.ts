@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { readGeneration } from '@media-site/db';
-import { releaseDue } from '@media-site/db/reports';
+import { releaseDue } from '@media-site/db/content';
 import { LRUCache } from 'lru-cache';
 import { announceGeneration, catalogChanged, generationChannel } from './catalog-changed';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { schedule } from '@media-site/db/reports';
+import { schedule } from '@media-site/db/content';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 import { insertCatalog, type Catalog } from '../test/fixtures';
 import { silentLogger } from '../test/harness';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { nextRelease } from '@media-site/db/reports';
+import { nextRelease } from '@media-site/db/content';
 
 /** setTimeout's longest delay; a release further ahead is re-armed when this one fires. */
 const MAX_DELAY_MS = 2 ** 31 - 1;

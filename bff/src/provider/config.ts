@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { placeholderReason, weakProviderSecretReason } from '@media-site/contracts/secret-policy';
+import { membershipTermsShape } from '@media-site/db/payments';
 import { intSetting } from '../config-schema';
 
 // Coercing would read an empty value (compose's `${VAR:-}`) as 0: a wrong merchant account that
@@ -76,8 +77,9 @@ export const providerConfigShape = {
     .regex(/^\d{1,5}\.\d{2}$/, 'a decimal like 14.99')
     .default('14.99')
     .describe('what a membership costs (spec §9); never taken from a request'),
-  MEMBERSHIP_PERIOD_DAYS: intSetting(30, 1, 365).describe("a membership's period in days"),
-  MEMBERSHIP_REBILLS: intSetting(99, 0, 99).describe('how many times a membership rebills'),
+  // Shared with the operator CLI's reconcile, which reads them without this configuration.
+  MEMBERSHIP_PERIOD_DAYS: membershipTermsShape.MEMBERSHIP_PERIOD_DAYS,
+  MEMBERSHIP_REBILLS: membershipTermsShape.MEMBERSHIP_REBILLS,
   PAYMENT_CURRENCY_CODE: intSetting(840, 1, 999).describe('ISO 4217 numeric currency code of every charge (840: US dollars)'),
   VOD_PURCHASE_PERIOD_DAYS: intSetting(2, 1, 365).describe('the initial period sent with a one-time VOD charge (the provider wants one)'),
 };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { oldestPendingPurgeAgeMs, restore, takeDown } from '@media-site/db/reports';
+import { oldestPendingPurgeAgeMs, restore, takeDown } from '@media-site/db/content';
 import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
 import { insertCatalog } from '../test/fixtures';
 import { startPurgeWorker, type PurgeWorker, type PurgeWorkerOptions } from './worker';

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { purgeCalls, purgeEventOf, type PurgeTargets } from '@media-site/contracts/purge';
-import { claimDuePurges, markPurged, retryPurge, type QueuedPurge } from '@media-site/db/reports';
+import { claimDuePurges, markPurged, retryPurge, type QueuedPurge } from '@media-site/db/content';
 
 /**
- * Delivers the purge outbox (db/src/reports/purges.ts): each takedown's and restore's purge, once
+ * Delivers the purge outbox (db/src/content/purges.ts): each takedown's and restore's purge, once
  * the front door's caches have let go of the file (`minAgeMs`: the media services' takedown poll
  * plus nginx's 5 s thumbnail freshness), then again and again with a growing pause until the
  * webhook and the command both accept it. Rows survive restarts; a worker that dies mid-delivery

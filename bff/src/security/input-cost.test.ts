@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EMAIL, USERNAME } from '@media-site/contracts/member-rules';
-import { REFERENCE_PATTERN } from '@media-site/db/reports';
+import { REFERENCE_PATTERN } from '@media-site/db/moderation';
 import { ROUTE_INPUTS } from '../routes/api/inputs';
 
 /**

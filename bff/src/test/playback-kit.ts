@@ -5,7 +5,7 @@ import { addMember, hashPassword } from '@media-site/db/members';
 import type { Backend } from '@media-site/db/testing';
 import { cookieHeader, setCookies } from './cookies';
 import { ORIGIN, startReportKit, type ReportKit } from './report-kit';
-import { insertSubscription } from '../account/repository';
+import { insertSubscription } from '@media-site/db/payments';
 
 export const PASSWORD = 'correct horse';
 

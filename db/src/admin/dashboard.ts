@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { mediaListPolls, type MediaListPoll } from './media-lists';
 import { isSqlite } from '../knex';
 import { AdminRuleError } from './errors';
-import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } from '../reports';
+import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } from '../moderation';
 
 // The console's dashboard (issue 24): figures per UTC day over the last `days` days, read in a
 // handful of bounded queries. Each section is read only when the caller's role may see it.

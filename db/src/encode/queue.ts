@@ -186,6 +186,18 @@ export async function renewLease(db: Db, id: number, claim: string, leaseMs: num
   return changed === 1;
 }
 
+/** Records the signature of the original a claimed job is encoding (the file on disk, which the row follows). */
+export async function setSourceSig(db: Db, id: number, claim: string, sig: string): Promise<void> {
+  await db('media_jobs').where({ id, claim }).update({ source_sig: sig });
+}
+
+/** Whether any job (of `ids`, when given) is still queued or running. */
+export async function jobsLeft(db: Db, ids?: readonly number[]): Promise<boolean> {
+  const query = db('media_jobs').whereIn('status', ['queued', 'running']).first('id');
+  if (ids) query.whereIn('id', ids.length ? [...ids] : [-1]);
+  return Boolean(await query);
+}
+
 const ended = (now: number) => ({ slot: null, claim: null, lease_until: null, updated_at: now, finished_at: now });
 
 /**

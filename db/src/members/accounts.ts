@@ -3,6 +3,7 @@ import { numOrNull, strOrNull } from '../row-values';
 import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { MemberRuleError } from './errors';
+import { endSessionsOf } from './sessions';
 import { memberNamed } from './username';
 
 // The one writer of the `members` table: the operator CLI's member commands and the bff's account
@@ -102,7 +103,7 @@ export async function disableMember(db: Knex, username: string, reason: string, 
     const updated = await trx('members').where({ id }).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason });
     await bumpAccessValidFrom(trx, id, now);
     if (updated === 0) throw new MemberRuleError('conflict', `member ${username} is already disabled`);
-    const sessions = await trx('member_sessions').where({ member_id: id }).delete();
+    const sessions = await endSessionsOf(trx, id);
     if (by) {
       const after = { disabled: true, reason, sessionsEnded: sessions };
       await appendAudit(trx, { ...by, action: 'member.disable', target: username, before: { disabled: false }, after, at: now });
@@ -144,7 +145,7 @@ export async function endMemberSessions(db: Knex, username: string, by: Actor & 
   return db.transaction(async (trx) => {
     const id = await memberId(trx, username);
     await bumpAccessValidFrom(trx, id, by.now);
-    const sessions = await trx('member_sessions').where({ member_id: id }).delete();
+    const sessions = await endSessionsOf(trx, id);
     const entry = { actor: by.actor, address: by.address, target: username, at: by.now };
     await appendAudit(trx, { ...entry, action: 'member.signout_all', after: { sessionsEnded: sessions } });
     return { sessions };

@@ -41,4 +41,5 @@ export {
   setHashQueueLimits,
   verifyPassword,
 } from './password';
+export { createSession, deleteSession, endSessionsOf, sessionMemberId } from './sessions';
 export { memberNamed } from './username';

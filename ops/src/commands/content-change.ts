@@ -1,5 +1,5 @@
 import { publishGeneration } from '@media-site/db';
-import { type ContentRef, contentRefOf, ReportRuleError } from '@media-site/db/reports';
+import { type ContentRef, contentRefOf, ContentRuleError } from '@media-site/db/content';
 import type { CommandContext } from './types';
 
 // What the commands that change one item (takedown, restore, schedule, unschedule) share.
@@ -8,7 +8,7 @@ import type { CommandContext } from './types';
 export function contentRef(arg: string): ContentRef {
   const ref = contentRefOf(arg);
   if (!ref)
-    throw new ReportRuleError(
+    throw new ContentRuleError(
       'bad_input',
       `"${arg}" does not name a photo set, free photo set, video or VOD (use /photos/<path>, /freephotos/<path>, /video/<path> or /vod/<path>)`,
     );

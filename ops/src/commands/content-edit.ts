@@ -1,4 +1,4 @@
-import { editContent, requeueEncode } from '@media-site/db/reports';
+import { editContent, requeueEncode } from '@media-site/db/content';
 import { announce, contentRef } from './content-change';
 import { cliActor, type Command } from './types';
 

@@ -1,5 +1,5 @@
 import { dashboard, dashboardDays, type Dashboard } from '@media-site/db/admin';
-import { parseHolidays } from '@media-site/db/reports';
+import { parseHolidays } from '@media-site/db/moderation';
 import { isoTime } from '@media-site/contracts/iso-time';
 import type { Command, CommandContext } from './types';
 

@@ -1,4 +1,4 @@
-import { approve, decline, expireOpen, listOpen, settleOptionsFromEnv } from '@media-site/bff/payments-reconcile';
+import { approve, decline, expireOpen, listOpen, settleOptionsFromEnv } from '@media-site/db/payments';
 import { recordRead } from '@media-site/db/admin';
 import { cliActor, UsageError, type Command } from './types';
 
@@ -7,7 +7,8 @@ const number = (flags: Record<string, unknown>, name: string): number | undefine
 
 /**
  * Helping with a stuck payment: charges in doubt that no webhook settled. The settling itself is
- * the bff's (the webhook path uses it too); this is its command line.
+ * db's payments module, which the bff's charge answers, webhooks and console use too; this is its
+ * command line.
  */
 export const paymentCommands: Record<string, Command> = {
   reconcile: {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { contentRefOf, deadlinesOf, type HolidayList, NO_HOLIDAYS, type ReportRow, reportsReceived } from '@media-site/db/reports';
+import { contentRefOf } from '@media-site/db/content';
+import { deadlinesOf, type HolidayList, NO_HOLIDAYS, type ReportRow, reportsReceived } from '@media-site/db/moderation';
 import { isoTime } from '@media-site/contracts/iso-time';
 
 /**

@@ -3,9 +3,9 @@ import { resolve as resolvePath } from 'node:path';
 import { cliActor, type Command, type CommandContext } from './types';
 import { recordRead } from '@media-site/db/admin';
 import { mailSiteFromEnv } from '@media-site/db/mail';
+import { activeTakedowns, restore, takeDown, takedownLog } from '@media-site/db/content';
 import {
   acknowledge,
-  activeTakedowns,
   appeal,
   CLI_FLAGS,
   decide,
@@ -20,16 +20,13 @@ import {
   ReportRuleError,
   reportText,
   resolve,
-  restore,
-  takeDown,
-  takedownLog,
-} from '@media-site/db/reports';
+} from '@media-site/db/moderation';
 import { announce, contentRef } from './content-change';
 import { monthlyExport } from './reports-export';
 import { ACTOR_MAX, APPEAL_DECISIONS, NOTE_MAX, OUTCOMES } from '@media-site/contracts/report-vocabulary';
 import { isoTime } from '@media-site/contracts/iso-time';
 
-// `reports ack|resolve|appeal|decide` go through db/src/reports/handling.ts, the console's service
+// `reports ack|resolve|appeal|decide` go through db/src/moderation/handling.ts, the console's service
 // too: the same checks, mail and audit row (actor `cli:<user>`) in one transaction.
 
 const iso = (ms: number | null) => isoTime(ms, '-', 's');

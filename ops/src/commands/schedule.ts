@@ -1,5 +1,5 @@
 import { isoTime } from '@media-site/contracts/iso-time';
-import { parseReleaseTime, schedule, scheduledItems, tease } from '@media-site/db/reports';
+import { parseReleaseTime, schedule, scheduledItems, tease } from '@media-site/db/content';
 import { announce, contentRef } from './content-change';
 import { cliActor, type Command } from './types';
 

@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { modelInitial, searchText } from '@media-site/db';
 import { encodeJobRow, grantVod } from '@media-site/db/testing';
-import { schedule, takeDown, tease, type ContentRef, type ContentType } from '@media-site/db/reports';
+import { schedule, takeDown, tease, type ContentRef, type ContentType } from '@media-site/db/content';
 import { insertCatalog, type Catalog } from '../../test/fixtures';
 import { MANIFEST, seedPlayback, startPlaybackKit, type PlaybackKit } from '../../test/playback-kit';
 import { describeWithKit } from '../../test/suite';

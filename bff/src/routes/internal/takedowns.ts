@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
-import { activeTakedowns, mediaPrefixesOf, scheduledItems, teasedItems } from '@media-site/db/reports';
+import { activeTakedowns, mediaPrefixesOf, scheduledItems, teasedItems } from '@media-site/db/content';
 import { ForbiddenError } from '../../errors';
 import { sendInternalList, type listPollRecorder } from './list';
 

@@ -7,7 +7,7 @@ import { ReportCard } from './ReportCard';
 
 // The report desk: open reports and appeals in deadline order, each with where it stands against
 // the site's promises (colour AND words), the reported item, and the next step. The same rules as
-// `reports ack|resolve|appeal|decide` (one service in db/src/reports/handling.ts).
+// `reports ack|resolve|appeal|decide` (one service in db/src/moderation/handling.ts).
 
 /** Open reports and appeals, overdue first, then by the next deadline. */
 export function Reports({ onSignedOut }: { onSignedOut: () => void }) {

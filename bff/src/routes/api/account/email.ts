@@ -10,7 +10,8 @@ import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
 import { memberById, setEmail, type MemberRow } from '../../../account/repository';
 import { emailSized, linkToken } from '../password-reset/schema';
-import { LINK_TOKEN, linkTokenHash, liveLink, newLinkToken, spendAllLinks, spendLink } from '../password-reset/tokens';
+import { insertEmailChange, liveEmailChange, spendAllLinks, spendLink } from '../password-reset/repository';
+import { LINK_TOKEN, linkTokenHash, newLinkToken } from '../password-reset/tokens';
 import { stop } from '../shared/params';
 
 // A member's e-mail address changes only when a link sent to the new address is opened; the old
@@ -49,15 +50,8 @@ export async function requestEmailChange(deps: AccountDeps, member: MemberRow, i
   const { token, hash } = newLinkToken();
   const now = deps.now();
   await deps.knex.transaction(async (trx) => {
-    await trx('email_changes').where({ member_id: member.id }).whereNull('used_at').update({ used_at: now });
-    await trx('email_changes').insert({
-      token_hash: hash,
-      member_id: member.id,
-      new_email: input.email,
-      created_at: now,
-      expires_at: now + EMAIL_CHANGE_TTL_MS,
-      used_at: null,
-    });
+    await spendAllLinks(trx, 'email_changes', member.id, now);
+    await insertEmailChange(trx, { hash, memberId: member.id, newEmail: input.email, now, ttlMs: EMAIL_CHANGE_TTL_MS });
     const key = hash.slice(0, 32);
     const facts = { username: member.username, newEmail: input.email };
     await enqueueMail(
@@ -83,9 +77,9 @@ export async function requestEmailChange(deps: AccountDeps, member: MemberRow, i
 async function liveChange(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number; newEmail: string }> {
   if (!LINK_TOKEN.test(token)) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   const hash = linkTokenHash(token);
-  const row = await liveLink(db, 'email_changes', hash, now).first('member_id', 'new_email');
-  if (!row) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
-  return { hash, memberId: Number(row.member_id), newEmail: String(row.new_email) };
+  const change = await liveEmailChange(db, hash, now);
+  if (!change) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
+  return { hash, ...change };
 }
 
 /** `POST /api/account/email/confirm` (signed in or not: the link is the proof): the new address, and a notice to the old one. */
@@ -95,7 +89,7 @@ export async function confirmEmailChange(deps: AccountDeps, input: EmailConfirmB
   const member = await memberById(deps.knex, change.memberId);
   if (!member || member.disabled_at !== null) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
   await deps.knex.transaction(async (trx) => {
-    await spendLink(trx, 'email_changes', change.hash, now, EMAIL_CHANGE_REFUSED);
+    if (!(await spendLink(trx, 'email_changes', change.hash, now))) throw new BadRequestError(EMAIL_CHANGE_REFUSED);
     await setEmail(trx, member.id, change.newEmail);
     // Reset links mailed to the old address stop working with it.
     await spendAllLinks(trx, 'password_resets', member.id, now);

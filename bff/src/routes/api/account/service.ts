@@ -1,17 +1,15 @@
 import type { Knex } from 'knex';
 import { parseManifest } from '@media-site/db/encode';
-import { unreleasedIds } from '@media-site/db/reports';
-import { hashPassword, verifyPassword } from '@media-site/db/members';
+import { createSession, endSessionsOf, hashPassword, verifyPassword } from '@media-site/db/members';
 import { BadRequestError, ForbiddenError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
-import { createSession } from '../../../security/sessions';
 import { ACCOUNT_WINDOW_SECONDS } from '../auth/limits';
 import { memberView } from '../auth/service';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn } from '../../../account/entitlements';
-import { bumpAccessValidFrom, setPasswordHash, type MemberRow } from '../../../account/repository';
+import { boughtVodRows, bumpAccessValidFrom, membershipRenews, setPasswordHash, type MemberRow } from '../../../account/repository';
 import { passwordChangedNotice } from '../password-reset/service';
-import { spendAllLinks } from '../password-reset/tokens';
+import { spendAllLinks } from '../password-reset/repository';
 import { downloadChoices } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
 import type { AccountView, BoughtVod } from '@media-site/contracts/member-api';
@@ -24,25 +22,12 @@ import type { AccountView, BoughtVod } from '@media-site/contracts/member-api';
  * 410). One an operator scheduled again for later is left out until its release, as everywhere.
  */
 async function boughtVods(db: Knex, memberId: number): Promise<BoughtVod[]> {
-  const rows: Record<string, unknown>[] = await db('subscriptions as s')
-    .join('vods as v', 'v.id', 's.vod_id')
-    .leftJoin('takedowns as t', (j) => j.on('t.content_id', '=', 'v.id').andOn('t.content_type', '=', db.raw('?', ['vod'])))
-    .leftJoin('media_jobs as m', (j) => j.on('m.path', '=', 'v.path').andOn('m.content_type', '=', db.raw('?', ['vod'])))
-    .where({ 's.member_id': memberId, 's.kind': 'vod', 's.status': 'active' })
-    .whereNotIn('v.id', unreleasedIds(db, 'vods', Date.now()))
-    .select('v.path', 'v.updatename', 'v.prename', 'v.format', 'v.datetoupload', 't.id as takedown', 'm.manifest')
-    .orderBy('v.path');
-  return rows.map((r): BoughtVod => {
-    if (r.takedown !== null && r.takedown !== undefined) return { removed: true };
-    const naming = { path: String(r.path), prename: String(r.prename), format: Number(r.format), datetoupload: String(r.datetoupload) };
-    const downloads = downloadChoices('vod', naming, parseManifest(r.manifest as string | null));
-    return { path: naming.path, updatename: String(r.updatename), download: downloads[0]!.path, downloads };
+  return (await boughtVodRows(db, memberId, Date.now())).map((r): BoughtVod => {
+    if (r.takenDown) return { removed: true };
+    const naming = { path: r.path, prename: r.prename, format: r.format, datetoupload: r.datetoupload };
+    const downloads = downloadChoices('vod', naming, parseManifest(r.manifest));
+    return { path: naming.path, updatename: r.updatename, download: downloads[0]!.path, downloads };
   });
-}
-
-/** Rebilling is on while a membership subscription is still `active` (a cancellation moves it to `cancelled`). */
-async function renews(db: Knex, memberId: number): Promise<boolean> {
-  return (await db('subscriptions').where({ member_id: memberId, kind: 'membership', status: 'active' }).first('id')) !== undefined;
 }
 
 /** GET /api/account: what /api/me says, plus whether the membership rebills and the bought VODs by title. */
@@ -52,7 +37,7 @@ export async function accountView(deps: AccountDeps, member: MemberRow): Promise
   return {
     ...view,
     email: member.email,
-    membership: { ...view.membership, renews: !withdrawn && view.membership.active && (await renews(deps.knex, member.id)) },
+    membership: { ...view.membership, renews: !withdrawn && view.membership.active && (await membershipRenews(deps.knex, member.id)) },
     vodItems: withdrawn ? [] : await boughtVods(deps.knex, member.id),
   };
 }
@@ -80,7 +65,7 @@ export async function changePassword(deps: AccountDeps, member: MemberRow, input
     await setPasswordHash(trx, member.id, hash);
     // Reset links mailed before would set the password again: none outlives the change.
     await spendAllLinks(trx, 'password_resets', member.id, now);
-    await trx('member_sessions').where({ member_id: member.id }).delete();
+    await endSessionsOf(trx, member.id);
     // What the ended sessions minted (links, edge URLs, media cookies) ends at the media service's next poll.
     await bumpAccessValidFrom(trx, member.id, now);
     await passwordChangedNotice(trx, deps.settings.site, member, now);
@@ -96,7 +81,7 @@ export async function signOutEverywhere(deps: AccountDeps, member: MemberRow): P
   let ended = 0;
   await deps.knex.transaction(async (trx) => {
     await bumpAccessValidFrom(trx, member.id, deps.now());
-    ended = await trx('member_sessions').where({ member_id: member.id }).delete();
+    ended = await endSessionsOf(trx, member.id);
   });
   return ended;
 }

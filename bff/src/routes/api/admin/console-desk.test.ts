@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { sealSecret, totpCode } from '@media-site/db/admin';
-import { insertReport } from '@media-site/db/reports';
+import { insertReport } from '@media-site/db/moderation';
 import { parseKeyRing } from '@media-site/contracts/token';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';

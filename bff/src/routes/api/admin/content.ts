@@ -18,7 +18,7 @@ import {
   schedule,
   TITLE_MAX,
   type ContentRef,
-} from '@media-site/db/reports';
+} from '@media-site/db/content';
 import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
-import { teasedItems } from '@media-site/db/reports';
+import { teasedItems } from '@media-site/db/content';
 import { totpCode } from '@media-site/db/admin';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';

@@ -7,7 +7,8 @@ import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
 import { parseParam } from '../shared/params';
-import { reconcileAttempt } from '../payments/reconcile';
+import { reconcileAttempt } from '@media-site/db/payments';
+import { settleOptionsOf } from '../payments/settlement';
 import { reader, requireAdmin, signedInAdmin } from './session';
 import { usernameParam } from './changes';
 
@@ -66,7 +67,7 @@ export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Gua
       const { settings } = deps;
       ctx.body = (await reconcileAttempt(deps.knex, id, action, {
         subscriptionId: subscriptionId ?? null,
-        options: { membership: settings.membership, site: settings.site },
+        options: settleOptionsOf(settings),
         stuckAfterMs: STUCK_AFTER_MS,
         now: deps.now(),
         by: actorOf(ctx),

@@ -15,7 +15,7 @@ import {
   slaOf,
   type ReportedItem,
   type ReportRow,
-} from '@media-site/db/reports';
+} from '@media-site/db/moderation';
 import { APPEAL_DECISIONS, DETAILS_MAX, EMAIL_MAX, NOTE_MAX, OUTCOMES } from '@media-site/contracts/report-vocabulary';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
@@ -27,7 +27,7 @@ import { requireAdmin, signedInAdmin } from './session';
 
 // The console's report desk (issue 24, moderators and owners): the queue in deadline order with
 // where each report stands against its promises, the reported item's preview, and acknowledge,
-// resolve, appeal and decide through db/src/reports/handling.ts, the CLI's `reports ...` service.
+// resolve, appeal and decide through db/src/moderation/handling.ts, the CLI's `reports ...` service.
 // Taking the item down is POST /api/admin/takedowns with `report` (changes.ts).
 
 type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { TeaseAnswer } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
-import { contentRefOf, scheduledTeasers, tease } from '@media-site/db/reports';
+import { contentRefOf, scheduledTeasers, tease } from '@media-site/db/content';
 import { z } from 'zod';
 import { BadRequestError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CONTENT_TABLE } from '@media-site/db/reports';
+import { CONTENT_TABLE } from '@media-site/db/content';
 
 /** The item kinds a download link can name (photos, video, vod): the families with originals. */
 export type LinkedType = 'photoset' | 'video' | 'vod';

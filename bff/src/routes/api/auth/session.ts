@@ -12,7 +12,8 @@ import {
   verifyDeviceCookie,
   type Device,
 } from '../../../security/device-cookie';
-import { SESSION_COOKIE, sessionMemberId } from '../../../security/sessions';
+import { sessionMemberId } from '@media-site/db/members';
+import { SESSION_COOKIE } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, mediaToken } from '../../../account/entitlements';
 import { memberById, mintSeconds, type MemberRow } from '../../../account/repository';

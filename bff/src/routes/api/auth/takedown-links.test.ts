@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
 import { runOpsCommand } from '@media-site/ops/cli';
-import { restore, schedule, takeDown } from '@media-site/db/reports';
+import { restore, schedule, takeDown } from '@media-site/db/content';
 import { grantVod, testBackends } from '@media-site/db/testing';
 import { VIDEO, VOD, insertVideo, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { restore, takeDown } from '@media-site/db/reports';
+import { restore, takeDown } from '@media-site/db/content';
 import { BAD_PAGES, describeCatalog, pageOf } from '../../../test/catalog-suite';
 
 interface FreeSet {

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { photoCountColumn } from '../shared/facts';
-import { visibleOnly } from '../shared/visible';
+import { photoCountColumn, visibleOnly } from '../shared/repository';
 
 export interface FreeSetRow {
   id: number;
@@ -13,7 +12,7 @@ export interface FreeSetRow {
 
 /**
  * One page of the visible free photo sets, newest first (datetoupload, then id, both descending,
- * as the other date listings). A plain OFFSET rather than the page anchors of content-page.ts: the
+ * as the other date listings). A plain OFFSET rather than the page anchors of page-anchors.ts: the
  * free sets are a handful of previews, so even the deepest page walks a few rows. Each row brings its
  * first file through the (freephotoset_id, position) unique index, for the card's picture.
  */

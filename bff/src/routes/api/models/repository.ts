@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { contentRefOf } from '@media-site/db/reports';
+import { contentRefOf } from '@media-site/db/content';
 import type { ContentTable } from '../shared/content-page';
-import { encodedColumn, photoCountColumn } from '../shared/facts';
-import { visibleOnly } from '../shared/visible';
+import { encodedColumn, photoCountColumn, visibleOnly } from '../shared/repository';
 
 export interface ModelRow {
   id: number;

@@ -1,17 +1,24 @@
 import type { Knex } from 'knex';
-import { isSqlite } from '@media-site/db';
 import { enqueueMail, type MailSite } from '@media-site/db/mail';
 import { passwordChangedMail, passwordResetMail } from '@media-site/db/mail/templates';
-import { hashPassword } from '@media-site/db/members';
+import { createSession, endSessionsOf, hashPassword } from '@media-site/db/members';
 import { BadRequestError } from '../../../errors';
 import { nudgeMail } from '../../../mail/worker';
-import { createSession } from '../../../security/sessions';
 import type { AccountDeps } from '../../../account/deps';
-import { bumpAccessValidFrom, memberById, memberByUsername, setPasswordHash, type MemberRow } from '../../../account/repository';
+import {
+  bumpAccessValidFrom,
+  lockMember,
+  memberById,
+  memberByUsername,
+  memberIdsWithEmail,
+  setPasswordHash,
+  type MemberRow,
+} from '../../../account/repository';
 import type { PasswordResetBody, PasswordResetConfirmBody } from './schema';
 import type { SignInClient } from '../auth/limits';
 import { chargeResetRequest, LIVE_LINKS_FROM_UNKNOWN_BROWSERS, LIVE_LINKS_MAX } from './limits';
-import { LINK_TOKEN, linkTokenHash, liveLink, liveLinkCount, newLinkToken, spendAllLinks, spendLink } from './tokens';
+import { insertReset, liveLinkCount, liveResetMemberId, spendAllLinks, spendLink } from './repository';
+import { LINK_TOKEN, linkTokenHash, newLinkToken } from './tokens';
 import type { MessageAnswer } from '@media-site/contracts/member-api';
 
 export const RESET_TTL_MS = 3_600_000;
@@ -52,10 +59,8 @@ async function accountsNamed(db: Knex, login: string): Promise<MemberRow[]> {
     const member = await memberByUsername(db, login);
     return member ? [member] : [];
   }
-  // Index-backed in any letter case (migration 012): MySQL/MariaDB's _ci collation, SQLite's NOCASE index.
-  const byEmail = isSqlite(db) ? db('members').whereRaw('email = ? COLLATE NOCASE', [login]) : db('members').where('email', login);
-  const rows: { id: unknown }[] = await byEmail.orderBy('id').limit(ACCOUNTS_PER_ADDRESS_MAX).select('id');
-  const members = await Promise.all(rows.map((r) => memberById(db, Number(r.id))));
+  const ids = await memberIdsWithEmail(db, login, ACCOUNTS_PER_ADDRESS_MAX);
+  const members = await Promise.all(ids.map((id) => memberById(db, id)));
   return members.filter((m): m is MemberRow => m !== undefined);
 }
 
@@ -71,13 +76,7 @@ async function issueReset(deps: AccountDeps, member: MemberRow, now: number, fro
     // The member's row, locked: two requests at once cannot both take the last place.
     await lockMember(trx, member.id);
     if ((await liveLinkCount(trx, 'password_resets', member.id, now)) >= cap) return false;
-    await trx('password_resets').insert({
-      token_hash: hash,
-      member_id: member.id,
-      created_at: now,
-      expires_at: now + RESET_TTL_MS,
-      used_at: null,
-    });
+    await insertReset(trx, { hash, memberId: member.id, now, ttlMs: RESET_TTL_MS });
     const mail = passwordResetMail(deps.settings.site, { username: member.username, token });
     await enqueueMail(trx, { key: `reset:${hash.slice(0, 32)}`, to: member.email, template: 'password-reset', ...mail }, now);
     return true;
@@ -86,8 +85,6 @@ async function issueReset(deps: AccountDeps, member: MemberRow, now: number, fro
   if (issued) nudgeMail();
   return issued;
 }
-
-const lockMember = (trx: Knex, id: number) => trx('members').where({ id }).forUpdate().first('id');
 
 /**
  * `POST /api/password-reset`: a link to every matching account that may sign in, within the
@@ -124,9 +121,9 @@ export async function requestPasswordReset(deps: AccountDeps, input: PasswordRes
 async function liveReset(db: Knex, token: string, now: number): Promise<{ hash: string; memberId: number }> {
   if (!LINK_TOKEN.test(token)) throw new BadRequestError(RESET_REFUSED);
   const hash = linkTokenHash(token);
-  const row = await liveLink(db, 'password_resets', hash, now).first('member_id');
-  if (!row) throw new BadRequestError(RESET_REFUSED);
-  return { hash, memberId: Number(row.member_id) };
+  const memberId = await liveResetMemberId(db, hash, now);
+  if (memberId === undefined) throw new BadRequestError(RESET_REFUSED);
+  return { hash, memberId };
 }
 
 /**
@@ -148,12 +145,12 @@ export async function confirmPasswordReset(
   await knex.transaction(async (trx) => {
     // Locked first, as a request locks it before adding a link: the same order, no deadlock.
     await lockMember(trx, member.id);
-    await spendLink(trx, 'password_resets', reset.hash, now, RESET_REFUSED);
+    if (!(await spendLink(trx, 'password_resets', reset.hash, now))) throw new BadRequestError(RESET_REFUSED);
     await spendAllLinks(trx, 'password_resets', member.id, now);
     // An e-mail change asked for before (perhaps by whoever knew the old password) lapses too.
     await spendAllLinks(trx, 'email_changes', member.id, now);
     await setPasswordHash(trx, member.id, hash);
-    await trx('member_sessions').where({ member_id: member.id }).delete();
+    await endSessionsOf(trx, member.id);
     await bumpAccessValidFrom(trx, member.id, now);
     await passwordChangedNotice(trx, settings.site, member, now);
   });

@@ -1,5 +1,5 @@
 import type { PaymentOutcome as PaymentAnswer } from '@media-site/contracts/member-api';
-import type { AttemptRow } from './attempts';
+import type { AttemptRow } from '@media-site/db/payments';
 
 export const UNKNOWN_MESSAGE =
   'We could not confirm the payment with the card processor. Do not pay again: if the charge went through, your access is activated automatically within a few minutes.';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { paymentOutcomes } from '../../../metrics';
 import { hashLogNFromEnv } from '@media-site/db/members';
-import { takeDown } from '@media-site/db/reports';
+import { takeDown } from '@media-site/db/content';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
-import type { AttemptRow } from './attempts';
+import type { AttemptRow } from '@media-site/db/payments';
 import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies } from '../../../test/account-kit';
 import { describeWithKit } from '../../../test/suite';
 

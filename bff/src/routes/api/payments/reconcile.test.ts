@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { approve, decline, expireOpen, listOpen } from './reconcile';
+import { approve, decline, expireOpen, listOpen } from '@media-site/db/payments';
 import { pay, signIn, startAccountKit } from '../../../test/account-kit';
 import { describeWithKit } from '../../../test/suite';
 

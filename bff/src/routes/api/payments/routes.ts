@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { addressBlock } from '../../../security/client-address';
-import { createSession, deleteSession } from '../../../security/sessions';
+import { createSession, deleteSession } from '@media-site/db/members';
 import { currentMember, issueCookies, rememberDevice, sessionCookieValue, signInClient } from '../auth/session';
 import type { AccountDeps } from '../../../account/deps';
 import { parseBody, parseQuery } from '../shared/parse';
@@ -9,7 +9,7 @@ import { formGuards } from '../shared/guards';
 import { memberById, type MemberRow } from '../../../account/repository';
 import { backendHandleBody, frontendTokenBody, processPaymentBody, usernameQuery } from './schema';
 import { backendHandle, frontendToken, processPayment, usernameAvailable } from './service';
-import { PAYMENT_START_COOKIE, START_TTL_MS } from './starts';
+import { PAYMENT_START_COOKIE, START_TTL_MS } from './repository';
 import type { PaymentConfig } from '@media-site/contracts/member-api';
 
 // Step 1's nonce: HttpOnly, only on /api, and SameSite=Strict so no other site's page can make

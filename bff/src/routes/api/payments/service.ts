@@ -6,12 +6,30 @@ import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
 import { accessWithdrawn, entitlementsOf } from '../../../account/entitlements';
 import { memberByUsername, vodByPath, type MemberRow } from '../../../account/repository';
-import { attemptById, attemptByToken, insertAttempt, reservationTaken, type NewAttempt } from './attempts';
-import { bindingOf, issueHandle, spendHandle, TokenClaimedError } from './handles';
+import {
+  attemptById,
+  attemptByToken,
+  insertAttempt,
+  markUnknown,
+  reservationTaken,
+  settleApproved,
+  settleDeclined,
+  settleFailed,
+  type NewAttempt,
+} from '@media-site/db/payments';
 import { outcomeOf, type PaymentOutcome } from './outcome';
 import type { FrontendTokenBody, ProcessPaymentBody } from './schema';
-import { nonceHash, recordStart, startByHash, type PaymentStart } from './starts';
-import { markUnknown, settleApproved, settleDeclined, settleFailed } from './settle';
+import {
+  bindingOf,
+  issueHandle,
+  nonceHash,
+  recordStart,
+  spendHandle,
+  startByHash,
+  TokenClaimedError,
+  type PaymentStart,
+} from './repository';
+import { countSettlement, settleOptionsOf } from './settlement';
 import type { BackendHandle, FrontendToken, UsernameAvailability } from '@media-site/contracts/member-api';
 
 const HANDLE_TTL_MS = 15 * 60_000;
@@ -285,28 +303,28 @@ async function charge(deps: AccountDeps, id: number, paymentToken: string, terms
   } catch (err) {
     // No bearer means no charge call was made.
     if (err instanceof ProviderAuthError) {
-      await settleFailed(knex, id, 'no provider bearer', deps.now());
+      await settleFailed(knex, id, 'no provider bearer', deps.now(), countSettlement);
       return;
     }
-    await markUnknown(knex, id, 'charge call failed', deps.now());
+    await markUnknown(knex, id, 'charge call failed', deps.now(), countSettlement);
     throw err;
   }
   const now = deps.now();
   switch (result.kind) {
     case 'approved':
-      await settleApproved(knex, id, result.subscriptionId, now, { membership: settings.membership, site: settings.site });
+      await settleApproved(knex, id, result.subscriptionId, now, settleOptionsOf(settings));
       logger.info({ attempt: id }, 'payment approved');
       return;
     case 'declined':
-      await settleDeclined(knex, id, `${result.declineCode} ${result.declineText}`.trim(), now);
+      await settleDeclined(knex, id, `${result.declineCode} ${result.declineText}`.trim(), now, countSettlement);
       logger.info({ attempt: id, declineCode: result.declineCode }, 'payment declined');
       return;
     case 'rejected':
-      await settleFailed(knex, id, `${result.status} ${result.errorCode} ${result.message}`, now);
+      await settleFailed(knex, id, `${result.status} ${result.errorCode} ${result.message}`, now, countSettlement);
       logger.warn({ attempt: id, status: result.status, errorCode: result.errorCode }, 'provider refused the charge request');
       return;
     default:
-      await markUnknown(knex, id, result.reason, now);
+      await markUnknown(knex, id, result.reason, now, countSettlement);
       logger.warn({ attempt: id, reason: result.reason }, 'payment outcome unknown; settle by webhook or reconciliation');
   }
 }

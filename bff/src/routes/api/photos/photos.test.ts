@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { restore, takeDown } from '@media-site/db/reports';
+import { restore, takeDown } from '@media-site/db/content';
 import { BAD_PAGES, describeCatalog, listItem, pageOf } from '../../../test/catalog-suite';
 import { byAlpha, byDate } from '../../../test/fixtures';
 

@@ -2,10 +2,10 @@ import type { PhotoItem, PhotoSetDetail } from '@media-site/contracts/api';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
-import { CONTENT_COLUMNS, type ListingOrder } from '../shared/content-page';
-import { countOf, photoCountColumn } from '../shared/facts';
+import type { ListingOrder } from '../shared/content-page';
+import { countOf } from '../shared/facts';
 import { photoSetThumbnail } from '../shared/media-urls';
-import { photoSetByPath, type PhotoSetRow } from './repository';
+import { PHOTO_LISTING_QUERY, photoSetByPath, type PhotoSetRow } from './repository';
 
 export const PHOTO_PAGE_SIZE = 10;
 
@@ -14,10 +14,8 @@ export function toPhotoItem(row: PhotoSetRow & { photocount: number | string }):
 }
 
 const PHOTO_LISTING: ContentListing<PhotoSetRow & { photocount: number | string }> = {
-  table: 'photosets',
-  columns: CONTENT_COLUMNS,
+  query: PHOTO_LISTING_QUERY,
   pageSize: PHOTO_PAGE_SIZE,
-  computed: (knex) => [photoCountColumn(knex, 'photosets', 't.id')],
   toItem: toPhotoItem,
 };
 

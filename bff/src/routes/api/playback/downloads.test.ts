@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { verifyDownloadUrl } from '@media-site/contracts/token';
-import { takeDown } from '@media-site/db/reports';
+import { takeDown } from '@media-site/db/content';
 import { MANIFEST, seedPlayback, startPlaybackKit } from '../../../test/playback-kit';
 import { describeWithKit } from '../../../test/suite';
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { takeDown } from '@media-site/db/reports';
+import { takeDown } from '@media-site/db/content';
 import { MANIFEST, startPlaybackKit } from '../../../test/playback-kit';
 import { describeWithKit } from '../../../test/suite';
 

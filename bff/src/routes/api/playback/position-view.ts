@@ -1,5 +1,5 @@
 import type { PositionView } from '@media-site/contracts/playback-api';
-import type { Position } from './positions';
+import type { Position } from './repository';
 
 /** Near enough to the end to count as watched: the last 5 % (at most 30 s). */
 export function isCompleted(positionMs: number, durationMs: number | null): boolean {

@@ -5,10 +5,9 @@ import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
 import type { MemberRow } from '../../../account/repository';
-import { positionOf } from './positions';
 import { positionView } from './position-view';
 import { downloadChoices, originalPath } from './downloads';
-import { encodeState, playableItem, type PlayableRow } from './repository';
+import { encodeState, playableItem, positionOf, type PlayableRow } from './repository';
 
 /** What the session may do with the item, and the encoding as the player shows it (contracts/src/playback-api.ts). */
 export type { PlayAccess, PlayState };

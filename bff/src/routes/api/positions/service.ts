@@ -6,7 +6,7 @@ import type { AccountDeps } from '../../../account/deps';
 import type { MemberRow } from '../../../account/repository';
 import { loadPlayable, playAccess, type PlayAccess, type Playable } from '../playback/service';
 import { videoThumbnail, vodThumbnail } from '../shared/media-urls';
-import { deletePosition, itemsByIds, positionOf, recentPositions, savePosition } from '../playback/positions';
+import { deletePosition, itemsByIds, positionOf, recentPositions, savePosition } from '../playback/repository';
 import { isCompleted, positionView as view } from '../playback/position-view';
 
 const REFUSED: Record<Exclude<PlayAccess, 'granted' | 'sign_in'>, string> = {

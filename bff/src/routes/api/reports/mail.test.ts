@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { resolveReport } from '@media-site/db/reports';
+import { resolveReport } from '@media-site/db/moderation';
 import { postFromSite, startReportKit, type ReportKit } from '../../../test/report-kit';
 import type { Backend } from '@media-site/db/testing';
 import { describeWithKit } from '../../../test/suite';

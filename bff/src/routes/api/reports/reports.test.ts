@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { resolveReport } from '@media-site/db/reports';
+import { resolveReport } from '@media-site/db/moderation';
 import { loadConfig } from '../../../config';
 import { postFromSite, startReportKit } from '../../../test/report-kit';
 import { describeWithKit } from '../../../test/suite';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REFERENCE_PATTERN } from '@media-site/db/reports';
+import { REFERENCE_PATTERN } from '@media-site/db/moderation';
 import { DETAILS_MAX, EMAIL_MAX, REPORT_REASONS, URL_MAX } from '@media-site/contracts/report-vocabulary';
 import { stop } from '../shared/params';
 

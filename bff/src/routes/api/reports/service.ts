@@ -10,7 +10,7 @@ import {
   reportReceivedNotice,
   type ReportRow,
   ReportRuleError,
-} from '@media-site/db/reports';
+} from '@media-site/db/moderation';
 import type { MailSite } from '@media-site/db/mail';
 import type { Knex } from 'knex';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../errors';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackends } from '@media-site/db/testing';
-import { restore, takeDown, type ContentRef } from '@media-site/db/reports';
+import { restore, takeDown, type ContentRef } from '@media-site/db/content';
 import { seenEverywhere } from '../../../test/everywhere';
 import { insertCatalog, type Catalog } from '../../../test/fixtures';
 import { startReportKit, type ReportKit } from '../../../test/report-kit';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { searchText } from '@media-site/db';
-import { restore, takeDown } from '@media-site/db/reports';
+import { restore, takeDown } from '@media-site/db/content';
 import { describeCatalog } from '../../../test/catalog-suite';
 import { countContentQueries, testApp } from '../../../test/harness';
 

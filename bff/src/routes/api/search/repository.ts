@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import { isSqlite } from '@media-site/db';
 import { LISTING_KEYS, type ContentTable } from '../shared/content-page';
-import { orderByKey, whereAfter } from '../shared/page-anchors';
-import { encodedColumn, photoCountColumn } from '../shared/facts';
-import { visibleOnly } from '../shared/visible';
+import { encodedColumn, orderByKey, photoCountColumn, visibleOnly, whereAfter } from '../shared/repository';
 
 export interface SearchRow {
   id: number;

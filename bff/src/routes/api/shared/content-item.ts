@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { contentPage, type ContentRow, type ContentTable, type ListingOrder } from './content-page';
+import type { ContentRow, ListingOrder } from './content-page';
+import { contentPage, type ListingQuery } from './repository';
 
 type CommonFields = Omit<ContentRow, 'id'> & { thumbnail: string };
 
@@ -27,13 +28,10 @@ export function contentItem<K extends string, Extra extends object = object>(
   } as Record<K, number> & CommonFields & Extra;
 }
 
-/** How one content table is listed: which columns are read, how many rows a page holds, how a row is sent. */
+/** How one content table is listed: what is read (the resource's repository), how many rows a page holds, how a row is sent. */
 export interface ContentListing<Row> {
-  table: ContentTable;
-  columns: readonly string[];
+  query: ListingQuery;
   pageSize: number;
-  /** Columns computed per row in the same query (shared/facts.ts), the table aliased `t`. */
-  computed?: (knex: Knex) => ReadonlyArray<Knex.QueryBuilder | Knex.Raw>;
   toItem: (row: Row) => unknown;
 }
 
@@ -46,9 +44,18 @@ export function contentListing<Row>(
   page: number,
 ): Promise<CachedBody> {
   return cache.get(key, async () =>
-    (await contentPage<Row>(knex, anchors, listing.table, order, page, listing.pageSize, listing.columns, listing.computed)).map(
-      listing.toItem,
-    ),
+    (
+      await contentPage<Row>(
+        knex,
+        anchors,
+        listing.query.table,
+        order,
+        page,
+        listing.pageSize,
+        listing.query.columns,
+        listing.query.computed,
+      )
+    ).map(listing.toItem),
   );
 }
 

@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-
 export interface KeyColumn {
   column: string;
   direction: 'asc' | 'desc';
@@ -93,44 +91,4 @@ export class PageAnchors {
     }
     return entry;
   }
-}
-
-/** Rows strictly after `key` in the order of `columns` (a lexicographic comparison spelt out for any SQL). */
-export function whereAfter(query: Knex.QueryBuilder, columns: readonly KeyColumn[], key: AnchorKey, alias?: string): Knex.QueryBuilder {
-  const c = (column: string) => (alias ? `${alias}.${column}` : column);
-  return query.where((outer) => {
-    columns.forEach((col, i) => {
-      outer.orWhere((inner) => {
-        for (const prev of columns.slice(0, i)) inner.where(c(prev.column), '=', key[prev.column]!);
-        inner.where(c(col.column), col.direction === 'asc' ? '>' : '<', key[col.column]!);
-      });
-    });
-  });
-}
-
-export function orderByKey(query: Knex.QueryBuilder, columns: readonly KeyColumn[], alias?: string): Knex.QueryBuilder {
-  for (const col of columns) query.orderBy(alias ? `${alias}.${col.column}` : col.column, col.direction);
-  return query;
-}
-
-/** Every `every`-th key of `source` in key order, via ROW_NUMBER (MySQL 8, MariaDB 10.2+, SQLite 3.25+). */
-export async function buildAnchors(
-  knex: Knex,
-  source: Knex.QueryBuilder,
-  columns: readonly KeyColumn[],
-  every: number,
-): Promise<AnchorList> {
-  const names = columns.map((c) => c.column);
-  const order = columns.map((c) => `${c.column} ${c.direction}`).join(', ');
-  const numbered = knex.select(...names, knex.raw(`row_number() over (order by ${order}) as rn_`)).from(source.as('s'));
-  const [rows, count] = await Promise.all([
-    knex
-      .select(...names)
-      .from(numbered.as('n'))
-      .whereRaw('rn_ % ? = 0', [every])
-      .orderBy('rn_'),
-    knex.count({ n: '*' }).from(source.clone().as('s')),
-  ]);
-  const anchors = (rows as AnchorKey[]).map((r) => Object.fromEntries(names.map((n) => [n, r[n]!])));
-  return { anchors, total: Number((count[0] as { n: number | string }).n) };
 }

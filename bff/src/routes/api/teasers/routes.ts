@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { TeaserItem } from '@media-site/contracts/api';
-import { teasedItems } from '@media-site/db/reports';
+import { teasedItems } from '@media-site/db/content';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { replayable } from '../shared/respond';

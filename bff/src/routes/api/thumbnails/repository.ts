@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { visibleOnly } from '../shared/visible';
+import { visibleOnly } from '../shared/repository';
 
 export type FileListKind = 'photoset' | 'freephotoset';
 

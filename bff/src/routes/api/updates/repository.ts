@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { CLIP_COLUMNS, CONTENT_COLUMNS, type ContentTable } from '../shared/content-page';
-import { encodedColumn, photoCountColumn } from '../shared/facts';
-import { buildAnchors, type AnchorKey, type KeyColumn, type PageAnchors } from '../shared/page-anchors';
-import { visibleOnly } from '../shared/visible';
+import type { AnchorKey, KeyColumn, PageAnchors } from '../shared/page-anchors';
+import { buildAnchors, encodedColumn, photoCountColumn, visibleOnly } from '../shared/repository';
 
 export type UpdateType = 'photo' | 'video' | 'vod';
 

@@ -3,10 +3,10 @@ import { videoDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
-import { CLIP_COLUMNS, type ListingOrder } from '../shared/content-page';
-import { durationOf, encodedColumn, previewOf } from '../shared/facts';
+import type { ListingOrder } from '../shared/content-page';
+import { durationOf, previewOf } from '../shared/facts';
 import { videoThumbnail } from '../shared/media-urls';
-import { videoByPath, type VideoRow } from './repository';
+import { VIDEO_LISTING_QUERY, videoByPath, type VideoRow } from './repository';
 
 export const VIDEO_PAGE_SIZE = 10;
 
@@ -17,13 +17,7 @@ export function toVideoItem(row: VideoRow): VideoItem {
   });
 }
 
-const VIDEO_LISTING: ContentListing<VideoRow> = {
-  table: 'videos',
-  columns: CLIP_COLUMNS,
-  pageSize: VIDEO_PAGE_SIZE,
-  computed: (knex) => [encodedColumn(knex, 'video', 't.path')],
-  toItem: toVideoItem,
-};
+const VIDEO_LISTING: ContentListing<VideoRow> = { query: VIDEO_LISTING_QUERY, pageSize: VIDEO_PAGE_SIZE, toItem: toVideoItem };
 
 export function videoListing(deps: ApiDeps, order: ListingOrder, page: number): Promise<CachedBody> {
   return contentListing(deps, `videos:${order}:${page}`, VIDEO_LISTING, order, page);

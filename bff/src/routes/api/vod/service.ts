@@ -3,9 +3,9 @@ import { vodDownloadName } from '@media-site/contracts/download-name';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { contentDetail, contentItem, contentListing, type ContentListing } from '../shared/content-item';
-import { durationOf, encodedColumn, previewOf } from '../shared/facts';
+import { durationOf, previewOf } from '../shared/facts';
 import { vodThumbnail } from '../shared/media-urls';
-import { VOD_COLUMNS, vodByPath, type VodRow } from './repository';
+import { VOD_LISTING_QUERY, vodByPath, type VodRow } from './repository';
 
 export const VOD_PAGE_SIZE = 20;
 
@@ -20,13 +20,7 @@ export function toVodItem(row: VodRow): VodItem {
   });
 }
 
-const VOD_LISTING: ContentListing<VodRow> = {
-  table: 'vods',
-  columns: VOD_COLUMNS,
-  pageSize: VOD_PAGE_SIZE,
-  computed: (knex) => [encodedColumn(knex, 'vod', 't.path')],
-  toItem: toVodItem,
-};
+const VOD_LISTING: ContentListing<VodRow> = { query: VOD_LISTING_QUERY, pageSize: VOD_PAGE_SIZE, toItem: toVodItem };
 
 /** The VOD listing has one order: newest first. */
 export function vodListing(deps: ApiDeps, page: number): Promise<CachedBody> {

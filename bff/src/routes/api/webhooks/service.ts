@@ -4,9 +4,18 @@ import { ForbiddenError } from '../../../errors';
 import { enqueueMail, type RenderedMail } from '@media-site/db/mail';
 import { accessWithdrawnMail, cancellationMail, renewalFailedMail, renewalReceiptMail } from '@media-site/db/mail/templates';
 import type { AccountDeps } from '../../../account/deps';
-import { revokeMember, subscriptionsByProviderId, updateSubscription, type SubscriptionRow } from '../../../account/repository';
-import { attemptById, type AttemptRow } from '../payments/attempts';
-import { settleApproved, settleDeclined } from '../payments/settle';
+import { memberById, revokeMember } from '../../../account/repository';
+import {
+  attemptById,
+  attemptBySubscriptionId,
+  settleApproved,
+  settleDeclined,
+  subscriptionsByProviderId,
+  updateSubscription,
+  type AttemptRow,
+  type SubscriptionRow,
+} from '@media-site/db/payments';
+import { countSettlement, settleOptionsOf } from '../payments/settlement';
 import { nudgeMail } from '../../../mail/worker';
 import { recordOutcome, storeEvent } from './repository';
 import type { WebhookRecord } from './schema';
@@ -19,19 +28,15 @@ const REVOKING = new Set(['Chargeback', 'Refund', 'Return', 'Void']);
 async function attemptOf(db: Knex, event: WebhookRecord): Promise<AttemptRow | undefined> {
   if (event.attempt) return attemptById(db, Number(event.attempt));
   if (!event.subscriptionId) return undefined;
-  const row = await db('payment_attempts').where({ provider_subscription_id: event.subscriptionId }).first('id');
-  return row ? attemptById(db, Number(row.id)) : undefined;
+  return attemptBySubscriptionId(db, event.subscriptionId);
 }
 
 async function settle(deps: AccountDeps, trx: Knex, eventType: string, event: WebhookRecord, now: number): Promise<string> {
   const attempt = await attemptOf(trx, event);
   if (!attempt) return 'no matching attempt';
   const settled = eventType.endsWith('Success')
-    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, {
-        membership: deps.settings.membership,
-        site: deps.settings.site,
-      })
-    : await settleDeclined(trx, attempt.id, event.failureReason ?? 'declined (webhook)', now);
+    ? await settleApproved(trx, attempt.id, event.subscriptionId ?? null, now, settleOptionsOf(deps.settings))
+    : await settleDeclined(trx, attempt.id, event.failureReason ?? 'declined (webhook)', now, countSettlement);
   return settled ? `attempt ${attempt.id} settled` : `attempt ${attempt.id} already settled`;
 }
 
@@ -91,14 +96,12 @@ async function noticeFor(
   if (REVOKING.has(eventType)) return { template: 'access-withdrawn', mail: accessWithdrawnMail(site, { username, eventType }) };
   if (before.kind !== 'membership') return undefined;
   if (eventType === 'RenewalSuccess') {
-    const attempt = await trx('payment_attempts')
-      .where({ provider_subscription_id: before.provider_subscription_id })
-      .first('currency_code');
+    const attempt = await attemptBySubscriptionId(trx, before.provider_subscription_id);
     const billed = event.billedAmount ?? event.amount;
     const mail = renewalReceiptMail(site, {
       username,
       amount: billed !== undefined && AMOUNT.test(billed) ? billed : null,
-      currencyCode: attempt ? Number(attempt.currency_code) : deps.settings.currencyCode,
+      currencyCode: attempt ? attempt.currency_code : deps.settings.currencyCode,
       renewedAt: now,
       paidUntil: after.paid_until,
       nextRenewal: dateOf(event.nextRenewalDate),
@@ -129,7 +132,7 @@ async function enqueueNotice(
 ): Promise<void> {
   const after = await subscriptionsByProviderId(trx, String(event.subscriptionId));
   for (const s of before) {
-    const member = await trx('members').where({ id: s.member_id }).first('username', 'email');
+    const member = await memberById(trx, s.member_id);
     const to = String(member?.email ?? '').trim();
     const current = after.find((a) => a.id === s.id) ?? s;
     const notice = member && to !== '' ? await noticeFor(deps, trx, eventType, event, s, current, String(member.username), now) : undefined;

@@ -3,7 +3,7 @@ import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { bumpGeneration } from '../generation';
 import { strOrNull } from '../row-values';
-import { ReportRuleError } from './errors';
+import { ContentRuleError } from './errors';
 import { enqueuePurge } from './purges';
 
 export type ContentType = 'photoset' | 'freephotoset' | 'video' | 'vod';
@@ -107,9 +107,9 @@ export async function takeDown(knex: Knex, change: TakedownChange): Promise<numb
   return knex.transaction(async (trx) => {
     const { ref } = change;
     const item = await trx(CONTENT_TABLE[ref.type]).where({ path: ref.path }).first('id');
-    if (!item) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    if (!item) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
     const existing = await trx('takedowns').where({ content_type: ref.type, path: ref.path }).first('id');
-    if (existing) throw new ReportRuleError('conflict', `${ref.type} ${ref.path} is taken down already`);
+    if (existing) throw new ContentRuleError('conflict', `${ref.type} ${ref.path} is taken down already`);
     await trx('takedowns').insert({ content_type: ref.type, path: ref.path, content_id: Number(item.id), taken_down_at: change.now });
     await log(trx, 'takedown', change);
     await auditContentChange(trx, 'content.takedown', change);
@@ -122,7 +122,7 @@ export async function restore(knex: Knex, change: TakedownChange): Promise<numbe
   return knex.transaction(async (trx) => {
     const { ref } = change;
     const removed = await trx('takedowns').where({ content_type: ref.type, path: ref.path }).delete();
-    if (removed === 0) throw new ReportRuleError('not_found', `${ref.type} ${ref.path} is not taken down`);
+    if (removed === 0) throw new ContentRuleError('not_found', `${ref.type} ${ref.path} is not taken down`);
     await log(trx, 'restore', change);
     await auditContentChange(trx, 'content.restore', change);
     await enqueuePurge(trx, 'restore', mediaPrefixesOf(ref), change.now);

@@ -6,7 +6,7 @@ import { enqueue, jobFor, type JobStatus } from '../encode/queue';
 import { bumpGeneration } from '../generation';
 import { foldForSearch, modelInitial, searchText } from '../initial';
 import { isSqlite } from '../knex';
-import { ReportRuleError } from './errors';
+import { ContentRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 
 // The console's Content screen and the CLI's `catalog edit` / `catalog reencode` (issue 24): finding
@@ -14,7 +14,7 @@ import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 // transaction that makes it and bumps the catalog generation, as takedowns and schedules do.
 
 const TYPES = Object.keys(CONTENT_TABLE) as ContentType[];
-const bad = (message: string) => new ReportRuleError('bad_input', message);
+const bad = (message: string) => new ContentRuleError('bad_input', message);
 
 export type ContentKind = ContentType | 'model';
 export const CONTENT_KINDS: readonly ContentKind[] = [...TYPES, 'model'];
@@ -195,7 +195,7 @@ export async function findContent(db: Knex, s: ContentSearch): Promise<{ items: 
 /** One item as the Content screen shows it, or a not_found error. */
 export async function contentItem(db: Knex, ref: ContentRef, now: number): Promise<ContentItem> {
   const [item] = await tableMatches(db, ref.type, { page: 1, pageSize: 1, now, path: ref.path }, 1);
-  if (!item) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+  if (!item) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
   return item;
 }
 
@@ -276,7 +276,7 @@ export async function editContent(knex: Knex, ref: ContentRef, edit: ContentEdit
   return knex.transaction(async (trx) => {
     const table = CONTENT_TABLE[ref.type];
     const row: Record<string, unknown> | undefined = await trx(table).where({ path: ref.path }).first();
-    if (!row) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    if (!row) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
     const current: Required<ContentEdit> = {
       title: String(row.updatename),
       model: row.modelname == null ? '' : String(row.modelname),
@@ -339,14 +339,14 @@ export async function requeueEncode(
   return knex.transaction(async (trx) => {
     const job = await jobFor(trx, type, ref.path);
     if (!job)
-      throw new ReportRuleError(
+      throw new ContentRuleError(
         'not_found',
         `${type} ${ref.path} has no encode job yet: "ops encode --scan" queues it once its original is on the media volume`,
       );
     if (job.status === 'running')
-      throw new ReportRuleError('conflict', `${type} ${ref.path} is being encoded now (attempt ${job.attempts}); wait until it ends`);
+      throw new ContentRuleError('conflict', `${type} ${ref.path} is being encoded now (attempt ${job.attempts}); wait until it ends`);
     if (job.status === 'queued')
-      throw new ReportRuleError('conflict', `${type} ${ref.path} is already waiting in the encode queue; a worker takes it next`);
+      throw new ContentRuleError('conflict', `${type} ${ref.path} is already waiting in the encode queue; a worker takes it next`);
     const { id } = await enqueue(trx, { type, path: ref.path, sourceSig: job.sourceSig, again: true }, audit.now);
     await appendAudit(trx, {
       actor: audit.actor,

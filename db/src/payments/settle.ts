@@ -1,18 +1,24 @@
 import type { Knex } from 'knex';
-import { enqueueMail, type MailSite } from '@media-site/db/mail';
-import { vodReceiptMail, welcomeReceiptMail } from '@media-site/db/mail/templates';
-import { nudgeMail } from '../../../mail/worker';
-import { recordPaymentOutcome } from '../../../metrics';
-import { insertMember, insertSubscription } from '../../../account/repository';
+import { enqueueMail, type MailSite } from '../mail';
+import { vodReceiptMail, welcomeReceiptMail } from '../mail/templates';
+import { insertMember } from '../members/accounts';
 import { attemptById, closeAttempt, type AttemptRow, type AttemptStatus } from './attempts';
+import { insertSubscription } from './subscriptions';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * What the process does once an attempt is settled (after its transaction, or inside the caller's):
+ * the bff counts the outcome and wakes its mail worker for the receipt; the operator CLI does neither.
+ */
+export type OnSettled = (status: Exclude<AttemptStatus, 'pending'>) => void;
 
 export interface SettleOptions {
   /** The membership's terms: its period, and rebills (0: it does not renew). */
   membership: { periodDays: number; rebills: number };
   /** What the receipt calls the site and where its links point. */
   site: MailSite;
+  onSettled?: OnSettled;
 }
 
 /**
@@ -44,11 +50,8 @@ export async function settleApproved(
     );
     return true;
   });
-  if (settled) {
-    recordPaymentOutcome('settle', 'approved');
-    // Inside a webhook's transaction this comes before the commit: the worker's next poll sends it.
-    nudgeMail();
-  }
+  // Inside a webhook's transaction this comes before the commit: the worker's next poll sends it.
+  if (settled) options.onSettled?.('approved');
   return settled;
 }
 
@@ -99,17 +102,20 @@ async function close(
   status: Exclude<AttemptStatus, 'pending' | 'approved'>,
   now: number,
   declineText: string,
+  onSettled: OnSettled | undefined,
 ) {
   const closed = await closeAttempt(knex, attemptId, status, { now, declineText: declineText.slice(0, 200) });
-  if (closed) recordPaymentOutcome('settle', status);
+  if (closed) onSettled?.(status);
   return closed;
 }
 
-export const settleDeclined = (knex: Knex, attemptId: number, declineText: string, now: number) =>
-  close(knex, attemptId, 'declined', now, declineText);
+export const settleDeclined = (knex: Knex, attemptId: number, declineText: string, now: number, onSettled?: OnSettled) =>
+  close(knex, attemptId, 'declined', now, declineText, onSettled);
 
 /** The provider refused the request (4xx) or we never reached the charge: nothing was charged. */
-export const settleFailed = (knex: Knex, attemptId: number, reason: string, now: number) => close(knex, attemptId, 'failed', now, reason);
+export const settleFailed = (knex: Knex, attemptId: number, reason: string, now: number, onSettled?: OnSettled) =>
+  close(knex, attemptId, 'failed', now, reason, onSettled);
 
 /** Timeout or provider error: the card may have been charged; a webhook or an operator decides. */
-export const markUnknown = (knex: Knex, attemptId: number, reason: string, now: number) => close(knex, attemptId, 'unknown', now, reason);
+export const markUnknown = (knex: Knex, attemptId: number, reason: string, now: number, onSettled?: OnSettled) =>
+  close(knex, attemptId, 'unknown', now, reason, onSettled);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { bumpGeneration } from '../generation';
-import { ReportRuleError } from './errors';
+import { ContentRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 
 // "Coming soon" teasers (issue 24): an operator marks a scheduled photo set, video or VOD as teased
@@ -44,11 +44,11 @@ export async function tease(
   audit: Actor & { now: number },
 ): Promise<{ generation: number; publishAt: number | null }> {
   if (!isTeasable(ref.type))
-    throw new ReportRuleError('bad_input', 'only photo sets, videos and VODs can be teased (free sets are never scheduled updates)');
+    throw new ContentRuleError('bad_input', 'only photo sets, videos and VODs can be teased (free sets are never scheduled updates)');
   return knex.transaction(async (trx) => {
     const table = CONTENT_TABLE[ref.type];
     const row = await trx(table).where({ path: ref.path }).first('teased', 'publish_at');
-    if (!row) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    if (!row) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
     await trx(table).where({ path: ref.path }).update({ teased });
     await appendAudit(trx, {
       actor: audit.actor,

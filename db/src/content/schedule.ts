@@ -3,7 +3,7 @@ import { isoTime } from '@media-site/contracts/iso-time';
 import type { Actor } from '../admin/accounts';
 import { appendAudit } from '../admin/audit';
 import { bumpGeneration } from '../generation';
-import { ReportRuleError } from './errors';
+import { ContentRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentTableName, type ContentType } from './takedowns';
 
 // Scheduled releases (issue 24): `publish_at` (unix ms) on every item table; NULL is published.
@@ -26,7 +26,7 @@ export async function schedule(knex: Knex, ref: ContentRef, publishAt: number | 
   return knex.transaction(async (trx) => {
     const table = CONTENT_TABLE[ref.type];
     const row = await trx(table).where({ path: ref.path }).first('publish_at');
-    if (!row) throw new ReportRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    if (!row) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
     await trx(table).where({ path: ref.path }).update({ publish_at: publishAt });
     if (audit)
       await appendAudit(trx, {
@@ -103,10 +103,10 @@ export function parseReleaseTime(text: string): number {
   const value = text.trim();
   const ms = value.length <= 40 && ISO_TIME.test(value) ? Date.parse(value) : NaN;
   if (!Number.isFinite(ms))
-    throw new ReportRuleError(
+    throw new ContentRuleError(
       'bad_input',
       `"${text}" is not an ISO 8601 time with a time zone (e.g. 2026-12-01T18:00:00Z or 2026-12-01T19:00+01:00)`,
     );
-  if (ms >= LATEST) throw new ReportRuleError('bad_input', `release time ${value} is after ${isoTime(LATEST, '', 's')}`);
+  if (ms >= LATEST) throw new ContentRuleError('bad_input', `release time ${value} is after ${isoTime(LATEST, '', 's')}`);
   return ms;
 }

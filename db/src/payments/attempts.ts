@@ -80,6 +80,10 @@ export const attemptByToken = async (db: Knex, paymentToken: string) =>
   toAttempt(await db('payment_attempts').where({ payment_token: paymentToken }).first());
 export const attemptById = async (db: Knex, id: number) => toAttempt(await db('payment_attempts').where({ id }).first());
 
+/** The attempt that started a provider subscription (a webhook without our pass-through attempt id). */
+export const attemptBySubscriptionId = async (db: Knex, subscriptionId: string | null) =>
+  toAttempt(await db('payment_attempts').where({ provider_subscription_id: subscriptionId }).first());
+
 export async function reservationTaken(db: Knex, reservation: string): Promise<boolean> {
   return (await db('payment_attempts').where({ reservation }).first('id')) !== undefined;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CONTENT_TABLE, contentRefOf, type ContentType } from './takedowns';
+import { CONTENT_TABLE, contentRefOf, type ContentType } from '../content/takedowns';
 
 /**
  * The item a report names, for the console's preview: its type, path and title, whether it is taken

@@ -1,10 +1,59 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 
+// The payment chain's own records (payment_starts, payment_handles); the attempts and their
+// settlement are db's (@media-site/db/payments).
+
+const sha256 = (raw: string) => createHash('sha256').update(raw).digest('hex');
+
+/**
+ * Step 1's record of who is paying, keyed by the hash of a nonce that only the browser that ran
+ * step 1 holds (an HttpOnly, SameSite=Strict cookie on /api). Steps 3 and 4 need that cookie, so a
+ * payment token or handle learnt elsewhere is worth nothing in another browser.
+ */
+export const PAYMENT_START_COOKIE = 'pay_start';
+export const START_TTL_MS = 30 * 60_000;
+
+export const nonceHash = sha256;
+
+export type PaymentStart = { username: string; memberId: null; vodId: null } | { username: null; memberId: number; vodId: number };
+
+export interface StartRow {
+  nonce_hash: string;
+  username: string | null;
+  member_id: number | null;
+  vod_id: number | null;
+}
+
+/** Records step 1; returns the raw nonce for the cookie (only its hash is stored). */
+export async function recordStart(db: Knex, start: PaymentStart, now: number): Promise<string> {
+  const raw = randomBytes(32).toString('base64url');
+  await db('payment_starts').insert({
+    nonce_hash: nonceHash(raw),
+    username: start.username,
+    member_id: start.memberId,
+    vod_id: start.vodId,
+    expires_at: now + START_TTL_MS,
+  });
+  await db('payment_starts').where('expires_at', '<', now).delete();
+  return raw;
+}
+
+/** The live record behind a cookie's nonce, if any. */
+export async function startByHash(db: Knex, hash: string, now: number): Promise<StartRow | undefined> {
+  const row: Record<string, unknown> | undefined = await db('payment_starts')
+    .where({ nonce_hash: hash })
+    .where('expires_at', '>', now)
+    .first();
+  if (!row) return undefined;
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return { nonce_hash: hash, username: (row.username as string | null) ?? null, member_id: n(row.member_id), vod_id: n(row.vod_id) };
+}
+
 // The browser gets this opaque handle at step 3 instead of the provider's backend bearer, which
 // never leaves the server. Stored hashed; single use; minutes long. It names the step-1 record of
 // the browser that asked for it and the one payment token it may be spent on.
-const hashOf = (raw: string) => createHash('sha256').update(raw).digest('hex');
+const hashOf = sha256;
 
 // A bound row outlives its handle by the payment token's whole life (30 h), so a token claimed
 // here cannot be claimed again by another browser while the provider would still charge it.

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { mailSiteFromEnv } from '@media-site/db/mail';
-import { appendAudit } from '@media-site/db/admin';
-import { RuleError } from '@media-site/db';
-import { providerConfigShape } from '../../../provider/config';
+import { appendAudit } from '../admin/audit';
+import { mailSiteFromEnv } from '../mail';
+import { RuleError } from '../rule-error';
 import { attemptById, closeAttempt, openAttempts, type AttemptRow } from './attempts';
 import { settleApproved, settleDeclined, type SettleOptions } from './settle';
+import { membershipTermsShape } from './terms';
 
 /** A refused reconciliation: 404 / 409 / 400 through the error middleware, exit 1 or 2 from the CLI. */
 export class ReconcileError extends RuleError {}
@@ -14,10 +14,7 @@ export class ReconcileError extends RuleError {}
  * Settling charges in doubt (timeouts, provider errors) when no webhook did: the operator checks
  * the provider's admin for the transaction, then approves or declines the attempt here.
  */
-const membershipEnv = z.object({
-  MEMBERSHIP_PERIOD_DAYS: providerConfigShape.MEMBERSHIP_PERIOD_DAYS,
-  MEMBERSHIP_REBILLS: providerConfigShape.MEMBERSHIP_REBILLS,
-});
+const membershipEnv = z.object(membershipTermsShape);
 
 /**
  * What approving needs, from the environment alone: the operator command line (`ops payments
@@ -115,7 +112,7 @@ export async function reconcileAttempt(
       action === 'approve'
         ? await settleApproved(trx, id, r.subscriptionId, r.now, r.options)
         : action === 'decline'
-          ? await settleDeclined(trx, id, 'declined by reconciliation', r.now)
+          ? await settleDeclined(trx, id, 'declined by reconciliation', r.now, r.options.onSettled)
           : await closeAttempt(trx, id, 'failed', { now: r.now, declineText: 'no provider confirmation (expired by reconciliation)' });
     if (!settled) throw new ReconcileError('conflict', `attempt ${id} was settled meanwhile`);
     const after = action === 'approve' ? 'approved' : action === 'decline' ? 'declined' : 'failed';

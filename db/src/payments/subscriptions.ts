@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+import { numOrNull } from '../row-values';
+
+export type SubscriptionStatus = 'active' | 'cancelled' | 'expired' | 'revoked';
+
+export interface SubscriptionRow {
+  id: number;
+  member_id: number;
+  kind: 'membership' | 'vod';
+  vod_id: number | null;
+  provider_subscription_id: string | null;
+  status: SubscriptionStatus;
+  paid_until: number | null;
+}
+
+function toSubscription(row: Record<string, unknown> | undefined): SubscriptionRow | undefined {
+  if (!row) return undefined;
+  return {
+    id: Number(row.id),
+    member_id: Number(row.member_id),
+    kind: row.kind as SubscriptionRow['kind'],
+    vod_id: numOrNull(row.vod_id),
+    provider_subscription_id: row.provider_subscription_id === null ? null : String(row.provider_subscription_id),
+    status: row.status as SubscriptionStatus,
+    paid_until: numOrNull(row.paid_until),
+  };
+}
+
+/** What a settled charge bought: an active membership (paid until a time) or one VOD. */
+export async function insertSubscription(
+  db: Knex,
+  s: {
+    memberId: number;
+    kind: 'membership' | 'vod';
+    vodId: number | null;
+    providerSubscriptionId: string | null;
+    paidUntil: number | null;
+    now: number;
+  },
+): Promise<number> {
+  const [id] = await db('subscriptions').insert({
+    member_id: s.memberId,
+    kind: s.kind,
+    vod_id: s.vodId,
+    provider_subscription_id: s.providerSubscriptionId,
+    status: 'active',
+    paid_until: s.paidUntil,
+    created_at: s.now,
+    updated_at: s.now,
+  });
+  return Number(id);
+}
+
+export async function subscriptionsByProviderId(db: Knex, providerSubscriptionId: string): Promise<SubscriptionRow[]> {
+  const rows: Record<string, unknown>[] = await db('subscriptions').where({ provider_subscription_id: providerSubscriptionId });
+  return rows.map((r) => toSubscription(r) as SubscriptionRow);
+}
+
+export async function updateSubscription(
+  db: Knex,
+  id: number,
+  patch: { status?: SubscriptionStatus; paid_until?: number | null; now: number },
+): Promise<void> {
+  const { now, ...rest } = patch;
+  await db('subscriptions')
+    .where({ id })
+    .update({ ...rest, updated_at: now });
+}

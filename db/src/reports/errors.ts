@@ -1,4 +1,0 @@
-import { RuleError } from '../rule-error';
-
-/** Rule violations of reports and takedowns (the bff maps only these on its report routes). */
-export class ReportRuleError extends RuleError {}
