@@ -1,4 +1,4 @@
-import type { AttemptView, MemberDetail } from '@media-site/contracts/admin';
+import type { AttemptReconciled, AttemptView, MemberDetail, MembershipExtended } from '@media-site/contracts/admin';
 import { call, post } from '../shared/api';
 
 export type { MemberDetail };
@@ -13,10 +13,7 @@ export type ReconcileAction = 'approve' | 'decline' | 'expire';
 export const memberApi = {
   detail: (username: string) => call<MemberDetail>(`/members/${encodeURIComponent(username)}`),
   extend: (username: string, days: number, reason: string) =>
-    post<{ username: string; before: number | null; paidUntil: number }>(`/members/${encodeURIComponent(username)}/extend`, {
-      days,
-      reason,
-    }),
+    post<MembershipExtended>(`/members/${encodeURIComponent(username)}/extend`, { days, reason }),
   reconcile: (id: number, action: ReconcileAction, subscriptionId?: string) =>
-    post<{ username: string; before: string; after: string }>(`/payments/${id}/reconcile`, { action, subscriptionId }),
+    post<AttemptReconciled>(`/payments/${id}/reconcile`, { action, subscriptionId }),
 };
