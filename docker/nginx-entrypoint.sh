@@ -23,8 +23,12 @@ directives() {
 FRONT_REALIP_FROM=$(directives FRONT_TRUSTED_PROXIES "${FRONT_TRUSTED_PROXIES:-}" 'set_real_ip_from ' ';')
 FRONT_TRUSTED_GEO=$(directives FRONT_TRUSTED_PROXIES "${FRONT_TRUSTED_PROXIES:-}" '' ' 1;')
 WEBHOOK_ALLOWED_GEO=$(directives WEBHOOK_ALLOWED_IPS "${WEBHOOK_ALLOWED_IPS:-}" '' ' 1;')
-# The operator console's clients (issue 24); unset or empty: everyone.
-ADMIN_ALLOWED_GEO=$(directives ADMIN_ALLOWED_IPS "${ADMIN_ALLOWED_IPS:-0.0.0.0/0,::/0}" '' ' 1;')
+# The operator console's clients, with the geo's default line; unset or empty: everyone.
+if [ -n "${ADMIN_ALLOWED_IPS:-}" ]; then
+  ADMIN_ALLOWED_GEO="default 0; $(directives ADMIN_ALLOWED_IPS "$ADMIN_ALLOWED_IPS" '' ' 1;')"
+else
+  ADMIN_ALLOWED_GEO='default 1;'
+fi
 export FRONT_REALIP_FROM FRONT_TRUSTED_GEO WEBHOOK_ALLOWED_GEO ADMIN_ALLOWED_GEO
 
 # The brand (scripts/lib/nginx.ts brandVars does the same): SITE_NAME checked and HTML-escaped for

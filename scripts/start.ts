@@ -5,6 +5,7 @@ import { DEMO_MEMBER } from '@media-site/ops';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
 import { startSite } from './lib/site';
 import { describeSiteStorage, startSiteStorage, type SiteStorage } from './lib/site-storage';
+import { startOutput } from './lib/start-output';
 
 // `npm start`: the whole site on one address with embedded defaults (SQLite, in-process cache,
 // generated demo catalog); DATABASE_URL / REDIS_URL switch to real servers.
@@ -16,11 +17,15 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 }
 const { dataDir, databaseUrl, mediaRoot } = embeddedDefaults(env);
 
+// Quiet until the site is up: a line per part as it gets ready; the parts' own lines only when they
+// warn or fail (or, once up, always).
+const output = startOutput();
 let storage: SiteStorage | null = null;
 try {
   buildFrontendIfNeeded();
   // STORAGE=s3: the bucket (the local S3 server when no S3_ENDPOINT is set) before the seed uploads to it.
-  storage = await startSiteStorage(env, dataDir, (name, line) => console.log(`[${name}] ${line}`));
+  storage = await startSiteStorage(env, dataDir, output.onLine);
+  if (storage?.local) output.onReady('local S3 server', `at ${storage.local.endpoint}`);
   await prepareData(
     databaseUrl,
     mediaRoot,
@@ -38,6 +43,8 @@ try {
     encoder: true,
     // Webhooks reach the bff through the front door only, as in production: a fresh secret per start.
     env: { WEBHOOK_PROXY_SECRET: env.WEBHOOK_PROXY_SECRET || randomBytes(32).toString('hex'), ...storage?.env },
+    onLine: output.onLine,
+    onReady: output.onReady,
   });
   if (storage) console.log(`\n${describeSiteStorage(storage)}`);
   console.log(`\nThe site is up at ${site.url}  (front door: ${site.frontDoor}; Ctrl-C stops it)`);
@@ -50,26 +57,34 @@ try {
     console.log(
       `Card payments go to the local provider simulator at ${site.providerUrl}: any Luhn-valid card number pays (ending 0000 declines).\n`,
     );
+  output.live();
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (why: string, code: number) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping...`);
+    (code === 0 ? console.log : console.error)(`\n${why}: stopping...`);
     const bucket = storage;
     site
       .stop()
       .then(() => bucket?.stop())
       .then(
-        () => process.exit(0),
+        () => process.exit(code),
         (err: unknown) => {
           console.error(err);
           process.exit(1);
         },
       );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  // A part that dies takes the site down with it, saying so: its own last lines are just above.
+  const parts = [...Object.values(site.children), storage?.local?.child];
+  for (const part of parts)
+    void part?.exited.then((exitCode) =>
+      stop(`npm start: ${part.name} exited unexpectedly (${exitCode === null ? 'killed by a signal' : `exit code ${exitCode}`})`, 1),
+    );
 } catch (err) {
+  output.failed();
   console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
   await storage?.stop();
   process.exit(1);

@@ -138,6 +138,27 @@ describe('before the lists have loaded once', () => {
     }
   });
 
+  it('logs its first failures at info while the bff may still be starting (30 s), and warns after', async () => {
+    // npm start runs the bff and the media service side by side: a bff that takes 5 s to listen is
+    // a healthy start, not a warning.
+    let now = 1_000_000;
+    const list = new RevocationList(() => now);
+    const lines: Array<{ level: number; failures: number }> = [];
+    const logger = (await import('pino')).pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    list.startPolling(`http://127.0.0.1:${await freePort()}/internal/media-revocations`, 5, logger);
+    try {
+      // Five failures, about 3.75 s of retries (250 ms backing off to 2 s).
+      await expect.poll(() => lines.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(5);
+      expect(lines.map((l) => l.level)).toEqual(lines.map(() => 30));
+      now += 30_000;
+      const seen = lines.length;
+      await expect.poll(() => lines.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(seen);
+      expect(lines.at(-1)?.level).toBe(40);
+    } finally {
+      list.stop();
+    }
+  });
+
   it('a list body of the wrong shape does not count as loaded', async () => {
     const list = new TakedownList();
     const server = createServer((_req, res) => res.end('{"nope":[]}'));

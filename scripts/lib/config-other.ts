@@ -116,6 +116,25 @@ export const OTHER_VARIABLES: OtherVariable[] = [
     meaning: "the simulator's fixed address (webhook source)",
   },
   {
+    name: 'MULTIHOST_SUBNET, MULTIHOST_IP_RANGE, MULTIHOST_GATEWAY',
+    default: '172.30.90.0/24, 172.30.90.128/25, 172.30.90.1',
+    readBy: 'compose multi-host shape',
+    meaning: "its own network (not SITE_SUBNET), the range of its dynamic addresses and the host's address on it",
+  },
+  {
+    name: 'NGINX_A_ADDRESS, NGINX_B_ADDRESS',
+    default: '172.30.90.10, 172.30.90.11',
+    readBy: 'compose multi-host shape',
+    meaning: "the two front doors' fixed addresses on it (the ones the bffs trust)",
+  },
+  {
+    name: 'BUCKET_NODE_ENV',
+    default: 'production',
+    readBy: 'compose multi-host shape',
+    meaning:
+      '`NODE_ENV` of the services that reach the bucket: `development` to try the file with its stand-in bucket, whose fixed keys production refuses',
+  },
+  {
     name: 'BUILD_NETWORK',
     default: 'default',
     readBy: 'compose',

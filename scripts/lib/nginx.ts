@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,12 +32,41 @@ export interface NginxOptions {
   /** Where the access log goes: a path, /dev/stdout or 'off'; default `<prefix>/access.log`. */
   accessLog?: string;
   /**
+   * A file access log past this size becomes `<file>.1` (replacing the last one) and nginx reopens
+   * it: at most twice this on disk, plus about a second's lines. Default ACCESS_LOG_MAX_BYTES.
+   */
+  accessLogMaxBytes?: number;
+  /**
    * The bff's FRONT_GENERATION_DIR, the first part of the API cache key; default
    * `<prefix>/catalog-generation`. Created (pointing at generation 0, which caches nothing) when absent.
    */
   catalogGenerationDir?: string;
   /** Overrides any other template value (rate limits, HSTS, ...): see templateDefaults. */
   vars?: Partial<Record<string, string>>;
+}
+
+/** The access log's bound (npm start runs for days; a benchmark once grew it to 2 GB): 32 MiB, two files. */
+export const ACCESS_LOG_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Checks the log once a second; past `maxBytes`, moves it to `<file>.1` and has nginx reopen it (USR1). */
+function boundAccessLog(file: string, maxBytes: number, nginxPid: number): () => void {
+  const timer = setInterval(() => {
+    let size: number;
+    try {
+      size = statSync(file).size;
+    } catch {
+      return; // not written yet
+    }
+    if (size < maxBytes) return;
+    try {
+      renameSync(file, `${file}.1`);
+      process.kill(nginxPid, 'SIGUSR1');
+    } catch {
+      // nginx stopping, its folder being removed: nothing left to bound.
+    }
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Values of the template placeholders that have a sensible default; compose sets the same names. */
@@ -142,8 +171,10 @@ export function addressListVars(vars: Record<string, string | undefined>): Recor
     FRONT_REALIP_FROM: addressDirectives('FRONT_TRUSTED_PROXIES', trusted, (a) => `set_real_ip_from ${a};`),
     FRONT_TRUSTED_GEO: addressDirectives('FRONT_TRUSTED_PROXIES', trusted, (a) => `${a} 1;`),
     WEBHOOK_ALLOWED_GEO: addressDirectives('WEBHOOK_ALLOWED_IPS', webhook, (a) => `${a} 1;`),
-    // Empty (the default): every address, as the entrypoint's ${ADMIN_ALLOWED_IPS:-0.0.0.0/0,::/0}.
-    ADMIN_ALLOWED_GEO: addressDirectives('ADMIN_ALLOWED_IPS', vars.ADMIN_ALLOWED_IPS || '0.0.0.0/0,::/0', (a) => `${a} 1;`),
+    // With the geo's default line. Empty (the default): everyone, by that line alone.
+    ADMIN_ALLOWED_GEO: vars.ADMIN_ALLOWED_IPS
+      ? `default 0; ${addressDirectives('ADMIN_ALLOWED_IPS', vars.ADMIN_ALLOWED_IPS, (a) => `${a} 1;`)}`
+      : 'default 1;',
   };
 }
 
@@ -223,6 +254,9 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   const port = options.port || (await freePort());
   const snippets = join(prefix, 'snippets');
   await mkdir(snippets, { recursive: true });
+  const accessLog = options.accessLog ?? join(prefix, 'access.log');
+  // Files are bounded; /dev/stdout (a benchmark's) and 'off' are not files.
+  const accessLogFile = accessLog === 'off' || accessLog.startsWith('/dev/') ? undefined : accessLog;
   const vars: Record<string, string> = {
     ...templateDefaults,
     PROVIDER_ORIGIN: options.providerOrigin ? new URL(options.providerOrigin).origin : templateDefaults.PROVIDER_ORIGIN,
@@ -235,7 +269,7 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     NGINX_CACHE_DIR: join(prefix, 'thumb-cache'),
     API_CACHE_DIR: join(prefix, 'api-cache'),
     CATALOG_GENERATION_DIR: await generationLink(options.catalogGenerationDir ?? join(prefix, 'catalog-generation')),
-    ACCESS_LOG: options.accessLog === 'off' ? 'off' : `${options.accessLog ?? join(prefix, 'access.log')} front_json buffer=64k flush=1s`,
+    ACCESS_LOG: accessLog === 'off' ? 'off' : `${accessLog} front_json buffer=64k flush=1s`,
   };
   for (const [name, value] of Object.entries(options.vars ?? {})) if (value !== undefined) vars[name] = value;
   // No SITE_LOGO: the SPA's own logo.svg (a bare test folder as the SPA: the repository's copy).
@@ -286,11 +320,14 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     await cleanup();
     throw err;
   }
+  const unbound =
+    accessLogFile && child.pid ? boundAccessLog(accessLogFile, options.accessLogMaxBytes ?? ACCESS_LOG_MAX_BYTES, child.pid) : () => {};
   return {
     url: `http://${host}:${port}`,
     port,
     prefix,
     async stop() {
+      unbound();
       if (exit === null) {
         // SIGQUIT: graceful — workers finish the requests they are serving.
         child.kill('SIGQUIT');

@@ -33,6 +33,8 @@ export interface SiteOptions {
   /** Variables for one service only (e.g. a diagnostic NODE_OPTIONS). */
   serviceEnv?: { bff?: NodeJS.ProcessEnv; media?: NodeJS.ProcessEnv };
   onLine?: LogLine;
+  /** Called once per part as it gets ready: the part's name and where it answers. */
+  onReady?: (part: string, detail: string) => void;
 }
 
 export interface Site {
@@ -59,6 +61,7 @@ function hasNginx(): boolean {
 /** Starts the bff, the media service and a front door; the caller has prepared data and the SPA build. */
 export async function startSite(options: SiteOptions): Promise<Site> {
   const onLine = options.onLine ?? ((name, line) => console.log(`[${name}] ${line}`));
+  const onReady = options.onReady ?? (() => {});
   const dataDir = resolve(options.dataDir);
   const databaseUrl = options.databaseUrl ?? `sqlite:${resolve(dataDir, 'catalog.sqlite')}`;
   const mediaRoot = options.mediaRoot ?? resolve(dataDir, 'media');
@@ -126,6 +129,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       children.push(sim);
       provider = sim;
       await waitHealthy(`${providerUrl}/healthz`, sim);
+      onReady('card-provider simulator', `at ${providerUrl}`);
       env.CCBILL_BASE_URL = providerUrl;
       // The simulator's webhooks come from loopback: a private source, allowed explicitly.
       env.WEBHOOK_ALLOWED_IPS ??= '127.0.0.1,::1';
@@ -154,7 +158,10 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     children.push(media);
     const mediaUrl = `http://127.0.0.1:${mediaPort}`;
     // Ready, not just up: the media service refuses media until it has the bff's takedown and revocation lists.
-    await Promise.all([waitHealthy(`${bffUrl}/healthz`, bff), waitHealthy(`${mediaUrl}/readyz`, media)]);
+    await Promise.all([
+      waitHealthy(`${bffUrl}/healthz`, bff).then(() => onReady('bff', `at ${bffUrl}`)),
+      waitHealthy(`${mediaUrl}/readyz`, media).then(() => onReady('media service', `at ${mediaUrl}`)),
+    ]);
     let encoder: Child | undefined;
     if (options.encoder) {
       // Renditions are made in the background (niced); the player says "being prepared" meanwhile.
@@ -166,6 +173,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         onLine,
       );
       children.push(encoder);
+      onReady('encoder', '(renditions are made in the background)');
     }
 
     const spaDir = resolve(repoRoot, 'frontend/dist');
@@ -200,6 +208,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     }
     const url = `http://${host}:${port}`;
     await waitHealthy(`${url}/api/updates/1`, undefined, 15_000);
+    onReady(`front door (${useNginx ? 'nginx' : 'Node proxy'})`, `at ${url}`);
     return {
       url,
       bffUrl,

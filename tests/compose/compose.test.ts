@@ -90,17 +90,17 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
   beforeAll(async () => {
     const secrets = generatedSecrets();
     const port = await freePort();
+    // docs/deploy.md, "First start": `.env.example` with its REQUIRED block filled in; then what this
+    // machine needs: a free port, the stand-in images (tools/compose-sim) built on the host network.
     values = {
       ...secrets,
       ...PROVIDER,
       PORT: String(port),
       IMAGE_PREFIX: 'media-site-compose-test',
       BUILD_NETWORK: 'host',
-      // Apart from a stack an operator runs on the default subnet on the same machine.
-      SITE_SUBNET: '172.30.91.0/24',
-      NGINX_ADDRESS: '172.30.91.10',
     };
-    project = new ComposeProject('mscomposetest', ['docker-compose.yml'], await writeEnvFile(values), port);
+    const example = await readFile(join(repoRoot, '.env.example'), 'utf8');
+    project = new ComposeProject('mscomposetest', ['docker-compose.yml'], await writeEnvFile(values, example), port);
     // Leftovers of an interrupted run.
     await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
     ingestDir = await buildIngestFolder([{ ...CLIP, title: 'Compose Clip' }]);

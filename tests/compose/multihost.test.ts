@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudFrontOriginals, S3Originals } from '@media-site/storage';
+import { repoRoot } from '../../scripts/lib/site';
 import { s3Origin, startCloudFrontEdge, type RunningEdge } from '../src/cloudfront-edge';
 import { freePort } from '../src/nginx';
 import { ComposeProject, composeTestEnabled, generatedSecrets, must, waitFor, writeEnvFile } from './compose';
@@ -32,7 +33,6 @@ let project: ComposeProject;
 // worker posts to it through the network's gateway.
 let edge: RunningEdge;
 let edgeSigner: CloudFrontOriginals;
-const SUBNET_PREFIX = '172.30.92';
 const KEY_PAIR_ID = 'K2MULTIHOSTEDGE1';
 let ingestDir = '';
 const ports = { a: 0, b: 0, s3: 0 };
@@ -154,7 +154,13 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       keyPairId: KEY_PAIR_ID,
       privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     });
-    const values = {
+    // The network as the file has it (its MULTIHOST_* defaults): the edge on this machine is reached
+    // through the network's gateway.
+    const gateway = /\$\{MULTIHOST_GATEWAY:-([\d.]+)\}/.exec(await readFile(join(repoRoot, FILE), 'utf8'))?.[1];
+    if (!gateway) throw new Error(`${FILE} names no default MULTIHOST_GATEWAY`);
+    // docs/deploy.md, "The multi-host stack": `.env.example` with the REQUIRED block,
+    // DB_REPLICATION_PASSWORD and BUCKET_NODE_ENV=development (the stand-in bucket's fixed keys)...
+    const documented = {
       ...generatedSecrets(),
       DB_REPLICATION_PASSWORD: randomBytes(24).toString('hex'),
       CCBILL_CLIENT_ACCNUM: '951234',
@@ -163,25 +169,22 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       CCBILL_FRONTEND_SECRET: randomBytes(32).toString('hex'),
       CCBILL_BACKEND_APP_ID: `multihost-${randomBytes(4).toString('hex')}`,
       CCBILL_BACKEND_SECRET: randomBytes(32).toString('hex'),
+      BUCKET_NODE_ENV: 'development',
+    };
+    // ...then what this machine needs: free ports, the single-host suite's stand-in images (built
+    // once, shared) and the stand-in CDN edge's purges, sooner than the default 12 s.
+    const machine = {
       PORT: String(ports.a),
       PORT_B: String(ports.b),
       S3_PORT: String(ports.s3),
       S3_PUBLIC_ENDPOINT: `http://127.0.0.1:${ports.s3}`,
-      // The single-host suite's images: built once, shared.
       IMAGE_PREFIX: 'media-site-compose-test',
       BUILD_NETWORK: 'host',
-      SITE_SUBNET: `${SUBNET_PREFIX}.0/24`,
-      SITE_IP_RANGE: `${SUBNET_PREFIX}.128/25`,
-      SITE_GATEWAY: `${SUBNET_PREFIX}.1`,
-      NGINX_A_ADDRESS: `${SUBNET_PREFIX}.10`,
-      NGINX_B_ADDRESS: `${SUBNET_PREFIX}.11`,
-      // The bffs' durable purges reach the edge on this machine through the network's gateway.
-      PURGE_WEBHOOK_URL: `http://${SUBNET_PREFIX}.1:${new URL(edge.url).port}/purge`,
+      PURGE_WEBHOOK_URL: `http://${gateway}:${new URL(edge.url).port}/purge`,
       PURGE_DELAY_MS: '1000',
-      // The stand-in bucket's fixed keys are refused in production.
-      BUCKET_NODE_ENV: 'development',
     };
-    project = new ComposeProject('mscomposemultihost', [FILE], await writeEnvFile(values), ports.a);
+    const example = await readFile(join(repoRoot, '.env.example'), 'utf8');
+    project = new ComposeProject('mscomposemultihost', [FILE], await writeEnvFile({ ...documented, ...machine }, example), ports.a);
     await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
     ingestDir = await buildIngestFolder(CLIPS);
   });

@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/process';
 import { repoRoot } from '../../scripts/lib/site';
 
-// `npm start` as a newcomer runs it (a fresh data folder, a free port), then SIGTERM to npm: every
-// process it started (orchestrator, bff, media service, simulator, nginx and its workers) must go.
+// `npm start` as a newcomer runs it (a fresh data folder, a free port, the default log level): one
+// line per part as it gets ready and nothing else of theirs before the banner; then SIGTERM to npm:
+// every process it started (orchestrator, bff, media service, simulator, nginx and its workers) must go.
 
 function descendants(root: number): number[] {
   const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
@@ -49,11 +50,12 @@ describe('npm start', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers on its port with the seeded catalog, and SIGTERM leaves no process behind', async () => {
+  it('starts quietly, answers on its port with the seeded catalog, and SIGTERM leaves no process behind', async () => {
     const port = await freePort();
+    const { LOG_LEVEL: _ownLevel, ...env } = process.env;
     npm = spawn('npm', ['start'], {
       cwd: repoRoot,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' },
+      env: { ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -68,7 +70,22 @@ describe('npm start', () => {
       npm?.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output.slice(-3000)}`)));
     });
     const url = await up;
+    // What to end if an assertion below fails.
+    tree = descendants(npm.pid ?? 0);
     expect(url).toBe(`http://127.0.0.1:${port}`);
+    const beforeBanner = output.slice(0, output.indexOf('The site is up at'));
+    for (const ready of [
+      /^card-provider simulator ready at http:\/\/127\.0\.0\.1:\d+$/m,
+      /^bff ready at http:\/\/127\.0\.0\.1:\d+$/m,
+      /^media service ready at http:\/\/127\.0\.0\.1:\d+$/m,
+      /^encoder ready/m,
+      new RegExp(`^front door \\((nginx|Node proxy)\\) ready at ${url.replaceAll('.', '\\.')}$`, 'm'),
+    ])
+      expect(beforeBanner).toMatch(ready);
+    // No stack trace, no warning, none of the services' own lines (request logs, list retries).
+    expect(beforeBanner).not.toMatch(/^[ \t]+at |"stack"|ECONNREFUSED/m);
+    expect(beforeBanner).not.toMatch(/\bwarn(ing)?\b|\[(error|crit|alert|emerg)\]|"level":[4-6]0/i);
+    expect(beforeBanner).not.toMatch(/^\[(bff|media|provider|nginx)\] /m);
 
     const updates = (await (await fetch(`${url}/api/updates/1`)).json()) as Array<{ updatename: string }>;
     expect(updates.length).toBeGreaterThan(0);

@@ -13,8 +13,9 @@ export interface ListState {
 
 // Until the first load succeeds every media request is refused, so retry soon, backing off to 2 s.
 const FIRST_LOAD_RETRY_MS = [250, 500, 1000, 2000];
-// Failures while starting are expected for a moment (the bff may start alongside); warn after these.
-const QUIET_FIRST_FAILURES = 5;
+// Failures before the first load are expected while the bff starts alongside (npm start, compose):
+// info for this long, a warning after.
+const QUIET_START_MS = 30_000;
 
 /** Three missed polls plus time for a slow answer: a list this old is reported, not trusted blindly. */
 export function maxListAgeSeconds(intervalSeconds: number): number {
@@ -81,16 +82,20 @@ export abstract class PolledList {
     this.intervalSeconds = intervalSeconds;
     this.instance = instance;
     let failures = 0;
+    let warned = false;
+    const pollingSince = this.clock();
     const tick = async () => {
       const started = performance.now();
       try {
         await this.refreshFrom(url);
-        if (failures >= QUIET_FIRST_FAILURES) logger.info({ list: this.name }, `${this.name} list refreshed again`);
+        if (warned) logger.info({ list: this.name }, `${this.name} list refreshed again`);
         failures = 0;
+        warned = false;
       } catch (err) {
         failures += 1;
         const starting = this.loadedAt === undefined;
-        const level = starting && failures < QUIET_FIRST_FAILURES ? 'info' : 'warn';
+        const level = starting && this.clock() - pollingSince < QUIET_START_MS ? 'info' : 'warn';
+        warned ||= level === 'warn';
         logger[level](
           { err, list: this.name, failures },
           starting
