@@ -23,7 +23,7 @@ directives() {
 FRONT_REALIP_FROM=$(directives FRONT_TRUSTED_PROXIES "${FRONT_TRUSTED_PROXIES:-}" 'set_real_ip_from ' ';')
 FRONT_TRUSTED_GEO=$(directives FRONT_TRUSTED_PROXIES "${FRONT_TRUSTED_PROXIES:-}" '' ' 1;')
 WEBHOOK_ALLOWED_GEO=$(directives WEBHOOK_ALLOWED_IPS "${WEBHOOK_ALLOWED_IPS:-}" '' ' 1;')
-# The operator console's clients (issue 24); unset or empty: everyone.
+# The operator console's clients (/admin and /api/admin/); unset or empty: everyone.
 ADMIN_ALLOWED_GEO=$(directives ADMIN_ALLOWED_IPS "${ADMIN_ALLOWED_IPS:-0.0.0.0/0,::/0}" '' ' 1;')
 export FRONT_REALIP_FROM FRONT_TRUSTED_GEO WEBHOOK_ALLOWED_GEO ADMIN_ALLOWED_GEO
 
