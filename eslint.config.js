@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   // Every regular expression in every workspace (SPA included): one with super-linear backtracking let a
-  // 15.9 KB e-mail field hold the bff's event loop for 0.35 s (issue 19). Errors, not warnings.
+  // 15.9 KB e-mail field hold the bff's event loop for 0.35 s. Errors, not warnings.
   regexp.configs.recommended,
   {
     rules: {

@@ -3,7 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /**
- * Issue 23: everything home's first screen runs (React, the router, the layout, home and what they
+ * For slow networks, everything home's first screen runs (React, the router, the layout, home and what they
  * share) is one chunk, `app`, so on HTTP/1.1's six connections the HTML's requests leave in one wave.
  * The entry, `first` (src/main.tsx and src/firstScreen, which the app shares), stays outside it: it
  * is tiny and starts home's first requests before the app is in. Six requests in all with the CSS,
@@ -37,7 +37,7 @@ function preloadAppChunk(): Plugin {
 }
 
 /**
- * Issue 24: the operator console (admin.html, src/admin) is built by a second pass, `vite build
+ * The operator console (admin.html, src/admin) is built by a second pass, `vite build
  * --mode admin`, into the same dist after the member build. Its own React and no chunk shared with
  * the member app: the member chunks above stay exactly as they are, with no console code in them.
  */

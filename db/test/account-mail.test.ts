@@ -8,7 +8,7 @@ import {
   passwordResetMail,
 } from '../src/mail/templates';
 
-// The account's mails (issue 22): links from the configured site URL with the token in the
+// The account's mails (password reset, e-mail change): links from the configured site URL with the token in the
 // fragment, nothing remote, and the same facts in the text and the HTML.
 const site = { name: 'Media <Site> & Co', url: 'https://example.test' };
 const TOKEN = 'T'.repeat(43);

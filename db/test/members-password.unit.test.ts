@@ -53,7 +53,7 @@ describe('member password hashing', () => {
   });
 });
 
-describe('the hashing queue (issue 19)', () => {
+describe('the hashing queue (bounded, so sign-ins cannot pile up hashes)', () => {
   it('refuses at once, with 503 and Retry-After, beyond its bound in the process and per owner', async () => {
     setHashQueueLimits({ max: 3, perOwner: 2 });
     // At the production cost, so that the hashes stay in flight while the test looks.

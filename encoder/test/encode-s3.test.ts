@@ -11,7 +11,7 @@ import { loadEncoderConfig, type EncoderConfig } from '../src/config';
 import { makeClip, placeVideo } from '../src/testing-clips';
 import { EncodeWorker, type WorkerEvent } from '../src/worker';
 
-// STORAGE=s3 (issue 21): the worker downloads the original from the bucket into a per-job scratch
+// STORAGE=s3: the worker downloads the original from the bucket into a per-job scratch
 // folder, encodes there, uploads every output under its media path and only then records the job done.
 let dir: string;
 let s3: TestS3;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setSession } from '../src/hooks/useSession';
 import { json, renderAt, stubFetch } from './render';
 
-// issue 19: a bought VOD that was taken down is listed as removed on /account: no title, no
+// A bought VOD that was taken down is listed as removed on /account: no title, no
 // download button (the bff signs no link for it); a link asked for one anyway says it was removed.
 const MEMBER = {
   username: 'member_a',

@@ -6,7 +6,7 @@ import { forgetFreeSets } from '../src/features/home/components/FreeSets';
 import { photo, update, video, vod } from './fixtures';
 import { calledUrls, json, renderAt, resetSession, stubFetch } from './render';
 
-// Issue 23, "Presentation": cards show photo count and running time, video cards preview their
+// Listing cards show photo count and running time, video cards preview their
 // sprite on hover, model pages and search results use the listings' cards.
 
 const TRACK = '/members/videopreviews/clip-1/thumbs.vtt';
@@ -62,7 +62,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('card facts (issue 23)', () => {
+describe('card facts', () => {
   it('formats counts and running times', () => {
     expect(photoCountFact(24)).toEqual({ text: '24 photos' });
     expect(photoCountFact(1)).toEqual({ text: '1 photo' });
@@ -123,7 +123,7 @@ async function hoverAndFocus(link: HTMLElement) {
   await settle();
 }
 
-describe('sprite preview on video cards (issue 23)', () => {
+describe('sprite preview on video cards', () => {
   it('asks for nothing until the pointer is over the card, then steps through the sprite over the picture', async () => {
     const { fetchMock, link } = await cardLink('/videos', 'Video 1');
     expect(calledUrls(fetchMock)).not.toContain(TRACK);
@@ -226,7 +226,7 @@ describe('sprite preview on video cards (issue 23)', () => {
   });
 });
 
-describe('model page (issue 23)', () => {
+describe('model page', () => {
   const detail = {
     modelname: 'Model A1',
     thumbnail: '/members/photosthumbs/set-9/large.jpg',
@@ -277,7 +277,7 @@ describe('model page (issue 23)', () => {
   });
 });
 
-describe('search results (issue 23)', () => {
+describe('search results', () => {
   it('shows each hit in a listing card with its picture, facts and model link', async () => {
     const base = (path: string, thumbs: string) => ({
       path,

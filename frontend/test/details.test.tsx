@@ -41,7 +41,7 @@ describe('/vod/{folder}', () => {
     expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
   });
 
-  it('reads a 404 as the shared "This item isn\'t available" card (issue 23)', async () => {
+  it('reads a 404 as the shared "This item isn\'t available" card', async () => {
     stubFetch(() => json({ error: { code: 'not_found', message: 'unknown vod' } }, 404));
     renderAt('/vod/missing');
     expect(await screen.findByRole('heading', { name: "This item isn't available" })).toBeTruthy();

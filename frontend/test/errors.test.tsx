@@ -6,7 +6,7 @@ import { OUTAGE_RETRY_MS, setSession } from '../src/hooks/useSession';
 import { photo, validFields, vodDetail } from './fixtures';
 import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
-// Issue 23, "errors that help": a missing item, an outage of the bff and the moment after buying a VOD.
+// Errors that help: a missing item, an outage of the bff and the moment after buying a VOD.
 
 const MEMBER = {
   username: 'member_a',

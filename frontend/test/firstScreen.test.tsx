@@ -29,7 +29,7 @@ describe('card picture URLs', () => {
   });
 });
 
-describe("home's early answers (issue 23)", () => {
+describe("home's early answers", () => {
   it('are fetched as nginx preloads them, used by home once, and its top row is preloaded', async () => {
     window.localStorage.setItem('ageConfirmed', 'true');
     const fetchMock = stubFetch((url) => json(url === '/api/freephotos/1' ? [freeSet] : [update('photo', 1), update('video', 2)]));
@@ -39,7 +39,7 @@ describe("home's early answers (issue 23)", () => {
     renderAt('/');
     await screen.findByText('photo update 1');
     await screen.findByText('Free A');
-    // The two early answers once each; "Coming soon" (issue 24) asks for its own list, not preloaded.
+    // The two early answers once each; "Coming soon" asks for its own list, not preloaded.
     expect(calledUrls(fetchMock).sort()).toEqual(['/api/coming-soon', '/api/freephotos/1', '/api/updates/1']);
     const preload = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"]');
     expect(preload?.getAttribute('href')).toBe(freeSet.thumbnail);

@@ -18,7 +18,7 @@ afterEach(() => {
   forgetFreeSets();
 });
 
-describe('free photo sets on home (issue 23)', () => {
+describe('free photo sets on home', () => {
   it('lists the free sets, each linking to its /freephotos page', async () => {
     const fetchMock = stubFetch(() =>
       json([
@@ -45,7 +45,7 @@ describe('free photo sets on home (issue 23)', () => {
   });
 });
 
-describe('free photo sets reached from every page (issue 23)', () => {
+describe('free photo sets reached from every page', () => {
   const sets = [
     { path: 'free-preview-studio', updatename: 'Free Preview Studio', thumbnail: '/members/freephotos/free-preview-studio/1.jpg?w=640' },
   ];

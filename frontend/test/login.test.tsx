@@ -72,7 +72,7 @@ describe('sign-in page', () => {
     expect(await screen.findByText('landed as member_a')).toBeTruthy();
   });
 
-  describe('past the account budget (issue 19)', () => {
+  describe('past the account budget (a proof of work, not a lockout)', () => {
     const CHALLENGE = {
       error: {
         code: 'challenge_required',

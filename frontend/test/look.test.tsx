@@ -5,7 +5,7 @@ import { MEMBERSHIP_PITCH } from '../src/features/info/membership';
 import { continueItem, vod } from './fixtures';
 import { json, renderAt, resetSession, signedIn, stubFetch } from './render';
 
-// Issue 23, "Presentation": the header, home's hero, sign-in and join pointing at each other, image
+// Presentation: the header, home's hero, sign-in and join pointing at each other, image
 // skeletons and the facts on listing cards.
 const MEMBER = { username: 'member_a', membership: { active: true, paidUntil: '2099-01-01' }, vods: [], mediaTokenSeconds: 300 };
 
@@ -22,7 +22,7 @@ function stubSite({ member = false, vods = [] as unknown[] } = {}) {
 
 afterEach(resetSession);
 
-describe('header (issue 23)', () => {
+describe('header', () => {
   it('offers a visitor Join as a button and Sign in, and names nobody', async () => {
     stubSite();
     renderAt('/test');
@@ -50,7 +50,7 @@ describe('header (issue 23)', () => {
   });
 });
 
-describe('home hero (issue 23)', () => {
+describe('home hero', () => {
   it('shows a visitor the pitch, Join and Sign in, below the 2257 line', async () => {
     stubSite();
     renderAt('/');
@@ -82,7 +82,7 @@ describe('home hero (issue 23)', () => {
   });
 });
 
-describe('sign-in and join link to each other (issue 23)', () => {
+describe('sign-in and join link to each other', () => {
   it('sign-in offers "Not a member? Join" and keeps "Forgot password?"', async () => {
     stubSite();
     renderAt('/login');
@@ -111,7 +111,7 @@ describe('sign-in and join link to each other (issue 23)', () => {
   });
 });
 
-describe('image skeletons (issue 23)', () => {
+describe('image skeletons', () => {
   it('shows the skeleton until the picture is in or failed, and again for a new picture', () => {
     const { container, rerender } = render(<LazyImage src="/members/photosthumbs/a/large.jpg" alt="" />);
     const box = container.querySelector('.lazy-image')!;
@@ -126,7 +126,7 @@ describe('image skeletons (issue 23)', () => {
   });
 });
 
-describe('listing cards show what the API sends (issue 23)', () => {
+describe('listing cards show what the API sends', () => {
   it('a VOD card shows its price beside the access mark', async () => {
     stubSite({ vods: [vod(1)] });
     renderAt('/vod');

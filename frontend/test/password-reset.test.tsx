@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../src/hooks/useSession';
 import { json, renderAt, resetSession, stubFetch } from './render';
 
-// Issue 22: "Forgot password?", the reset link's page, the e-mail section of /account and the
+// Password reset by mail: "Forgot password?", the reset link's page, the e-mail section of /account and the
 // e-mail confirmation link's page. The bff's rules are tested in bff (password-reset.test.ts,
 // account/email.test.ts) and the whole journey in Chromium (tests/e2e/password-reset.test.ts).
 const TOKEN = 'A'.repeat(43);

@@ -32,7 +32,7 @@ afterEach(() => {
   resetSlow();
 });
 
-describe('fetchJson and a hung backend (issue 23)', () => {
+describe('fetchJson and a hung backend', () => {
   it(`gives up on a read after ${REQUEST_TIMEOUT_MS} ms with the plain words`, async () => {
     const timeout = controlledTimeout();
     stubFetch(hang);
@@ -106,7 +106,7 @@ describe('fetchJson and a hung backend (issue 23)', () => {
   });
 });
 
-describe('a declined card in plain words (issue 23)', () => {
+describe('a declined card in plain words', () => {
   it('says declined, nothing charged and what to try, with the processor reason when there is one (at most 200 characters)', () => {
     expect(failureDetail({ approved: false, status: 'declined' })).toEqual([DECLINED_DETAIL]);
     expect(failureDetail({ approved: false, status: 'declined', declineText: ' Insufficient funds ' })).toEqual([

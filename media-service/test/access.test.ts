@@ -53,7 +53,7 @@ describe('token format', () => {
     });
   });
 
-  it('carries the mint time under the signature; a link or token from before iat counts as minted at 0 (issue 19)', () => {
+  it('carries the mint time under the signature; a link or token from before iat counts as minted at 0', () => {
     const url = new URL(
       signDownloadUrl(keys, { path: 'video/a/b.mp4', memberId: 7, expiresAt: now() + HOUR, issuedAt: 1_700_000_000 }),
       'http://x',
@@ -73,7 +73,7 @@ describe('token format', () => {
       ok: true,
       value: expect.objectContaining({ issuedAt: 1_700_000_000 }),
     });
-    // A session token signed without iat (before issue 19): minted at 0.
+    // A session token signed without iat (as signed before tokens carried their mint time): minted at 0.
     const payload = Buffer.from(JSON.stringify({ sub: '7', exp: now() + 60, mau: 0, vod: [] })).toString('base64url');
     const sig = createHmac('sha256', 'second-test-secret-value').update(`ms1.k2.${payload}`).digest('base64url');
     expect(verifySessionToken(keys, `ms1.k2.${payload}.${sig}`)).toEqual({ ok: true, value: expect.objectContaining({ issuedAt: 0 }) });
@@ -225,7 +225,7 @@ describe('access rules per path family', () => {
     expect((await raw(fx.media.url, url)).status).toBe(200);
   });
 
-  it("refuses links and tokens minted before the member's valid-from time, keeps later ones (issue 19)", async () => {
+  it("refuses links and tokens minted before the member's valid-from time, keeps later ones", async () => {
     const t = now();
     fx.media.revocations.replace([], [['77', t]]);
     const link = (issuedAt: number) =>

@@ -3,7 +3,7 @@ import { signSessionToken } from '@media-site/contracts/token';
 import { jpeg, keys, put, raw, startFixture } from './helpers';
 import type { Fixture } from './helpers';
 
-// issue 25: nginx's public-families location caches what it receives, and never stores an
+// nginx's public-families location caches what it receives, and never stores an
 // X-Accel-Redirect answer. It asks for the bytes with `X-Front-Cache: store`; the service honours
 // that for public files only (a member file stays offloaded, whoever sends the header).
 const now = () => Math.floor(Date.now() / 1000);

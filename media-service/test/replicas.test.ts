@@ -1,6 +1,6 @@
 // Media identity is the same on every replica: two media services over two copies of one tree
 // (`cp -a`, as a deploy or a second host's sync would make them) agree on ETags, honour each other's
-// If-Range and If-None-Match, and key variants alike (issue 16).
+// If-Range and If-None-Match, and key variants alike, so two replicas can serve one client in turn.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';

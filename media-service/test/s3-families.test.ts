@@ -12,7 +12,7 @@ import { startTempMedia } from '../src/testing';
 import { BUCKET_STREAM_MAX } from '../src/members/representation';
 import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
 
-// Issue 21: with STORAGE=s3 every family is in the bucket, under its media path, and the media
+// With STORAGE=s3 every family is in the bucket, under its media path, and the media
 // service answers from it with an EMPTY MEDIA_ROOT (nothing a second host would need is local).
 const BIG = Buffer.from(Array.from({ length: BUCKET_STREAM_MAX + 4096 }, (_, i) => (i * 31 + 11) % 253));
 const SET: Record<string, Buffer> = {

@@ -4,7 +4,7 @@ import { signSessionToken } from '@media-site/contracts/token';
 import { keys, put, RANGE_DATA, raw, type Fixture } from './helpers';
 import { signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
 
-// STORAGE=s3 keeps every family in the bucket (issue 21), renditions included: a rendition download
+// STORAGE=s3 keeps every family in the bucket, renditions included: a rendition download
 // (`{base}_{label}.mp4`) is the `{label}.mp4` object, sent by the bucket as an attachment under the
 // asked name, after the same checks as without S3.
 let media: S3Media | undefined;

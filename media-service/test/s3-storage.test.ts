@@ -10,7 +10,7 @@ import { jpeg, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } fro
 import { startTempMedia } from '../src/testing';
 import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
 
-// Ports from this helper's range (brief i16-s3); the db ingest test uses the next one.
+// A port no other test file uses, as test files run in parallel; the ingest S3 test uses the next one.
 const S3_PORT = 49100;
 const BIG = Buffer.from(Array.from({ length: 8 * 1024 * 1024 }, (_, i) => (i * 13 + 5) % 251));
 

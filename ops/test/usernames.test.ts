@@ -22,7 +22,7 @@ const insertError = (db: TestDb, row: ReturnType<typeof member>) =>
       (err: unknown) => err,
     );
 
-// issue 11: "DEMO" beside "demo" were two accounts on SQLite. Usernames are unique in any letter
+// "DEMO" beside "demo" were once two accounts on SQLite. Usernames are unique in any letter
 // case on both backends, and the bff and the operator CLI find them the same way.
 describe.each(testBackends())('usernames in any letter case (%s)', (backend) => {
   const dbs: TestDb[] = [];

@@ -74,7 +74,7 @@ const HOME_PRELOADS = '</api/updates/1>; rel=preload; as=fetch; crossorigin, </a
 async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: string): Promise<void> {
   const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
   const candidate = normalize(join(spaDir, pathname));
-  // As nginx: /admin and everything under it is the operator console's page (issue 24).
+  // As nginx: /admin and everything under it is the operator console's page.
   let file = join(spaDir, CONSOLE_PATH.test(pathname) ? 'admin.html' : 'index.html');
   if (!CONSOLE_PATH.test(pathname) && candidate.startsWith(spaDir + sep)) {
     const info = await stat(candidate).catch(() => undefined);
@@ -85,7 +85,7 @@ async function serveSpa(req: IncomingMessage, res: ServerResponse, spaDir: strin
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
-    // As nginx's `location = /`: home's first answers leave with the HTML's own requests (issue 23).
+    // As nginx's `location = /`: home's first answers leave with the HTML's own requests.
     ...(pathname === '/' ? { link: HOME_PRELOADS } : {}),
   });
   if (req.method === 'HEAD') {

@@ -96,7 +96,7 @@ export const templateDefaults = {
   WEBHOOK_ALLOWED_IPS: '64.38.212.0/24,64.38.215.0/24,64.38.240.0/24,64.38.241.0/24',
   // What the webhook location adds for the bff (X-Webhook-Proxy-Secret, the bff's WEBHOOK_PROXY_SECRET); empty: not sent.
   WEBHOOK_PROXY_SECRET: '',
-  // Who may reach the operator console, /admin and /api/admin/ (issue 24); empty: everyone.
+  // Who may reach the operator console, /admin and /api/admin/; empty: everyone.
   ADMIN_ALLOWED_IPS: '',
   // The brand (brandVars): the name in the page title and header, and the logo file (empty: the SPA's own logo.svg).
   SITE_NAME: 'Media Site',

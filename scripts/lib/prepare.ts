@@ -15,7 +15,7 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the SPA, then the operator console (`--mode admin`, issue 24), when frontend/dist is missing or older than its sources. */
+/** Builds the SPA, then the operator console (`--mode admin`), when frontend/dist is missing or older than its sources. */
 export function buildFrontendIfNeeded(log: (line: string) => void = console.log): void {
   // Both pages: a member-only `vite build` (frontend/test/bundleSize.test.ts) empties dist, console included.
   const pages = ['index.html', 'admin.html'].map((page) => resolve(repoRoot, 'frontend/dist', page));

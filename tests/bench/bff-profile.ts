@@ -1,6 +1,6 @@
 /**
  * npm run bench:bff-profile — what the bff's cached fast path costs beyond a bare Koa app sending the
- * same bytes (issue 25), measured as CPU time per request over a fixed number of requests (from
+ * same bytes, measured as CPU time per request over a fixed number of requests (from
  * /proc/<pid>/stat, user + system), which a busy machine disturbs far less than requests/s.
  *
  * The bff runs as `npm start` runs it (startStack: seeded SQLite catalog, access log at info,

@@ -1,4 +1,4 @@
-// npm run bench:event-loop — issue 19: no input stalls the bff. Sends the worst case of every /api
+// npm run bench:event-loop — no input stalls the bff. Sends the worst case of every /api
 // input (bff/src/routes/api/inputs.ts lists them) to a bff started with startBff, and the same
 // requests to a bare Koa app that reads the body and answers 400 (the anchor: what any Node server
 // pays for the bytes). Each server runs in its own process and measures its own event loop with
@@ -167,7 +167,7 @@ const INPUTS: Input[] = [
     sends: (a) => ({ method: 'POST', path: '/api/get_ccbill_token', body: { username: a, password: a, vod: a } }),
   },
   {
-    name: 'POST /api/process_payment (issue 19: formData.email)',
+    name: 'POST /api/process_payment (the slow formData.email)',
     size: 15_800,
     sends: (a) => ({
       method: 'POST',
@@ -282,7 +282,7 @@ async function main(): Promise<void> {
       .join('; ');
     if (login.status !== 200) throw new Error(`sign-in: ${login.status}`);
 
-    // The "before" figure: the e-mail pattern issue 19 replaced, on its 15.9 KB payload, in this process.
+    // The "before" figure: the super-linear e-mail pattern the bff used to run, on its 15.9 KB payload, in this process.
     // eslint-disable-next-line regexp/no-super-linear-backtracking -- the replaced pattern, here only to be measured
     const OLD_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
     const started = performance.now();
@@ -292,7 +292,7 @@ async function main(): Promise<void> {
     console.log(
       `Event-loop delay per input, worst of ${attacks(16).length} attacks × ${REPEAT} sends (monitorEventLoopDelay, 1 ms resolution)`,
     );
-    console.log(`before issue 19: the old e-mail pattern alone took ${oldMs.toFixed(0)} ms on the 15.9 KB payload\n`);
+    console.log(`before: the old e-mail pattern alone took ${oldMs.toFixed(0)} ms on the 15.9 KB payload\n`);
     console.log(
       `${'input'.padEnd(66)} ${'bff max'.padStart(8)} ${'bff p99'.padStart(8)} ${'bare max'.padStart(9)} ${'bare p99'.padStart(9)}  worst attack (bff) / statuses`,
     );

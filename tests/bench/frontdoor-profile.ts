@@ -1,6 +1,6 @@
 /**
  * npm run bench:frontdoor-profile — what a cached API answer costs nginx beyond a static file of the
- * same bytes (issue 25), with instruments that do not swing with the machine's load:
+ * same bytes, with instruments that do not swing with the machine's load:
  *
  * 1. Instructions per request (valgrind --tool=callgrind): a copy of the config `startStack` renders,
  *    run as one nginx process (`daemon off; master_process off;`) under callgrind, once per kind:

@@ -1,11 +1,11 @@
 /**
- * npm run bench:frontdoor — the front door (issue 14): the whole site as `npm start` runs it (real
+ * npm run bench:frontdoor — the front door and its API cache: the whole site as `npm start` runs it (real
  * nginx with the repo's config, bff, media service, seeded SQLite catalog), measured through nginx.
  *
  * 1. Throughput: wrk (one thread, BENCH_CONNECTIONS 64, BENCH_SECONDS 5) on a cached `/api/photos/1`
  *    and on a static file with the same bytes served by the same nginx server (written into the SPA
  *    folder for the run), in rounds of alternating order (BENCH_ROUNDS 5): nginx CPU per request of
- *    each side and the ratios, median with the spread. Goal >= 1.0x (issue 25).
+ *    each side and the ratios, median with the spread. Goal >= 1.0x: a cached answer costs nginx no more than a static file.
  * 2. Freshness: a takedown (then a restore) of an item on that page with `npm run catalog`, and the
  *    time until the front door answers without it (with it); requests back to back, BENCH_FRESH_RUNS 5.
  *    Embedded default: no Redis, the bff polls the generation (CACHE_GENERATION_POLL_MS, 500 ms);

@@ -10,7 +10,7 @@
  *
  * Each sample is a fresh browser context (empty cache). Bare <video> rows: muted, preload none,
  * play() → first frame (requestVideoFrameCallback), then currentTime = duration / 2 → the first
- * frame there. Goal from issue 13: < 500 ms each through the front door. BENCH_RUNS (default 7)
+ * frame there. Goal: < 500 ms each through the front door. BENCH_RUNS (default 7)
  * samples per row; the medians and p90s print with the ratio front door / static. Loopback on a
  * shared two-core machine: run it twice and compare.
  */

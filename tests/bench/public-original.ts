@@ -1,10 +1,10 @@
 /**
  * npm run bench:public-original (tests/bench/public-original.ts) — a full-size public file (the `thumbnail` URL of the API
- * answers, issue 25) against a static file of the same bytes, through the same nginx (the repo's
+ * answers) against a static file of the same bytes, through the same nginx (the repo's
  * config, real bff and media service). wrk -t2 -c64 -d10s (BENCH_SECONDS), BENCH_ROUNDS 2
  * alternating rounds; requests over 2 s (BENCH_TIMEOUT) show as wrk timeouts.
  * BENCH_BEFORE=1 reloads nginx without the location's `X-Front-Cache: store` (the media service then
- * answers X-Accel-Redirect on every request, as before issue 25) to measure the old path.
+ * answers X-Accel-Redirect on every request, as it did before nginx cached these files) to measure the old path.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * npm run bench:slow3g — issue 23: home's first thumbnail on DevTools' Slow 3G (2,000 ms latency,
+ * npm run bench:slow3g — home's first thumbnail on DevTools' Slow 3G (2,000 ms latency,
  * 50 KB/s down and up, cache off). Goal: ≤ 7 s.
  *
  * The stack of the e2e tests (nginx → bff, media service; the production SPA build) and Chromium

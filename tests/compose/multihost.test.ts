@@ -329,7 +329,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     const held = () => edge.keys().some((k) => k.includes(`/${CLIPS[1]!.path}/`));
     expect(held()).toBe(true);
     const started = Date.now();
-    await operator(['ops', 'takedown', `/video/${CLIPS[1]!.path}`, '--by', 'test', '--reason', 'issue 21']);
+    await operator(['ops', 'takedown', `/video/${CLIPS[1]!.path}`, '--by', 'test', '--reason', 'multi-host test']);
     const reached: Record<string, number> = {};
     while (Object.keys(reached).length < HOSTS.length && Date.now() - started < TAKEDOWN_BOUND_MS + 10_000) {
       (await codes()).forEach((c, i) => {
@@ -349,7 +349,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       200,
     );
     console.info(`multihost: the edge dropped the taken-down original after ${Date.now() - started} ms (PURGE_DELAY_MS 1000)`);
-    await operator(['ops', 'restore', `/video/${CLIPS[1]!.path}`, '--by', 'test', '--reason', 'issue 21']);
+    await operator(['ops', 'restore', `/video/${CLIPS[1]!.path}`, '--by', 'test', '--reason', 'multi-host test']);
     await waitFor(
       async () => (await codes()).every((c) => c === 302),
       TAKEDOWN_BOUND_MS + 10_000,

@@ -55,7 +55,7 @@ export async function buildIngestFolder(clips: IngestClip[]): Promise<string> {
 }
 
 /**
- * A photo set `path` for the console's ingest (issue 24): copied into the media volume's incoming
+ * A photo set `path` for the console's ingest: copied into the media volume's incoming
  * folder as `<batch>` through the operator image (as an operator would, with a mount), where the
  * ingest-worker finds it.
  */

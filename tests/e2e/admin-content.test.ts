@@ -7,7 +7,7 @@ import { totpCode } from '@media-site/db/admin';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
 
-// Issue 24, the console's Content screen through the real front door: a moderator finds a clip,
+// The console's Content screen through the real front door: a moderator finds a clip,
 // edits its title, schedules and unschedules it, re-encodes it, takes it down and restores it; the
 // public site follows each step. Support sees the list and nothing to change.
 const SIZES = { desktop: { width: 1280, height: 800 }, tablet: { width: 820, height: 1180 } } as const;

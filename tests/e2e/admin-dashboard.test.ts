@@ -8,7 +8,7 @@ import { dashboard, totpCode, type Dashboard } from '@media-site/db/admin';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
 
-// Issue 24: the console's dashboard through the real front door. Known rows go into the stack's
+// The console's dashboard through the real front door. Known rows go into the stack's
 // database on top of whatever it holds already (read first through the same db service), and the
 // owner must see the sums; support and a moderator see only their parts.
 const SIZES = { desktop: { width: 1280, height: 800 }, tablet: { width: 820, height: 1180 } } as const;

@@ -9,7 +9,7 @@ import { runOpsCaptured } from '@media-site/ops/cli';
 import { buildIngestFolder } from '../../ops/test/fixtures-ingest/build';
 import { screenshotDir, startSite, type Site } from './browser';
 
-// Issue 24: ingest a folder from the console with its progress and report, and the "Coming soon"
+// Ingest a folder from the console with its progress and report, and the "Coming soon"
 // teaser a visitor sees on home, through the real front door, as an operator and a visitor use them.
 const SIZES = { desktop: { width: 1280, height: 800 }, tablet: { width: 820, height: 1180 } } as const;
 type Size = keyof typeof SIZES;

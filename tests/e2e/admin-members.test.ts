@@ -8,7 +8,7 @@ import { DEMO_MEMBER } from '@media-site/ops';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, signInAsDemo, startSite, type Site } from './browser';
 
-// Issue 24, support's members and payments in the console, through the real front door: find the
+// Support's members and payments in the console, through the real front door: find the
 // demo member by e-mail and by a payment reference, read their attempts, extend the membership (the
 // member's account page shows the new date), settle a stuck attempt, end their sessions; a moderator
 // neither sees the screen nor gets an answer from its routes.

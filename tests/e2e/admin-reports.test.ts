@@ -8,7 +8,7 @@ import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
 import { AdminKit, confirmWithCode } from './admin-kit';
 
-// Issue 24: the owner adds a moderator in the console, the moderator signs in with the secret the
+// The owner adds a moderator in the console, the moderator signs in with the secret the
 // console showed, works the report queue (deadline order, SLA in words), acknowledges, takes the
 // item down with one click and decides; the audit log shows each step. Through the real front door.
 const SIZES = { desktop: { width: 1280, height: 800 }, tablet: { width: 820, height: 1180 } } as const;

@@ -6,7 +6,7 @@ import { DEMO_MEMBER } from '@media-site/ops';
 import { startSite, type Site } from './browser';
 import { AdminKit, adminShot, confirmWithCode, type AdminSize } from './admin-kit';
 
-// Issue 24's whole scenario, as the people who run the site would, through the real front door:
+// The operator console's whole scenario, as the people who run the site would, through the real front door:
 // the owner adds a moderator and a support admin in the console; the moderator (on a tablet)
 // schedules a video for the next minute, and while it waits works a report and takes its item down
 // with one click; support finds a member by e-mail and ends their sessions; the video is absent
@@ -15,7 +15,7 @@ import { AdminKit, adminShot, confirmWithCode, type AdminSize } from './admin-ki
 
 const REPORT = 'R-SCN0000001';
 
-describe('the operator console, end to end (issue 24)', () => {
+describe('the operator console, end to end', () => {
   let site: Site;
   const kit = new AdminKit(() => site);
   let clip = '';

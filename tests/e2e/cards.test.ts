@@ -7,7 +7,7 @@ import { h264Output, makeTestPattern } from '@media-site/encoder/testing-clips';
 import { screenshotsOf, siteWithContent, VIEWPORTS, type Viewport } from './browser';
 
 /**
- * Issue 23, "Presentation", the cards: photo sets say how many photos, videos and VODs how long
+ * The cards: photo sets say how many photos, videos and VODs how long
  * they run; a video card steps through its seek-bar sprite on hover (desktop), never on a touch
  * phone; a model's page opens with a portrait and counts over the listings' cards; search results
  * use the same cards. The demo clips are not encoded here (no sprite), so this ingests one 20 s
@@ -52,7 +52,7 @@ async function picturesLoaded(page: Page): Promise<void> {
   );
 }
 
-describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 cards (%s)', (viewport) => {
+describe.each(Object.keys(VIEWPORTS) as Viewport[])('cards (%s)', (viewport) => {
   it('listings: photo sets say how many photos, videos and VODs how long they run', async () => {
     const { page, errors } = await own.site.open(VIEWPORTS[viewport]);
     await page.goto('/photos');

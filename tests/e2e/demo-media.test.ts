@@ -5,7 +5,7 @@ import { openPage, screenshotsOf, signInAsDemo, stackWithBrowser, VIEWPORTS, typ
 import { settled } from './quiet';
 
 /**
- * Issue 23, "Demo media", in Chromium through nginx with the background encoder running: home and
+ * Demo media, in Chromium through nginx with the background encoder running: home and
  * a photo set show generated landscapes (not flat fills), and a showcase clip plays from its 720p
  * or 480p rendition, 30-60 s long with sound, with a preview strip. Screenshots:
  * demo-media-{home,set,player}-{390,1280}.png.
@@ -63,7 +63,7 @@ async function expectLandscapes(page: Page, selector: string): Promise<void> {
   for (const deviation of deviations) expect(deviation).toBeGreaterThan(8);
 }
 
-describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 demo media (%s)', (viewport) => {
+describe.each(Object.keys(VIEWPORTS) as Viewport[])('demo media (%s)', (viewport) => {
   it('home and a photo set show generated landscapes, not flat fills', async () => {
     const { page, errors } = await openPage(site.browser, site.stack.baseUrl, viewport);
     await page.goto('/');

@@ -10,7 +10,7 @@ import { settled } from './quiet';
 import type { Site } from './browser';
 
 /**
- * Issue 23, "Presentation", in Chromium through nginx and the real bff: the header is one row on a
+ * Presentation, in Chromium through nginx and the real bff: the header is one row on a
  * laptop (signed in or not) and stays within an eighth of a phone's screen with the name in its menu;
  * home opens with the 2257 line, then a hero (Join for visitors, a welcome for members); sign-in and
  * join link to each other; the brand (name and logo) comes from SITE_NAME and SITE_LOGO; between 768 and
@@ -62,7 +62,7 @@ async function openHome(viewport: Viewport): Promise<Page> {
   return page;
 }
 
-describe.each(Object.keys(VIEWPORTS) as Viewport[])('issue 23 presentation (%s)', (viewport) => {
+describe.each(Object.keys(VIEWPORTS) as Viewport[])('presentation (%s)', (viewport) => {
   it('home for a visitor: the 2257 line, then the pitch with Join, then the updates; Join is a button', async () => {
     const page = await openHome(viewport);
     const legal = page.locator('main .top-link').getByRole('link', { name: /2257/ });

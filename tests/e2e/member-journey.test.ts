@@ -8,7 +8,7 @@ import { settled } from './quiet';
 import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
 
 /**
- * Issue 12's member journey through nginx, the bff, the media service and the provider simulator:
+ * The member journey through nginx, the bff, the media service and the provider simulator:
  * a taken username on its field, joining signs in (on /ccbill and inside /join's frame), buying a
  * VOD lands on it owned, sign-in returns to the page that sent you, and the account page.
  */
@@ -63,7 +63,7 @@ async function signInAs(page: Page, username: string, password = PASSWORD): Prom
   await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
 }
 
-describe('issue 12: join, signed in, owned, account', () => {
+describe('member journey: join, signed in, owned, account', () => {
   it.each(['desktop', 'phone'] as const)(
     'shows a taken username on its field as it is typed, before any card data (%s)',
     async (viewport) => {
@@ -160,7 +160,7 @@ describe('issue 12: join, signed in, owned, account', () => {
       await buy.click();
       await page.waitForURL(/\/ccbill\?vod=/);
       await fillCard(page, `${username}@example.com`);
-      // Issue 23: between approval and the VOD page, "You already own this VOD." read like a second charge.
+      // Between approval and the VOD page, "You already own this VOD." read like a second charge.
       await page.evaluate(() => {
         const seen = window as unknown as { sawOwned?: boolean };
         seen.sawOwned = false;

@@ -6,7 +6,7 @@ import { screenshotDir, scrollToBottom, startSite, vodScrolledTo } from './brows
 import { settled } from './quiet';
 import type { Site } from './browser';
 
-// Issue 12, items 5–7 and Retry: Back, focus and titles, the age gate, the phone header, error recovery.
+// Navigation: Back, focus and titles, the age gate, the phone header, error recovery.
 let site: Site;
 
 beforeAll(async () => {

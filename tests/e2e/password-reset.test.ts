@@ -6,7 +6,7 @@ import { catalogCli } from '../src/catalog-cli';
 import { openPage, screenshotsOf, stackWithBrowser, type Viewport } from './browser';
 
 /**
- * Issue 22's reset journey through nginx, the bff and the media service in Chromium: a member is
+ * The password reset journey through nginx, the bff and the media service in Chromium: a member is
  * signed in on one browser and holds a download link; on a second browser someone who knows the
  * mailbox asks for a reset, opens the mailed link and sets a new password, ending signed in. The
  * first browser's session and the old link are refused, and the new password signs in.
@@ -45,7 +45,7 @@ async function mailedLink(to: string, template = 'password-reset', page = 'reset
 /** No horizontal scroll: nothing is wider than the viewport. */
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
-describe('issue 22: a forgotten password, reset by mail', () => {
+describe('a forgotten password, reset by mail', () => {
   it.each(['desktop', 'phone'] as const)(
     'ends signed in with the new password; old sessions and links are refused (%s)',
     async (viewport) => {

@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
  * "Every request the page made has finished": what the e2e tests wait for before they read pixels,
  * run axe or compare layouts. Playwright's `networkidle` (no connection for 500 ms) never comes while
  * a muted trailer loops and fetches ranges, and waits on the clock otherwise: under a busy core a
- * VOD page's trailer kept it from settling for 30 s (issue 20's busy-core runs). Media (video and
+ * VOD page's trailer kept it from settling for 30 s (seen in full-suite runs on a busy two-core machine). Media (video and
  * audio) and event streams are left out; every other request (documents, scripts, API, images,
  * fonts) is counted from the page's creation, so nothing in flight before the wait is missed.
  */

@@ -6,9 +6,9 @@ import { createKnex } from '@media-site/db';
 import { runOpsCommand } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
 
-// Issue 12, item 8 (search folds diacritics, any word order, thumbnails and model links), item 1 for
-// photos and videos (a visitor gets the lock, never a broken image or raw JSON), set and video pages
-// with title/model/date/count, and the members' photo viewer. Both viewports of the issue.
+// Search (folds diacritics, any word order, thumbnails and model links), access on photos and
+// videos (a visitor gets the lock, never a broken image or raw JSON), set and video pages with
+// title/model/date/count, and the members' photo viewer. On a desktop and a phone.
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
@@ -54,7 +54,7 @@ afterAll(async () => {
 
 /** A screenshot for the record, and axe over the same page: every violation, whatever its impact. */
 async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(screenshotDir, `i12-${name}.png`), fullPage: false });
+  await page.screenshot({ path: join(screenshotDir, `search-photos-${name}.png`), fullPage: false });
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(
     violations.map(
@@ -89,7 +89,7 @@ async function resultTitles(page: Page, group: string): Promise<string[]> {
   return section.locator('.card-title').allTextContents();
 }
 
-describe.each(VIEWPORTS)('issue 12 search and photos at $name $width×$height', ({ name, width, height }) => {
+describe.each(VIEWPORTS)('search and photos at $name $width×$height', ({ name, width, height }) => {
   it('search ignores accents and word order, and shows thumbnails and model links', async () => {
     const { page, errors } = await site.open({ width, height });
     await page.goto(`/search/${encodeURIComponent('Émilie')}`);

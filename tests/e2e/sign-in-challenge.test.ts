@@ -4,7 +4,7 @@ import { DEMO_MEMBER } from '@media-site/ops';
 import { screenshotDir, stackWithBrowser } from './browser';
 
 /**
- * Issue 19: an account whose sign-in budget is spent is not locked out. Through nginx (its CSP
+ * An account whose sign-in budget is spent is not locked out. Through nginx (its CSP
  * included), the bff and a real Chromium at phone width: the form asks for a proof of work, the
  * ALTCHA widget solves it in its worker, and the member is signed in without pressing anything else.
  */

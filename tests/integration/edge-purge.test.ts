@@ -13,7 +13,7 @@ import { startNginx, type RunningNginx } from '../src/nginx';
 import { startTempMedia } from '@media-site/media-service/testing';
 import { keys, put, raw, TEST_KEYS, type MediaFixture } from './media-fixture';
 
-// issue 16, CDN-ready delivery: edge URLs in nginx's secure_link format, checked by the repo's nginx
+// CDN-ready delivery: edge URLs in nginx's secure_link format, checked by the repo's nginx
 // (the check a CDN runs at its edge) and again by the media service, beside the 48 h download links;
 // and the purge hook (webhook and command) the media service calls when a takedown or a restore
 // takes effect, retried when the receiver fails.
@@ -79,7 +79,7 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 }
 
 /** The token as an operator's shell (or a CDN rule) computes it: openssl, not this repo's code. */
-// Edge URLs name their member and mint time (issue 19): member 7, minted now.
+// Edge URLs name their member and mint time: member 7, minted now.
 const MEMBER = 7;
 const IAT = Math.floor(Date.now() / 1000);
 
@@ -171,7 +171,7 @@ describe('edge URLs and the purge hook', () => {
     expect(JSON.parse((await raw(fx.media.url, expired)).body.toString()).error.code).toBe('token_expired');
     // Another file with this file's token.
     expect(await raw(nginx.url, url.replace('clip%202', 'clip%203')).then((r) => r.status)).toBe(403);
-    // The member and the mint time are under the token at the edge too (issue 19): neither can be
+    // The member and the mint time are under the token at the edge too: neither can be
     // moved past a valid-from time, nor dropped to make the old member-less form.
     for (const altered of [
       url.replace(`iat=${IAT}`, `iat=${IAT + 60}`),

@@ -21,7 +21,7 @@ import { startStack, type Stack } from '../src/stack';
 const PROVIDER_ADDRESS = '64.38.240.17';
 const UNTRUSTED_PEER = '127.0.0.2';
 const TLS_PROXY = '127.0.0.3';
-/** The operator console's one allowed client behind the TLS proxy (ADMIN_ALLOWED_IPS, issue 24). */
+/** The operator console's one allowed client behind the TLS proxy (ADMIN_ALLOWED_IPS). */
 const ADMIN_CLIENT = '203.0.113.7';
 const NGINX_REFUSAL = 'Webhooks are accepted from the card provider addresses only.';
 const PROXY_SECRET = randomBytes(32).toString('hex');
@@ -262,7 +262,7 @@ describe('behind a TLS proxy (FRONT_TRUSTED_PROXIES)', () => {
   });
 });
 
-describe('the operator console at the front door (ADMIN_ALLOWED_IPS, issue 24)', () => {
+describe('the operator console at the front door (ADMIN_ALLOWED_IPS)', () => {
   const paths = ['/admin', '/admin/', '/admin/members', '/admin.html', '/api/admin/me'];
 
   it('serves the console page at /admin and under it to everyone when the list is empty, never the member app', async () => {

@@ -12,7 +12,7 @@ import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
 import { startStack, type Stack } from '../src/stack';
 
-// Issue 21: every nginx host sees a catalog change without a shared folder. Two more nginx
+// Every nginx host sees a catalog change without a shared folder. Two more nginx
 // instances beside the stack's, each keyed on a folder of its own that only its follower
 // (front-follower/) writes: one follows the Redis announcement, the other the database
 // poll alone (Redis away). A takedown must leave both caches unreachable under the old generation.
@@ -88,7 +88,7 @@ describe.runIf(redisUrl)('nginx hosts with folders of their own', () => {
       expect(hit.headers['x-cache-status'], host.name).toBe('HIT');
     }
     const started = Date.now();
-    const down = await ops('takedown', `/photos/${photoset}`, '--by', 'test', '--reason', 'issue 21');
+    const down = await ops('takedown', `/photos/${photoset}`, '--by', 'test', '--reason', 'follower test');
     expect(down.code, down.err).toBe(0);
     const generation = /catalog generation (\d+)/.exec(down.out)?.[1];
     expect(generation).toBeDefined();
@@ -107,7 +107,7 @@ describe.runIf(redisUrl)('nginx hosts with folders of their own', () => {
         .toBe(false);
       for (let i = 0; i < 10; i += 1) expect((await raw(host.nginx.url, listing)).body.toString()).not.toContain(`"${photoset}"`);
     }
-    const back = await ops('restore', `/photos/${photoset}`, '--by', 'test', '--reason', 'issue 21');
+    const back = await ops('restore', `/photos/${photoset}`, '--by', 'test', '--reason', 'follower test');
     expect(back.code, back.err).toBe(0);
     for (const host of hosts)
       await expect

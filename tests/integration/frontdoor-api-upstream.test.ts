@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNginx, type RunningNginx } from '../src/nginx';
 
-// issue 19, through the repo's nginx config with a stand-in bff: an /api answer never makes nginx
+// Through the repo's nginx config with a stand-in bff: an /api answer never makes nginx
 // serve a file (X-Accel-Redirect) or change how it sends or stores the answer (other X-Accel-*);
 // the per-address limits count an IPv6 /64 as one client. Real nginx, no timing assertions.
 

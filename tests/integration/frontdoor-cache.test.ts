@@ -10,7 +10,7 @@ import { countRequests, settledCount } from '../src/access-lines';
 import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 
-// issue 14: nginx caches the public catalog answers (nginx/nginx.conf.template, "Public catalog
+// nginx caches the public catalog answers (nginx/nginx.conf.template, "Public catalog
 // answers"), keyed by the catalog generation the bff writes for it. Real nginx with the repo's
 // config, real bff and media service. No timing assertions: "visible within 1 s" is shown by the
 // mechanism (the key moves with the generation before the bff answers under it) and measured by
@@ -125,7 +125,7 @@ describe('a catalog change at the front door', () => {
     expect(header(await get(detail), 'x-cache-status')).toBe('HIT');
     const before = generationLink();
 
-    const down = await catalogCli(stack, 'takedown', `/photos/${photoset}`, '--by', 'test', '--reason', 'issue 14');
+    const down = await catalogCli(stack, 'takedown', `/photos/${photoset}`, '--by', 'test', '--reason', 'cache test');
     expect(down.code, down.err).toBe(0);
     const generation = /catalog generation (\d+)/.exec(down.out)?.[1];
     expect(generation).toBeDefined();
@@ -145,7 +145,7 @@ describe('a catalog change at the front door', () => {
       await sleep(50);
     }
 
-    const back = await catalogCli(stack, 'restore', `/photos/${photoset}`, '--by', 'test', '--reason', 'issue 14');
+    const back = await catalogCli(stack, 'restore', `/photos/${photoset}`, '--by', 'test', '--reason', 'cache test');
     expect(back.code, back.err).toBe(0);
     await until('the restored item is back at the front door', async () => (await get(listing)).body.toString().includes(`"${photoset}"`));
     expect((await get(detail)).status).toBe(200);

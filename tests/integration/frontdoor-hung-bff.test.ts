@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startNginx, type RunningNginx } from '../src/nginx';
 
-// issue 23, through the repo's nginx config with a stand-in bff that can hang (accepts, never
+// Through the repo's nginx config with a stand-in bff that can hang (accepts, never
 // answers): a public catalog page nginx has stored is still answered, quickly, from its cache; one
 // it has not stored fails within the SPA's 8 s; and after a generation bump (a takedown) no answer
 // of the old generation comes back, stale or not.

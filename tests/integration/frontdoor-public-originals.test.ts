@@ -4,7 +4,7 @@ import { countRequests, settledCount } from '../src/access-lines';
 import { catalogCli } from '../src/catalog-cli';
 import { startStack, type Stack } from '../src/stack';
 
-// issue 25: the full-size public files (the `thumbnail` URL of every API answer, free photos) come
+// The full-size public files (the `thumbnail` URL of every API answer, free photos) come
 // from nginx's thumbnail cache like their ?w= variants (nginx/nginx.conf.template, public families),
 // not from a media-service round trip on every request. Real nginx with the repo's config.
 const BOUND_MS = 15_000; // the takedown bound of takedown-frontdoor.test.ts

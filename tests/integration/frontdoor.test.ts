@@ -56,7 +56,7 @@ describe('the SPA', () => {
     expect(zipped.body.length).toBeLessThan(plain.body.length);
   });
 
-  it("preloads home's first answers with home's HTML only (issue 23)", async () => {
+  it("preloads home's first answers with home's HTML only", async () => {
     const home = header(await get('/'), 'link');
     // The SPA's entry fetches exactly these (frontend/src/firstScreen/earlyAnswers.ts).
     expect(home).toBe('</api/updates/1>; rel=preload; as=fetch; crossorigin, </api/freephotos/1>; rel=preload; as=fetch; crossorigin');

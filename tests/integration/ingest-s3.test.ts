@@ -13,7 +13,7 @@ import { loadCliConfig } from '@media-site/ops/cli';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
 import { buildIngestFolder, VALID_ITEMS } from '../../ops/test/fixtures-ingest/build';
 
-// This helper's port range (brief i16-s3); the media-service S3 test uses 49100.
+// A port no other test file uses, as test files run in parallel; the media-service S3 test uses 49100.
 const S3_PORT = 49101;
 const NO_FFMPEG = { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' };
 const KEYS = 'k1:ingest-s3-test-secret-value';

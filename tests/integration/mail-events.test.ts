@@ -7,7 +7,7 @@ import { startMailWorker, type MailWorker } from '../../bff/src/mail/worker';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
 import { startTestSmtp, type TestSmtp } from '../../bff/src/test/smtp-server';
 
-// Issue 22: every mail the site sends for what members and reporters do reaches a real SMTP server,
+// Every mail the site sends for what members and reporters do reaches a real SMTP server,
 // once: a join, a VOD purchase, a renewal, a cancellation, a chargeback and a content report,
 // driven through the bff's routes and the provider simulator, sent by the outbox worker.
 const HOOK = '/api/ccbill/webhook?clientAccnum=900000&clientSubacc=0&eventGroupType=Subscription&eventType=';

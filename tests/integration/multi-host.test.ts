@@ -17,7 +17,7 @@ import { startNginx, type RunningNginx } from '../src/nginx';
 import { signInCookie } from '../src/sign-in';
 import { startStack, type Stack } from '../src/stack';
 
-// Issue 21, "Done means": two media hosts and two nginx hosts, each with its own EMPTY local
+// Two media hosts and two nginx hosts, each with its own EMPTY local
 // folders, serve every media family from the bucket (STORAGE=s3) and honour a takedown.
 // One MariaDB database and one Redis (shared by every host), s3rver as the bucket, the stack's bff
 // (and its own local-tree media service, used only as the reference for the set ZIP's bytes).
@@ -331,7 +331,7 @@ describe.runIf(mysql)('two media hosts and two nginx hosts with empty local fold
 
     const started = Date.now();
     for (const type of ['photos', 'freephotos', 'video', 'vod'] as const) {
-      const down = await ops('takedown', `/${type}/${item[type]}`, '--by', 'test', '--reason', 'issue 21');
+      const down = await ops('takedown', `/${type}/${item[type]}`, '--by', 'test', '--reason', 'multi-host test');
       expect(down.code, down.err).toBe(0);
     }
     const refused = (answers: Record<string, number>) => Object.values(answers).every((c) => c === 410 || c === 404);
@@ -356,7 +356,7 @@ describe.runIf(mysql)('two media hosts and two nginx hosts with empty local fold
     for (const { nginx } of hosts) expect((await get(nginx.url, `/api/freethumbnails/${item.freephotos}`)).status).toBe(404);
 
     for (const type of ['photos', 'freephotos', 'video', 'vod'] as const) {
-      const back = await ops('restore', `/${type}/${item[type]}`, '--by', 'test', '--reason', 'issue 21');
+      const back = await ops('restore', `/${type}/${item[type]}`, '--by', 'test', '--reason', 'multi-host test');
       expect(back.code, back.err).toBe(0);
     }
     for (const { nginx } of hosts) {

@@ -15,7 +15,7 @@ import type { RunningNginx } from '../src/nginx';
 import { keys, raw, startMediaFixture } from './media-fixture';
 import type { MediaFixture } from './media-fixture';
 
-// Issue 22: a rendition downloads under `{original's name without extension}_{label}.mp4` through
+// A rendition downloads under `{original's name without extension}_{label}.mp4` through
 // the front door with MEDIA_OFFLOAD=nginx (X-Accel-Redirect to the real `{label}.mp4`), resumes
 // after a cut like the original does, and arrives byte for byte; a clip encoded here gives the
 // sizes the download choices show.

@@ -14,14 +14,14 @@ import { startNginx, type RunningNginx } from '../src/nginx';
 import { payMembership } from '../reliability/lib/payment';
 import { raw } from '@media-site/media-service/testing/http';
 
-// issue 16: the site as it runs past one box: two bffs and two media services behind one nginx (the
+// The site as it runs past one box: two bffs and two media services behind one nginx (the
 // repo's template, both replicas in each upstream) on one MariaDB and one Redis. What must hold
 // across replicas: a catalog change reaches both bffs and the front door; a session made on one bff
 // works on the other (and its media cookie on either media service); a takedown makes both media
 // services answer 410; the same webhook to both bffs at once is stored once; one payment token sent
 // to both bffs at once is charged once.
 const REPLICAS = 2;
-// The brief's bound for a catalog change to reach every replica (pub/sub over Redis: tens of ms).
+// The bound this test holds a catalog change to on its way to every replica (pub/sub over Redis: tens of ms).
 const COHERENCE_MS = 1000;
 // A takedown reaches the media services within one MEDIA_TAKEDOWN_INTERVAL_S (1 s here) and a bit.
 const TAKEDOWN_MS = 5000;

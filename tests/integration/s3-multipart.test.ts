@@ -8,7 +8,7 @@ import { S3Originals } from '@media-site/storage';
 import { loadS3Settings } from '@media-site/storage/config';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 
-// This helper's port (brief s3write); 49100/49101 are the media-service and ingest S3 tests'.
+// A port no other test file uses, as test files run in parallel; 49100/49101 are the media-service and ingest S3 tests'.
 const S3_PORT = 49161;
 const MiB = 1024 ** 2;
 

@@ -5,13 +5,13 @@ import { runOpsCaptured } from '@media-site/ops/cli';
 import { raw } from '@media-site/media-service/testing/http';
 import { startStack, type Stack } from '../src/stack';
 
-// Scheduled releases (issue 24) through the real front door (nginx with the repo's config, its API
+// Scheduled releases through the real front door (nginx with the repo's config, its API
 // cache keyed on the catalog generation), with and without Redis. Each release: `catalog schedule`
 // a video 2 s ahead, see its model page (cached by nginx) lose it, then poll that page until the
 // video is back, with no purge and no other step: what brings it back is the bff's release timer
 // bumping the generation. Prints the delay from publish_at to visible (median and max); the
-// assertion is the issue's bound, 1 s. The suite makes 6 releases per case (each costs ~2.7 s);
-// SCHEDULE_RELEASES=20 gives the issue's figure (README, "Caches and takedowns").
+// assertion is the promised bound, 1 s. The suite makes 6 releases per case (each costs ~2.7 s);
+// SCHEDULE_RELEASES=20 gives the figure the README quotes (README, "Caches and takedowns").
 const RELEASES = releaseCount(process.env.SCHEDULE_RELEASES);
 const LEAD_MS = 2000;
 const BOUND_MS = 1000;

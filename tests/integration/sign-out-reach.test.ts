@@ -6,7 +6,7 @@ import { testBackends } from '@media-site/db/testing';
 import { put, raw, startTempMedia, type TempMedia } from '@media-site/media-service/testing';
 import { ORIGIN, VIDEO, insertVideo, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
 
-// issue 19: nothing a stolen session minted outlives "sign out everywhere", a password change or
+// Nothing a stolen session minted outlives "sign out everywhere", a password change or
 // `member disable`. A hijacker who held the session has a 48 h download link, an edge URL and a
 // media cookie; after the bump the media service refuses all three at its next revocation poll,
 // while what the owner's browser gets afterwards keeps working.

@@ -12,7 +12,7 @@ import { startSiteStorage, type SiteStorage } from '../../scripts/lib/site-stora
 import { signInCookie } from '../src/sign-in';
 import { seededTemplate } from '../src/stack';
 
-// `npm start` with STORAGE=s3 and no S3_ENDPOINT (issue 21): the local S3 server started for the run,
+// `npm start` with STORAGE=s3 and no S3_ENDPOINT: the local S3 server started for the run,
 // the demo seed uploaded to it, and the site served from the bucket with MEDIA_ROOT never created.
 let dir: string;
 let storage: SiteStorage | null;

@@ -8,7 +8,7 @@ import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing'
 import { repoRoot } from '../../scripts/lib/site';
 import { freePort, spawnTs, waitHealthy, type Child } from '../../scripts/lib/process';
 
-// issue 16: the provider delivers the same event to two bff replicas at once. Both must answer 200
+// The provider delivers the same event to two bff replicas at once. Both must answer 200
 // (one "stored", one "duplicate"), the event must apply once, and no log line may carry its fields.
 const ROUNDS = 40;
 const SUBSCRIPTION = '910000000000000001';

@@ -7,7 +7,7 @@ import { mediaTokenOf } from '../test/cookies';
 
 const HOUR_MS = 3_600_000;
 
-// issue 11 item 5: a chargeback (refund, return, void) withdraws the whole member's media access
+// A chargeback (refund, return, void) withdraws the whole member's media access
 // for as long as it stands, however old; no provider event brings it back, only `member enable`.
 describeWithKit('chargebacks withdraw access for good', startAccountKit, (kit) => {
   /** A member with a membership and one bought VOD, signed in; returns the two provider subscription ids. */
@@ -83,7 +83,7 @@ describeWithKit('chargebacks withdraw access for good', startAccountKit, (kit) =
     expect(await access(b.cookie)).toMatchObject({ vods: [], membershipActive: false });
     const list = (await kit().request.get('/internal/media-revocations')).body;
     expect(list.members).toContain(b.memberId);
-    // What the member was given before stays refused even after `member enable` (issue 19).
+    // What the member was given before stays refused even after `member enable`: their valid-from time is now.
     expect(list.validFrom[b.memberId]).toBeGreaterThan(Date.now() / 1000 - 60);
   });
 

@@ -15,7 +15,7 @@ export interface ReleaseSource {
 }
 
 /**
- * Scheduled releases (issue 24): a timer in every bff set for the next `publish_at` the catalog
+ * Scheduled releases: a timer in every bff set for the next `publish_at` the catalog
  * generation has not been bumped for. When it fires, the generation is bumped once (whichever
  * instance comes first; db releaseDue), so every cache tier, the front door's included, drops the
  * listings that left the item out, and the item shows at its time with no purge and no cron.

@@ -77,7 +77,7 @@ describe.each(testBackends())('purge outbox (%s)', (backend) => {
   };
   const pending = async () =>
     Number(((await db.knex('purge_outbox').whereNull('done_at').count({ n: '*' }))[0] as { n: number | string }).n);
-  const change = (path: string) => ({ ref: { type: 'photoset' as const, path }, actor: 'test', reason: 'issue 21', now: Date.now() });
+  const change = (path: string) => ({ ref: { type: 'photoset' as const, path }, actor: 'test', reason: 'purge test', now: Date.now() });
 
   beforeAll(async () => {
     db = await createTestDb(backend);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, startAccountKit, type AccountKit } from '../test/account-kit';
 
-// issue 19: every per-address budget of the bff counts an IPv6 /64 as one client (addressBlock).
+// Every per-address budget of the bff counts an IPv6 /64 as one client (addressBlock).
 // The kit's peer is loopback, a trusted proxy by default, so X-Forwarded-For names the client.
 const PER_MINUTE = 3;
 const SAME_64 = ['2001:db8:7:8::1', '2001:db8:7:8::2', '2001:db8:7:8:ffff::3', '2001:db8:7:8:1:2:3:4'];

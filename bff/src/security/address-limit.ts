@@ -4,7 +4,7 @@ import { enforceRateLimit, type RateLimiter } from './rate-limit';
 
 /**
  * A per-address limit as route middleware, placed before readBody(): a refused request costs one
- * counter hit, never the read, the JSON parse or a schema's checks (issue 19: twenty 16 KB payment
+ * counter hit, never the read, the JSON parse or a schema's checks (twenty 16 KB payment
  * bodies a minute from one address used to be read and validated before the limit refused them).
  * The key is `{what}:{client address, an IPv6 /64 as one}`, one counter per (limit, window) as enforceRateLimit counts.
  */

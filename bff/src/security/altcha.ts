@@ -46,7 +46,7 @@ export function createLoginChallenge(keys: KeyRing, nowMs: number): Promise<Chal
 }
 
 // What the widget posts (base64 of JSON): only the shape we check, bounded, so nothing odd reaches the library.
-// A failed bound ends the parse (zod 4 would otherwise run the pattern too; issue 19).
+// A failed bound ends the parse (zod 4 would otherwise run the pattern too, over the whole value).
 const hex = (max: number) =>
   z
     .string()

@@ -22,7 +22,7 @@ describe.each(limiters)('rate limiter (%s)', (_name, make) => {
     expect(await limiter.hit('login:ip:1.2.3.4', 3, 900)).toBe(true);
   });
 
-  it('gives a hit back (never below zero) and forgets a key (issue 19: only failures count)', async () => {
+  it('gives a hit back (never below zero) and forgets a key (sign-in limits count failures only)', async () => {
     const limiter = make();
     expect(await limiter.hit('login:user:a', 2, 60)).toBe(true);
     expect(await limiter.hit('login:user:a', 2, 60)).toBe(true);

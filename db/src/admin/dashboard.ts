@@ -4,7 +4,7 @@ import { isSqlite } from '../knex';
 import { AdminRuleError } from './errors';
 import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } from '../moderation';
 
-// The console's dashboard (issue 24): figures per UTC day over the last `days` days, read in a
+// The console's dashboard: figures per UTC day over the last `days` days, read in a
 // handful of bounded queries. Each section is read only when the caller's role may see it.
 //
 // Indexes (checked with EXPLAIN on MariaDB): payment_attempts (status, created_at) for revenue;

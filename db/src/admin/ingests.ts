@@ -5,7 +5,7 @@ import type { Actor } from './accounts';
 import { appendAudit } from './audit';
 import { AdminRuleError } from './errors';
 
-// Ingests the console asks for (issue 24): a folder directly under the ingest root (INGEST_ROOT: the
+// Ingests the console asks for: a folder directly under the ingest root (INGEST_ROOT: the
 // media volume's incoming folder in compose), run by the operator's ingest worker (`catalog
 // ingest-worker`, ops) with the same ingestFolder as `catalog ingest`. The bff only checks the name and
 // queues a row; the worker claims it, writes its progress, and finishes it with the report and the

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Issue 24, the dashboard's "media services' lists" (migration 019): when each media service last
+// The console dashboard's "media services' lists" (migration 019): when each media service last
 // fetched its revocation and takedown lists from a bff, and how old it lets them get.
 
 export type MediaListName = 'revocations' | 'takedowns';

@@ -1,4 +1,4 @@
-// Who may do what in the operator console (issue 24). The owner may do everything, including
+// Who may do what in the operator console. The owner may do everything, including
 // managing admins and reading the audit log; the API refuses the rest with 403.
 
 import { ADMIN_ROLES, type AdminRole } from '@media-site/contracts/admin';

@@ -9,7 +9,7 @@ import { isSqlite } from '../knex';
 import { ContentRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 
-// The console's Content screen and the CLI's `catalog edit` / `catalog reencode` (issue 24): finding
+// The console's Content screen and the CLI's `catalog edit` / `catalog reencode`: finding
 // items, editing their facts, queueing a re-encode. Each change is audited (before/after) in the
 // transaction that makes it and bumps the catalog generation, as takedowns and schedules do.
 

@@ -6,7 +6,7 @@ import { bumpGeneration } from '../generation';
 import { ContentRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentTableName, type ContentType } from './takedowns';
 
-// Scheduled releases (issue 24): `publish_at` (unix ms) on every item table; NULL is published.
+// Scheduled releases: `publish_at` (unix ms) on every item table; NULL is published.
 
 const RELEASED_THROUGH = 'released_through';
 const TYPES = Object.keys(CONTENT_TABLE) as ContentType[];

@@ -5,7 +5,7 @@ import { bumpGeneration } from '../generation';
 import { ContentRuleError } from './errors';
 import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 
-// "Coming soon" teasers (issue 24): an operator marks a scheduled photo set, video or VOD as teased
+// "Coming soon" teasers: an operator marks a scheduled photo set, video or VOD as teased
 // (`catalog tease`, the console's toggle: both through `tease` here). While its `publish_at` is in
 // the future, visitors see a card with its title, model, release time and cover thumbnail (the one
 // file of the item the media service serves before the release); nothing else of it: no detail page,

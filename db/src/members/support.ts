@@ -7,7 +7,7 @@ import { MemberRuleError } from './errors';
 import { memberNamed } from './username';
 import type { AttemptView, MemberDetail, MemberFound } from '@media-site/contracts/admin';
 
-// Support's view of one member and their payments (issue 24): the console's Members screen and the
+// Support's view of one member and their payments: the console's Members screen and the
 // operator CLI (`member extend`) read and change members through here. Every query is bounded: a
 // search answers at most SEARCH_MAX rows, a member's detail at most DETAIL_ROWS of each list.
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// A payment is bound to the browser that started it (issue 19). Step 1 records who is paying
+// A payment is bound to the browser that started it, so a payment token learnt elsewhere buys nothing. Step 1 records who is paying
 // (a new username, or the member and the VOD) under the hash of a nonce that only that browser
 // holds in an HttpOnly cookie; step 3's handle names that record and the one payment token it may
 // be spent on. A payment token is claimed once (unique): a token learnt elsewhere cannot be

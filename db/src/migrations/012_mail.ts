@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { isSqlite } from '../knex';
 
-// Issue 22: mail goes through an outbox. A row is written in the same transaction as what caused
+// Mail goes through an outbox. A row is written in the same transaction as what caused
 // it (a payment settled, a webhook applied, a reset asked for) under a unique key per event, so a
 // replay adds nothing; a worker sends it with retries and marks it sent. Password resets and
 // e-mail changes keep only the SHA-256 of their link's token.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { parseManifest } from '../encode/manifest';
 
-// Issue 23: listing cards show a video's or VOD's running time. Whole seconds, null while unknown
+// Listing cards show a video's or VOD's running time. Whole seconds, null while unknown
 // (ingest without ffprobe, a row added by hand); ingest writes what ffprobe reads of the original,
 // the encoder what its renditions last (db/src/encode/duration.ts). Items already encoded take it
 // from their manifest here.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Issue 21: a takedown or restore records the CDN purge it needs in the same transaction, and a
+// A takedown or restore records the CDN purge it needs in the same transaction, and a
 // worker (in each bff that runs one) delivers it until the CDN accepts it, across restarts.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('purge_outbox', (t) => {

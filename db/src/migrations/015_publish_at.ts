@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 const ITEM_TABLES = ['photosets', 'freephotosets', 'videos', 'vods'] as const;
 
-// Issue 24, scheduled releases: an item with a future `publish_at` (unix ms, like every time in this
+// Scheduled releases: an item with a future `publish_at` (unix ms, like every time in this
 // schema) is hidden everywhere until then; NULL means published. The index serves the small
 // "scheduled now" subquery that listings leave out (bff visibleOnly) and the next-release lookup.
 // `released_through` in catalog_meta is the latest release time the catalog generation was bumped

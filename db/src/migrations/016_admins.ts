@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Issue 24: the operator console's own accounts, separate from members'. An admin signs in with a
+// The operator console's own accounts, separate from members'. An admin signs in with a
 // passkey (admin_passkeys) or, as a fallback, a TOTP code; sessions are short (admin_sessions);
 // every change is appended to admin_audit, which no code path updates or deletes.
 export async function up(knex: Knex): Promise<void> {

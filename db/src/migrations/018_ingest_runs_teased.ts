@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 const ITEM_TABLES = ['photosets', 'freephotosets', 'videos', 'vods'] as const;
 
-// Issue 24, two console features:
+// Two console features:
 // - `ingest_runs`: an ingest the console asked for (a folder under INGEST_ROOT), picked up by the
 //   operator's ingest worker (`catalog ingest-worker`), which writes its progress and report here; the
 //   console polls the row. `active_folder` is the folder while the run is queued or running and NULL

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Issue 24, the dashboard's "media services' lists": each media service polls the bff for its
+// The console dashboard's "media services' lists": each media service polls the bff for its
 // revocation and takedown lists (ETag/304) and names itself on the request (`X-Media-Instance`,
 // host:port) with the age past which it reports itself unready (`X-Media-List-Max-Age`). The bff
 // that answers writes when it last did so, here, so any bff's console can tell a media service that

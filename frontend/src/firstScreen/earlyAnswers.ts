@@ -1,7 +1,7 @@
 import { thumbnailImage } from './thumbnailUrls';
 
 /**
- * Issue 23 (Slow 3G: each request costs a 2 s round trip, 50 KB/s). Home's first answers, asked
+ * For slow networks (Slow 3G: each request costs a 2 s round trip, 50 KB/s). Home's first answers, asked
  * for by this small entry module as soon as it runs instead of by the app once React (≈ 94 KB
  * gzipped) is in. nginx preloads both with home's HTML (`Link` header, nginx.conf.template); these
  * fetches then take the preloaded answers, so the URLs and the request shape (a plain GET, default

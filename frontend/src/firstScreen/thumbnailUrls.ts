@@ -2,7 +2,7 @@
 export const VARIANT_WIDTHS = [160, 320, 480, 640, 960, 1280] as const;
 const VARIANT_PATH = /^\/members\/(?:photosthumbs|videothumbs|vodthumbs)\//;
 // A free set's card picture comes from the bff as a 640 px variant already (`?w=640`): the same
-// file at the other widths too, so a phone's card takes the 320 px one (issue 23).
+// file at the other widths too, so a phone's card takes the 320 px one.
 const FREE_SET_VARIANT = /^(\/members\/freephotos\/[^?]+)\?w=\d+$/;
 
 /** A card's box: 4:3, the size the `src` is picked for and the slot `sizes` describes. */

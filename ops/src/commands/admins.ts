@@ -17,7 +17,7 @@ import {
 import { isoTime } from '@media-site/contracts/iso-time';
 import { cliActor, type Command, type CommandContext } from './types';
 
-// The operator console's accounts (issue 24): the same db services as the console's owner screen
+// The operator console's accounts: the same db services as the console's owner screen
 // (/api/admin/admins); every change is written to the console's audit log as `cli:<user>`.
 
 const bad = (message: string) => new AdminRuleError('bad_input', message);

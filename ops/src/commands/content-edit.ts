@@ -4,7 +4,7 @@ import { cliActor, type Command } from './types';
 
 const optionalText = (value: unknown) => (value === undefined ? undefined : String(value));
 
-/** Editing an item's facts and re-encoding a clip (issue 24): the console's Content screen uses the same services. */
+/** Editing an item's facts and re-encoding a clip: the console's Content screen uses the same services. */
 export const contentEditCommands: Record<string, Command> = {
   edit: {
     usage: `edit <site path or URL> [--title T] [--model M] [--date YYYY-MM-DD] [--price 24.50]

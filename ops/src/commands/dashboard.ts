@@ -3,7 +3,7 @@ import { parseHolidays } from '@media-site/db/moderation';
 import { isoTime } from '@media-site/contracts/iso-time';
 import type { Command, CommandContext } from './types';
 
-// The console's dashboard (issue 24) for the terminal: the same db service, every section (the
+// The console's dashboard for the terminal: the same db service, every section (the
 // shell's operator is the owner), as text or --json.
 
 const money = (cents: number) => (cents / 100).toFixed(2);

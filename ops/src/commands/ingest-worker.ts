@@ -4,7 +4,7 @@ import { S3Originals } from '@media-site/storage';
 import { ingestFolder } from '../ingest/ingest';
 import type { Command, CommandContext } from './types';
 
-// The console's ingests (issue 24): the bff queues a row in `ingest_runs` for a folder under
+// The console's ingests: the bff queues a row in `ingest_runs` for a folder under
 // INGEST_ROOT; this worker (compose: the `ingest-worker` service, the operator image, which has
 // ffmpeg and the media volume) claims it, runs the same ingestFolder as `catalog ingest`, writes the
 // progress the console polls, and finishes the row with the report and its audit row.

@@ -5,7 +5,7 @@ import { cliActor, type Command } from './types';
 
 export { parseReleaseTime };
 
-/** Scheduled releases (issue 24): `catalog schedule`, `catalog unschedule`, `catalog scheduled`. */
+/** Scheduled releases: `catalog schedule`, `catalog unschedule`, `catalog scheduled`. */
 export const scheduleCommands: Record<string, Command> = {
   schedule: {
     usage: `schedule <site path or URL> <ISO 8601 time>

@@ -7,7 +7,7 @@ import { ROUTE_INPUTS, type RouteInput } from './inputs';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../test/account-kit';
 
 /**
- * Issue 19: a fuzz pass over every /api input, generated from the route schemas (inputs.ts) with
+ * A fuzz pass over every /api input, generated from the route schemas (inputs.ts) with
  * fast-check: values the schema accepts, near misses, hostile strings and anything JSON can carry,
  * sent as path segments, query strings and bodies, signed in. No answer may be a 5xx. Bounded by
  * run count and by time (FUZZ_MS in all); the seed is printed on a failure to replay it.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../test/account-kit';
 
-// issue 11: the front door limits /api/login and the payment steps by exact path; a router that
-// also answered /api/LOGIN/ let a client walk around those limits. Every path is matched exactly:
+// The front door limits /api/login and the payment steps by exact path; a router that also
+// answered /api/LOGIN/ would let a client walk around those limits. Every path is matched exactly:
 // the spec's routes are lower case, without a trailing slash.
 describe('the API matches paths exactly (sqlite)', () => {
   let kit: AccountKit;

@@ -23,8 +23,8 @@ export function sendInternalList(ctx: Context, list: Record<string, unknown>): v
 }
 
 /**
- * Notes that a media service fetched `list` (the console dashboard's "media services' lists",
- * issue 24): it names itself with `X-Media-Instance` (host:port) and its age bound with
+ * Notes that a media service fetched `list` (the console dashboard's "media services' lists"):
+ * it names itself with `X-Media-Instance` (host:port) and its age bound with
  * `X-Media-List-Max-Age`. At most one write per instance and list every 10 s per process; a failed
  * write is logged and never fails the list.
  */

@@ -9,7 +9,7 @@ import { sendInternalList, type listPollRecorder } from './list';
  * for folders whose files must answer 410, and for those of items scheduled for later, with their
  * release time (`scheduled`: prefix → unix ms): those answer 404 until that moment, which the media
  * service checks on every request, so files open at the release time, not at the next poll.
- * `covers` lists the one file of each teased item (issue 24, "Coming soon") that opens before the
+ * `covers` lists the one file of each teased item (a "Coming soon" card) that opens before the
  * release: its cover thumbnail, which the teaser card shows; the rest of its folder stays 404.
  * A matching If-None-Match gets a 304.
  */

@@ -28,7 +28,7 @@ export async function httpError(response: Response): Promise<HttpError> {
   return new HttpError(response.status, wellFormed ? answer : undefined);
 }
 
-/** Issue 23: a hung backend used to give 31 s of "Loading..." and then a raw 503. */
+/** Shown while a read hangs: a hung backend used to give 31 s of "Loading..." and then a raw 503. */
 export const SLOW_TEXT = 'The site is taking too long to answer. Trying again…';
 
 // Longer than any catalog or account answer takes (milliseconds), shorter than a visitor waits.
@@ -87,7 +87,7 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
 }
 
 /**
- * A read the first screen may have started already (issue 23, firstScreen/earlyAnswers.ts): its
+ * A read the first screen may have started already (firstScreen/earlyAnswers.ts): its
  * answer when there is one, its time-out as this module's own, else asked here.
  */
 export async function fetchJsonOrEarly<T>(url: string, init?: RequestInit): Promise<T> {

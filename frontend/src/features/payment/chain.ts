@@ -18,7 +18,7 @@ export const PAYMENT_MESSAGES = {
     'Transaction status unknown: the card processor did not confirm in time. Do not pay again; if the charge went through, your access is activated within a few minutes.',
 } as const;
 
-// Under "Transaction failed." (spec text): what happened and what to do, in plain words (issue 23).
+// Under "Transaction failed." (spec text): what happened and what to do, in plain words.
 export const DECLINED_DETAIL =
   'Your card was declined, and nothing was charged. Try another card, or check the card details with your bank.';
 export const FAILED_DETAIL = 'Nothing was charged. Try again in a moment, or try another card.';

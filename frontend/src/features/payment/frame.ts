@@ -18,7 +18,7 @@ export function isFrameHeightMessage(data: unknown): data is FrameHeightMessage 
 /**
  * The content's height, not the document's: the document's scrollHeight is never less than the
  * frame itself, so a frame that once grew could not shrink back (400–700 px of empty frame under
- * "Transaction failed.", issue 23). The app root's full-page minimum height is dropped for the same reason.
+ * "Transaction failed."). The app root's full-page minimum height is dropped for the same reason.
  */
 export function contentHeight(root: HTMLElement): number {
   const margin = Number.parseFloat(getComputedStyle(document.body).marginBottom) || 0;

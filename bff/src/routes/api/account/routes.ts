@@ -27,7 +27,7 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await accountView(deps, await signedIn(ctx, deps));
     })
-    // Guesses of the current password: counted per address before the body is read (issue 19).
+    // Guesses of the current password: counted per address before the body is read, so a refused one costs nothing more.
     .post('/account/password', ...formGuards(deps, { what: 'pwchange:ip', perMinute: deps.settings.loginPerMinute }), async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       const member = await signedIn(ctx, deps);

@@ -9,7 +9,7 @@ import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/
 import { cookieHeader, setCookies } from '../../../test/cookies';
 import { assertion, attestation, softAuthenticator } from '../../../test/webauthn';
 
-// Issue 24's hardening: TOTP secrets sealed at rest (ADMIN_SECRET_KEYS), the WebAuthn relying
+// The operator console's hardening: TOTP secrets sealed at rest (ADMIN_SECRET_KEYS), the WebAuthn relying
 // party from SITE_URL, every CLI change audited, and the console's takedown/restore and member
 // enable/sign-out-everywhere routes.
 

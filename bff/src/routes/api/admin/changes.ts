@@ -15,7 +15,7 @@ import { parseParam } from '../shared/params';
 import { contentChangeBody } from './schema';
 import { requireAdmin, signedInAdmin } from './session';
 
-// The console's changes beyond sign-in (issue 24): takedowns and restores for moderators, enabling
+// The console's changes beyond sign-in: takedowns and restores for moderators, enabling
 // a member and ending their sessions for support. Each goes through the same db service as the
 // operator CLI (`catalog takedown|restore`, `member enable|signout-all`) and appends its audit row in
 // the same transaction. The catalog generation they bump reaches every bff at its next poll.

@@ -8,7 +8,7 @@ import { cookieHeader, setCookies } from '../../../test/cookies';
 
 const MINUTE = 60_000;
 
-// Issue 24, the console's Content screen: search, edit, schedule, re-encode; roles and limits.
+// The console's Content screen: search, edit, schedule, re-encode; roles and limits.
 describe.each(testBackends())('console content routes (%s)', (backend) => {
   let kit: AccountKit;
   const secrets = new Map<string, string>();

@@ -25,7 +25,7 @@ import { readBody } from '../../../security/body';
 import { parseBody, parseQuery } from '../shared/parse';
 import { requireAdmin, signedInAdmin } from './session';
 
-// The console's Content screen (issue 24): every role reads (`content:read`), moderators and owners
+// The console's Content screen: every role reads (`content:read`), moderators and owners
 // change (`content`). Each change goes through the db service the CLI uses (`catalog edit`,
 // `catalog schedule|unschedule`, `catalog reencode`) and is audited in its own transaction; the
 // catalog generation it bumps reaches every bff at its next poll. Takedowns and restores are

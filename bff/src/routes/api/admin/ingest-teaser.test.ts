@@ -13,7 +13,7 @@ import { buildIngestFolder } from '@media-site/ops/testing-ingest';
 const MINUTE = 60_000;
 const DAY = 24 * 3_600_000;
 
-// Issue 24: ingest from the console (a folder under INGEST_ROOT, queued by the bff, run by the
+// Ingest from the console (a folder under INGEST_ROOT, queued by the bff, run by the
 // operator's ingest worker, progress polled from its row) and "Coming soon" teasers.
 describe.each(testBackends())('console ingest and Coming soon teasers (%s)', (backend) => {
   let kit: AccountKit;

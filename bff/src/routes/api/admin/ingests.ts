@@ -10,7 +10,7 @@ import { parseBody } from '../shared/parse';
 import { parseParam } from '../shared/params';
 import { requireAdmin, signedInAdmin } from './session';
 
-// Ingest from the console (issue 24): the folders under INGEST_ROOT, a queued run, and its progress.
+// Ingest from the console: the folders under INGEST_ROOT, a queued run, and its progress.
 // The bff never ingests itself: it checks the folder name and queues a row in `ingest_runs`; the
 // operator's ingest worker (`catalog ingest-worker`, which has ffmpeg and the media volume) runs the
 // same ingestFolder as `catalog ingest` and writes the progress the console polls (GET .../:id).

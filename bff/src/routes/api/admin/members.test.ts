@@ -17,7 +17,7 @@ interface AuditLine {
   address: string;
 }
 
-// Issue 24, support's members and payments: search by payment reference, a member's detail,
+// Support's members and payments: search by payment reference, a member's detail,
 // extending a membership (console and `member extend`), and reconciling one stuck attempt.
 describe.each(testBackends())('console members and payments (%s)', (backend) => {
   let kit: AccountKit;

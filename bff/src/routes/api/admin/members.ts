@@ -12,7 +12,7 @@ import { settleOptionsOf } from '../payments/settlement';
 import { reader, requireAdmin, signedInAdmin } from './session';
 import { usernameParam } from './changes';
 
-// Support's members and payments (issue 24): one member's detail, extending a membership, and
+// Support's members and payments: one member's detail, extending a membership, and
 // reconciling one stuck payment attempt. The same db and bff services as the operator CLI
 // (`member extend`, `reconcile approve|decline|expire`), each change audited in its transaction.
 

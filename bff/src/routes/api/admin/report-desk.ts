@@ -25,7 +25,7 @@ import { parseParam } from '../shared/params';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
 import { requireAdmin, signedInAdmin } from './session';
 
-// The console's report desk (issue 24, moderators and owners): the queue in deadline order with
+// The console's report desk (moderators and owners): the queue in deadline order with
 // where each report stands against its promises, the reported item's preview, and acknowledge,
 // resolve, appeal and decide through db/src/moderation/handling.ts, the CLI's `reports ...` service.
 // Taking the item down is POST /api/admin/takedowns with `report` (changes.ts).

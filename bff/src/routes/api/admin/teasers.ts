@@ -9,7 +9,7 @@ import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
 import { requireAdmin, signedInAdmin } from './session';
 
-// "Coming soon" from the console (issue 24): the scheduled items and the teaser toggle, through the
+// "Coming soon" from the console: the scheduled items and the teaser toggle, through the
 // same db service as `catalog tease` (which appends the audit row and bumps the generation).
 
 type Guard = (ctx: Context, next: () => Promise<unknown>) => Promise<void>;

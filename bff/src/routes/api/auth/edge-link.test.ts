@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEdgeUrl } from '@media-site/contracts/edge-url';
 import { VIDEO, insertVideo, pay, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
-// issue 16: with EDGE_URL_SECRET the download link answer carries an edge (CDN) URL beside the 48 h
+// With EDGE_URL_SECRET the download link answer carries an edge (CDN) URL beside the 48 h
 // link: nginx secure_link format, for the same file, shorter-lived, under EDGE_BASE_URL.
 describe('download links with edge URLs', () => {
   let kit: AccountKit;

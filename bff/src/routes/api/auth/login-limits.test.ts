@@ -7,10 +7,10 @@ import { createLoginChallenge } from '../../../security/altcha';
 import { testLimiters } from '../../../test/limiters';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
-// issue 11: ten wrong passwords from anywhere locked the owner out. Now: per address, per
+// Ten wrong passwords from anywhere used to lock the owner out. Now: per address, per
 // (address, username), per known device, and one budget per username for unknown browsers, which
 // bounds guessing from any number of addresses without touching the owner's own browser.
-// issue 19: the budgets count failures only, and past one a sign-in needs a proof of work (ALTCHA)
+// The budgets count failures only, and past one a sign-in needs a proof of work (ALTCHA)
 // instead of a 429, so the owner can always get in from a new browser.
 // Windows open with a key's first hit and last 15 minutes: none ends in the middle of a test.
 const { limiters, close } = testLimiters();

@@ -11,7 +11,7 @@ import { clearCookies, currentMember, issueCookies, rememberDevice, sessionCooki
 export function authRoutes(router: Router, deps: AccountDeps): void {
   // Per route, not router.use(): the /api router is shared with the catalog routes.
   const guard = formGuards(deps);
-  // Every sign-in POST counts per address before its body is read (issue 19): the sign-in limits'
+  // Every sign-in POST counts per address before its body is read: the sign-in limits'
   // one per-address budget (the per-username budgets follow in limits.ts).
   const signInGuard = formGuards(deps, { what: 'login:ip', perMinute: deps.settings.loginPerMinute });
   router

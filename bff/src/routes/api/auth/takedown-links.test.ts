@@ -90,7 +90,7 @@ describe.each(testBackends())('links and the account after a takedown (%s)', (ba
     expect((await kit.request.get('/api/account').set('Cookie', cookie)).body.vodItems).toEqual([VOD_ITEM]);
   });
 
-  it('signs no link for a VOD scheduled for later (issue 24) until it is released', async () => {
+  it('signs no link for a VOD scheduled for later until it is released', async () => {
     await schedule(kit.db.knex, change.ref, Date.now() + 3_600_000);
     const refused = await link(VOD_FILE);
     expect(refused.status).toBe(404);

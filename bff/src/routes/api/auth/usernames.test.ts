@@ -3,8 +3,8 @@ import { runOpsCommand } from '@media-site/ops/cli';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, prepare, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 
-// issue 11: on SQLite a member added without a payment (the demo member, the operator CLI) could
-// not sign in as "DEMO", and "DEMO" could pay for a second account beside "demo". A username is one
+// On SQLite a member added without a payment (the demo member, the operator CLI) once could not
+// sign in as "DEMO", and "DEMO" could pay for a second account beside "demo". A username is one
 // account in any letter case, on every backend.
 describe.each(testBackends())('usernames in any letter case (%s)', (backend) => {
   let kit: AccountKit;

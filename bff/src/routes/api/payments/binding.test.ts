@@ -4,7 +4,7 @@ import { testCardNumber } from '@media-site/simulator/luhn';
 import { ORIGIN, PROVIDER_ACCEPT, VOD, pay, prepare, signIn, startAccountKit, tokenRequestBody } from '../../../test/account-kit';
 import { describeWithKit } from '../../../test/suite';
 
-// Issue 19: a payment token (and a step-3 handle) is bound to the browser that ran step 1 and to
+// A payment token (and a step-3 handle) is bound to the browser that ran step 1 and to
 // the username it chose there. Each browser is a supertest agent: it keeps its own cookies.
 describeWithKit('a payment is bound to its browser', startAccountKit, (kit) => {
   const browser = () => supertest.agent(kit().app.callback());

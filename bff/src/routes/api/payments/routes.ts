@@ -48,7 +48,7 @@ async function signInFromPayment(ctx: Context, deps: AccountDeps, signedIn: Memb
 /** Spec §4 / §7: the server side of the /ccbill form's four steps. */
 export function paymentRoutes(router: Router, deps: AccountDeps): void {
   // The per-address limit counts before the body is read or validated: a refused call costs nothing
-  // more (issue 19). Repeats of a known payment token count too; they still get the first outcome.
+  // more. Repeats of a known payment token count too; they still get the first outcome.
   const guard = formGuards(deps, { what: 'pay:ip', perMinute: deps.settings.paymentPerMinute });
   router
     .post('/get_ccbill_token', ...guard, async (ctx) => {

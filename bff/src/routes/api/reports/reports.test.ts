@@ -69,7 +69,7 @@ describeWithKit('content reports and appeals', startReportKit, (kit) => {
     [{ ...valid, email: 'a\u0000b@example.com' }, /email/],
     [{ reason: 'other' }, /content/],
   ])('refuses %j with 400', async (body, message) => {
-    // The per-address limit counts before the body is read (issue 19): each refusal from an address of its own.
+    // The per-address limit counts before the body is read: each refusal from an address of its own.
     const res = await post('/api/reports', body).set('X-Forwarded-For', `198.51.100.${++refusals}`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('bad_request');

@@ -22,7 +22,7 @@ function reference(value: string | undefined): string {
 
 /** The /contact report form and the appeal form (docs/compliance.md). */
 export function reportRoutes(router: Router, deps: AccountDeps): void {
-  // The per-address limit counts before the body is read or validated (issue 19).
+  // The per-address limit counts before the body is read or validated: a refused call costs nothing more.
   const guard = (what: string) => formGuards(deps, { what, perMinute: REPORTS_PER_MINUTE }, 8 * 1024);
   const limit = (ctx: Context, what: string, perMinute: number) =>
     enforceRateLimit(deps.limiter, `${what}:${addressBlock(ctx.ip)}`, perMinute);

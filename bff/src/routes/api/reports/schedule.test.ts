@@ -7,7 +7,7 @@ import { startReportKit, type ReportKit } from '../../../test/report-kit';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Scheduled releases (issue 24). The kit polls the generation once an hour and has no Redis: after
+// Scheduled releases. The kit polls the generation once an hour and has no Redis: after
 // the schedule itself (whose announcement refreshGeneration stands in for), only the bff's release
 // timer can bring an item out at its time.
 describe.each(testBackends())('scheduled releases in the API (%s)', (backend) => {

@@ -8,8 +8,8 @@ type Guard = (ctx: Context, next: Next) => Promise<void>;
 
 /**
  * The guards of a site form's POST, in order: the same-origin check; with `limit`, the per-address
- * budget, counted before the body is read or validated so a refused call costs nothing more
- * (issue 19); then the JSON body (at most `bodyBytes`).
+ * budget, counted before the body is read or validated so a refused call costs nothing more;
+ * then the JSON body (at most `bodyBytes`).
  */
 export function formGuards(deps: AccountDeps, limit?: { what: string; perMinute: number }, bodyBytes?: number): Guard[] {
   return [

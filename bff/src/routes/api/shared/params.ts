@@ -7,7 +7,7 @@ export const MAX_FOLDER_LENGTH = 150;
 
 /**
  * Options for a length check that ends the parse when it fails. zod 4 runs every check of a string
- * even after one failed, so a bare `.max(254)` still let a pattern run over a 16 KB value (issue 19):
+ * even after one failed, so a bare `.max(254)` still let a pattern run over a 16 KB value:
  * every length bound before a pattern or refinement on a route's input says `stop()`.
  */
 export function stop(message?: string): { abort: true; message?: string } {

@@ -5,7 +5,7 @@ import type { CachedBody } from '../../../cache/catalog-cache';
 import type { ApiDeps } from '../deps';
 import { replayable } from '../shared/respond';
 
-// "Coming soon" (issue 24): the teased items not released yet, soonest first, for home's strip.
+// "Coming soon": the teased items not released yet, soonest first, for home's strip.
 // Only what the card shows: no path, no link, no media but the cover (the media service opens that one
 // file of a teased item before its release). Cached per catalog generation like the listings: a
 // release, a tease or an untease moves the generation, so the teaser turns into the item at once.

@@ -17,7 +17,7 @@ function problem(error: unknown): string {
   return 'The change could not be requested. Try again.';
 }
 
-/** /account's e-mail address: shown, and changed by a link sent to the new address (issue 22). */
+/** /account's e-mail address: shown, and changed by a link sent to the new address. */
 export function EmailSection({ email }: { email: string }) {
   const [next, setNext] = useState('');
   const [password, setPassword] = useState('');

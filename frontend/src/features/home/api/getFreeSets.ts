@@ -6,6 +6,6 @@ export type { FreeSetItem };
 // The free sets are few (a handful of previews): the first page is all of them.
 export function getFreeSets(signal: AbortSignal): Promise<FreeSetItem[]> {
   const url = '/api/freephotos/1';
-  // May already be on its way (issue 23, firstScreen/earlyAnswers.ts).
+  // May already be on its way (firstScreen/earlyAnswers.ts).
   return fetchJsonOrEarly<FreeSetItem[]>(url, { signal });
 }

@@ -5,6 +5,6 @@ export const UPDATES_PAGE_SIZE = 30;
 
 export function getUpdates(page: number, signal: AbortSignal): Promise<UpdateItem[]> {
   const url = `/api/updates/${page}`;
-  // Page 1 may already be on its way (issue 23, firstScreen/earlyAnswers.ts).
+  // Page 1 may already be on its way (firstScreen/earlyAnswers.ts).
   return page === 1 ? fetchJsonOrEarly<UpdateItem[]>(url, { signal }) : fetchJson<UpdateItem[]>(url, { signal });
 }

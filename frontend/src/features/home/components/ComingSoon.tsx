@@ -13,7 +13,7 @@ const isTeaser = (item: TeaserItem): boolean =>
   Number.isFinite(new Date(item.releaseAt).getTime());
 
 /**
- * Teased items not out yet (issue 24): a card with the cover, title, model and release time, and no
+ * Teased items not out yet: a card with the cover, title, model and release time, and no
  * link (there is nothing to open before the release). Nothing at all when none is teased or the list
  * cannot be had: home's own columns matter more.
  */

@@ -40,7 +40,7 @@ function useFreeSets(): FreeSetItem[] {
 }
 
 /**
- * The free photo sets, which no link used to lead to (issue 23; /free stays the spec's Coming Soon).
+ * The free photo sets, which no link used to lead to (/free stays the spec's Coming Soon).
  * A strip above the latest updates: below them it could never be reached, the columns scroll on
  * forever. Nothing is shown while the first list loads or when none can be had: home's own columns matter more.
  */

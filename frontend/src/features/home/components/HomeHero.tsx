@@ -11,7 +11,7 @@ const NEWEST: [string, string][] = [
 ];
 
 /**
- * The top of home, under the 2257 line (issue 23): a visitor reads what members get and finds Join;
+ * The top of home, under the 2257 line: a visitor reads what members get and finds Join;
  * a member is welcomed back, with the newest updates a click away and their unfinished videos.
  * Nothing while the session is still being checked, so neither flashes up for the other.
  */

@@ -37,7 +37,7 @@ export function JoinPage() {
           You are signed in as {access.member.username} with an active membership. See <Link to="/account">your account</Link>.
         </p>
       )}
-      {/* What a membership gives, read before the form (issue 23: open with what members get, not with a workaround). */}
+      {/* What a membership gives, read before the form: a payer first learns what members get, not a workaround. */}
       <p className="join-lead">
         <strong>{JOIN_FEE} for 30 days</strong>, renewed every 30 days until you cancel. Members get:
       </p>

@@ -17,7 +17,7 @@ import { PaymentForm } from './PaymentForm';
 const WELCOME_DELAY_MS = 1500;
 const framed = typeof window !== 'undefined' && window.self !== window.top;
 // Until the VOD page opens: the session refresh already lists the VOD as owned, and "You already
-// own this VOD" in that gap read like a second charge (issue 23).
+// own this VOD" in that gap read like a second charge.
 export const VOD_APPROVED_TEXT = 'Payment approved — opening your VOD…';
 
 /** /ccbill?vod={path}: the signed-in member buys one VOD at its listed price. */
@@ -105,7 +105,7 @@ export function PaymentPage() {
   if (vod) return <VodPurchase folder={vod} approved={approved} onApproved={() => setApproved(true)} />;
   return (
     <section>
-      {/* In /join's frame the page around it already says the price and renewal: not twice (issue 23). */}
+      {/* In /join's frame the page around it already says the price and renewal: not twice. */}
       <h1 className={framed ? 'visually-hidden' : undefined}>Join: $14.99 for 30 days</h1>
       <p className="muted">
         {framed ? '' : 'Membership renews every 30 days until you cancel. '}All fields are required unless marked optional.

@@ -6,7 +6,7 @@ import { screenshotDir, signInAsDemo, startSite } from './browser';
 import type { Site } from './browser';
 
 /**
- * Issue 23, errors that help, in Chromium through nginx and the real bff: a missing item is one
+ * Errors that help, in Chromium through nginx and the real bff: a missing item is one
  * "isn't available" card with a way back (no Retry); a bff outage keeps a signed-in member on
  * /account with the "can't reach the site" notice instead of the sign-in form.
  */
@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 const shot = (page: Page, name: string, width: number) =>
-  page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage: false });
+  page.screenshot({ path: join(screenshotDir, `errors-${name}-${width}.png`), fullPage: false });
 
-describe.each(Object.entries(VIEWPORTS))('issue 23 errors (%s)', (_name, viewport) => {
+describe.each(Object.entries(VIEWPORTS))('errors that help (%s)', (_name, viewport) => {
   it('shows a missing video, photo set, VOD and model as the same card with a way back, never Retry', async () => {
     const { page } = await site.open(viewport);
     const cases: [string, string, string][] = [

@@ -5,7 +5,7 @@ import { screenshotDir } from './browser';
 import { fillPaymentForm, startPaymentSite, type PaymentSite } from './payment-kit';
 
 /**
- * Issue 23, the join page a payer trusts, in Chromium against the provider simulator: it opens with
+ * The join page a payer trusts, in Chromium against the provider simulator: it opens with
  * what members get and the card form, the e-mail route comes after the form as the way for people who
  * can't pay by card; a declined card (number ending 0000) says what happened and what to try, and the
  * frame shrinks to its content instead of leaving hundreds of empty pixels.
@@ -33,7 +33,7 @@ async function openJoin(viewport: { width: number; height: number }): Promise<Pa
 }
 
 const shot = (page: Page, name: string, width: number, fullPage = false) =>
-  page.screenshot({ path: join(screenshotDir, `i23-${name}-${width}.png`), fullPage });
+  page.screenshot({ path: join(screenshotDir, `join-${name}-${width}.png`), fullPage });
 
 /** Empty pixels between the last thing in the frame and the frame's bottom edge. */
 async function emptyBelowContent(page: Page): Promise<number> {
@@ -47,7 +47,7 @@ async function emptyBelowContent(page: Page): Promise<number> {
   return frameBox.height - lastBottom;
 }
 
-describe.each(Object.entries(VIEWPORTS))('issue 23 join page (%s)', (_name, viewport) => {
+describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => {
   it('opens with what members get and the card form; the e-mail route is the alternative below it', async () => {
     const page = await openJoin(viewport);
     const main = page.locator('main');
@@ -68,7 +68,7 @@ describe.each(Object.entries(VIEWPORTS))('issue 23 join page (%s)', (_name, view
     expect(frameTop).toBeLessThan(emailTop);
     // On a desktop the form starts on the first screen.
     if (viewport.width >= 1000) expect(frameTop).toBeLessThan(viewport.height);
-    await shot(page, 'join', viewport.width);
+    await shot(page, 'page', viewport.width);
     await page.context().close();
   });
 
