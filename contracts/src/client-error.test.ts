@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerClientErrors } from '../src/client-error';
+import { answerClientErrors } from './client-error';
 
 function send(port: number, path: string): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {

@@ -4,8 +4,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { placeholderReason, readsAsWords, weakKeyReason, weakProviderSecretReason } from '../src/secret-policy';
-import { DEV_TOKEN_KEYS, parseKeyRing } from '../src/token';
+import { placeholderReason, readsAsWords, weakKeyReason, weakProviderSecretReason } from './secret-policy';
+import { DEV_TOKEN_KEYS, parseKeyRing } from './token';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 

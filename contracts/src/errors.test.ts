@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, asAppError } from '../src/errors';
+import { AppError, asAppError } from './errors';
 
 /** An error as http-errors (koa's ctx.throw, routers) builds one. */
 function thrown(status: number, expose: boolean, headers?: Record<string, string>) {

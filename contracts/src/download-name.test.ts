@@ -6,7 +6,7 @@ import {
   renditionDownloadUrl,
   videoDownloadName,
   vodDownloadName,
-} from '../src/download-name';
+} from './download-name';
 
 describe('videoDownloadName', () => {
   it.each([
