@@ -8,7 +8,7 @@ import {
   setHashLogN,
   setHashQueueLimits,
   verifyPassword,
-} from '../src/members/password';
+} from './password';
 
 describe('member password hashing', () => {
   it('stores the scrypt parameters with the hash and verifies only the right password', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testBackends, useTestDb } from '../src/testing';
-import { bumpGeneration, createKnex, migrateLatest, migrateRollbackAll, modelInitial, readGeneration } from '../src/index';
+import { testBackends, useTestDb } from './testing';
+import { bumpGeneration, createKnex, migrateLatest, migrateRollbackAll, modelInitial, readGeneration } from './index';
 
 describe.each(testBackends())('migrations on %s', (backend) => {
   const db = useTestDb(backend);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderedMail } from '../src/mail';
-import { mailSiteFromEnv } from '../src/mail/site';
+import type { RenderedMail } from '../index';
+import { mailSiteFromEnv } from '../site';
 import {
   accessWithdrawnMail,
   appealOutcomeMail,
@@ -13,7 +13,7 @@ import {
   reportReceivedMail,
   vodReceiptMail,
   welcomeReceiptMail,
-} from '../src/mail/templates';
+} from './index';
 
 const site = { name: 'Media <Site> & Co', url: 'https://example.test' };
 const t = (iso: string) => Date.parse(iso);

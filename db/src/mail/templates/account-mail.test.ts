@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderedMail } from '../src/mail';
-import {
-  emailChangedMail,
-  emailChangeRequestedMail,
-  emailConfirmMail,
-  passwordChangedMail,
-  passwordResetMail,
-} from '../src/mail/templates';
+import type { RenderedMail } from '../index';
+import { emailChangedMail, emailChangeRequestedMail, emailConfirmMail, passwordChangedMail, passwordResetMail } from './index';
 
 // The account's mails (issue 22): links from the configured site URL with the token in the
 // fragment, nothing remote, and the same facts in the text and the HTML.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import { testBackends, useTestDb } from '../src/testing';
-import { isSqlite } from '../src/index';
+import { testBackends, useTestDb } from '../testing';
+import { isSqlite } from '../index';
 
 /** The first column of every index on `table`. */
 async function leadingIndexColumns(knex: Knex, table: string): Promise<string[]> {

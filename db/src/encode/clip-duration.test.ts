@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { recordEncoded } from '../src/encode';
-import { encodeJobRow, testBackends, useTestDb } from '../src/testing';
-import { migrateLatest, migrateUpTo, readGeneration } from '../src/index';
+import { recordEncoded } from './index';
+import { encodeJobRow, testBackends, useTestDb } from '../testing';
+import { migrateLatest, migrateUpTo, readGeneration } from '../index';
 
 const clip = (path: string) => ({
   path,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { dashboard, dashboardDays, dayStarts, LIST_POLL_WRITE_EVERY_MS, recordListPoll } from '../src/admin';
-import { testBackends, useTestDb } from '../src/testing';
+import { dashboard, dashboardDays, dayStarts, LIST_POLL_WRITE_EVERY_MS, recordListPoll } from './index';
+import { testBackends, useTestDb } from '../testing';
 
 const at = (iso: string) => Date.parse(iso);
 // A Wednesday at noon: the window of three days is Monday 9 to Wednesday 11 March.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays, isBusinessDay, parseHolidays } from '../src/moderation/business-days';
-import { deadlinesOf, missed, nextDeadline, overdue } from '../src/moderation/deadlines';
+import { addBusinessDays, isBusinessDay, parseHolidays } from './business-days';
+import { deadlinesOf, missed, nextDeadline, overdue } from './deadlines';
 
 const t = (iso: string) => Date.parse(iso);
 const d = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

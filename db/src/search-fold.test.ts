@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldForSearch, migrateLatest, readGeneration, searchText, SEARCH_TEXT_MAX } from '../src/index';
-import { migrateUpTo } from '../src/migrate';
-import { createTestDb, testBackends, type TestDb } from '../src/testing';
+import { foldForSearch, migrateLatest, readGeneration, searchText, SEARCH_TEXT_MAX } from './index';
+import { migrateUpTo } from './migrate';
+import { createTestDb, testBackends, type TestDb } from './testing';
 
 describe('search folding', () => {
   it('drops diacritics and case, spells out letters without a decomposition', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseHolidays } from '../src/moderation/business-days';
-import { queueOrder, slaOf } from '../src/moderation/handling';
-import type { ReportRow } from '../src/moderation/repository';
+import { parseHolidays } from './business-days';
+import { queueOrder, slaOf } from './handling';
+import type { ReportRow } from './repository';
 
 const t = (iso: string) => Date.parse(iso);
 
