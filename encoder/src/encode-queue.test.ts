@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { claimNext, enqueue, failJob, finishJob, jobById, jobCounts, recoverStale, releaseJob, renewLease } from '@media-site/db/encode';
-import { claimIsDead, EncodeWorker, type WorkerEvent } from '../src/worker';
+import { claimIsDead, EncodeWorker, type WorkerEvent } from './worker';
 import { createKnex } from '@media-site/db';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 

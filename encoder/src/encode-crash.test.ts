@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, migrateLatest } from '@media-site/db';
-import { topLevelBoxes } from '../src/mp4-boxes';
+import { topLevelBoxes } from './mp4-boxes';
 import { enqueue, jobById, sourceSig } from '@media-site/db/encode';
 import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
-import { makeClip, placeVideo } from '../src/testing-clips';
+import { makeClip, placeVideo } from './testing-clips';
 
 const encoderDir = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

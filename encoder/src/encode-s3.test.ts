@@ -7,9 +7,9 @@ import { enqueue, jobCounts, type JobRow, type Manifest, parseManifest, sourceSi
 import { testBackends, useTestDb } from '@media-site/db/testing';
 import { S3Originals } from '@media-site/storage';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
-import { loadEncoderConfig, type EncoderConfig } from '../src/config';
-import { makeClip, placeVideo } from '../src/testing-clips';
-import { EncodeWorker, type WorkerEvent } from '../src/worker';
+import { loadEncoderConfig, type EncoderConfig } from './config';
+import { makeClip, placeVideo } from './testing-clips';
+import { EncodeWorker, type WorkerEvent } from './worker';
 
 // STORAGE=s3 (issue 21): the worker downloads the original from the bucket into a per-job scratch
 // folder, encodes there, uploads every output under its media path and only then records the job done.
