@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, jobCounts, listJobs, parseManifest } from '@media-site/db/encode';
 import { EncodeWorker, topLevelBoxes, type WorkerEvent } from '@media-site/encoder';
 import { readGeneration } from '@media-site/db';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 import { testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 import { ENCODE_SETTINGS, ffprobeStreams, makeClip, placeVideo } from '@media-site/encoder/testing-clips';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isUniqueViolation, migrateLatest, migrateUpTo } from '@media-site/db';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 import { memberNamed } from '@media-site/db/members';
 import { createTestDb, testBackends, type TestDb } from '@media-site/db/testing';
 

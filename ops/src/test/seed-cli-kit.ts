@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
-const opsDir = fileURLToPath(new URL('..', import.meta.url));
+const opsDir = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(opsDir, '..', 'node_modules', '.bin', 'tsx');
 
 /** Runs one of ops/src/cli's scripts (`seed.ts`, `seed-scale.ts`) under tsx in its own process, with `env` on top of this one's. */

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const SAMPLE_CLIP = fileURLToPath(new URL('../../fixtures/sample.mp4', import.meta.url));
+const SAMPLE_CLIP = fileURLToPath(new URL('../../../fixtures/sample.mp4', import.meta.url));
 
 async function jpeg(file: string, colour: string, width = 240, height = 160): Promise<void> {
   await mkdir(dirname(file), { recursive: true });

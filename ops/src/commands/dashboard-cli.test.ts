@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dashboard } from '@media-site/db/admin';
 import { testBackends, useTestDb } from '@media-site/db/testing';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 
 const NOW = Date.parse('2026-03-11T12:00:00Z');
 const ALL = { members: true, payments: true, encode: true, reports: true, operations: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_MEMBER, ensureDemoMember } from '../src/seed/demo-member';
+import { DEMO_MEMBER, ensureDemoMember } from './demo-member';
 import { verifyPassword } from '@media-site/db/members';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestDb } from '@media-site/db/testing';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 
 // `ops <group> <command>` and the bare `<command>` (the old `catalog` entry) reach the same command.
 describe('ops command groups', () => {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VOD_NAME_CUTOFF } from '@media-site/contracts/download-name';
 import { modelInitial, readGeneration, searchText } from '@media-site/db';
-import { seedDemoCatalog } from '../src/index';
-import { SAMPLE_CLIP_SECONDS } from '../src/seed/sample-video';
+import { seedDemoCatalog } from '../index';
+import { SAMPLE_CLIP_SECONDS } from './sample-video';
 import { createTestDb, testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 
 type Row = Record<string, unknown>;

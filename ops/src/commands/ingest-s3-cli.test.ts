@@ -9,7 +9,7 @@ import { S3Originals } from '@media-site/storage';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 import { makeClip } from '@media-site/encoder/testing-clips';
 import { testBackends, useTestDb } from '@media-site/db/testing';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 
 // ingest, ingest --wait and encode with STORAGE=s3: the bucket is the only place media goes.
 const temps: string[] = [];

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 import { insertReport } from '@media-site/db/moderation';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 

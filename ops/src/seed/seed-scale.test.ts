@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, readGeneration, searchText } from '@media-site/db';
-import { seedDemoCatalog, seedScale } from '../src/index';
+import { seedDemoCatalog, seedScale } from '../index';
 import { testBackends, useTestDb } from '@media-site/db/testing';
-import { seedCli, useTempDir } from './seed-cli-kit';
+import { seedCli, useTempDir } from '../test/seed-cli-kit';
 
 describe.each(testBackends())('seed:scale on %s', (backend) => {
   const db = useTestDb(backend);

@@ -6,9 +6,9 @@ import type { Knex } from 'knex';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGeneration } from '@media-site/db';
-import { ingestFolder, type IngestReport } from '../src/ingest/ingest';
+import { ingestFolder, type IngestReport } from './ingest';
 import { testBackends, useTestDb } from '@media-site/db/testing';
-import { buildIngestFolder, EXPECTED_SKIPS, VALID_ITEMS } from './fixtures-ingest/build';
+import { buildIngestFolder, EXPECTED_SKIPS, VALID_ITEMS } from '../test/fixtures-ingest/build';
 
 const FFMPEG = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
 const NO_FFMPEG = { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 import { readGeneration } from '@media-site/db';
-import { EXPORT_COLUMNS } from '../src/commands/reports-export';
+import { EXPORT_COLUMNS } from './reports-export';
 import { hiddenContentIds } from '@media-site/db/content';
 import { insertReport } from '@media-site/db/moderation';
 import { testBackends, useTestDb } from '@media-site/db/testing';

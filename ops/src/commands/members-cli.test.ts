@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashLogNFromEnv } from '@media-site/db/members';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');

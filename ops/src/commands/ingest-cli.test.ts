@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 import { testRedisUrl, useTestDb } from '@media-site/db/testing';
-import { buildIngestFolder } from './fixtures-ingest/build';
+import { buildIngestFolder } from '../test/fixtures-ingest/build';
 
-const opsDir = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const opsDir = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const run = promisify(execFile);
 
 const db = useTestDb('sqlite');

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readGeneration } from '@media-site/db';
 import { nextRelease, scheduledItems } from '@media-site/db/content';
 import { testBackends, useTestDb } from '@media-site/db/testing';
-import { runOpsCaptured } from '../src/commands/registry';
+import { runOpsCaptured } from './registry';
 
 const t = (iso: string) => Date.parse(iso);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { naturalCompare, unsafeNameReason } from '../src/ingest/layout';
-import { parseMeta } from '../src/ingest/meta';
+import { naturalCompare, unsafeNameReason } from './layout';
+import { parseMeta } from './meta';
 
 const vod = { updatename: 'T', modelname: 'M', datetoupload: '2024-02-29', prename: 'P', format: 0, price: 9.99 };
 

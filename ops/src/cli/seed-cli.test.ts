@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedCli, useTempDir } from './seed-cli-kit';
+import { seedCli, useTempDir } from '../test/seed-cli-kit';
 
 describe('npm run seed', () => {
   const dir = useTempDir('seed-cli-');
