@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { errorMiddleware } from '../src/errors';
-import { answer } from '../src/files/send';
-import type { Representation } from '../src/files/send';
-import type { ByteRange } from '../src/files/range';
-import { RANGE_DATA, raw } from './helpers';
+import { errorMiddleware } from '../errors';
+import { answer } from './send';
+import type { Representation } from './send';
+import type { ByteRange } from './range';
+import { RANGE_DATA, raw } from '../test/helpers';
 
 const ETAG = '"6b0425e3-3e8"';
 

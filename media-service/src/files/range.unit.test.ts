@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RANGE_DATA, put, raw, startFixture } from './helpers';
-import type { Fixture, RawResponse } from './helpers';
+import { RANGE_DATA, put, raw, startFixture } from '../test/helpers';
+import type { Fixture, RawResponse } from '../test/helpers';
 
 const SIZE = RANGE_DATA.length;
 const URL_PATH = '/members/freephotos/range/data.bin';

@@ -3,7 +3,7 @@
 // its own takedown list, and a member's session cookie.
 import { afterAll, beforeAll, describe } from 'vitest';
 import { signSessionToken } from '@media-site/contracts/token';
-import { TakedownList } from '../src/access/takedowns';
+import { TakedownList } from '../access/takedowns';
 import { RANGE_DATA, keys, putAll, startFixture } from './helpers';
 import type { Fixture } from './helpers';
 

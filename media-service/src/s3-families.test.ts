@@ -7,10 +7,10 @@ import type { Family } from '@media-site/storage/paths';
 import { FAMILIES } from '@media-site/storage/paths';
 import { ANSWER_DEADLINE_MS } from '@media-site/storage/s3';
 import type { TestS3 } from '@media-site/storage/testing-s3';
-import { jpeg, putAll, RANGE_DATA, raw, TEST_KEYS, type Fixture } from './helpers';
-import { startTempMedia } from '../src/testing';
-import { BUCKET_STREAM_MAX } from '../src/members/representation';
-import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
+import { jpeg, putAll, RANGE_DATA, raw, TEST_KEYS, type Fixture } from './test/helpers';
+import { startTempMedia } from './testing';
+import { BUCKET_STREAM_MAX } from './members/representation';
+import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from './test/s3-fixture';
 
 // Issue 21: with STORAGE=s3 every family is in the bucket, under its media path, and the media
 // service answers from it with an EMPTY MEDIA_ROOT (nothing a second host would need is local).

@@ -7,9 +7,9 @@ import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempMedia } from '../src/testing';
-import type { TempMedia } from '../src/testing';
-import { TEST_KEYS, jpeg, put, raw } from './helpers';
+import { startTempMedia } from '../testing';
+import type { TempMedia } from '../testing';
+import { TEST_KEYS, jpeg, put, raw } from '../test/helpers';
 
 const FILE = 'freephotos/set-1/big.bin';
 const IMAGE = 'photosthumbs/set-1/large.jpg';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signEdgeUrl, verifyEdgeUrl } from '@media-site/contracts/edge-url';
-import { purgeEventOf } from '../src/access/purge';
-import { TakedownList } from '../src/access/takedowns';
+import { purgeEventOf } from './purge';
+import { TakedownList } from './takedowns';
 
 const SECRET = 'unit-edge-secret-0123456789';
 const query = (url: string) =>

@@ -8,7 +8,7 @@ import { signDownloadUrl } from '@media-site/contracts/token';
 import { S3Originals } from '@media-site/storage/s3';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 import { keys, TEST_KEYS, type Fixture } from './helpers';
-import { startTempMedia } from '../src/testing';
+import { startTempMedia } from '../testing';
 
 /** Every original's mtime, so a test can check the bucket keeps it. */
 export const MTIME = new Date('2026-01-02T03:04:05Z');

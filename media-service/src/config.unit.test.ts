@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
+import { loadConfig } from './config';
 import { DEV_TOKEN_KEYS } from '@media-site/contracts/token';
 import { refusalOf } from '@media-site/contracts/config-testing';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionToken } from '@media-site/contracts/token';
-import { jpeg, keys, put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { jpeg, keys, put, raw, startFixture } from '../test/helpers';
+import type { Fixture } from '../test/helpers';
 
 // issue 25: nginx's public-families location caches what it receives, and never stores an
 // X-Accel-Redirect answer. It asks for the bytes with `X-Front-Cache: store`; the service honours

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalOriginals, TooManyObjects, type Originals } from '@media-site/storage/originals';
 import { S3Originals } from '@media-site/storage/s3';
 import type { TestS3 } from '@media-site/storage/testing-s3';
-import { jpeg, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from './helpers';
-import { startTempMedia } from '../src/testing';
-import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
+import { jpeg, put, RANGE_DATA, raw, startFixture, TEST_KEYS, type Fixture } from '../test/helpers';
+import { startTempMedia } from '../testing';
+import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from '../test/s3-fixture';
 
 // Ports from this helper's range (brief i16-s3); the db ingest test uses the next one.
 const S3_PORT = 49100;

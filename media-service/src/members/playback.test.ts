@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { RANGE_DATA, jpeg, keys, raw } from './helpers';
-import { RENDITIONS, cookie, describeDeliveries, member, now } from './deliveries';
+import { RANGE_DATA, jpeg, keys, raw } from '../test/helpers';
+import { RENDITIONS, cookie, describeDeliveries, member, now } from '../test/deliveries';
 
 const RENDITION = '/members/videorenditions/clip-1/720p.mp4';
 const VOD_RENDITION = (path: string) => `/members/vodrenditions/${path}/480p.mp4`;

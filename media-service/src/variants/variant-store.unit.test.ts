@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VariantStore } from '../src/variants/store';
+import { VariantStore } from './store';
 
 const dir = await mkdtemp(join(tmpdir(), 'variant-store-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));

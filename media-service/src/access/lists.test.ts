@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { RevocationList } from '../src/access/revocation';
-import { TakedownList } from '../src/access/takedowns';
+import { loadConfig } from '../config';
+import { RevocationList } from './revocation';
+import { TakedownList } from './takedowns';
 import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
-import { keys, raw, startFixture, type Fixture, type RawResponse } from './helpers';
+import { keys, raw, startFixture, type Fixture, type RawResponse } from '../test/helpers';
 
 // The takedown and revocation lists: readiness until they load, 410 for taken-down folders, 404
 // for scheduled ones until their release time, list ages on /readyz, and the production rule that they must come from the bff.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestS3 } from '@media-site/storage/testing-s3';
 import { signSessionToken } from '@media-site/contracts/token';
-import { keys, put, RANGE_DATA, raw, type Fixture } from './helpers';
-import { signed, startS3Media, stopS3Media, type S3Media } from './s3-fixture';
+import { keys, put, RANGE_DATA, raw, type Fixture } from '../test/helpers';
+import { signed, startS3Media, stopS3Media, type S3Media } from '../test/s3-fixture';
 
 // STORAGE=s3 keeps every family in the bucket (issue 21), renditions included: a rendition download
 // (`{base}_{label}.mp4`) is the `{label}.mp4` object, sent by the bucket as an attachment under the

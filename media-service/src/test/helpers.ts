@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { StartOptions } from '../src/server';
-import { putAll, startTempMedia, type TempMedia } from '../src/testing';
+import type { StartOptions } from '../server';
+import { putAll, startTempMedia, type TempMedia } from '../testing';
 import { parseKeyRing } from '@media-site/contracts/token';
 
 export const TEST_KEYS = 'k2:second-test-secret-value,k1:first-test-secret-value';
@@ -15,7 +15,7 @@ export async function jpeg(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
-export { put, putAll, raw, type RawResponse } from '../src/testing';
+export { put, putAll, raw, type RawResponse } from '../testing';
 
 export type Fixture = TempMedia;
 

@@ -1,8 +1,8 @@
 import { utimes } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseHttpDate } from '../src/files/http-date';
-import { RANGE_DATA, put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { parseHttpDate } from './http-date';
+import { RANGE_DATA, put, raw, startFixture } from '../test/helpers';
+import type { Fixture } from '../test/helpers';
 
 const MTIME = new Date('2024-01-01T00:00:00Z');
 const SECONDS = MTIME.getTime() / 1000;

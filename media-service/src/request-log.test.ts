@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type Fixture } from './helpers';
+import { startFixture, type Fixture } from './test/helpers';
 
 describe('request log', () => {
   const chunks: string[] = [];

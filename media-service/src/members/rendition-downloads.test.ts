@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signEdgeUrl } from '@media-site/contracts/edge-url';
 import { signDownloadUrl } from '@media-site/contracts/token';
-import { RANGE_DATA, keys, putAll, raw, startFixture, type Fixture } from './helpers';
-import { RENDITIONS, cookie, describeDeliveries, member, now } from './deliveries';
+import { RANGE_DATA, keys, putAll, raw, startFixture, type Fixture } from '../test/helpers';
+import { RENDITIONS, cookie, describeDeliveries, member, now } from '../test/deliveries';
 
 const link = (path: string, over: { memberId?: number; expiresAt?: number; issuedAt?: number } = {}) =>
   signDownloadUrl(keys, { path, memberId: over.memberId ?? 42, expiresAt: over.expiresAt ?? now() + 3600, issuedAt: over.issuedAt });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeLabel } from '../src/metrics';
-import { startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { routeLabel } from './metrics';
+import { startFixture } from './test/helpers';
+import type { Fixture } from './test/helpers';
 
 describe('routeLabel', () => {
   it.each([

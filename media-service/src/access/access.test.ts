@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyRing, signDownloadUrl, signSessionToken, verifyDownloadUrl, verifySessionToken } from '@media-site/contracts/token';
-import { RANGE_DATA, keys, put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { RANGE_DATA, keys, put, raw, startFixture } from '../test/helpers';
+import type { Fixture } from '../test/helpers';
 
 const now = () => Math.floor(Date.now() / 1000);
 const HOUR = 3600;

@@ -3,9 +3,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkPool, PoolFullError } from '../src/variants/pool';
-import { jpeg, put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { WorkPool, PoolFullError } from './pool';
+import { jpeg, put, raw, startFixture } from '../test/helpers';
+import type { Fixture } from '../test/helpers';
 
 /** A valid PNG header claiming width x height: a decompression bomb as far as the decoder can tell. */
 function pngClaiming(width: number, height: number): Buffer {

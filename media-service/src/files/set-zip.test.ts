@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDownloadUrl, signSessionToken } from '@media-site/contracts/token';
-import { RANGE_DATA, keys, put, raw, startFixture, type Fixture } from './helpers';
+import { RANGE_DATA, keys, put, raw, startFixture, type Fixture } from '../test/helpers';
 
 const now = () => Math.floor(Date.now() / 1000);
 const member = (over: { membershipActiveUntil?: number | null } = {}) =>

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { put, raw, startFixture } from './helpers';
-import type { Fixture } from './helpers';
+import { put, raw, startFixture } from '../test/helpers';
+import type { Fixture } from '../test/helpers';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-MEDIA-ROOT';
 
