@@ -37,7 +37,7 @@ export default tseslint.config(
     rules: { 'boundaries/workspace-imports': 'error', 'boundaries/no-cycle': 'error', 'boundaries/sql-home': 'error' },
   },
   {
-    files: ['frontend/src/**/*.{ts,tsx}', 'frontend/test/**/*.{ts,tsx}'],
+    files: ['frontend/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
