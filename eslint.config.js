@@ -46,6 +46,19 @@ export default tseslint.config(
     },
   },
   {
+    // Tests sit beside the code they test; shipped code never imports them or a workspace's test kit
+    // (src/test/, testing*.ts, @media-site/<ws>/testing*), so no bundle or image carries test code.
+    // storage/src/s3-local.ts is the test S3 server run as a process (STORAGE=s3 npm start, compose's stand-in).
+    files: ['*/src/**/*.{ts,tsx}', 'tools/simulator/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test/**', '**/testing*.ts', 'tests/**', 'storage/src/s3-local.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(?:^|/)(?:test|testing[^/]*)(?:/|$)|\\.test$', message: 'test code: import it from tests only' }] },
+      ],
+    },
+  },
+  {
     // The console grows by named parts in its screen's folder, not by a longer function.
     files: ['frontend/src/admin/**/*.{ts,tsx}'],
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
