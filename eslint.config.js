@@ -37,12 +37,25 @@ export default tseslint.config(
     rules: { 'boundaries/workspace-imports': 'error', 'boundaries/no-cycle': 'error', 'boundaries/sql-home': 'error' },
   },
   {
-    files: ['frontend/src/**/*.{ts,tsx}', 'frontend/test/**/*.{ts,tsx}'],
+    files: ['frontend/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Tests sit beside the code they test; shipped code never imports them or a workspace's test kit
+    // (src/test/, testing*.ts, @media-site/<ws>/testing*), so no bundle or image carries test code.
+    // storage/src/s3-local.ts is the test S3 server run as a process (STORAGE=s3 npm start, compose's stand-in).
+    files: ['*/src/**/*.{ts,tsx}', 'tools/simulator/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test/**', '**/testing*.ts', 'tests/**', 'storage/src/s3-local.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(?:^|/)(?:test|testing[^/]*)(?:/|$)|\\.test$', message: 'test code: import it from tests only' }] },
+      ],
     },
   },
   {

@@ -9,7 +9,7 @@ export default defineConfig({
     projects: [
       'contracts',
       { test: { name: 'tools', include: ['tools/**/*.test.mjs'] } },
-      { test: { name: 'unit', include: ['*/{src,test}/**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
+      { test: { name: 'unit', include: ['*/src/**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
     ],
   },
 });

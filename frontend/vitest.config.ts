@@ -11,8 +11,8 @@ export default defineConfig({
   test: {
     name: 'frontend',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
-    setupFiles: ['test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
     execArgv,
     // Role queries over full pages are slow in jsdom on a shared 2-core machine.
     testTimeout: 20_000,

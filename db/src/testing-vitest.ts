@@ -6,7 +6,7 @@ export function databaseProject(name: string) {
   return defineConfig({
     test: {
       name,
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      include: ['src/**/*.test.ts'],
       globalSetup: [fileURLToPath(new URL('./testing-global-setup.ts', import.meta.url))],
       // New password hashes at 2^12 instead of 2^17 (PASSWORD_HASH_LOG_N, refused in production): the
       // suite signs in hundreds of times, each a 0.4 s scrypt at the real cost.

@@ -17,7 +17,7 @@ function newestMtime(dir: string): number {
 
 /** Builds the SPA, then the operator console (`--mode admin`), when frontend/dist is missing or older than its sources. */
 export function buildFrontendIfNeeded(log: (line: string) => void = console.log): void {
-  // Both pages: a member-only `vite build` (frontend/test/bundleSize.test.ts) empties dist, console included.
+  // Both pages: a member-only `vite build` (frontend/src/bundleSize.test.ts) empties dist, console included.
   const pages = ['index.html', 'admin.html'].map((page) => resolve(repoRoot, 'frontend/dist', page));
   const sources = [
     resolve(repoRoot, 'frontend/src'),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { totpCode } from '@media-site/db/admin';
 import { runOpsCaptured } from '@media-site/ops/cli';
-import { buildIngestFolder } from '../../ops/test/fixtures-ingest/build';
+import { buildIngestFolder } from '../../ops/src/test/fixtures-ingest/build';
 import { screenshotDir, startSite, type Site } from './browser';
 
 // Ingest a folder from the console with its progress and report, and the "Coming soon"

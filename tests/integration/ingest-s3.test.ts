@@ -11,7 +11,7 @@ import { parseKeyRing, signDownloadUrl } from '@media-site/contracts/token';
 import { ingestFolder, type IngestReport } from '../../ops/src/ingest/ingest';
 import { loadCliConfig } from '@media-site/ops/cli';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
-import { buildIngestFolder, VALID_ITEMS } from '../../ops/test/fixtures-ingest/build';
+import { buildIngestFolder, VALID_ITEMS } from '../../ops/src/test/fixtures-ingest/build';
 
 // A port no other test file uses, as test files run in parallel; the media-service S3 test uses 49100.
 const S3_PORT = 49101;

@@ -25,7 +25,7 @@ describe('workspace boundaries', () => {
     expect(violation(at('encoder/src/worker.ts'), '@media-site/bff')).toMatch(/encoder must not import bff/);
     // The operator CLI settles payments through db's payments module, as the bff does: no route folder of the bff.
     expect(violation(at('ops/src/commands/payments.ts'), '@media-site/bff')).toMatch(/ops must not import bff/);
-    expect(violation(at('ops/test/registry.test.ts'), '@media-site/bff/config')).toMatch(/ops must not import bff/);
+    expect(violation(at('ops/src/commands/registry.test.ts'), '@media-site/bff/config')).toMatch(/ops must not import bff/);
     // The SPA takes browser-safe contracts; the token module (node:crypto) only as types.
     expect(violation(at('frontend/src/app/App.tsx'), '@media-site/contracts/token')).toMatch(/browser-safe/);
     expect(violation(at('frontend/src/app/App.tsx'), '@media-site/contracts/token', true)).toBeUndefined();

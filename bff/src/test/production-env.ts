@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 /**
  * What an operator's production environment amounts to, for tests that start from it and break one
  * thing. Every value is made here at run time, as an operator would (`openssl rand`): one written
- * into the repository would be a published value production must refuse (contracts/test/secret-policy.test.ts
+ * into the repository would be a published value production must refuse (contracts/src/secret-policy.test.ts
  * fails on any committed value the policy accepts).
  */
 const base64 = (bytes: number) => randomBytes(bytes).toString('base64');
