@@ -144,8 +144,11 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       const r = await project.compose(['config']);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/NODE_ENV: production/);
-      expect(r.stdout).toMatch(/TRUSTED_PROXIES: 172\.30\.91\.10\n/);
-      expect(r.stdout).toMatch(/ipv4_address: 172\.30\.91\.10/);
+      // nginx's fixed address as .env.example gives it, and the bff trusting exactly that one.
+      const nginx = /^NGINX_ADDRESS=(.+)$/m.exec(await readFile(join(repoRoot, '.env.example'), 'utf8'))?.[1] ?? '';
+      expect(nginx).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      expect(r.stdout).toContain(`TRUSTED_PROXIES: ${nginx}\n`);
+      expect(r.stdout).toContain(`ipv4_address: ${nginx}\n`);
       // The media service uses neither the database nor Redis.
       const media = /\n {2}media-service:\n([\s\S]*?)\n {2}[a-z]/.exec(r.stdout)?.[1] ?? '';
       expect(media).toMatch(/MEDIA_TAKEDOWN_URL: http:\/\/bff:3001\/internal\/media-takedowns/);

@@ -7,7 +7,7 @@ import { totpCode } from '@media-site/db/admin';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { repoRoot } from '../../scripts/lib/site';
 import { screenshotDir, startSite, type Site } from './browser';
-import { AdminKit, confirmWithCode } from './admin-kit';
+import { AdminKit, addVirtualAuthenticator, confirmWithCode } from './admin-kit';
 
 // The operator console at /admin, through the real front door, as an operator uses it.
 const SIZES = { desktop: { width: 1280, height: 800 }, tablet: { width: 820, height: 1180 } } as const;
@@ -113,18 +113,7 @@ describe('the operator console at /admin', () => {
     // A WebAuthn relying party is a host name, never an IP address: this page is on localhost.
     const base = site.stack.baseUrl.replace('127.0.0.1', 'localhost');
     const { page, errors } = await signIn('keyholder', 'desktop', base);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(page);
     // Chromium's virtual authenticator picks ML-DSA-44 when the server offers it (a 2,420-byte
     // signature): the passkey below is a post-quantum one.
     await page.getByRole('link', { name: 'Your passkeys' }).click();

@@ -84,5 +84,24 @@ export async function confirmWithCode(page: Page, code: string): Promise<void> {
   await dialog.waitFor({ state: 'hidden' });
 }
 
+/**
+ * A platform passkey authenticator for the page (Chromium's virtual one, through CDP) that verifies
+ * its user and answers at once. WebAuthn needs a host name: open the console on localhost.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
 export const adminShot = (page: Page, prefix: string, name: string, size: AdminSize) =>
   page.screenshot({ path: join(screenshotDir, `${prefix}-${name}-${ADMIN_SIZES[size].width}.png`), fullPage: true });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '@media-site/db/admin';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
-import { AdminKit, confirmWithCode } from './admin-kit';
+import { AdminKit, addVirtualAuthenticator, confirmWithCode } from './admin-kit';
 
 // Through the real front door, in Chromium: an attacker who knows only the owner's name cannot keep
 // the owner out with wrong codes, and a passkey that a stolen console session registered stops
@@ -18,21 +18,6 @@ describe('the console: wrong codes lock nobody out; a stolen session leaves noth
   const kit = new AdminKit(() => site);
   /** WebAuthn wants a host name, never an IP address: the console is opened on localhost. */
   const base = () => site.stack.baseUrl.replace('127.0.0.1', 'localhost');
-
-  async function withAuthenticator(page: Page): Promise<void> {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-  }
 
   async function addPasskey(page: Page, name: string, code: string): Promise<void> {
     await page.getByRole('link', { name: 'Your passkeys' }).click();
@@ -76,7 +61,7 @@ describe('the console: wrong codes lock nobody out; a stolen session leaves noth
 
   it("five wrong codes for the owner's name do not stop the owner's passkey, nor their code from a new phone", async () => {
     const desk = await kit.signIn('boss', 'desktop', base());
-    await withAuthenticator(desk.page);
+    await addVirtualAuthenticator(desk.page);
     await addPasskey(desk.page, 'Desk key', await kit.freshCode('boss'));
     await signOut(desk.page);
 
@@ -119,7 +104,7 @@ describe('the console: wrong codes lock nobody out; a stolen session leaves noth
     const thief = await site.open({ ...PHONE, ageConfirmed: false });
     await thief.page.context().addCookies(stolen);
     await thief.page.goto(`${base()}/admin/passkeys`);
-    await withAuthenticator(thief.page);
+    await addVirtualAuthenticator(thief.page);
     await thief.page.getByRole('button', { name: 'Add a passkey' }).click();
     const dialog = thief.page.getByRole('dialog', { name: 'Confirm it is you' });
     await dialog.waitFor();
