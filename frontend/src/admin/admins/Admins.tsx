@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { adminApi, type AdminListRow, type Enrolment } from '../shared/api';
 import { ErrorText } from '../shared/ErrorText';
 import { Notice } from '../shared/Notice';
 import { Table } from '../shared/Table';
-import { useAdminCall } from '../shared/useAdminCall';
+import { useListScreen } from '../shared/useListScreen';
 import { AddAdminForm } from './AddAdminForm';
 import { AdminRow, type Ask } from './AdminRow';
 import { EnrolmentPanel } from './EnrolmentPanel';
@@ -15,29 +15,11 @@ import { EnrolmentPanel } from './EnrolmentPanel';
 // owner can be neither disabled nor demoted (the API says so).
 
 export function Admins({ me, onSignedOut }: { me: string; onSignedOut: () => void }) {
-  const [admins, setAdmins] = useState<AdminListRow[] | undefined>(undefined);
-  const [notice, setNotice] = useState('');
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [confirming, setConfirming] = useState<{ name: string; what: Ask } | null>(null);
-  const { error, busy, run } = useAdminCall(onSignedOut);
-
-  const load = useCallback(async () => {
-    const found = await run(() => adminApi.admins());
-    if (found) setAdmins(found.admins);
-  }, [run]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  async function act(call: () => Promise<string>) {
-    setNotice('');
-    const done = await run(call);
-    setConfirming(null);
-    if (done === undefined) return;
-    setNotice(done);
-    await load();
-  }
+  const { list, notice, error, busy, act: change } = useListScreen(adminApi.admins, onSignedOut);
+  const admins: AdminListRow[] | undefined = list?.admins;
+  const act = (call: () => Promise<string>) => change(call, () => setConfirming(null));
 
   const rekey = async () => {
     const done = await adminApi.rekeyAdmins();

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { adminApi, type PasskeyRow as Passkey } from '../shared/api';
 import { ErrorText } from '../shared/ErrorText';
 import { Notice } from '../shared/Notice';
 import { Table } from '../shared/Table';
-import { useAdminCall } from '../shared/useAdminCall';
+import { useListScreen } from '../shared/useListScreen';
 import { addPasskey } from '../shared/webauthn';
 import { NAME_MAX, PasskeyRow } from './PasskeyRow';
 
@@ -11,32 +11,18 @@ import { NAME_MAX, PasskeyRow } from './PasskeyRow';
 // The same services as `admin passkeys|revoke-passkeys`; an owner revokes another admin's on Admins.
 
 export function Passkeys({ onSignedOut }: { onSignedOut: () => void }) {
-  const [passkeys, setPasskeys] = useState<Passkey[] | undefined>(undefined);
-  const [notice, setNotice] = useState('');
   const [newName, setNewName] = useState('');
   const [editing, setEditing] = useState<number | null>(null);
   const [revoking, setRevoking] = useState<number | null>(null);
-  const { error, busy, run } = useAdminCall(onSignedOut);
+  const { list, notice, error, busy, act: change } = useListScreen(adminApi.passkeys, onSignedOut);
+  const passkeys: Passkey[] | undefined = list?.passkeys;
   const id = useId();
 
-  const load = useCallback(async () => {
-    const found = await run(() => adminApi.passkeys());
-    if (found) setPasskeys(found.passkeys);
-  }, [run]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  async function act(call: () => Promise<string>) {
-    setNotice('');
-    const done = await run(call);
-    setEditing(null);
-    setRevoking(null);
-    if (done === undefined) return;
-    setNotice(done);
-    await load();
-  }
+  const act = (call: () => Promise<string>) =>
+    change(call, () => {
+      setEditing(null);
+      setRevoking(null);
+    });
 
   function add(event: FormEvent) {
     event.preventDefault();
