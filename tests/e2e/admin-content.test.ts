@@ -142,7 +142,8 @@ describe('the console Content screen', () => {
     await shot(page, 'schedule', 'desktop');
     await page.getByRole('button', { name: 'Schedule release' }).click();
     await notice(page, new RegExp(`^Video ${clip} is scheduled for .+ \\(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\)\\.$`));
-    expect(await row(page).textContent()).toMatch(/Scheduled.+(CET|GMT\+1).+UTC/);
+    // The list is read again after the notice: wait for the row to show the schedule.
+    await expect.poll(async () => await row(page).textContent(), poll).toMatch(/Scheduled.+(CET|GMT\+1).+UTC/);
     await shot(page, 'scheduled', 'desktop');
     await expect.poll(inSearch, poll).toBe(false);
     await expect.poll(detailStatus, poll).toBe(404);
