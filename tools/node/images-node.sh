@@ -25,8 +25,9 @@ if [ -x "$images_node_dir/bin/node" ]; then
   export PATH="$images_node_dir/bin:$PATH"
   # node-gyp builds addons (better-sqlite3) against these headers, offline.
   export npm_config_nodedir="$images_node_dir"
-  # Once installed, better-sqlite3's addon for this Node (a kept copy, or built once).
-  if [ -d "$images_node_root/node_modules/better-sqlite3" ]; then
+  # Once installed, better-sqlite3's addon for this Node (a kept copy, or built once), unless the
+  # caller makes it a step of its own (IMAGES_NODE_ADDON=later: tools/ci/test.sh).
+  if [ -d "$images_node_root/node_modules/better-sqlite3" ] && [ "${IMAGES_NODE_ADDON:-}" != later ]; then
     node "$images_node_root/tools/node/native-addon.mjs"
   fi
 fi

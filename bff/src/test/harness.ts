@@ -37,7 +37,7 @@ export async function testApp(knex: Knex, options: TestAppOptions = {}): Promise
       CACHE_TTL_SECONDS: options.ttlSeconds ?? 300,
       CACHE_GENERATION_POLL_MS: options.pollMs ?? 60_000,
       CACHE_LOCAL_MAX_ENTRIES: 1000,
-      // Per process: two test files run at once (vitest's maxWorkers), each over its own database.
+      // Per process: several test files run at once (vitest's maxWorkers), each over its own database.
       CACHE_KEY_PREFIX: options.keyPrefix ?? `test:${process.pid}:`,
     },
     knex,
