@@ -40,7 +40,8 @@ describe.each(testBackends())('minted media access after sign-out everywhere, a 
         await put(root, FILE.slice('/members/'.length), DATA);
       },
     );
-    while (!fx.media.revocations.loaded) await new Promise((r) => setTimeout(r, 20));
+    // Ready as the media service counts it: both lists loaded once (until then it answers 503).
+    while (!fx.media.revocations.loaded || !fx.media.takedowns.loaded) await new Promise((r) => setTimeout(r, 20));
   });
   afterAll(async () => {
     await fx?.stop();
