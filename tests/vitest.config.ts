@@ -8,6 +8,10 @@ export default defineConfig({
     // refuse it under NODE_ENV=production): hundreds of sign-ins, each a 0.4 s scrypt at the real cost.
     env: { PASSWORD_HASH_LOG_N: '12' },
     testTimeout: 60_000,
+    // Under CI, a failed cross-service test runs once more (three files at a time on two cores can
+    // expose a race a quiet machine never shows); one that passes on the retry is named in the run's
+    // output ("FLAKY: ...", tools/ci/file-times-reporter.mjs) to be fixed, not hidden. Locally: none.
+    retry: process.env.CI ? 1 : 0,
     hookTimeout: 180_000,
     // Cross-service tests start real processes (nginx, services, Chromium), three files at a time
     // like every project (the root config's maxWorkers): each file has its own stack on free ports,
