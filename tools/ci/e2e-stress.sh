@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The e2e project N times in a row (default 5) with one core kept busy by stress-ng, as npm test
-# runs it (three files at a time): a test that depends on timing shows up here. Needs MariaDB, Redis,
+# runs it (two files at a time): a test that depends on timing shows up here. Needs MariaDB, Redis,
 # nginx, chromium and stress-ng (apt-get install stress-ng). Prints one line per run.
 #   tools/ci/e2e-stress.sh [runs]
 set -uo pipefail
