@@ -10,7 +10,7 @@ import { mariadbMissing, startReplicatedPair, type ReplicatedPair } from './test
 import { waitFor } from './test/redis-server';
 
 // DATABASE_READ_URL against a real MariaDB primary and replica (binlog replication by GTID), both
-// started here in temp folders on their own ports (46000-46999, a range no other test file uses).
+// started here in temp folders on free ports of their own.
 const missing = mariadbMissing();
 if (missing) console.warn(`read replica tests skipped: ${missing}`);
 const ORIGIN = 'http://127.0.0.1';
@@ -27,7 +27,7 @@ describe.skipIf(Boolean(missing))('catalog reads from a read replica (real Maria
   let bff: RunningBff;
 
   beforeAll(async () => {
-    pair = await startReplicatedPair(46310, 46311);
+    pair = await startReplicatedPair();
     await pair.primary.admin.raw('CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
     primary = createKnex(pair.primary.url('site'));
     await migrateLatest(primary);
@@ -39,7 +39,7 @@ describe.skipIf(Boolean(missing))('catalog reads from a read replica (real Maria
         BFF_PORT: '0',
         DATABASE_URL: pair.primary.url('site'),
         // Two replicas, the second never reachable (nothing listens there): reads skip it.
-        DATABASE_READ_URL: ` ${pair.replica.url('site')} , mysql://root@127.0.0.1:46319/site,`,
+        DATABASE_READ_URL: ` ${pair.replica.url('site')} , mysql://root@127.0.0.1:32319/site,`,
         DATABASE_READ_CHECK_MS: '100',
         // Every request reads the database (no cache), so each one shows where it went.
         CACHE_TTL_SECONDS: '0',
@@ -73,8 +73,8 @@ describe.skipIf(Boolean(missing))('catalog reads from a read replica (real Maria
     // own counter query (and the generation read a catalog change would cause: none here).
     expect(bff.readPool!.replicas[0]!.reads - readsBefore).toBeGreaterThanOrEqual(12);
     expect(bff.readPool!.replicas.map((r) => [r.name, r.up])).toEqual([
-      ['127.0.0.1:46311/site', true],
-      ['127.0.0.1:46319/site', false],
+      [`127.0.0.1:${pair.replica.port}/site`, true],
+      ['127.0.0.1:32319/site', false],
     ]);
     expect(bff.readPool!.replicas[1]!.reads).toBe(0);
     expect(replicaSelects).toBeGreaterThanOrEqual(12);

@@ -10,11 +10,12 @@ import { waitFor } from './test/redis-server';
 import { sentinelMissing, startSentinelSetup, type SentinelSetup } from './test/redis-sentinel';
 
 // REDIS_SENTINELS / REDIS_SENTINEL_NAME against Debian's redis-sentinel: a primary, a replica and
-// three sentinels started here (ports 46401-46413), the primary killed while requests run.
+// three sentinels started here (ports 32401-32413: fixed ports sit below the ephemeral range, where
+// an outgoing connection of another file could hold one), the primary killed while requests run.
 const missing = sentinelMissing();
 if (missing) console.warn(`Redis Sentinel tests skipped: ${missing}`);
 const ORIGIN = 'http://127.0.0.1';
-const PORTS = { primary: 46401, replica: 46402, sentinels: [46411, 46412, 46413] };
+const PORTS = { primary: 32401, replica: 32402, sentinels: [32411, 32412, 32413] };
 const PREFIX = 'sentinel-test:';
 
 describe.skipIf(Boolean(missing))('Redis behind Sentinel: failover under load', () => {

@@ -13,8 +13,9 @@ import { loadCliConfig } from '@media-site/ops/cli';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
 import { buildIngestFolder, VALID_ITEMS } from '../../ops/src/test/fixtures-ingest/build';
 
-// A port no other test file uses, as test files run in parallel; the media-service S3 test uses 49100.
-const S3_PORT = 49101;
+// A port no other test file uses, as test files run in parallel; the media-service S3 test uses 32100
+// (fixed ports: 32000-32767, below the ephemeral range and above the random ones).
+const S3_PORT = 32101;
 const NO_FFMPEG = { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' };
 const KEYS = 'k1:ingest-s3-test-secret-value';
 

@@ -8,8 +8,9 @@ import { S3Originals } from '@media-site/storage';
 import { loadS3Settings } from '@media-site/storage/config';
 import { startTestS3, type TestS3 } from '@media-site/storage/testing-s3';
 
-// A port no other test file uses, as test files run in parallel; 49100/49101 are the media-service and ingest S3 tests'.
-const S3_PORT = 49161;
+// A port no other test file uses, as test files run in parallel; 32100/32101 are the media-service and ingest S3 tests'
+// (fixed ports: 32000-32767, below the ephemeral range and above the random ones).
+const S3_PORT = 32161;
 const MiB = 1024 ** 2;
 
 let s3: TestS3;

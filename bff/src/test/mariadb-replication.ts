@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnex } from '@media-site/db';
@@ -88,7 +89,11 @@ async function startServer(
     },
     `mariadbd on port ${port}`,
     30_000,
-  );
+  ).catch(async (err: unknown) => {
+    await admin.destroy().catch(() => undefined);
+    child.kill('SIGKILL');
+    throw err;
+  });
   return {
     child,
     server: {
@@ -108,12 +113,39 @@ async function startServer(
   };
 }
 
+// Below Linux's ephemeral range (32768-60999), where an outgoing connection of another test file
+// (to MariaDB, Redis, a service) can hold any port at any moment: a fixed port there once made
+// mariadbd fail with "Address already in use" with three files at a time.
+const PORT_LOW = 20_000;
+const PORT_HIGH = 32_000;
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A server on a free port; another process may take the port between the check and mariadbd's bind, so a taken one is tried again on another. */
+async function startOnFreePort(dir: string, datadir: string, serverId: number, binlog: boolean) {
+  for (let attempt = 1; ; attempt += 1) {
+    let port = 0;
+    while (!port || !(await canListen(port))) port = PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW));
+    try {
+      return await startServer(dir, datadir, port, serverId, binlog);
+    } catch (err) {
+      if (attempt >= 5 || !/Address already in use/.test(err instanceof Error ? err.message : String(err))) throw err;
+    }
+  }
+}
+
 /**
  * A MariaDB primary (binlog) and a replica following it by GTID, each a `mariadbd` of its own in a
- * temp folder on the given ports; the machine's shared server is not touched. One
+ * temp folder on free ports; the machine's shared server is not touched. One
  * mariadb-install-db, copied, so both start from the same system tables.
  */
-export async function startReplicatedPair(primaryPort: number, replicaPort: number): Promise<ReplicatedPair> {
+export async function startReplicatedPair(): Promise<ReplicatedPair> {
   const dir = await mkdtemp(join(tmpdir(), 'mariadb-pair-'));
   const install = spawnSync(
     'mariadb-install-db',
@@ -131,14 +163,14 @@ export async function startReplicatedPair(primaryPort: number, replicaPort: numb
   const started: ChildProcess[] = [];
   const servers: MariadbServer[] = [];
   try {
-    const primary = await startServer(dir, join(dir, 'primary'), primaryPort, 1, true);
+    const primary = await startOnFreePort(dir, join(dir, 'primary'), 1, true);
     started.push(primary.child);
     servers.push(primary.server);
-    const replica = await startServer(dir, join(dir, 'replica'), replicaPort, 2, false);
+    const replica = await startOnFreePort(dir, join(dir, 'replica'), 2, false);
     started.push(replica.child);
     servers.push(replica.server);
     await replica.server.admin.raw(
-      `CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${primaryPort}, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1`,
+      `CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${primary.server.port}, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1`,
     );
     await replica.server.admin.raw('START SLAVE');
     const pair: ReplicatedPair = {

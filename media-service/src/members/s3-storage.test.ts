@@ -11,7 +11,9 @@ import { startTempMedia } from '../testing';
 import { MTIME, signed, startS3Media, stopS3Media, type S3Media } from '../test/s3-fixture';
 
 // A port no other test file uses, as test files run in parallel; the ingest S3 test uses the next one.
-const S3_PORT = 49100;
+// Fixed ports of test files sit in 32000-32767: above the random ports test stacks take (20000-31999)
+// and below Linux's ephemeral range, where any outgoing connection may hold a port at any moment.
+const S3_PORT = 32100;
 const BIG = Buffer.from(Array.from({ length: 8 * 1024 * 1024 }, (_, i) => (i * 13 + 5) % 251));
 
 let media: S3Media | undefined;
@@ -209,7 +211,7 @@ describe('STORAGE=s3: originals from an S3-compatible bucket', () => {
   });
 
   it('storage not answering: 503 storage_unavailable with Retry-After, not a 500', async () => {
-    const down = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env, S3_ENDPOINT: 'http://127.0.0.1:49199' });
+    const down = await startTempMedia({ MEDIA_TOKEN_KEYS: TEST_KEYS, ...s3.env, S3_ENDPOINT: 'http://127.0.0.1:32199' });
     try {
       const res = await raw(down.media.url, '/members/freephotos/range/data.bin');
       expect(res.status).toBe(503);
