@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import {
   PREVIEW_FAMILIES,
   PREVIEW_FILES,
@@ -9,7 +7,7 @@ import {
   renditionFile,
   type PlayableType,
 } from '@media-site/contracts/playback-layout';
-import { runFfmpeg, type FfmpegRun } from './ffmpeg-run';
+import { runFfmpeg, runTool, type FfmpegRun } from './ffmpeg-run';
 import {
   fitLongSide,
   fitShortSide,
@@ -28,8 +26,6 @@ import type { Manifest, Rendition } from '@media-site/db/encode';
 import { isFastStart } from './mp4-boxes';
 import { probeSource, type SourceInfo } from './probe';
 import { composeSprite, spriteLayout, thumbnailsVtt } from './sprite';
-
-const run = promisify(execFile);
 
 /** Work in progress lives under MEDIA_ROOT/.partial/: same filesystem (renames are atomic), and never served (dot segments are refused). */
 export const PARTIAL_DIR = '.partial';
@@ -192,7 +188,7 @@ interface Probed {
 
 /** Checks what ffmpeg made before anyone is sent to it: H.264 High, AAC when the source has sound, moov first. */
 async function checkMp4(settings: EncodeSettings, file: string, expectAudio: boolean): Promise<Probed> {
-  const { stdout } = await run(
+  const { stdout } = await runTool(
     settings.ffprobe,
     [
       '-v',

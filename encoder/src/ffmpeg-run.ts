@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn, type ExecFileOptions } from 'node:child_process';
+import { promisify } from 'node:util';
 
 /**
- * ffmpeg runs under a small sh watchdog: the shell holds the read end of a pipe whose only writer
+ * ffmpeg runs under a small sh watchdog, in a process group of its own (see `detached` below): the shell holds the read end of a pipe whose only writer
  * is this process, and kills ffmpeg when it reads end-of-file. So a worker that dies, SIGKILL
  * included, takes its ffmpeg with it at once (ffmpeg would otherwise run on as an orphan: Node
  * leaves SIGPIPE ignored in children, so a dead progress pipe does not stop it), and closing the
@@ -57,6 +58,10 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
     ],
     {
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group: a Ctrl-C in a terminal or a supervisor's signal to the worker's group
+      // reaches the worker, which cancels the encode and hands its job back, instead of killing
+      // ffmpeg first (the job then failed with ffmpeg's error and an attempt counted).
+      detached: true,
     },
   );
   let stderr = '';
@@ -91,4 +96,22 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       else reject(new FfmpegError(`ffmpeg exited with ${code}: ${tail(stderr) || 'no message'}`));
     });
   });
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * ffprobe and the other short tool runs, each in a process group of its own like ffmpeg: a signal to
+ * the worker's group must not kill them under it (ffprobe "failing" on a good file). They end by
+ * themselves within their timeout if the worker dies meanwhile.
+ */
+export function runTool(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<{ stdout: string; stderr: string }> {
+  // `detached` reaches spawn() through execFile at run time; ExecFileOptions does not list it.
+  const withGroup = { ...options, encoding: 'utf8', detached: true } as ExecFileOptions;
+  return execFileAsync(file, args, withGroup) as Promise<{ stdout: string; stderr: string }>;
+}
+
+/** Whether a failed tool run was killed by a signal (ours or someone else's): then the file is not to blame. */
+export function killedBySignal(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && Boolean((err as { signal?: unknown }).signal);
 }

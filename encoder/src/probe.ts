@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { z } from 'zod';
-
-const run = promisify(execFile);
+import { killedBySignal, runTool } from './ffmpeg-run';
 
 export interface SourceInfo {
   /** Seconds. */
@@ -72,11 +69,14 @@ export function parseProbe(json: unknown): SourceInfo {
 export async function probeSource(ffprobe: string, file: string): Promise<SourceInfo> {
   let stdout: string;
   try {
-    ({ stdout } = await run(ffprobe, ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], {
+    ({ stdout } = await runTool(ffprobe, ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', file], {
       timeout: 120_000,
       maxBuffer: 16 * 1024 * 1024,
     }));
   } catch (err) {
+    // Killed (a stop, the timeout, the OOM killer): not the file's fault, so not a permanent failure.
+    if (killedBySignal(err))
+      throw new Error(`ffprobe was stopped (${String((err as { signal?: unknown }).signal)}) while reading the file`, { cause: err });
     throw new UnplayableSource(
       `ffprobe could not read the file (${err instanceof Error ? (err.message.split('\n')[1] ?? err.message.split('\n')[0]) : String(err)})`,
     );

@@ -46,9 +46,11 @@ export async function workQueue(
     ids: options.ids,
     onEvent: reporter.onEvent,
   });
+  // Every signal while running, not only the first: a second Ctrl-C or a supervisor's SIGTERM after
+  // it must not end the process (the default action) before the running jobs are handed back.
   const stop = () => void worker.stop();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     await worker.run();
   } finally {

@@ -6,7 +6,6 @@ import type { Knex } from 'knex';
 import { PREVIEW_FAMILIES, RENDITION_FAMILIES } from '@media-site/contracts/playback-layout';
 import { S3Originals, type S3Settings } from '@media-site/storage';
 import { ClaimLost, deriveItem, dropStaleLocalRenditions, staleRenditions, type EncodeSettings } from './derive';
-import { EncodeCancelled } from './ffmpeg-run';
 import {
   claimNext,
   failJob,
@@ -262,7 +261,9 @@ export class EncodeWorker {
     } catch (err) {
       if (lost || err instanceof ClaimLost) {
         emit({ kind: 'lost', job });
-      } else if (err instanceof EncodeCancelled && this.stopping) {
+      } else if (this.stopping) {
+        // A graceful stop never counts an attempt, whatever the stop did to the run on its way out
+        // (the encode cancelled, a tool or the database answering an error as the process ends).
         await releaseJob(knex, job.id, this.claim, this.now());
         emit({ kind: 'released', job });
       } else {
