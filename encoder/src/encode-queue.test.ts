@@ -1,7 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { claimNext, enqueue, failJob, finishJob, jobById, jobCounts, recoverStale, releaseJob, renewLease } from '@media-site/db/encode';
+import {
+  claimNext,
+  enqueue,
+  failJob,
+  finishJob,
+  jobById,
+  jobCounts,
+  OUTSIDE_RETRY_MAX_MS,
+  recoverStale,
+  releaseJob,
+  renewLease,
+  retryDelay,
+} from '@media-site/db/encode';
 import { claimIsDead, EncodeWorker, type WorkerEvent } from './worker';
 import { createKnex } from '@media-site/db';
 import { testBackends, useTestDb } from '@media-site/db/testing';
@@ -94,6 +106,27 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
     await claim(deadClaim);
     expect(await recoverStale(db.knex, 2001, claimIsDead, 3)).toBe(1);
     expect((await claim('w2'))?.attempts).toBe(2);
+  });
+
+  it('retries a failure outside the file (bucket, database, disk) without end, the wait doubling up to six hours', async () => {
+    const { id } = await add('a');
+    const options = { maxAttempts: 2, retryDelayMs: 30_000, outside: true };
+    let now = 3000;
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 12; attempt += 1) {
+      await claim('w1', 1, now);
+      expect(await failJob(db.knex, id, 'w1', 'bucket unreachable', now, options)).toBe('retry');
+      const job = await jobById(db.knex, id);
+      expect(job).toMatchObject({ status: 'queued', attempts: attempt, error: 'bucket unreachable' });
+      waits.push(job!.runAfter - now);
+      now = job!.runAfter;
+    }
+    expect(waits.slice(0, 4)).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(Math.max(...waits)).toBe(OUTSIDE_RETRY_MAX_MS);
+    expect(retryDelay(40, options)).toBe(OUTSIDE_RETRY_MAX_MS);
+    // The file's own failures still count: the same job fails for good on its next ffmpeg error.
+    await claim('w1', 1, now);
+    expect(await failJob(db.knex, id, 'w1', 'ffmpeg exited with 1', now, { maxAttempts: 2, retryDelayMs: 30_000 })).toBe('failed');
   });
 
   it('finishes with the manifest, or queues again when the original was replaced meanwhile', async () => {

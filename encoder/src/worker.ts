@@ -5,7 +5,8 @@ import { join, relative, sep } from 'node:path';
 import type { Knex } from 'knex';
 import { PREVIEW_FAMILIES, RENDITION_FAMILIES } from '@media-site/contracts/playback-layout';
 import { S3Originals, type S3Settings } from '@media-site/storage';
-import { ClaimLost, deriveItem, dropStaleLocalRenditions, staleRenditions, type EncodeSettings } from './derive';
+import { BadOutput, ClaimLost, deriveItem, dropStaleLocalRenditions, staleRenditions, type EncodeSettings } from './derive';
+import { FfmpegError } from './ffmpeg-run';
 import {
   claimNext,
   failJob,
@@ -272,6 +273,11 @@ export class EncodeWorker {
           maxAttempts: this.options.maxAttempts,
           retryDelayMs: this.options.retryDelayMs ?? 30_000,
           permanent: err instanceof UnplayableSource,
+          // What ffmpeg or the checks say about the file counts its attempts; anything else (the
+          // bucket, the database, the disk, a killed tool) the service (`watch`) retries later
+          // without end. A one-off run (`ops encode`) must return: there it counts like the rest.
+          outside:
+            this.options.watch === true && !(err instanceof UnplayableSource || err instanceof FfmpegError || err instanceof BadOutput),
         });
         if (result === 'lost') emit({ kind: 'lost', job });
         else emit({ kind: 'failed', job, error, final: result === 'failed' });

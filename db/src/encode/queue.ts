@@ -228,6 +228,22 @@ export interface FailOptions {
   retryDelayMs: number;
   /** The source cannot be played at all: no retry. */
   permanent?: boolean;
+  /**
+   * The failure is not the file's (the bucket, the database or the disk failed, a tool was killed):
+   * never failed for good; retried later on its own, the wait doubling from `retryDelayMs` up to
+   * OUTSIDE_RETRY_MAX_MS, so an outage of hours costs a few tries, not the job.
+   */
+  outside?: boolean;
+}
+
+/** The longest wait between two tries of a job that failed for reasons outside its file. */
+export const OUTSIDE_RETRY_MAX_MS = 6 * 3600_000;
+
+/** The wait after the `attempt`-th try failed: linear for the file's failures, doubling (capped) for outside ones. */
+export function retryDelay(attempt: number, options: Pick<FailOptions, 'retryDelayMs' | 'outside'>): number {
+  const n = Math.max(1, attempt);
+  if (!options.outside) return options.retryDelayMs * n;
+  return Math.min(OUTSIDE_RETRY_MAX_MS, options.retryDelayMs * 2 ** Math.min(n - 1, 30));
 }
 
 export async function failJob(
@@ -240,13 +256,13 @@ export async function failJob(
 ): Promise<'failed' | 'retry' | 'lost'> {
   const job = await jobById(db, id);
   if (!job || job.claim !== claim || job.status !== 'running') return 'lost';
-  const final = options.permanent || job.attempts >= options.maxAttempts;
+  const final = !options.outside && (options.permanent || job.attempts >= options.maxAttempts);
   const changed = await db('media_jobs')
     .where({ id, claim, status: 'running' })
     .update({
       ...ended(now),
       status: final ? 'failed' : 'queued',
-      run_after: final ? 0 : now + options.retryDelayMs * job.attempts,
+      run_after: final ? 0 : now + retryDelay(job.attempts, options),
       error: clip(error),
     });
   return changed !== 1 ? 'lost' : final ? 'failed' : 'retry';
