@@ -32,6 +32,11 @@ export interface EmbeddedDefaults {
   variantCacheDir: string;
   /** INGEST_ROOT, default `incoming` in the data folder: the folders the console may ingest. */
   ingestRoot: string;
+  /**
+   * Where `npm start` with STORAGE=s3 and no S3_ENDPOINT records its local S3 server (endpoint,
+   * bucket, pid) while it runs, so an operator command beside it finds that bucket.
+   */
+  localS3File: string;
 }
 
 /**
@@ -46,5 +51,32 @@ export function embeddedDefaults(env: Readonly<Record<string, string | undefined
     mediaRoot: resolve(repoRoot, env.MEDIA_ROOT || resolve(dataDir, 'media')),
     variantCacheDir: resolve(repoRoot, env.VARIANT_CACHE_DIR || resolve(dataDir, 'variants')),
     ingestRoot: resolve(repoRoot, env.INGEST_ROOT || resolve(dataDir, 'incoming')),
+    localS3File: resolve(dataDir, 'local-s3.json'),
   };
+}
+
+/** What `npm start` records in `localS3File` while its local S3 server runs (the keys are the server's fixed, published ones). */
+export interface LocalS3Record {
+  endpoint: string;
+  bucket: string;
+  /** The server's process: a record whose process is gone is stale (an `npm start` killed with SIGKILL). */
+  pid: number;
+}
+
+/** The running local S3 server `npm start` recorded in `file`, or null (none recorded, unreadable, or its process gone). */
+export function runningLocalS3(file: string): LocalS3Record | null {
+  let record: Partial<LocalS3Record>;
+  try {
+    record = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalS3Record>;
+  } catch {
+    return null;
+  }
+  if (typeof record.endpoint !== 'string' || typeof record.bucket !== 'string' || !Number.isInteger(record.pid)) return null;
+  try {
+    process.kill(record.pid!, 0);
+  } catch (err) {
+    // EPERM: alive, another user's; ESRCH: gone.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return { endpoint: record.endpoint, bucket: record.bucket, pid: record.pid! };
 }

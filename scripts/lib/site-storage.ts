@@ -1,6 +1,8 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { embeddedDefaults, type LocalS3Record } from '@media-site/contracts/embedded-defaults';
 import { loadS3Settings, S3Originals, type S3Settings } from '@media-site/storage';
 import { LOCAL_S3_KEY } from '@media-site/storage/config';
 import { freePort, spawnTs, type Child, type LogLine } from './process';
@@ -82,11 +84,19 @@ export async function startSiteStorage(env: NodeJS.ProcessEnv, dataDir: string, 
     const settings = loadS3Settings({ ...env, ...localEnv });
     if (!settings) throw new Error('STORAGE=s3 settings missing');
     await waitForBucket(settings, child);
+    // For the operator commands beside this run (`STORAGE=s3 npm run ops -- jobs`): no secret in it,
+    // the keys are the local server's fixed ones.
+    const record = embeddedDefaults({ ...env, DATA_DIR: dataDir }).localS3File;
+    const recorded: LocalS3Record = { endpoint, bucket, pid: child.proc.pid ?? 0 };
+    await writeFile(record, `${JSON.stringify(recorded)}\n`);
     return {
       settings,
       env: { ...localEnv, MEDIA_ORIGINS: env.MEDIA_ORIGINS || mediaOrigins(settings, env) },
       local: { child, directory, endpoint },
-      stop: () => child.stop(),
+      stop: async () => {
+        await rm(record, { force: true });
+        await child.stop();
+      },
     };
   } catch (err) {
     await child.stop();

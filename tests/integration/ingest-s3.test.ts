@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rm, mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,8 +125,29 @@ describe('ingest with STORAGE=s3', () => {
   it('the catalog commands read STORAGE and the S3 settings, and name what is missing', () => {
     expect(loadCliConfig({}).storage).toBeNull();
     expect(loadCliConfig(s3.env).storage).toMatchObject({ bucket: s3.bucket, endpoint: s3.endpoint, forcePathStyle: true });
-    expect(() => loadCliConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: required when STORAGE=s3/);
+    expect(() => loadCliConfig({ STORAGE: 's3', DATABASE_URL: 'sqlite::memory:' })).toThrow(/S3_BUCKET: required when STORAGE=s3/);
     expect(() => loadCliConfig({ STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' })).toThrow(/set both, or neither/);
     expect(() => loadCliConfig({ STORAGE: 'ftp' })).toThrow(/STORAGE/);
+  });
+
+  it('beside npm start with STORAGE=s3, the commands find its local bucket through the data folder, as they find its database', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-local-s3-'));
+    try {
+      const env = { STORAGE: 's3', DATA_DIR: dataDir };
+      // Nothing running on this data folder: said in words, with what to do.
+      expect(() => loadCliConfig(env)).toThrow(/no npm start with STORAGE=s3 is running on this data folder .*local-s3\.json/);
+      // What npm start records while its local S3 server runs (the pid: a live process).
+      const record = join(dataDir, 'local-s3.json');
+      writeFileSync(record, JSON.stringify({ endpoint: s3.endpoint, bucket: s3.bucket, pid: process.pid }));
+      expect(loadCliConfig(env).storage).toMatchObject({ bucket: s3.bucket, endpoint: s3.endpoint, forcePathStyle: true });
+      // A record left by a run that was killed (its process gone) is not followed.
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      writeFileSync(record, JSON.stringify({ endpoint: s3.endpoint, bucket: s3.bucket, pid: gone }));
+      expect(() => loadCliConfig(env)).toThrow(/no npm start with STORAGE=s3 is running/);
+      // Another database, or an endpoint of its own: the record is not this run's business.
+      expect(() => loadCliConfig({ ...env, DATABASE_URL: 'sqlite::memory:' })).toThrow(/S3_BUCKET: required/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

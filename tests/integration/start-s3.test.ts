@@ -1,10 +1,11 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videoDownloadName } from '@media-site/contracts/download-name';
 import { createKnex } from '@media-site/db';
 import { BUCKET_SEED_MARKER } from '@media-site/ops';
+import { loadCliConfig, runOpsCaptured } from '@media-site/ops/cli';
 import { S3Originals } from '@media-site/storage';
 import { prepareData } from '../../scripts/lib/prepare';
 import { startSite, type Site } from '../../scripts/lib/site';
@@ -60,6 +61,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
   await storage?.stop();
+  // Stopped, the run takes its record with it.
+  expect(existsSync(join(dir, 'local-s3.json'))).toBe(false);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -77,6 +80,15 @@ describe('npm start with STORAGE=s3 and no S3_ENDPOINT', () => {
     } finally {
       bucket.close();
     }
+  });
+
+  it('records the local server in the data folder, so an operator command beside it finds the bucket with only STORAGE=s3', async () => {
+    const record = JSON.parse(readFileSync(join(dir, 'local-s3.json'), 'utf8')) as { endpoint: string; bucket: string; pid: number };
+    expect(record).toEqual({ endpoint: storage!.local!.endpoint, bucket: 'media', pid: storage!.local!.child.proc.pid });
+    const env = { STORAGE: 's3', DATA_DIR: dir, DATABASE_URL: '' };
+    expect(loadCliConfig(env).storage).toMatchObject({ endpoint: storage!.local!.endpoint, bucket: 'media' });
+    const jobs = await runOpsCaptured(['jobs'], { env });
+    expect(jobs.code, jobs.err).toBe(0);
   });
 
   it('refuses to start the local S3 server (fixed keys) with NODE_ENV=production', async () => {

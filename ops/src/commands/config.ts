@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { siteNameSetting } from '@media-site/contracts/site-name';
 import { DEV_ADMIN_SECRET_KEYS, keyRingProblems, nodeEnvSchema } from '@media-site/contracts/secret-policy';
 import { parseKeyRing, type KeyRing } from '@media-site/contracts/token';
-import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
+import { embeddedDefaults, runningLocalS3 } from '@media-site/contracts/embedded-defaults';
 import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
 import { encodeConfig, encodeEnv, scratchDirFrom, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
+import { LOCAL_S3_KEY } from '@media-site/storage/config';
 
 /** The operator commands' environment (scripts/config-docs.ts documents it). */
 export const envSchema = z.object({
@@ -78,9 +79,36 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     adminSecretKeys: parseKeyRing(c.ADMIN_SECRET_KEYS),
     ffmpeg: { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH },
     encode: encodeConfig(c, { ffmpeg: c.FFMPEG_PATH, ffprobe: c.FFPROBE_PATH }),
-    storage: loadS3Settings(env),
+    storage: loadS3Settings(withLocalS3(env)),
     scratchDir: scratchDirFrom(c.ENCODER_SCRATCH_DIR),
     ingestRoot: embeddedDefaults(env).ingestRoot,
+  };
+}
+
+/**
+ * STORAGE=s3 with neither S3_ENDPOINT nor DATABASE_URL: the bucket of the `npm start` running on
+ * this data folder (its local S3 server, recorded there with its endpoint and bucket; the keys are
+ * the server's fixed ones), as the commands find that run's database. Nothing running: a clear
+ * error when S3_BUCKET is unset too; with S3_BUCKET alone, AWS through the SDK's chain as before.
+ */
+export function withLocalS3(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.STORAGE !== 's3' || env.S3_ENDPOINT || env.DATABASE_URL) return env;
+  const file = embeddedDefaults(env).localS3File;
+  const local = runningLocalS3(file);
+  if (!local) {
+    if (env.S3_BUCKET) return env;
+    throw new Error(
+      `invalid storage configuration:\n  STORAGE=s3 without S3_ENDPOINT or S3_BUCKET, and no npm start with STORAGE=s3 is running on this data folder (${file}): start it, or set S3_ENDPOINT and S3_BUCKET`,
+    );
+  }
+  return {
+    ...env,
+    S3_ENDPOINT: local.endpoint,
+    S3_BUCKET: local.bucket,
+    S3_REGION: env.S3_REGION || 'us-east-1',
+    S3_ACCESS_KEY_ID: LOCAL_S3_KEY,
+    S3_SECRET_ACCESS_KEY: LOCAL_S3_KEY,
+    S3_FORCE_PATH_STYLE: 'true',
   };
 }
 
