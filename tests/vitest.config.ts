@@ -13,7 +13,7 @@ export default defineConfig({
     // output ("FLAKY: ...", tools/ci/file-times-reporter.mjs) to be fixed, not hidden. Locally: none.
     retry: process.env.CI ? 1 : 0,
     hookTimeout: 180_000,
-    // Cross-service tests start real processes (nginx, services, Chromium), three files at a time
+    // Cross-service tests start real processes (nginx, services, Chromium), two files at a time
     // like every project (the root config's maxWorkers): each file has its own stack on free ports,
     // its own data folder and database, and its own Redis key prefix. They wait on browsers,
     // sockets and timers far more than they compute. What they all read (the SPA build, the

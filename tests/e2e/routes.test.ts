@@ -72,7 +72,9 @@ describe('every route renders its content', () => {
       const expected = path.includes('no-such') || path.includes('Nobody') ? errors.filter((line) => !line.includes('404')) : errors;
       expect(expected, path).toEqual([]);
     }
-  });
+    // Every route one after another: about 50 s on a quiet two-core machine, past the default 60 s
+    // once under a loaded CI run (the time-out is for a hang, not a bound on speed).
+  }, 240_000);
 
   it('opens a member image route by client-side navigation; a visitor gets the lock and the public thumbnail', async () => {
     const { page } = await site.open();

@@ -138,7 +138,11 @@ describe.each(testBackends())('console sign-in: wrong codes lock nobody out (%s)
     expect((await ops('admin', 'disable', 'gone_d')).code).toBe(0);
     const queries = async (name: string, c: string) => {
       let count = 0;
-      const onQuery = () => (count += 1);
+      // The sign-in's own queries: the catalog cache's generation poll (catalog_meta) runs on the
+      // same pool on its own timer and once landed inside one of these windows under load.
+      const onQuery = (query: { sql?: string }) => {
+        if (!/catalog_meta/.test(query.sql ?? '')) count += 1;
+      };
       kit.db.knex.on('query', onQuery);
       try {
         const res = await signInWithCode(name, '10.9.9.9', c);
