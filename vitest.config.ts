@@ -20,9 +20,9 @@ export default defineConfig({
     // Two test files at a time on two cores, in every project (vitest's default there is one:
     // cores - 1). The files wait on MariaDB, Redis, SMTP, browsers and timers about half their time
     // (measured per file: a browser file's processes use 0.1-0.7 of a core), and each has a
-    // database, ports and a Redis prefix of its own. Three were 20-25 % faster, but in three
-    // clean-clone CI runs each exposed a timing race (the multi-host takedown bound failed twice in
-    // a row): not until those tests hold under that load.
+    // database, ports and a Redis prefix of its own. Three were 10-25 % faster in five runs, but
+    // each time exposed a timing race (five fixed so far, README "Suite time"): two until three
+    // runs clean.
     maxWorkers: 2,
     sequence: { sequencer: CrossServiceFirst },
     projects: [
