@@ -2,11 +2,11 @@ import { execFile, spawn, type ExecFileOptions } from 'node:child_process';
 import { promisify } from 'node:util';
 
 /**
- * ffmpeg runs under a small sh watchdog, in a process group of its own (see `detached` below): the shell holds the read end of a pipe whose only writer
- * is this process, and kills ffmpeg when it reads end-of-file. So a worker that dies, SIGKILL
- * included, takes its ffmpeg with it at once (ffmpeg would otherwise run on as an orphan: Node
- * leaves SIGPIPE ignored in children, so a dead progress pipe does not stop it), and closing the
- * pipe is how a running encode is cancelled.
+ * ffmpeg runs under a small sh watchdog, in a process group of its own (`detached` below): the
+ * shell holds the read end of a pipe whose only writer is this process, and kills ffmpeg when it
+ * reads end-of-file. So a worker that dies, SIGKILL included, takes its ffmpeg with it at once
+ * (ffmpeg would otherwise run on as an orphan: Node leaves SIGPIPE ignored in children, so a dead
+ * progress pipe does not stop it), and closing the pipe is how a running encode is cancelled.
  */
 const WATCHDOG =
   'exec 3<&0; "$@" </dev/null & child=$!; { read -r _ <&3; kill -KILL "$child" 2>/dev/null; } & watcher=$!; wait "$child"; status=$?; kill "$watcher" 2>/dev/null; exit "$status"';
