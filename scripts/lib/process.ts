@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from '@media-site/contracts/loopback-port';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Child {
@@ -59,27 +59,9 @@ export function spawnCommand(name: string, command: string, args: string[], env:
  * became ready, the "readyz over 30 s" seen in loaded CI runs).
  */
 const handedOut = new Set<number>();
-/** Below Linux's ephemeral range (32768-60999): a port picked here is not taken meanwhile as the source port of an outgoing connection. */
-const PORT_LOW = 20_000;
-const PORT_HIGH = 32_000;
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** A loopback port nobody listens on, not handed out before by this process; random, so parallel test processes rarely meet. */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW));
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    if (await canListen(port)) return port;
-  }
-  throw new Error(`no free port found in ${PORT_LOW}-${PORT_HIGH}`);
+export function freePort(): Promise<number> {
+  return freeLoopbackPort(handedOut);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeLoopbackPort } from '@media-site/contracts/loopback-port';
 import { createKnex } from '@media-site/db';
 import type { Knex } from 'knex';
 import { waitFor } from './redis-server';
@@ -113,25 +113,12 @@ async function startServer(
   };
 }
 
-// Below Linux's ephemeral range (32768-60999), where an outgoing connection of another test file
-// (to MariaDB, Redis, a service) can hold any port at any moment: a fixed port there once made
-// mariadbd fail with "Address already in use" with three files at a time.
-const PORT_LOW = 20_000;
-const PORT_HIGH = 32_000;
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** A server on a free port; another process may take the port between the check and mariadbd's bind, so a taken one is tried again on another. */
 async function startOnFreePort(dir: string, datadir: string, serverId: number, binlog: boolean) {
   for (let attempt = 1; ; attempt += 1) {
-    let port = 0;
-    while (!port || !(await canListen(port))) port = PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW));
+    // Below Linux's ephemeral range: a fixed port there (46310) was once held by another file's
+    // outgoing connection, and mariadbd failed with "Address already in use".
+    const port = await freeLoopbackPort();
     try {
       return await startServer(dir, datadir, port, serverId, binlog);
     } catch (err) {
