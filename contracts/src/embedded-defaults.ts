@@ -71,7 +71,8 @@ export function runningLocalS3(file: string): LocalS3Record | null {
   } catch {
     return null;
   }
-  if (typeof record.endpoint !== 'string' || typeof record.bucket !== 'string' || !Number.isInteger(record.pid)) return null;
+  if (typeof record.endpoint !== 'string' || typeof record.bucket !== 'string' || !Number.isInteger(record.pid) || record.pid! <= 0)
+    return null;
   try {
     process.kill(record.pid!, 0);
   } catch (err) {

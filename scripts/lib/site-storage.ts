@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { embeddedDefaults, type LocalS3Record } from '@media-site/contracts/embedded-defaults';
 import { loadS3Settings, S3Originals, type S3Settings } from '@media-site/storage';
-import { LOCAL_S3_KEY } from '@media-site/storage/config';
+import { LOCAL_S3_KEY, localS3Env } from '@media-site/storage/config';
 import { freePort, spawnTs, type Child, type LogLine } from './process';
 
 /** The local S3 server's process entry point, through the storage workspace's exports. */
@@ -71,15 +71,7 @@ export async function startSiteStorage(env: NodeJS.ProcessEnv, dataDir: string, 
     onLine,
   );
   const endpoint = `http://127.0.0.1:${port}`;
-  const localEnv = {
-    STORAGE: 's3',
-    S3_ENDPOINT: endpoint,
-    S3_BUCKET: bucket,
-    S3_REGION: 'us-east-1',
-    S3_ACCESS_KEY_ID: LOCAL_S3_KEY,
-    S3_SECRET_ACCESS_KEY: LOCAL_S3_KEY,
-    S3_FORCE_PATH_STYLE: 'true',
-  };
+  const localEnv = localS3Env(endpoint, bucket);
   try {
     const settings = loadS3Settings({ ...env, ...localEnv });
     if (!settings) throw new Error('STORAGE=s3 settings missing');

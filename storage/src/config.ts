@@ -108,6 +108,19 @@ type StorageEnv = z.infer<typeof schema>;
  */
 export const LOCAL_S3_KEY = 'S3RVER';
 
+/** The variables that point a process at a local S3 server: its fixed keys, path-style addresses. */
+export function localS3Env(endpoint: string, bucket: string) {
+  return {
+    STORAGE: 's3',
+    S3_ENDPOINT: endpoint,
+    S3_BUCKET: bucket,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: LOCAL_S3_KEY,
+    S3_SECRET_ACCESS_KEY: LOCAL_S3_KEY,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 /**
  * null for the local tree; problems are `VARIABLE: message` lines. `nodeEnv` production refuses the
  * local S3 server's fixed keys and published placeholders, as the other secrets are refused.

@@ -7,7 +7,7 @@ import { embeddedDefaults, runningLocalS3 } from '@media-site/contracts/embedded
 import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSettings } from '@media-site/db';
 import { encodeConfig, encodeEnv, scratchDirFrom, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
-import { LOCAL_S3_KEY } from '@media-site/storage/config';
+import { localS3Env } from '@media-site/storage/config';
 
 /** The operator commands' environment (scripts/config-docs.ts documents it). */
 export const envSchema = z.object({
@@ -101,15 +101,7 @@ export function withLocalS3(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
       `invalid storage configuration:\n  STORAGE=s3 without S3_ENDPOINT or S3_BUCKET, and no npm start with STORAGE=s3 is running on this data folder (${file}): start it, or set S3_ENDPOINT and S3_BUCKET`,
     );
   }
-  return {
-    ...env,
-    S3_ENDPOINT: local.endpoint,
-    S3_BUCKET: local.bucket,
-    S3_REGION: env.S3_REGION || 'us-east-1',
-    S3_ACCESS_KEY_ID: LOCAL_S3_KEY,
-    S3_SECRET_ACCESS_KEY: LOCAL_S3_KEY,
-    S3_FORCE_PATH_STYLE: 'true',
-  };
+  return { ...env, ...localS3Env(local.endpoint, local.bucket) };
 }
 
 /** ADMIN_SECRET_KEYS as the bff checks it: a ring that parses, and in production no local default or weak key. */
