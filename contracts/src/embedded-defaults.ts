@@ -37,6 +37,8 @@ export interface EmbeddedDefaults {
    * bucket, pid) while it runs, so an operator command beside it finds that bucket.
    */
   localS3File: string;
+  /** BACKUP_DIR, default `backups` in the data folder: where `ops backup` writes its sets. */
+  backupDir: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export function embeddedDefaults(env: Readonly<Record<string, string | undefined
     variantCacheDir: resolve(repoRoot, env.VARIANT_CACHE_DIR || resolve(dataDir, 'variants')),
     ingestRoot: resolve(repoRoot, env.INGEST_ROOT || resolve(dataDir, 'incoming')),
     localS3File: resolve(dataDir, 'local-s3.json'),
+    backupDir: resolve(repoRoot, env.BACKUP_DIR || resolve(dataDir, 'backups')),
   };
 }
 

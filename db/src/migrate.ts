@@ -62,6 +62,11 @@ const source: Knex.MigrationSource<string> = {
   },
 };
 
+/** Every migration this version knows, in the order they apply. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations);
+}
+
 export async function migrateLatest(knex: Knex): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
   return applied;

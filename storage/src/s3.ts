@@ -161,6 +161,49 @@ export class S3Originals implements PresigningOriginals {
     return listed;
   }
 
+  /**
+   * Every object under `prefix` (all depths), page by page (ListObjectsV2 without a delimiter);
+   * `version` is the size and ETag, which change whenever the bytes do.
+   */
+  async *walk(prefix = ''): AsyncIterable<ListedObject> {
+    let token: string | undefined;
+    do {
+      const wait = deadline(ANSWER_DEADLINE_MS);
+      let page;
+      try {
+        page = await this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.listPageSize, ContinuationToken: token }),
+          { abortSignal: wait.signal },
+        );
+      } catch (err) {
+        throw unavailable(err);
+      } finally {
+        wait.done();
+      }
+      for (const o of page.Contents ?? []) {
+        if (o.Key && !o.Key.endsWith('/')) yield { relative: o.Key, size: o.Size ?? 0, version: `${o.Size ?? 0}:${o.ETag ?? ''}` };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** The whole object as a stream, with the mtime kept in its metadata; null when it is gone. */
+  async open(relative: string): Promise<{ body: Readable; size: number; mtimeMs: number } | null> {
+    let r;
+    try {
+      r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: relative }));
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw unavailable(err);
+    }
+    const kept = Number(r.Metadata?.[MTIME_META]);
+    return {
+      body: r.Body as Readable,
+      size: r.ContentLength ?? 0,
+      mtimeMs: Number.isFinite(kept) && kept > 0 ? kept : (r.LastModified?.getTime() ?? 0),
+    };
+  }
+
   read(relative: string, { start, end }: ByteRange): Readable {
     const { client, bucket } = this;
     return Readable.from(

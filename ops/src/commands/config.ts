@@ -32,6 +32,18 @@ export const envSchema = z.object({
     defaultText: 'a dev key (local only)',
     production: 'required',
   }),
+  BACKUP_DIR: z.string().optional().meta({
+    description: 'where `backup` writes its sets and `restore` reads them (a folder; mount it from another disk, or copy it off the host)',
+    defaultText: '`backups` in the data folder',
+  }),
+  BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).max(366).default(7).describe('`backup` keeps the newest set of each of this many days'),
+  BACKUP_KEEP_WEEKLY: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(520)
+    .default(4)
+    .describe('`backup` keeps the newest set of each of this many weeks (Monday to Sunday, UTC)'),
   ...toolsEnv,
   ...encodeEnv,
 });
@@ -58,6 +70,8 @@ export interface CliConfig {
   scratchDir: string;
   /** INGEST_ROOT (the bff's): the folders the console may queue for `ingest-worker`. */
   ingestRoot: string;
+  /** BACKUP_DIR and retention (BACKUP_KEEP_DAILY, BACKUP_KEEP_WEEKLY). */
+  backup: { dir: string; keepDaily: number; keepWeekly: number };
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -82,6 +96,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     storage: loadS3Settings(withLocalS3(env)),
     scratchDir: scratchDirFrom(c.ENCODER_SCRATCH_DIR),
     ingestRoot: embeddedDefaults(env).ingestRoot,
+    backup: { dir: embeddedDefaults(env).backupDir, keepDaily: c.BACKUP_KEEP_DAILY, keepWeekly: c.BACKUP_KEEP_WEEKLY },
   };
 }
 

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { createKnex, migrateLatest, RuleError } from '@media-site/db';
 import { FolderError } from '../ingest/ingest';
 import { adminCommands } from './admins';
+import { backupCommands } from './backup';
 import { catalogCommands } from './catalog';
 import { dashboardCommands } from './dashboard';
 import { loadCliConfig } from './config';
@@ -25,6 +26,7 @@ const groups: Record<string, Record<string, Command>> = {
   payments: paymentCommands,
   admins: adminCommands,
   dashboard: dashboardCommands,
+  backup: backupCommands,
 };
 
 const commands: Record<string, Command> = Object.assign({}, ...Object.values(groups));
@@ -61,7 +63,7 @@ STORAGE (local | s3: ingest and encode keep every media file in S3_BUCKET at S3_
 MEDIA_ROOT; ENCODER_SCRATCH_DIR holds their temporary files; see docs/operate.md),
 FFMPEG_PATH / FFPROBE_PATH (ffmpeg, ffprobe), ENCODE_CONCURRENCY / ENCODE_THREADS / ENCODE_PRESET /
 ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS (the encoder, see README), REPORT_HOLIDAYS (YYYY-MM-DD,... not business days),
-SITE_NAME (the TOTP issuer "admin add" writes).
+SITE_NAME (the TOTP issuer "admin add" writes), BACKUP_DIR / BACKUP_KEEP_DAILY / BACKUP_KEEP_WEEKLY (backup).
 Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 function parseCommand(argv: string[]): { command: Command; positionals: string[]; flags: Record<string, unknown> } {

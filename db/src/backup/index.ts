@@ -1,0 +1,1 @@
+export { dumpDatabase, loadDatabase, restoreProblem, RestoreRefused, tablesInOrder, type DumpHeader, type DumpSummary } from './dump';
