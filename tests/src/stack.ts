@@ -87,9 +87,11 @@ export async function startStack(
     variantCacheDir?: string;
     /** Run the encode worker (renditions of the demo videos) beside the services. */
     encoder?: boolean;
+    /** A data folder made elsewhere (a restore), used as it is: no demo copied or seeded. Removed on stop. */
+    dataDir?: string;
   } = {},
 ): Promise<Stack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'stack-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'stack-'));
   const databaseUrl = options.databaseUrl ?? `sqlite:${join(dataDir, CATALOG_FILE)}`;
   const mediaRoot = join(dataDir, 'media');
   const quiet = process.env.STACK_LOG !== '1';
@@ -99,14 +101,16 @@ export async function startStack(
     : options.serviceEnv;
   const log = quiet ? () => {} : console.log;
   buildFrontendIfNeeded(log);
-  // A copy of the seeded template (the SQLite catalog too, unless another database is given); then
-  // the same first-run setup as `npm start`, which finds everything in place and only checks it.
-  const template = await seededTemplate(log);
-  for (const entry of readdirSync(template)) {
-    if (entry === '.complete' || (options.databaseUrl && entry.startsWith(CATALOG_FILE))) continue;
-    cpSync(join(template, entry), join(dataDir, entry), { recursive: true, preserveTimestamps: true });
+  if (!options.dataDir) {
+    // A copy of the seeded template (the SQLite catalog too, unless another database is given); then
+    // the same first-run setup as `npm start`, which finds everything in place and only checks it.
+    const template = await seededTemplate(log);
+    for (const entry of readdirSync(template)) {
+      if (entry === '.complete' || (options.databaseUrl && entry.startsWith(CATALOG_FILE))) continue;
+      cpSync(join(template, entry), join(dataDir, entry), { recursive: true, preserveTimestamps: true });
+    }
+    await prepareData(databaseUrl, mediaRoot, log);
   }
-  await prepareData(databaseUrl, mediaRoot, log);
   const site = await startSite({
     port: 0,
     dataDir,

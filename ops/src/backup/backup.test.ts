@@ -7,12 +7,13 @@ import type { Knex } from 'knex';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dumpDatabase, RestoreRefused } from '@media-site/db/backup';
 import { createTestDb, grantVod, testBackends, useTestDb, type Backend } from '@media-site/db/testing';
-import { runOpsCaptured } from '../commands/registry';
+import { runOpsCaptured, runOpsCommand } from '../commands/registry';
 import { ensureDemoMember } from '../seed/demo-member';
 import { seedDemoCatalog } from '../seed/demo-rows';
 import { LocalMedia } from './media';
+import { nextRunAt, parseSchedule } from './schedule';
 import { backup, restore } from './run';
-import { BackupError, BackupStore, keptSets, setIdAt } from './store';
+import { BackupError, BackupStore, keptSets, LOCK_STALE_MS, setIdAt } from './store';
 
 const scratch = mkdtempSync(join(tmpdir(), 'backup-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -212,7 +213,7 @@ describe('backup sets', () => {
     }
   });
 
-  it('one run holds the folder; a lock left by a process that is gone is taken over', async () => {
+  it('one run holds the folder; a lock left by a process that is gone, or untouched for 2 minutes, is taken over', async () => {
     const store = new BackupStore(folder('backups'));
     let release!: () => void;
     const first = store.locked('backup', () => new Promise<void>((r) => (release = r)));
@@ -220,11 +221,54 @@ describe('backup sets', () => {
     await expect(store.locked('backup', async () => 'second')).rejects.toThrow(/another backup \(pid \d+ on .*\) is using/);
     release();
     await first;
-    writeFileSync(
-      join(store.dir, 'lock'),
-      JSON.stringify({ what: 'backup', host: (await import('node:os')).hostname(), pid: 2 ** 22 + 1 }),
-    );
+    const lock = join(store.dir, 'lock');
+    writeFileSync(lock, JSON.stringify({ what: 'backup', host: (await import('node:os')).hostname(), pid: 2 ** 22 + 1 }));
     expect(await store.locked('backup', async () => 'taken over')).toBe('taken over');
+    // Another host's (a container's) lock: kept while its holder touches it, taken once it stops.
+    writeFileSync(lock, JSON.stringify({ what: 'backup', host: 'another-container', pid: 1 }));
+    await expect(store.locked('backup', async () => 'second')).rejects.toThrow(/another backup \(pid 1 on another-container/);
+    const then = (Date.now() - LOCK_STALE_MS - 1000) / 1000;
+    utimesSync(lock, then, then);
+    expect(await store.locked('backup', async () => 'taken over')).toBe('taken over');
+  });
+
+  it('backup --scheduled writes a set at its time and stops at SIGTERM, giving the folder back', async () => {
+    const db = await createTestDb('sqlite');
+    try {
+      const dir = folder('backups');
+      const mediaRoot = folder('media');
+      writeFileSync(join(mediaRoot, 'a.jpg'), 'x');
+      const out: string[] = [];
+      const listeners = process.listenerCount('SIGTERM');
+      const code = await runOpsCommand(['backup', '--scheduled'], {
+        env: { BACKUP_DIR: dir, MEDIA_ROOT: mediaRoot, BACKUP_SCHEDULE: '03:30' },
+        knex: db.knex,
+        // 2 ms before the scheduled time, every time it asks.
+        now: () => Date.parse('2026-11-28T03:29:59.998Z'),
+        out: (line) => {
+          out.push(line);
+          if (line.startsWith('backup 2')) process.emit('SIGTERM');
+        },
+        err: () => {},
+      });
+      expect(code).toBe(0);
+      expect(out[0]).toBe(`next backup at 2026-11-28T03:30:00Z (BACKUP_SCHEDULE), into ${dir}`);
+      expect(out[1]).toMatch(/^backup 20261128T032959\.998Z written/);
+      expect(out.at(-1)).toBe('backup schedule stopped');
+      expect(existsSync(join(dir, 'lock'))).toBe(false);
+      expect(process.listenerCount('SIGTERM')).toBe(listeners);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('BACKUP_SCHEDULE: UTC times of day; the next one after now', () => {
+    expect(parseSchedule('15:30, 03:05,15:30')).toEqual([185, 930]);
+    for (const bad of ['3:30', '24:00', '03:60', '', 'daily', '03:30;04:00']) expect(() => parseSchedule(bad), bad).toThrow(/HH:MM/);
+    const at = (t: string) => Date.parse(`2026-11-28T${t}Z`);
+    expect(nextRunAt([185, 930], at('01:00:00'))).toBe(at('03:05:00'));
+    expect(nextRunAt([185, 930], at('03:05:00'))).toBe(at('15:30:00'));
+    expect(nextRunAt([185, 930], at('23:59:59'))).toBe(Date.parse('2026-11-29T03:05:00Z'));
   });
 
   it('a set from a newer version is refused with what to do', async () => {

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { dumpDatabase, loadDatabase, restoreProblem, RestoreRefused } from '@media-site/db/backup';
-import { safeSegments, type MediaSource, type MediaTarget } from './media';
+import { safeSegments, type MediaSource, type MediaTarget, type SourceFile } from './media';
 import {
   BackupError,
   type BackupStore,
@@ -20,6 +20,27 @@ import {
   type Manifest,
   type MediaEntry,
 } from './store';
+
+/**
+ * Files copied at once: the work is mostly waiting (a disk, the bucket's round trips), and the
+ * set's list keeps the walk's order.
+ */
+const IN_FLIGHT = 8;
+
+/**
+ * `fn` over `source` with up to `limit` calls running, the results in the source's order. A call
+ * that fails fails the loop when its turn comes (the others are left to settle).
+ */
+export async function* mapOrdered<T, R>(source: AsyncIterable<T>, limit: number, fn: (item: T) => Promise<R>): AsyncIterable<R> {
+  const running: Promise<R>[] = [];
+  for await (const item of source) {
+    const result = fn(item);
+    result.catch(() => {});
+    running.push(result);
+    if (running.length >= limit) yield await running.shift()!;
+  }
+  while (running.length > 0) yield await running.shift()!;
+}
 
 /** A gzipped line file being written, with the sha256 and size of what lands on disk. */
 function lineWriter(file: string) {
@@ -46,6 +67,8 @@ export interface BackupOptions {
   keepWeekly: number;
   now?: () => number;
   log?: (line: string) => void;
+  /** Stops the run between files (a service told to stop): no set is written, the next run starts over. */
+  signal?: AbortSignal;
 }
 
 export interface BackupResult {
@@ -75,6 +98,7 @@ export function backup(options: BackupOptions): Promise<BackupResult> {
     if (existsSync(dir)) throw new BackupError(`set ${id} exists already`);
     await mkdir(dir, { recursive: true });
 
+    options.signal?.throwIfAborted();
     const dbOut = lineWriter(join(dir, DATABASE_FILE));
     const dump = await dumpDatabase(knex, (line) => dbOut.write(line));
     const dbFile = await dbOut.close();
@@ -87,23 +111,31 @@ export function backup(options: BackupOptions): Promise<BackupResult> {
     let copiedFiles = 0;
     let copiedBytes = 0;
     let vanished = 0;
-    for await (const file of media.walk()) {
+    const copy = async (file: SourceFile): Promise<{ entry: MediaEntry; added: boolean } | null> => {
       const before = known.get(file.path);
-      let entry: MediaEntry;
-      if (before && before.version === file.version && existsSync(store.objectPath(before.sha256))) {
-        entry = before;
-      } else {
-        const opened = await media.open(file.path);
-        if (!opened) {
-          vanished += 1;
-          continue;
-        }
-        const stored = await store.putObject(opened.body);
-        entry = { path: file.path, size: stored.bytes, mtimeMs: Math.round(opened.mtimeMs), sha256: stored.sha256, version: file.version };
-        if (stored.added) {
-          copiedFiles += 1;
-          copiedBytes += stored.bytes;
-        }
+      if (before && before.version === file.version && existsSync(store.objectPath(before.sha256))) return { entry: before, added: false };
+      const opened = await media.open(file.path);
+      if (!opened) return null;
+      const stored = await store.putObject(opened.body);
+      const entry = {
+        path: file.path,
+        size: stored.bytes,
+        mtimeMs: Math.round(opened.mtimeMs),
+        sha256: stored.sha256,
+        version: file.version,
+      };
+      return { entry, added: stored.added };
+    };
+    for await (const copied of mapOrdered(media.walk(), IN_FLIGHT, copy)) {
+      options.signal?.throwIfAborted();
+      if (!copied) {
+        vanished += 1;
+        continue;
+      }
+      const { entry } = copied;
+      if (copied.added) {
+        copiedFiles += 1;
+        copiedBytes += entry.size;
       }
       await mediaOut.write(JSON.stringify([entry.path, entry.size, entry.mtimeMs, entry.sha256, entry.version]));
       files += 1;
@@ -216,10 +248,13 @@ export function restore(options: RestoreOptions): Promise<RestoreResult> {
       throw new BackupError(`${DATABASE_FILE}: damaged (sha256 differs from the manifest's)`);
     let placed = 0;
     let same = 0;
-    for await (const entry of store.mediaEntries(manifest)) {
+    const place = async (entry: MediaEntry) => {
       const object = store.objectPath(entry.sha256);
       if (!existsSync(object)) throw new BackupError(`${entry.path}: its object ${entry.sha256.slice(0, 12)}… is missing from the set`);
-      if ((await options.media.place(entry, object)) === 'placed') placed += 1;
+      return options.media.place(entry, object);
+    };
+    for await (const outcome of mapOrdered(store.mediaEntries(manifest), IN_FLIGHT, place)) {
+      if (outcome === 'placed') placed += 1;
       else same += 1;
       if ((placed + same) % 1000 === 0) log(`media: ${placed + same} of ${manifest.media.files} files`);
     }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
@@ -52,6 +52,10 @@ export interface MediaEntry {
 }
 
 export class BackupError extends Error {}
+
+/** How often the lock's holder touches it, and how long untouched makes it a dead run's. */
+export const LOCK_BEAT_MS = 20_000;
+export const LOCK_STALE_MS = 120_000;
 
 /** A set id: the UTC time it started, sortable as text (20261128T183000.123Z). */
 export function setIdAt(ms: number): string {
@@ -110,7 +114,12 @@ export class BackupStore {
     return join(this.dir, 'objects', sha256.slice(0, 2), sha256);
   }
 
-  /** Takes the folder's lock (one backup, restore or prune at a time) for `work`, then gives it back. */
+  /**
+   * Takes the folder's lock (one backup, restore or prune at a time) for `work`, then gives it back.
+   * The holder touches the lock every LOCK_BEAT_MS; a lock untouched for LOCK_STALE_MS, or left by a
+   * process of this host that is gone, was left by a run that died (a container killed mid-set) and
+   * is taken over.
+   */
   async locked<T>(what: string, work: () => Promise<T>): Promise<T> {
     await mkdir(this.dir, { recursive: true });
     const file = join(this.dir, 'lock');
@@ -124,21 +133,28 @@ export class BackupStore {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
         const held = await readFile(file, 'utf8').catch(() => '');
-        if (!(await this.stale(held))) {
+        if (!(await this.stale(file, held))) {
           throw new BackupError(`another ${held ? describeLock(held) : 'run'} is using ${this.dir}; if none is running, remove ${file}`);
         }
         await rm(file, { force: true });
       }
     }
+    const beat = setInterval(() => {
+      const now = new Date();
+      utimes(file, now, now).catch(() => {});
+    }, LOCK_BEAT_MS);
+    beat.unref();
     try {
       return await work();
     } finally {
+      clearInterval(beat);
       await rm(file, { force: true });
     }
   }
 
-  /** A lock left by a process of this host that is gone (a crash); another host's lock is never guessed at. */
-  private async stale(held: string): Promise<boolean> {
+  private async stale(file: string, held: string): Promise<boolean> {
+    const touched = (await stat(file).catch(() => null))?.mtimeMs;
+    if (touched !== undefined && Date.now() - touched > LOCK_STALE_MS) return true;
     try {
       const lock = JSON.parse(held) as { host?: string; pid?: number };
       if (lock.host !== hostname() || typeof lock.pid !== 'number' || lock.pid <= 0) return false;
@@ -203,10 +219,16 @@ export class BackupStore {
       await pipeline(source, digest, createWriteStream(tmp));
       const sha256 = digest.hex();
       const dest = this.objectPath(sha256);
-      if (existsSync(dest)) return { sha256, bytes: digest.bytes, added: false };
       await mkdir(join(dest, '..'), { recursive: true });
-      await rename(tmp, dest);
-      return { sha256, bytes: digest.bytes, added: true };
+      try {
+        // link, not rename: it refuses an existing name, so of two copies of the same bytes at once
+        // exactly one is added.
+        await link(tmp, dest);
+        return { sha256, bytes: digest.bytes, added: true };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') return { sha256, bytes: digest.bytes, added: false };
+        throw err;
+      }
     } finally {
       await rm(tmp, { force: true });
     }

@@ -4,6 +4,8 @@ import { S3Originals } from '@media-site/storage';
 import { BucketMedia, LocalMedia } from '../backup/media';
 import { backup, restore } from '../backup/run';
 import { BackupStore } from '../backup/store';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { nextRunAt } from '../backup/schedule';
 import type { CliConfig } from './config';
 import type { Command, CommandContext } from './types';
 
@@ -23,9 +25,9 @@ function mediaOf(config: CliConfig): { media: LocalMedia | BucketMedia; close: (
   return { media: new BucketMedia(bucket, config.scratchDir), close: () => bucket.close() };
 }
 
-async function backupCommand(_p: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+/** One set, and what it says about it; throws what went wrong. */
+async function backupOnce(ctx: CommandContext, store: BackupStore, signal?: AbortSignal): Promise<void> {
   const { config, io } = ctx;
-  const store = storeOf(config, flags.to);
   const { media, close } = mediaOf(config);
   const started = Date.now();
   try {
@@ -37,6 +39,7 @@ async function backupCommand(_p: string[], flags: Record<string, unknown>, ctx: 
       keepWeekly: config.backup.keepWeekly,
       now: io.now,
       log: (line) => io.err(line),
+      signal,
     });
     const { manifest: m } = result;
     io.out(
@@ -48,10 +51,46 @@ async function backupCommand(_p: string[], flags: Record<string, unknown>, ctx: 
         `  retention (${config.backup.keepDaily} daily, ${config.backup.keepWeekly} weekly): ${result.pruned.length === 0 ? 'nothing removed' : `removed ${result.pruned.join(', ')}`}`,
       ].join('\n'),
     );
-    return 0;
   } finally {
     close();
   }
+}
+
+/**
+ * `--scheduled`: a set at each BACKUP_SCHEDULE time until SIGTERM or SIGINT (compose's `backup`
+ * service). A failed set is reported and the next time tried again; a stop mid-set leaves no set
+ * (the next run clears what it wrote) and the lock is given back.
+ */
+async function scheduledBackups(ctx: CommandContext, store: BackupStore): Promise<number> {
+  const { io, config } = ctx;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort(new Error('stopped by a signal'));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    while (!stop.signal.aborted) {
+      const now = (io.now ?? Date.now)();
+      const at = nextRunAt(config.backup.schedule, now);
+      io.out(`next backup at ${isoTime(at, '-', 's')} (BACKUP_SCHEDULE), into ${store.dir}`);
+      await sleep(at - now, undefined, { signal: stop.signal }).catch(() => {});
+      if (stop.signal.aborted) break;
+      await backupOnce(ctx, store, stop.signal).catch((err: unknown) =>
+        io.err(`backup failed: ${err instanceof Error ? err.message : String(err)}; the next scheduled time tries again`),
+      );
+    }
+    io.out('backup schedule stopped');
+    return 0;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+}
+
+async function backupCommand(_p: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
+  const store = storeOf(ctx.config, flags.to);
+  if (flags.scheduled) return scheduledBackups(ctx, store);
+  await backupOnce(ctx, store);
+  return 0;
 }
 
 async function backupsCommand(_p: string[], flags: Record<string, unknown>, ctx: CommandContext): Promise<number> {
@@ -122,11 +161,12 @@ async function announce(ctx: CommandContext): Promise<void> {
 
 export const backupCommands: Record<string, Command> = {
   backup: {
-    usage: `backup [--to DIR]
+    usage: `backup [--to DIR] [--scheduled]
     Writes a backup set to BACKUP_DIR (or DIR): the database as of one instant (either engine) and
     every media file, copying only what no earlier set holds; then keeps the newest set of each of
-    the last BACKUP_KEEP_DAILY days and BACKUP_KEEP_WEEKLY weeks (docs/operate.md "Backups and restore").`,
-    options: { to: { type: 'string' } },
+    the last BACKUP_KEEP_DAILY days and BACKUP_KEEP_WEEKLY weeks (docs/operate.md "Back up and restore").
+    --scheduled: one at each BACKUP_SCHEDULE time (UTC HH:MM,...), until stopped.`,
+    options: { to: { type: 'string' }, scheduled: { type: 'boolean' } },
     positionals: 0,
     run: backupCommand,
   },

@@ -8,6 +8,7 @@ import { databaseUrlFromEnv, mediaRootFromEnv, redisHaProblem, type RedisHaSetti
 import { encodeConfig, encodeEnv, scratchDirFrom, toolsEnv, type EncodeConfig } from '@media-site/encoder';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
 import { localS3Env } from '@media-site/storage/config';
+import { parseSchedule } from '../backup/schedule';
 
 /** The operator commands' environment (scripts/config-docs.ts documents it). */
 export const envSchema = z.object({
@@ -36,6 +37,18 @@ export const envSchema = z.object({
     description: 'where `backup` writes its sets and `restore` reads them (a folder; mount it from another disk, or copy it off the host)',
     defaultText: '`backups` in the data folder',
   }),
+  BACKUP_SCHEDULE: z
+    .string()
+    .default('03:30')
+    .refine((v) => {
+      try {
+        parseSchedule(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be times of day as HH:MM (UTC), comma-separated')
+    .describe("when `backup --scheduled` (compose's `backup` service) writes a set: UTC times of day as HH:MM, comma-separated"),
   BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).max(366).default(7).describe('`backup` keeps the newest set of each of this many days'),
   BACKUP_KEEP_WEEKLY: z.coerce
     .number()
@@ -71,7 +84,7 @@ export interface CliConfig {
   /** INGEST_ROOT (the bff's): the folders the console may queue for `ingest-worker`. */
   ingestRoot: string;
   /** BACKUP_DIR and retention (BACKUP_KEEP_DAILY, BACKUP_KEEP_WEEKLY). */
-  backup: { dir: string; keepDaily: number; keepWeekly: number };
+  backup: { dir: string; keepDaily: number; keepWeekly: number; schedule: number[] };
 }
 
 export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
@@ -96,7 +109,12 @@ export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
     storage: loadS3Settings(withLocalS3(env)),
     scratchDir: scratchDirFrom(c.ENCODER_SCRATCH_DIR),
     ingestRoot: embeddedDefaults(env).ingestRoot,
-    backup: { dir: embeddedDefaults(env).backupDir, keepDaily: c.BACKUP_KEEP_DAILY, keepWeekly: c.BACKUP_KEEP_WEEKLY },
+    backup: {
+      dir: embeddedDefaults(env).backupDir,
+      keepDaily: c.BACKUP_KEEP_DAILY,
+      keepWeekly: c.BACKUP_KEEP_WEEKLY,
+      schedule: parseSchedule(c.BACKUP_SCHEDULE),
+    },
   };
 }
 
