@@ -94,8 +94,8 @@ ENV NODE_ENV=production \
     VARIANT_CACHE_DIR=/srv/variants
 WORKDIR /app
 # Named volumes take the ownership of the directory they are first mounted over.
-RUN mkdir -p /srv/media /srv/variants /srv/incoming /srv/catalog-generation \
- && chown node:node /srv/media /srv/variants /srv/catalog-generation
+RUN mkdir -p /srv/media /srv/variants /srv/incoming /srv/catalog-generation /srv/backups \
+ && chown node:node /srv/media /srv/variants /srv/catalog-generation /srv/backups
 
 # Demo shape only (docker-compose.demo.yml): the card-provider simulator, no packages at all.
 FROM ${NODE_IMAGE} AS simulator

@@ -185,6 +185,14 @@ export const dashboardData = z.strictObject({
       }),
     )
     .optional(),
+  /** The last good backup set (`ops backup`), a failed run since, and whether none is newer than a day. */
+  backup: z
+    .strictObject({
+      lastOk: z.strictObject({ setId: z.string(), finishedAt: z.number(), files: count, bytes: count }).nullable(),
+      lastFailed: z.strictObject({ finishedAt: z.number(), error: z.string() }).nullable(),
+      late: z.boolean(),
+    })
+    .optional(),
   errors: z
     .array(z.strictObject({ at: z.number(), source: z.enum(['encode', 'mail', 'purge']), subject: z.string(), text: z.string() }))
     .optional(),

@@ -20,6 +20,7 @@ import * as m018 from './migrations/018_ingest_runs_teased';
 import * as m019 from './migrations/019_media_list_polls';
 import * as m023 from './migrations/023_members_access_indexes';
 import * as m024 from './migrations/024_admin_reauth_passkey_names';
+import * as m025 from './migrations/025_backup_runs';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '019_media_list_polls': m019,
   '023_members_access_indexes': m023,
   '024_admin_reauth_passkey_names': m024,
+  '025_backup_runs': m025,
 };
 
 const source: Knex.MigrationSource<string> = {

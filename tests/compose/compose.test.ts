@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/site';
@@ -30,6 +31,8 @@ let values: Record<string, string>;
 /** Required settings whose refusal points at the docs' Mail section rather than at openssl. */
 const MAIL_SETTINGS: readonly string[] = ['SITE_URL', 'SMTP_URL', 'MAIL_FROM'];
 let ingestDir: string;
+/** The restore drill's off-site folder. */
+let offsite: string | undefined;
 /** Set once `up` worked: later checks fail at once instead of waiting out their timeouts. */
 let started = false;
 const requireStarted = () => {
@@ -107,6 +110,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
   });
   afterAll(async () => {
     await tearDown(project, ingestDir);
+    if (offsite) await rm(offsite, { recursive: true, force: true });
   });
 
   describe('required values', () => {
@@ -387,5 +391,58 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       await expectServing(30_000);
       expect(await mysql(`select username from members where username = '${MEMBER.username}'`)).toBe(MEMBER.username);
     }, 700_000);
+
+    it('restores a backup into a stack brought up empty (`down -v`): the member, the clip and its renditions come back', async () => {
+      requireStarted();
+      expect(await project.inspect('backup', '{{.State.Status}}')).toBe('running');
+      const cookie = await signIn();
+      const before = await memberRange(cookie, `compose-before-backup-${Date.now()}`);
+      expect(before.status).toBe(206);
+      const counts = `select (select count(*) from members), (select count(*) from videos), (select count(*) from media_jobs where status = 'done')`;
+      const rows = await mysql(counts);
+      // The set goes to a folder off the volumes (the docs' off-site copy), as the operator's user.
+      offsite = await mkdtemp(join(tmpdir(), 'compose-offsite-'));
+      await chmod(offsite, 0o777);
+      const made = await must(
+        project.compose(['run', '--rm', '-T', '-v', `${offsite}:/srv/offsite`, 'operator', 'ops', 'backup', '--to', '/srv/offsite'], {
+          timeoutMs: 180_000,
+        }),
+        'ops backup',
+      );
+      expect(made).toMatch(/^backup \d{8}T\d{6}\.\d{3}Z written/m);
+      started = false;
+      await must(project.compose(['down', '-v'], { timeoutMs: 180_000 }), 'down -v');
+      await must(project.compose(['up', '-d'], { timeoutMs: 600_000 }), 'up (empty)');
+      await project.waitHealthy(SERVICES);
+      expect(await mysql('select count(*) from members')).toBe('0');
+      const restored = await must(
+        project.compose(
+          [
+            'run',
+            '--rm',
+            '-T',
+            '-v',
+            `${offsite}:/srv/offsite:ro`,
+            'operator',
+            'ops',
+            'restore-backup',
+            'latest',
+            '--from',
+            '/srv/offsite',
+          ],
+          {
+            timeoutMs: 300_000,
+          },
+        ),
+        'ops restore-backup',
+      );
+      expect(restored).toMatch(/every table's count as the set records it/);
+      started = true;
+      expect(await mysql(counts)).toBe(rows);
+      await expectServing(30_000);
+      const after = await memberRange(await signIn(), `compose-after-restore-${Date.now()}`);
+      expect(after).toMatchObject({ status: 206, range: before.range });
+      expect(after.body.equals(before.body)).toBe(true);
+    }, 1_200_000);
   });
 });

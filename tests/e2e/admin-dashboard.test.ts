@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { createKnex } from '@media-site/db';
 import { dashboard, totpCode, type Dashboard } from '@media-site/db/admin';
+import { recordBackupRun } from '@media-site/db/backup';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { screenshotDir, startSite, type Site } from './browser';
 
@@ -19,6 +20,19 @@ const ALL = { members: true, payments: true, encode: true, reports: true, operat
 const usd = (cents: number) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' }).format(cents / 100);
 
 async function seed(knex: Knex, now: number): Promise<void> {
+  // The last good backup five hours ago.
+  const backupAt = now - 5 * 3_600_000;
+  await recordBackupRun(knex, {
+    status: 'ok',
+    setId: 'e2e-set',
+    host: 'e2e',
+    startedAt: backupAt - 60_000,
+    finishedAt: backupAt,
+    rows: 1,
+    files: 1418,
+    bytes: 135_266_304,
+    copiedBytes: 0,
+  });
   // Today, however early in the UTC day the test runs.
   const today = Math.max(now - 60_000, Math.floor(now / DAY) * DAY);
   for (const username of ['dash_a', 'dash_b', 'dash_c']) {
@@ -173,6 +187,7 @@ describe('the console dashboard', () => {
       if (before.purge!.oldest === null)
         await page.getByText(/Oldest: a takedown queued .* tried 4 times; last error: e2e: the purge hook answered 502\./).waitFor();
       await page.getByRole('cell', { name: 'e2e: ffmpeg exited with code 1' }).waitFor();
+      await page.getByText(/^Last good backup 5 hours ago \(.*\): set e2e-set, 1418 media files, 129\.0 MiB\./).waitFor();
       // Each chart is a named picture with its figures as a table beside it.
       expect(
         await page
@@ -239,7 +254,7 @@ describe('the console dashboard', () => {
     const { page } = await signIn('dash_support', 'tablet');
     await page.getByRole('heading', { name: 'Members', level: 2 }).waitFor();
     await page.getByRole('heading', { name: 'Revenue', level: 2 }).waitFor();
-    for (const hidden of ['Reports', 'Encode queue', 'CDN purges', 'Recent errors', "Media services' lists"])
+    for (const hidden of ['Reports', 'Encode queue', 'CDN purges', 'Recent errors', "Media services' lists", 'Backups'])
       expect(await page.getByRole('heading', { name: hidden, level: 2 }).count(), hidden).toBe(0);
     const body = await page.evaluate(async () => (await fetch('/api/admin/dashboard?days=7')).json());
     expect(Object.keys(body as object).sort()).toEqual(['days', 'members', 'now', 'revenue', 'sections']);
@@ -250,7 +265,7 @@ describe('the console dashboard', () => {
     const { page } = await signIn('dash_mod', 'desktop');
     await page.getByRole('heading', { name: 'Encode queue', level: 2 }).waitFor();
     await page.getByRole('heading', { name: 'Reports', level: 2 }).waitFor();
-    for (const hidden of ['Members', 'Revenue', 'CDN purges', 'Recent errors'])
+    for (const hidden of ['Members', 'Revenue', 'CDN purges', 'Recent errors', 'Backups'])
       expect(await page.getByRole('heading', { name: hidden, level: 2 }).count(), hidden).toBe(0);
     // No figures per day: no window to set.
     await page.getByText(/^Read at /).waitFor();

@@ -117,17 +117,17 @@ describe('the restore drill on the embedded default', () => {
       // The disk is lost: a new, empty data folder; restore before the first start (no demo seed).
       const dataDir = mkdtempSync(join(tmpdir(), 'drill-restored-'));
       const empty = { databaseUrl: `sqlite:${join(dataDir, 'catalog.sqlite')}`, mediaRoot: join(dataDir, 'media') };
-      const check = await cli(empty, 'restore', 'latest', '--from', backups, '--dry-run');
+      const check = await cli(empty, 'restore-backup', 'latest', '--from', backups, '--dry-run');
       expect(check.code, check.err).toBe(0);
       expect(check.out).toMatch(/is whole: .*checked against their sha256\nthis database would take it/);
-      const restored = await cli(empty, 'restore', 'latest', '--from', backups);
+      const restored = await cli(empty, 'restore-backup', 'latest', '--from', backups);
       expect(restored.code, restored.err).toBe(0);
       expect(restored.out).toMatch(/every table's count as the set records it/);
 
       stack = await startStack({ frontDoor: 'nginx', dataDir });
       expect(await look(stack, paths)).toEqual(before);
       // A second restore over a site in use is refused, with the reason.
-      const again = await cli(empty, 'restore', 'latest', '--from', backups);
+      const again = await cli(empty, 'restore-backup', 'latest', '--from', backups);
       expect(again).toMatchObject({
         code: 1,
         err: expect.stringMatching(/in use \(members has \d+ rows\): restore into an empty database/),

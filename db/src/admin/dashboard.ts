@@ -3,6 +3,7 @@ import { mediaListPolls, type MediaListPoll } from './media-lists';
 import { isSqlite } from '../knex';
 import { AdminRuleError } from './errors';
 import { NO_HOLIDAYS, nextDeadline, overdue, openReports, type HolidayList } from '../moderation';
+import { backupStatus, type BackupStatus } from '../backup/runs';
 
 // The console's dashboard: figures per UTC day over the last `days` days, read in a
 // handful of bounded queries. Each section is read only when the caller's role may see it.
@@ -108,6 +109,8 @@ export interface Dashboard {
   purge?: PendingPurge;
   /** When each media service last fetched its revocation and takedown lists (migration 019). */
   mediaLists?: MediaListPoll[];
+  /** The last good backup set and a failure since (migration 025). */
+  backup?: BackupStatus;
   errors?: RecordedError[];
 }
 
@@ -358,14 +361,15 @@ export async function dashboard(db: Knex, q: DashboardQuery): Promise<Dashboard>
   if (!Number.isInteger(q.days) || q.days < DASHBOARD_DAYS_MIN || q.days > DASHBOARD_DAYS_MAX) throw new AdminRuleError('bad_input', WHOLE);
   const starts = dayStarts(q.days, q.now);
   const { sections } = q;
-  const [members, revenue, encode, reports, purge, mediaLists, errors] = await Promise.all([
+  const [members, revenue, encode, reports, purge, mediaLists, backup, errors] = await Promise.all([
     sections.members ? membersPerDay(db, starts, q.now) : undefined,
     sections.payments ? revenuePerDay(db, starts) : undefined,
     sections.encode ? encodeQueue(db) : undefined,
     sections.reports ? reportsDue(db, q.now, q.holidays ?? NO_HOLIDAYS) : undefined,
     sections.operations ? pendingPurge(db) : undefined,
     sections.operations ? mediaListPolls(db, q.now) : undefined,
+    sections.operations ? backupStatus(db, q.now) : undefined,
     sections.operations ? recentErrors(db) : undefined,
   ]);
-  return { now: q.now, days: starts.map(dayName), members, revenue, encode, reports, purge, mediaLists, errors };
+  return { now: q.now, days: starts.map(dayName), members, revenue, encode, reports, purge, mediaLists, backup, errors };
 }

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Knex } from 'knex';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { dumpDatabase, RestoreRefused } from '@media-site/db/backup';
+import { backupStatus, dumpDatabase, RestoreRefused } from '@media-site/db/backup';
 import { createTestDb, grantVod, testBackends, useTestDb, type Backend } from '@media-site/db/testing';
 import { runOpsCaptured, runOpsCommand } from '../commands/registry';
 import { ensureDemoMember } from '../seed/demo-member';
 import { seedDemoCatalog } from '../seed/demo-rows';
-import { LocalMedia } from './media';
+import { LocalMedia, type MediaSource } from './media';
 import { nextRunAt, parseSchedule } from './schedule';
 import { backup, restore } from './run';
 import { BackupError, BackupStore, keptSets, LOCK_STALE_MS, setIdAt } from './store';
@@ -56,13 +56,16 @@ function treeOf(root: string): Record<string, string> {
 
 /**
  * The database as lines, but the generation (bumped on restore: running bffs drop what they
- * cached). `asText`: every value as text, for two engines (MariaDB gives a DECIMAL as "9.99").
+ * cached) and the backup runs. `asText`: every value as text, for two engines (MariaDB gives a DECIMAL as "9.99").
  */
 async function dumpLines(knex: Knex, asText = false): Promise<string[]> {
   const lines: string[] = [];
+  let table = '';
   await dumpDatabase(knex, (line) => {
     const parsed = JSON.parse(line) as unknown;
-    if (Array.isArray(parsed) && parsed[0] === 'generation') return;
+    if (!Array.isArray(parsed)) table = (parsed as { table: string }).table;
+    // backup_runs: the source records its run after the set, by design.
+    else if (parsed[0] === 'generation' || table === 'backup_runs') return;
     lines.push(asText && Array.isArray(parsed) ? JSON.stringify(parsed.map((v) => (v === null ? null : String(v)))) : line);
   });
   return lines;
@@ -133,6 +136,42 @@ describe.each(testBackends())('backup and restore (%s)', (backend: Backend) => {
     const fourth = await run(4);
     expect(fourth.pruned).toEqual([setIdAt(day(2))]);
     expect(fourth.objectsRemoved).toBe(1);
+  });
+
+  it('records each run for the dashboard: the last good set, a failure since, late after a day', async () => {
+    const store = new BackupStore(folder('backups'));
+    const at = Date.parse('2027-01-20T03:30:00Z'); // after every other test's runs
+    const { manifest } = await backup({
+      knex: source.knex,
+      store,
+      media: new LocalMedia(mediaTree()),
+      keepDaily: 7,
+      keepWeekly: 4,
+      now: () => at,
+    });
+    expect(await backupStatus(source.knex, at + 3_600_000)).toEqual({
+      lastOk: { setId: manifest.id, finishedAt: at, files: 5, bytes: manifest.media.bytes },
+      lastFailed: null,
+      late: false,
+    });
+    const broken: MediaSource = {
+      kind: 'local',
+      // eslint-disable-next-line require-yield
+      async *walk() {
+        throw new Error('the media disk is gone');
+      },
+      open: async () => null,
+    };
+    await expect(
+      backup({ knex: source.knex, store, media: broken, keepDaily: 7, keepWeekly: 4, now: () => at + 86_400_000 }),
+    ).rejects.toThrow(/disk is gone/);
+    expect(await backupStatus(source.knex, at + 86_400_000 + 3 * 3_600_000)).toMatchObject({
+      lastOk: { setId: manifest.id },
+      lastFailed: { finishedAt: at + 86_400_000, error: 'the media disk is gone' },
+      late: true,
+    });
+    // The failed run left no set behind.
+    expect((await store.sets()).map((s) => s.id)).toEqual([manifest.id]);
   });
 
   it('a dry run finds a damaged object; a restore refuses it before the database is touched', async () => {

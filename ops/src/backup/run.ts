@@ -5,7 +5,8 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
-import { dumpDatabase, loadDatabase, restoreProblem, RestoreRefused } from '@media-site/db/backup';
+import { dumpDatabase, loadDatabase, recordBackupRun, restoreProblem, RestoreRefused } from '@media-site/db/backup';
+import { hostname } from 'node:os';
 import { safeSegments, type MediaSource, type MediaTarget, type SourceFile } from './media';
 import {
   BackupError,
@@ -84,79 +85,105 @@ export interface BackupResult {
  * earlier set holds; then retention. The set exists once its manifest is written (last).
  */
 export function backup(options: BackupOptions): Promise<BackupResult> {
+  const { store, knex } = options;
+  const now = options.now ?? Date.now;
+  return store.locked('backup', async () => {
+    const startedAt = now();
+    try {
+      const result = await writeSet(options, startedAt);
+      const { manifest: m } = result;
+      await recordBackupRun(knex, {
+        status: 'ok',
+        setId: m.id,
+        host: hostname(),
+        startedAt,
+        finishedAt: m.finishedAt,
+        rows: m.database.rows,
+        files: m.media.files,
+        bytes: m.media.bytes,
+        copiedBytes: m.media.copiedBytes,
+      });
+      return result;
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      await recordBackupRun(knex, { status: 'failed', host: hostname(), startedAt, finishedAt: now(), error }).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+/** The set itself (backup() holds the lock and records the run). */
+async function writeSet(options: BackupOptions, startedAt: number): Promise<BackupResult> {
   const { store, knex, media } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  return store.locked('backup', async () => {
-    await store.clearUnfinished();
-    const previous = (await store.sets()).at(-1);
-    const known = new Map<string, MediaEntry>();
-    if (previous) for await (const entry of store.mediaEntries(previous)) known.set(entry.path, entry);
-    const startedAt = now();
-    const id = setIdAt(startedAt);
-    const dir = store.setDir(id);
-    if (existsSync(dir)) throw new BackupError(`set ${id} exists already`);
-    await mkdir(dir, { recursive: true });
+  await store.clearUnfinished();
+  const previous = (await store.sets()).at(-1);
+  const known = new Map<string, MediaEntry>();
+  if (previous) for await (const entry of store.mediaEntries(previous)) known.set(entry.path, entry);
+  const id = setIdAt(startedAt);
+  const dir = store.setDir(id);
+  if (existsSync(dir)) throw new BackupError(`set ${id} exists already`);
+  await mkdir(dir, { recursive: true });
 
+  options.signal?.throwIfAborted();
+  const dbOut = lineWriter(join(dir, DATABASE_FILE));
+  const dump = await dumpDatabase(knex, (line) => dbOut.write(line));
+  const dbFile = await dbOut.close();
+  const rows = Object.values(dump.tables).reduce((a, b) => a + b, 0);
+  log(`database: ${rows} rows in ${Object.keys(dump.tables).length} tables (${dbFile.bytes} bytes compressed)`);
+
+  const mediaOut = lineWriter(join(dir, MEDIA_FILE));
+  let files = 0;
+  let bytes = 0;
+  let copiedFiles = 0;
+  let copiedBytes = 0;
+  let vanished = 0;
+  const copy = async (file: SourceFile): Promise<{ entry: MediaEntry; added: boolean } | null> => {
+    const before = known.get(file.path);
+    if (before && before.version === file.version && existsSync(store.objectPath(before.sha256))) return { entry: before, added: false };
+    const opened = await media.open(file.path);
+    if (!opened) return null;
+    const stored = await store.putObject(opened.body);
+    const entry = {
+      path: file.path,
+      size: stored.bytes,
+      mtimeMs: Math.round(opened.mtimeMs),
+      sha256: stored.sha256,
+      version: file.version,
+    };
+    return { entry, added: stored.added };
+  };
+  for await (const copied of mapOrdered(media.walk(), IN_FLIGHT, copy)) {
     options.signal?.throwIfAborted();
-    const dbOut = lineWriter(join(dir, DATABASE_FILE));
-    const dump = await dumpDatabase(knex, (line) => dbOut.write(line));
-    const dbFile = await dbOut.close();
-    const rows = Object.values(dump.tables).reduce((a, b) => a + b, 0);
-    log(`database: ${rows} rows in ${Object.keys(dump.tables).length} tables (${dbFile.bytes} bytes compressed)`);
-
-    const mediaOut = lineWriter(join(dir, MEDIA_FILE));
-    let files = 0;
-    let bytes = 0;
-    let copiedFiles = 0;
-    let copiedBytes = 0;
-    let vanished = 0;
-    const copy = async (file: SourceFile): Promise<{ entry: MediaEntry; added: boolean } | null> => {
-      const before = known.get(file.path);
-      if (before && before.version === file.version && existsSync(store.objectPath(before.sha256))) return { entry: before, added: false };
-      const opened = await media.open(file.path);
-      if (!opened) return null;
-      const stored = await store.putObject(opened.body);
-      const entry = {
-        path: file.path,
-        size: stored.bytes,
-        mtimeMs: Math.round(opened.mtimeMs),
-        sha256: stored.sha256,
-        version: file.version,
-      };
-      return { entry, added: stored.added };
-    };
-    for await (const copied of mapOrdered(media.walk(), IN_FLIGHT, copy)) {
-      options.signal?.throwIfAborted();
-      if (!copied) {
-        vanished += 1;
-        continue;
-      }
-      const { entry } = copied;
-      if (copied.added) {
-        copiedFiles += 1;
-        copiedBytes += entry.size;
-      }
-      await mediaOut.write(JSON.stringify([entry.path, entry.size, entry.mtimeMs, entry.sha256, entry.version]));
-      files += 1;
-      bytes += entry.size;
+    if (!copied) {
+      vanished += 1;
+      continue;
     }
-    const mediaFile = await mediaOut.close();
-    log(`media: ${files} files, ${bytes} bytes; copied ${copiedFiles} new (${copiedBytes} bytes)`);
+    const { entry } = copied;
+    if (copied.added) {
+      copiedFiles += 1;
+      copiedBytes += entry.size;
+    }
+    await mediaOut.write(JSON.stringify([entry.path, entry.size, entry.mtimeMs, entry.sha256, entry.version]));
+    files += 1;
+    bytes += entry.size;
+  }
+  const mediaFile = await mediaOut.close();
+  log(`media: ${files} files, ${bytes} bytes; copied ${copiedFiles} new (${copiedBytes} bytes)`);
 
-    const manifest: Manifest = {
-      format: FORMAT,
-      id,
-      startedAt,
-      finishedAt: now(),
-      database: { ...dump, file: DATABASE_FILE, bytes: dbFile.bytes, sha256: dbFile.sha256, rows },
-      media: { storage: media.kind, file: MEDIA_FILE, sha256: mediaFile.sha256, files, bytes, copiedFiles, copiedBytes },
-    };
-    await store.writeManifest(manifest);
-    const pruned = await store.prune(options.keepDaily, options.keepWeekly);
-    if (pruned.removed.length > 0) log(`retention: removed sets ${pruned.removed.join(', ')} and ${pruned.objectsRemoved} objects`);
-    return { manifest, vanished, pruned: pruned.removed, objectsRemoved: pruned.objectsRemoved };
-  });
+  const manifest: Manifest = {
+    format: FORMAT,
+    id,
+    startedAt,
+    finishedAt: now(),
+    database: { ...dump, file: DATABASE_FILE, bytes: dbFile.bytes, sha256: dbFile.sha256, rows },
+    media: { storage: media.kind, file: MEDIA_FILE, sha256: mediaFile.sha256, files, bytes, copiedFiles, copiedBytes },
+  };
+  await store.writeManifest(manifest);
+  const pruned = await store.prune(options.keepDaily, options.keepWeekly);
+  if (pruned.removed.length > 0) log(`retention: removed sets ${pruned.removed.join(', ')} and ${pruned.objectsRemoved} objects`);
+  return { manifest, vanished, pruned: pruned.removed, objectsRemoved: pruned.objectsRemoved };
 }
 
 /** What a verification found wrong with a set; empty when every byte is as recorded. */
@@ -235,35 +262,39 @@ export interface RestoreResult {
 export function restore(options: RestoreOptions): Promise<RestoreResult> {
   const { store, knex } = options;
   const log = options.log ?? (() => {});
-  return store.locked(options.dryRun ? 'restore --dry-run' : 'restore', async () => {
-    const manifest = await store.resolve(options.set);
-    const refused = await restoreProblem(knex, manifest.database.migrations);
-    if (options.dryRun) {
-      const problems = await verifySet(store, manifest, log);
-      return { manifest, problems, refused, placed: 0, same: 0, rows: {} };
-    }
-    if (refused) throw new RestoreRefused(refused);
-    const dbFile = join(store.setDir(manifest.id), manifest.database.file);
-    if ((await sha256OfFile(dbFile)).sha256 !== manifest.database.sha256)
-      throw new BackupError(`${DATABASE_FILE}: damaged (sha256 differs from the manifest's)`);
-    let placed = 0;
-    let same = 0;
-    const place = async (entry: MediaEntry) => {
-      const object = store.objectPath(entry.sha256);
-      if (!existsSync(object)) throw new BackupError(`${entry.path}: its object ${entry.sha256.slice(0, 12)}… is missing from the set`);
-      return options.media.place(entry, object);
-    };
-    for await (const outcome of mapOrdered(store.mediaEntries(manifest), IN_FLIGHT, place)) {
-      if (outcome === 'placed') placed += 1;
-      else same += 1;
-      if ((placed + same) % 1000 === 0) log(`media: ${placed + same} of ${manifest.media.files} files`);
-    }
-    log(`media: ${placed} files placed, ${same} already there`);
-    const rows = await loadDatabase(knex, manifest.database.migrations, gzLines(dbFile));
-    for (const [table, count] of Object.entries(manifest.database.tables)) {
-      if ((rows[table] ?? 0) !== count) throw new BackupError(`${table}: restored ${rows[table] ?? 0} rows, the set holds ${count}`);
-    }
-    log(`database: ${Object.values(rows).reduce((a, b) => a + b, 0)} rows restored`);
-    return { manifest, problems: [], refused: null, placed, same, rows };
-  });
+  return store.locked(
+    options.dryRun ? 'restore --dry-run' : 'restore',
+    async () => {
+      const manifest = await store.resolve(options.set);
+      const refused = await restoreProblem(knex, manifest.database.migrations);
+      if (options.dryRun) {
+        const problems = await verifySet(store, manifest, log);
+        return { manifest, problems, refused, placed: 0, same: 0, rows: {} };
+      }
+      if (refused) throw new RestoreRefused(refused);
+      const dbFile = join(store.setDir(manifest.id), manifest.database.file);
+      if ((await sha256OfFile(dbFile)).sha256 !== manifest.database.sha256)
+        throw new BackupError(`${DATABASE_FILE}: damaged (sha256 differs from the manifest's)`);
+      let placed = 0;
+      let same = 0;
+      const place = async (entry: MediaEntry) => {
+        const object = store.objectPath(entry.sha256);
+        if (!existsSync(object)) throw new BackupError(`${entry.path}: its object ${entry.sha256.slice(0, 12)}… is missing from the set`);
+        return options.media.place(entry, object);
+      };
+      for await (const outcome of mapOrdered(store.mediaEntries(manifest), IN_FLIGHT, place)) {
+        if (outcome === 'placed') placed += 1;
+        else same += 1;
+        if ((placed + same) % 1000 === 0) log(`media: ${placed + same} of ${manifest.media.files} files`);
+      }
+      log(`media: ${placed} files placed, ${same} already there`);
+      const rows = await loadDatabase(knex, manifest.database.migrations, gzLines(dbFile));
+      for (const [table, count] of Object.entries(manifest.database.tables)) {
+        if ((rows[table] ?? 0) !== count) throw new BackupError(`${table}: restored ${rows[table] ?? 0} rows, the set holds ${count}`);
+      }
+      log(`database: ${Object.values(rows).reduce((a, b) => a + b, 0)} rows restored`);
+      return { manifest, problems: [], refused: null, placed, same, rows };
+    },
+    { readOnly: true },
+  );
 }

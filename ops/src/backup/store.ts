@@ -120,8 +120,8 @@ export class BackupStore {
    * process of this host that is gone, was left by a run that died (a container killed mid-set) and
    * is taken over.
    */
-  async locked<T>(what: string, work: () => Promise<T>): Promise<T> {
-    await mkdir(this.dir, { recursive: true });
+  async locked<T>(what: string, work: () => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
+    if (!options.readOnly) await mkdir(this.dir, { recursive: true });
     const file = join(this.dir, 'lock');
     const mine = JSON.stringify({ what, host: hostname(), pid: process.pid, since: new Date().toISOString() });
     for (let attempt = 0; ; attempt += 1) {
@@ -131,7 +131,12 @@ export class BackupStore {
         await handle.close();
         break;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        // A reader (restore) of a folder it may not write (a read-only mount of the off-site copy):
+        // nothing here can prune it, so it reads without the lock.
+        if (options.readOnly && (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')) return work();
+        if (options.readOnly && code === 'ENOENT') throw new BackupError(`no finished set in ${this.dir}: the folder does not exist`);
+        if (code !== 'EEXIST' || attempt > 0) throw err;
         const held = await readFile(file, 'utf8').catch(() => '');
         if (!(await this.stale(file, held))) {
           throw new BackupError(`another ${held ? describeLock(held) : 'run'} is using ${this.dir}; if none is running, remove ${file}`);

@@ -177,8 +177,8 @@ export const backupCommands: Record<string, Command> = {
     positionals: 0,
     run: backupsCommand,
   },
-  restore: {
-    usage: `restore <set|latest> [--from DIR] [--dry-run]
+  'restore-backup': {
+    usage: `restore-backup <set|latest> [--from DIR] [--dry-run]
     Puts a set back into an empty stack: media first (each file checked against its sha256), then
     the database. Refuses a database with members, admins or content. --dry-run checks every byte of
     the set and says whether this database would take it, changing nothing.`,

@@ -31,6 +31,12 @@ function text(d: Dashboard): string {
       `purges: ${d.purge.pending} pending${o ? `; oldest: ${o.event} queued ${isoTime(o.createdAt, '-', 's')}, tried ${o.attempts} time(s)${o.lastError ? `, last error: ${o.lastError}` : ''}` : ''}`,
     );
   }
+  if (d.backup) {
+    const { lastOk, lastFailed, late } = d.backup;
+    lines.push(
+      `backups: ${lastOk ? `last good set ${lastOk.setId}, finished ${isoTime(lastOk.finishedAt, '-', 's')}` : 'none yet'}${late ? '  LATE (none in the last day)' : ''}${lastFailed ? `; failed since at ${isoTime(lastFailed.finishedAt, '-', 's')}: ${lastFailed.error}` : ''}`,
+    );
+  }
   const errors = d.errors ?? [];
   lines.push(errors.length === 0 ? 'recorded errors: none' : `recorded errors (newest first):`);
   for (const e of errors) lines.push(`  ${isoTime(e.at, '-', 's')}  ${e.source.padEnd(6)}  ${e.subject}: ${e.text}`);

@@ -22,4 +22,11 @@ describe('ops command groups', () => {
     expect(catalog.code).toBe(2);
     expect(catalog.err).toMatch(/unknown command: catalog/);
   });
+
+  it('reaches a content restore and a backup restore by their own names', async () => {
+    expect((await cli('restore', '/video/nothing-here', '--by', 'x', '--reason', 'y')).err).toMatch(/video|not found|no /i);
+    expect((await cli('restore-backup', 'latest', '--from', '/nonexistent-backups')).err).toMatch(
+      /no finished set in \/nonexistent-backups/,
+    );
+  });
 });

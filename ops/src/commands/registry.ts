@@ -29,7 +29,14 @@ const groups: Record<string, Record<string, Command>> = {
   backup: backupCommands,
 };
 
-const commands: Record<string, Command> = Object.assign({}, ...Object.values(groups));
+/** Every command by its bare name; a name in two groups would make one unreachable, so it is refused here. */
+const commands: Record<string, Command> = {};
+for (const [group, members] of Object.entries(groups)) {
+  for (const [name, command] of Object.entries(members)) {
+    if (name in commands) throw new Error(`ops: the command "${name}" of the ${group} group has the name of another group's command`);
+    commands[name] = command;
+  }
+}
 
 /**
  * `ops <group> <command> ...` and `ops <command> ...` both work (`catalog ingest`, `ingest`; the old

@@ -2,12 +2,43 @@ import { when, type DashboardData } from '../shared/api';
 import { Table } from '../shared/Table';
 import { ago } from './Figures';
 
+/** The last good backup's age: late when none is newer than a day (docs/operate.md, "Back up and restore"). */
+function Backups({ backup, now }: { backup: NonNullable<DashboardData['backup']>; now: number }) {
+  const { lastOk, lastFailed, late } = backup;
+  return (
+    <section aria-labelledby="dash-backup">
+      <h2 id="dash-backup">Backups</h2>
+      <p>
+        {lastOk ? (
+          <>
+            Last good backup {ago(lastOk.finishedAt, now)} ago ({when(lastOk.finishedAt)}): set {lastOk.setId}, {lastOk.files} media files,{' '}
+            {(lastOk.bytes / 1024 / 1024).toFixed(1)} MiB.
+          </>
+        ) : (
+          'No backup has been made yet.'
+        )}{' '}
+        {late && <strong className="admin-late">Late: no good backup in the last day.</strong>}
+      </p>
+      {lastFailed && (
+        <p>
+          <strong className="admin-late">The last run failed</strong> {ago(lastFailed.finishedAt, now)} ago: {lastFailed.error}
+        </p>
+      )}
+      <p className="admin-hint">
+        Compose&apos;s <code>backup</code> service writes a set at each <code>BACKUP_SCHEDULE</code> time; <code>ops backup</code> writes
+        one by hand, <code>ops restore-backup</code> puts one back.
+      </p>
+    </section>
+  );
+}
+
 /** The media services' lists by age, and the failures the database records. */
 export function Operations({ data }: { data: DashboardData }) {
   const errors = data.errors ?? [];
   const lists = data.mediaLists ?? [];
   return (
     <>
+      {data.backup && <Backups backup={data.backup} now={data.now} />}
       <section aria-labelledby="dash-lists">
         <h2 id="dash-lists">Media services&apos; lists</h2>
         <p className="admin-hint">

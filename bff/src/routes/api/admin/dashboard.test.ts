@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { totpCode } from '@media-site/db/admin';
+import { recordBackupRun } from '@media-site/db/backup';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { cookieHeader, setCookies } from '../../../test/cookies';
@@ -134,6 +135,30 @@ describe.each(testBackends())('GET /api/admin/dashboard (%s)', (backend) => {
     ]);
     // Support sees members and revenue, not the services.
     expect((await get('/api/admin/dashboard?days=1', cookies.get('support'))).body.mediaLists).toBeUndefined();
+  });
+
+  it("shows the last good backup's age to the owner, late when none is newer than a day", async () => {
+    const owner = cookies.get('owner');
+    expect((await get('/api/admin/dashboard?days=1', owner)).body.backup).toEqual({ lastOk: null, lastFailed: null, late: true });
+    const now = kit.deps.now();
+    const run = { host: 'backup-1', startedAt: now - 3_600_000 };
+    await recordBackupRun(kit.db.knex, {
+      ...run,
+      status: 'ok',
+      setId: 'a-set',
+      finishedAt: now - 3_000_000,
+      rows: 10,
+      files: 3,
+      bytes: 300,
+      copiedBytes: 3,
+    });
+    await recordBackupRun(kit.db.knex, { ...run, status: 'failed', finishedAt: now - 60_000, error: 'disk full' });
+    expect((await get('/api/admin/dashboard?days=1', owner)).body.backup).toEqual({
+      lastOk: { setId: 'a-set', finishedAt: now - 3_000_000, files: 3, bytes: 300 },
+      lastFailed: { finishedAt: now - 60_000, error: 'disk full' },
+      late: false,
+    });
+    expect((await get('/api/admin/dashboard?days=1', cookies.get('support'))).body.backup).toBeUndefined();
   });
 
   it('no console session is a 401; a cross-site request a 403', async () => {
