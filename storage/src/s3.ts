@@ -9,6 +9,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  type ListObjectsV2CommandOutput,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -128,9 +129,8 @@ export class S3Originals implements PresigningOriginals {
     }
   }
 
-  /** ListObjectsV2 with `/` as delimiter, page by page (`listPageSize` keys each), up to `max` keys. */
-  async list(prefix: string, max = LIST_MAX): Promise<ListedObject[]> {
-    const listed: ListedObject[] = [];
+  /** ListObjectsV2, page by page (`listPageSize` keys each): each page's objects. */
+  private async *pages(prefix: string, delimiter?: string): AsyncIterable<NonNullable<ListObjectsV2CommandOutput['Contents']>> {
     let token: string | undefined;
     do {
       const wait = deadline(ANSWER_DEADLINE_MS);
@@ -140,7 +140,7 @@ export class S3Originals implements PresigningOriginals {
           new ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: prefix,
-            Delimiter: '/',
+            Delimiter: delimiter,
             MaxKeys: this.listPageSize,
             ContinuationToken: token,
           }),
@@ -151,40 +151,34 @@ export class S3Originals implements PresigningOriginals {
       } finally {
         wait.done();
       }
-      for (const o of page.Contents ?? []) {
+      yield page.Contents ?? [];
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** The objects directly in the folder `prefix` (`/` as delimiter), up to `max` keys. */
+  async list(prefix: string, max = LIST_MAX): Promise<ListedObject[]> {
+    const listed: ListedObject[] = [];
+    for await (const contents of this.pages(prefix, '/')) {
+      for (const o of contents) {
         if (!o.Key || o.Key === prefix) continue;
         if (listed.length >= max) throw new TooManyObjects(`${prefix}: more than ${max} objects`);
         listed.push({ relative: o.Key, size: o.Size ?? 0, version: `${o.ETag ?? ''}-${o.LastModified?.getTime() ?? 0}-${o.Size ?? 0}` });
       }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+    }
     return listed;
   }
 
   /**
-   * Every object under `prefix` (all depths), page by page (ListObjectsV2 without a delimiter);
-   * `version` is the size and ETag, which change whenever the bytes do.
+   * Every object under `prefix` (all depths); `version` is the size and ETag, which change
+   * whenever the bytes do.
    */
   async *walk(prefix = ''): AsyncIterable<ListedObject> {
-    let token: string | undefined;
-    do {
-      const wait = deadline(ANSWER_DEADLINE_MS);
-      let page;
-      try {
-        page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.listPageSize, ContinuationToken: token }),
-          { abortSignal: wait.signal },
-        );
-      } catch (err) {
-        throw unavailable(err);
-      } finally {
-        wait.done();
-      }
-      for (const o of page.Contents ?? []) {
+    for await (const contents of this.pages(prefix)) {
+      for (const o of contents) {
         if (o.Key && !o.Key.endsWith('/')) yield { relative: o.Key, size: o.Size ?? 0, version: `${o.Size ?? 0}:${o.ETag ?? ''}` };
       }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+    }
   }
 
   /** The whole object as a stream, with the mtime kept in its metadata; null when it is gone. */
