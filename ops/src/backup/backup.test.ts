@@ -97,6 +97,14 @@ describe.each(testBackends())('backup and restore (%s)', (backend: Backend) => {
     expect(manifest.media).toMatchObject({ storage: 'local', files: 5, copiedFiles: 4 });
     expect(manifest.database.tables.members).toBe(1);
     expect(manifest.database.tables.takedowns).toBe(1);
+    // Password hashes and members-only media: the owner's alone.
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    let anObject = '';
+    for await (const entry of store.mediaEntries(manifest)) anObject = store.objectPath(entry.sha256);
+    expect([join(store.dir, 'sets'), store.setDir(manifest.id), join(store.dir, 'objects')].map(mode)).toEqual([0o700, 0o700, 0o700]);
+    expect(
+      [join(store.setDir(manifest.id), manifest.database.file), join(store.setDir(manifest.id), 'manifest.json'), anObject].map(mode),
+    ).toEqual([0o600, 0o600, 0o600]);
 
     const target = await createTestDb(backend, { migrate: false });
     try {

@@ -13,6 +13,8 @@ import {
   type BackupStore,
   DATABASE_FILE,
   Digest,
+  DIR_MODE,
+  FILE_MODE,
   FORMAT,
   gzLines,
   MEDIA_FILE,
@@ -47,7 +49,7 @@ export async function* mapOrdered<T, R>(source: AsyncIterable<T>, limit: number,
 function lineWriter(file: string) {
   const gzip = createGzip({ level: 6 });
   const digest = new Digest();
-  const done = pipeline(gzip, digest, createWriteStream(file));
+  const done = pipeline(gzip, digest, createWriteStream(file, { mode: FILE_MODE }));
   return {
     async write(line: string): Promise<void> {
       if (!gzip.write(`${line}\n`)) await once(gzip, 'drain');
@@ -124,7 +126,7 @@ async function writeSet(options: BackupOptions, startedAt: number): Promise<Back
   const id = setIdAt(startedAt);
   const dir = store.setDir(id);
   if (existsSync(dir)) throw new BackupError(`set ${id} exists already`);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: DIR_MODE });
 
   options.signal?.throwIfAborted();
   const dbOut = lineWriter(join(dir, DATABASE_FILE));

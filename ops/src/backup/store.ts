@@ -53,6 +53,13 @@ export interface MediaEntry {
 
 export class BackupError extends Error {}
 
+/**
+ * A set holds password and session hashes and members-only media: the folder and what is written
+ * in it are its owner's alone (the images' user in compose, who reads it back to restore).
+ */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
 /** How often the lock's holder touches it, and how long untouched makes it a dead run's. */
 export const LOCK_BEAT_MS = 20_000;
 export const LOCK_STALE_MS = 120_000;
@@ -121,7 +128,7 @@ export class BackupStore {
    * is taken over.
    */
   async locked<T>(what: string, work: () => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
-    if (!options.readOnly) await mkdir(this.dir, { recursive: true });
+    if (!options.readOnly) await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
     const file = join(this.dir, 'lock');
     const mine = JSON.stringify({ what, host: hostname(), pid: process.pid, since: new Date().toISOString() });
     for (let attempt = 0; ; attempt += 1) {
@@ -217,14 +224,14 @@ export class BackupStore {
    */
   async putObject(source: Readable): Promise<{ sha256: string; bytes: number; added: boolean }> {
     const tmpDir = join(this.dir, 'tmp');
-    await mkdir(tmpDir, { recursive: true });
+    await mkdir(tmpDir, { recursive: true, mode: DIR_MODE });
     const tmp = join(tmpDir, randomBytes(8).toString('hex'));
     const digest = new Digest();
     try {
-      await pipeline(source, digest, createWriteStream(tmp));
+      await pipeline(source, digest, createWriteStream(tmp, { mode: FILE_MODE }));
       const sha256 = digest.hex();
       const dest = this.objectPath(sha256);
-      await mkdir(join(dest, '..'), { recursive: true });
+      await mkdir(join(dest, '..'), { recursive: true, mode: DIR_MODE });
       try {
         // link, not rename: it refuses an existing name, so of two copies of the same bytes at once
         // exactly one is added.
@@ -289,7 +296,7 @@ export class BackupStore {
   async writeManifest(manifest: Manifest): Promise<void> {
     const dir = this.setDir(manifest.id);
     const tmp = join(dir, `${MANIFEST}.tmp`);
-    await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`, { mode: FILE_MODE });
     const handle = await open(tmp, 'r');
     await handle.sync();
     await handle.close();
