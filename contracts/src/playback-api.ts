@@ -54,7 +54,10 @@ export const playback = z.strictObject({
   poster: z.string().nullable(),
   thumbnails: z.string().nullable(),
   trailer: z.string().nullable(),
-  /** Largest first; empty unless `granted` and `ready`. */
+  /**
+   * Largest first; empty unless `granted`. Not `ready`: the original alone (label "Original", size
+   * 0 × 0) when it is an MP4, played while the renditions are made; else empty.
+   */
   renditions: z.array(rendition),
   download: z.string().nullable(),
   /** Every size to download; empty unless `granted`. */

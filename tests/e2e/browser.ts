@@ -18,6 +18,8 @@ export const screenshotDir = join(dirname(fileURLToPath(import.meta.url)), '..',
 export interface SeededPaths {
   photo: string;
   video: string;
+  /** The first video whose original is MPEG-PS (`.mpg`): no browser plays it, only its renditions. */
+  mpegVideo: string;
   vod: string;
   free: string;
   model: string;
@@ -41,6 +43,7 @@ async function seededPaths(databaseUrl: string, demoMember: boolean): Promise<Se
     return {
       photo: await first('photosets'),
       video: await first('videos'),
+      mpegVideo: String((await knex('videos').where('prename', 'like', '%.mpg').orderBy('id').first('path'))?.path),
       vod: await first('vods'),
       free: await first('freephotosets'),
       model: String(

@@ -274,10 +274,21 @@ describe('the member player', () => {
     expect(errors).toEqual([]);
   });
 
-  it('says a video not encoded yet is being prepared, and keeps Download', async () => {
+  it('plays the MP4 original of a video not encoded yet, says so, and keeps Download', async () => {
     await page.goto(`/video/${own.site.seeded.video}`);
-    await page.getByText(/This video is being prepared for playback/).waitFor();
+    await page.getByText('The player plays the original file while this video is prepared in smaller sizes.').waitFor();
+    expect(await page.locator('video.player-video').getAttribute('src')).toMatch(/^\/members\/video\/[^/]+\/[^/]+\.mp4$/);
+    await focusBody(page);
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).currentTime > 0.5);
     await page.getByRole('button', { name: 'Download' }).waitFor();
+    await page.screenshot({ path: join(screenshotDir, 'player-original-1366.png') });
+  });
+
+  it('says a video whose original is not an MP4 is being prepared, with no player', async () => {
+    await page.goto(`/video/${own.site.seeded.mpegVideo}`);
+    await page.getByText(/This video is being prepared for playback/).waitFor();
+    expect(await page.locator('video.player-video').count()).toBe(0);
   });
 
   it('shows a member without the VOD its trailer and why the show is not here', async () => {

@@ -63,6 +63,17 @@ function Preparing({ playback, noun }: { playback: Playback; noun: string }) {
   );
 }
 
+/** Above the player while it plays the original: the smaller sizes and frames come later, or did not. */
+function PlayingOriginal({ playback, noun }: { playback: Playback; noun: string }) {
+  return (
+    <p className="player-status" role="status">
+      {playback.state === 'failed'
+        ? `This ${noun} could not be prepared in smaller sizes: the player plays the original file.`
+        : `The player plays the original file while this ${noun} is prepared in smaller sizes.`}
+    </p>
+  );
+}
+
 /** A public trailer: muted, looping, inline (it may start by itself because it is muted). */
 function Trailer({ playback }: { playback: Playback }) {
   if (playback.state !== 'ready' || !playback.trailer) return null;
@@ -135,7 +146,8 @@ export function PlayerSection({ type, folder, onGone }: { type: PlayableType; fo
   }
   return (
     <section className="player-section" aria-label="Player">
-      {playback.state === 'ready' && playback.renditions.length ? (
+      {playback.state !== 'ready' && playback.renditions.length ? <PlayingOriginal playback={playback} noun={noun} /> : null}
+      {playback.renditions.length ? (
         <VideoPlayer
           key={playback.path}
           playback={playback}

@@ -177,6 +177,35 @@ describe('PlayerSection', () => {
     await screen.findByText('This video is being prepared for playback (42 %). You can download it meanwhile.');
   });
 
+  it('plays the original while the smaller sizes are prepared, and says so', async () => {
+    setSession({ status: 'signedIn', member: MEMBER });
+    const original = {
+      label: 'Original',
+      url: '/members/video/clip-1/clip-1_HD001.mp4',
+      width: 0,
+      height: 0,
+      bitrate: 0,
+      type: 'video/mp4',
+    };
+    stubFetch(() =>
+      json(
+        playback({
+          state: 'preparing',
+          progress: 0.42,
+          duration: null,
+          poster: null,
+          thumbnails: null,
+          trailer: null,
+          renditions: [original],
+        }),
+      ),
+    );
+    const { container } = show(<PlayerSection type="video" folder="clip-1" />);
+    await screen.findByText('The player plays the original file while this video is prepared in smaller sizes.');
+    expect(container.querySelector('video')?.getAttribute('src')).toBe(original.url);
+    expect(screen.queryByText(/being prepared for playback/)).toBeNull();
+  });
+
   it('asks nothing while the session is unknown', () => {
     const fetchMock = stubFetch(() => json(playback()));
     const { container } = show(<PlayerSection type="video" folder="clip-1" />);

@@ -83,24 +83,46 @@ describeWithKit(
       });
     });
 
-    it('says when the files are being prepared, failed or never queued', async () => {
+    it('says when the files are being prepared, failed or never queued, and offers an MP4 original to play meanwhile', async () => {
+      const original = (path: string) => [
+        { label: 'Original', url: `/members/video/${path}/${path}_HD001.mp4`, width: 0, height: 0, bitrate: 0, type: 'video/mp4' },
+      ];
       expect((await play('/api/playback/video/clip-preparing', kit().member)).body).toMatchObject({
         state: 'preparing',
         progress: 0.42,
         duration: null,
         poster: null,
         trailer: null,
-        renditions: [],
+        renditions: original('clip-preparing'),
       });
       expect((await play('/api/playback/video/clip-failed', kit().member)).body).toMatchObject({
         state: 'failed',
         progress: null,
-        renditions: [],
+        renditions: original('clip-failed'),
       });
       expect((await play('/api/playback/video/clip-none', kit().member)).body).toMatchObject({
         state: 'unavailable',
-        renditions: [],
+        renditions: original('clip-none'),
         download: expect.any(String),
+      });
+      // Not to a visitor, nor to a member without the item.
+      expect((await play('/api/playback/video/clip-preparing')).body).toMatchObject({ access: 'sign_in', renditions: [] });
+      expect((await play('/api/playback/video/clip-preparing', kit().lapsed)).body).toMatchObject({ renditions: [] });
+      // An MPEG-PS original (not MP4) is for the download only.
+      await kit()
+        .db.knex('videos')
+        .insert({
+          path: 'clip-mpeg',
+          updatename: 'Title mpeg',
+          modelname: 'Model A1',
+          datetoupload: '2025-05-01',
+          search_text: 'title mpeg',
+          prename: 'clip-mpeg_SD',
+        });
+      expect((await play('/api/playback/video/clip-mpeg', kit().member)).body).toMatchObject({
+        state: 'unavailable',
+        renditions: [],
+        download: '/members/video/clip-mpeg/clip-mpeg_SD001.mpg',
       });
     });
 

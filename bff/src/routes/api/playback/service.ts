@@ -1,6 +1,6 @@
 import { parseManifest, type Manifest } from '@media-site/db/encode';
 import { previewUrl, renditionUrl, type PlayableType } from '@media-site/contracts/playback-layout';
-import type { Playback, PlayAccess, PlayState } from '@media-site/contracts/playback-api';
+import type { Playback, PlayAccess, PlayState, Rendition } from '@media-site/contracts/playback-api';
 import { NotFoundError } from '../../../errors';
 import type { AccountDeps } from '../../../account/deps';
 import { entitlementsOf, hasActiveMembership } from '../../../account/entitlements';
@@ -36,6 +36,18 @@ export async function loadPlayable(deps: AccountDeps, type: PlayableType, path: 
   return { item, manifest, state, progress: state === 'preparing' && job ? job.progress : null };
 }
 
+/**
+ * While an item has no renditions (queued, encoding, failed, never queued), its original when it is
+ * an MP4: most are H.264/AAC, which every browser plays by Range as it does a rendition; the player
+ * says what it plays, and one the browser cannot decode ends in the player's own error, with the
+ * download still below. Its size is not known before the encoder probes it (0).
+ */
+function playableOriginal(type: PlayableType, item: PlayableRow): Rendition[] {
+  const url = originalPath(type, item);
+  if (!/\.mp4$/i.test(url)) return [];
+  return [{ label: 'Original', url, width: 0, height: 0, bitrate: 0, type: 'video/mp4' }];
+}
+
 /** GET /api/playback/{type}/{folder}: everything the player page needs, for this session. */
 export async function playbackView(deps: AccountDeps, member: MemberRow | undefined, type: PlayableType, path: string): Promise<Playback> {
   const { item, manifest, state, progress } = await loadPlayable(deps, type, path);
@@ -53,8 +65,9 @@ export async function playbackView(deps: AccountDeps, member: MemberRow | undefi
     poster: manifest ? previewUrl(type, item.path, 'poster') : null,
     thumbnails: manifest ? previewUrl(type, item.path, 'thumbnails') : null,
     trailer: manifest ? previewUrl(type, item.path, 'trailer') : null,
-    renditions:
-      manifest && granted
+    renditions: !granted
+      ? []
+      : manifest
         ? manifest.renditions.map((r) => ({
             label: r.label,
             url: renditionUrl(type, item.path, r.label),
@@ -63,7 +76,7 @@ export async function playbackView(deps: AccountDeps, member: MemberRow | undefi
             bitrate: r.bitrate,
             type: r.mime,
           }))
-        : [],
+        : playableOriginal(type, item),
     download: granted ? originalPath(type, item) : null,
     // Every size to download: the original, then each rendition, largest first (none unless granted).
     downloads: granted ? downloadChoices(type, item, manifest) : [],
