@@ -59,6 +59,11 @@ function lineWriter(file: string) {
       await done;
       return { sha256: digest.hex(), bytes: digest.bytes };
     },
+    /** A run that failed: the file is let go (the next run clears the unfinished set). */
+    abort(): void {
+      gzip.destroy();
+      done.catch(() => {});
+    },
   };
 }
 
@@ -130,7 +135,10 @@ async function writeSet(options: BackupOptions, startedAt: number): Promise<Back
 
   options.signal?.throwIfAborted();
   const dbOut = lineWriter(join(dir, DATABASE_FILE));
-  const dump = await dumpDatabase(knex, (line) => dbOut.write(line));
+  const dump = await dumpDatabase(knex, (line) => dbOut.write(line)).catch((err: unknown) => {
+    dbOut.abort();
+    throw err;
+  });
   const dbFile = await dbOut.close();
   const rows = Object.values(dump.tables).reduce((a, b) => a + b, 0);
   log(`database: ${rows} rows in ${Object.keys(dump.tables).length} tables (${dbFile.bytes} bytes compressed)`);
@@ -156,20 +164,25 @@ async function writeSet(options: BackupOptions, startedAt: number): Promise<Back
     };
     return { entry, added: stored.added };
   };
-  for await (const copied of mapOrdered(media.walk(), IN_FLIGHT, copy)) {
-    options.signal?.throwIfAborted();
-    if (!copied) {
-      vanished += 1;
-      continue;
+  try {
+    for await (const copied of mapOrdered(media.walk(), IN_FLIGHT, copy)) {
+      options.signal?.throwIfAborted();
+      if (!copied) {
+        vanished += 1;
+        continue;
+      }
+      const { entry } = copied;
+      if (copied.added) {
+        copiedFiles += 1;
+        copiedBytes += entry.size;
+      }
+      await mediaOut.write(JSON.stringify([entry.path, entry.size, entry.mtimeMs, entry.sha256, entry.version]));
+      files += 1;
+      bytes += entry.size;
     }
-    const { entry } = copied;
-    if (copied.added) {
-      copiedFiles += 1;
-      copiedBytes += entry.size;
-    }
-    await mediaOut.write(JSON.stringify([entry.path, entry.size, entry.mtimeMs, entry.sha256, entry.version]));
-    files += 1;
-    bytes += entry.size;
+  } catch (err) {
+    mediaOut.abort();
+    throw err;
   }
   const mediaFile = await mediaOut.close();
   log(`media: ${files} files, ${bytes} bytes; copied ${copiedFiles} new (${copiedBytes} bytes)`);
