@@ -182,6 +182,31 @@ describe.each(testBackends())('backup and restore (%s)', (backend: Backend) => {
     expect((await store.sets()).map((s) => s.id)).toEqual([manifest.id]);
   });
 
+  it('a run stopped mid-set writes no set and gives the folder back; the next run clears what it left and finishes', async () => {
+    const store = new BackupStore(folder('backups'));
+    const local = new LocalMedia(mediaTree());
+    const stop = new AbortController();
+    let opened = 0;
+    const stopping: MediaSource = {
+      kind: 'local',
+      walk: () => local.walk(),
+      open: async (path) => {
+        opened += 1;
+        if (opened === 2) stop.abort(new Error('stopped by a signal'));
+        return local.open(path);
+      },
+    };
+    await expect(backup({ knex: source.knex, store, media: stopping, keepDaily: 7, keepWeekly: 4, signal: stop.signal })).rejects.toThrow(
+      /stopped by a signal/,
+    );
+    expect(await store.sets()).toEqual([]);
+    expect(existsSync(join(store.dir, 'lock'))).toBe(false);
+    expect(readdirSync(join(store.dir, 'sets'))).toHaveLength(1);
+    const { manifest } = await backup({ knex: source.knex, store, media: local, keepDaily: 7, keepWeekly: 4 });
+    expect(readdirSync(join(store.dir, 'sets'))).toEqual([manifest.id]);
+    expect(manifest.media.files).toBe(5);
+  });
+
   it('a dry run finds a damaged object; a restore refuses it before the database is touched', async () => {
     const mediaRoot = mediaTree();
     const store = new BackupStore(folder('backups'));
