@@ -109,16 +109,14 @@ describeWithKit(
       expect((await play('/api/playback/video/clip-preparing')).body).toMatchObject({ access: 'sign_in', renditions: [] });
       expect((await play('/api/playback/video/clip-preparing', kit().lapsed)).body).toMatchObject({ renditions: [] });
       // An MPEG-PS original (not MP4) is for the download only.
-      await kit()
-        .db.knex('videos')
-        .insert({
-          path: 'clip-mpeg',
-          updatename: 'Title mpeg',
-          modelname: 'Model A1',
-          datetoupload: '2025-05-01',
-          search_text: 'title mpeg',
-          prename: 'clip-mpeg_SD',
-        });
+      await kit().db.knex('videos').insert({
+        path: 'clip-mpeg',
+        updatename: 'Title mpeg',
+        modelname: 'Model A1',
+        datetoupload: '2025-05-01',
+        search_text: 'title mpeg',
+        prename: 'clip-mpeg_SD',
+      });
       expect((await play('/api/playback/video/clip-mpeg', kit().member)).body).toMatchObject({
         state: 'unavailable',
         renditions: [],
