@@ -21,6 +21,7 @@ import * as m019 from './migrations/019_media_list_polls';
 import * as m023 from './migrations/023_members_access_indexes';
 import * as m024 from './migrations/024_admin_reauth_passkey_names';
 import * as m025 from './migrations/025_backup_runs';
+import * as m026 from './migrations/026_switches';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '023_members_access_indexes': m023,
   '024_admin_reauth_passkey_names': m024,
   '025_backup_runs': m025,
+  '026_switches': m026,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Actor } from './accounts';
 import { appendAudit } from './audit';
 import { AdminRuleError } from './errors';
+import { queuePaused } from '../queues/switches';
 
 // Ingests the console asks for: a folder directly under the ingest root (INGEST_ROOT: the
 // media volume's incoming folder in compose), run by the operator's ingest worker (`catalog
@@ -154,9 +155,10 @@ export async function recentIngests(db: Knex, limit = 20): Promise<IngestRun[]> 
   return rows.map(runOf);
 }
 
-/** The worker's side: the oldest queued run, now running (a conditional update: two workers never both claim it). */
+/** The worker's side: the oldest queued run, now running (a conditional update: two workers never both claim it); none while paused. */
 export async function claimIngest(knex: Knex, now: number): Promise<IngestRun | undefined> {
   await reapStale(knex, now);
+  if (await queuePaused(knex, 'ingest')) return undefined;
   for (;;) {
     const next = await knex('ingest_runs').where({ status: 'queued' }).orderBy('id').first('id');
     if (!next) return undefined;

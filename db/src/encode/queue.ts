@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
+import { queuePaused } from '../queues/switches';
 import { numOrNull, strOrNull } from '../row-values';
 
 /**
@@ -141,8 +142,9 @@ export interface ClaimOptions {
   ids?: readonly number[];
 }
 
-/** Claims the oldest runnable job for this worker, or null when none is runnable or no slot is free. */
+/** Claims the oldest runnable job for this worker, or null when none is runnable, no slot is free or the queue is paused. */
 export async function claimNext(db: Knex, options: ClaimOptions): Promise<JobRow | null> {
+  if (await queuePaused(db, 'encode')) return null;
   const used = new Set((await db('media_jobs').whereNotNull('slot').select('slot')).map((r: { slot: unknown }) => Number(r.slot)));
   const free = Array.from({ length: options.slots }, (_, i) => i).filter((s) => !used.has(s));
   if (!free.length) return null;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RenderedMail } from './compose';
+import { queuePaused } from '../queues/switches';
 import { ADDRESS_REFUSED, isPlainAddress, oneLine } from './headers';
 
 /** One mail to write to the outbox: `key` names the event it is for, so the same event adds no second mail. */
@@ -94,6 +95,7 @@ const due = (db: Knex, now: number) =>
  * sender won it. One transaction per batch: one commit (one log flush), not one per mail.
  */
 export async function claimDueMails(db: Knex, now: number, limit: number, leaseMs: number): Promise<QueuedMail[]> {
+  if (await queuePaused(db, 'mail')) return [];
   return db.transaction((trx) =>
     db.client.config.client === 'mysql2' ? claimLocked(trx, now, limit, leaseMs) : claimIn(trx, now, limit, leaseMs),
   );
