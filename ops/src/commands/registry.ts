@@ -10,6 +10,7 @@ import { loadCliConfig } from './config';
 import { encodeCommands } from './encode';
 import { memberCommands } from './members';
 import { paymentCommands } from './payments';
+import { queueCommands } from './queues';
 import { reportCommands } from './reports';
 import { UsageError, type CliIo, type Command } from './types';
 
@@ -27,6 +28,7 @@ const groups: Record<string, Record<string, Command>> = {
   admins: adminCommands,
   dashboard: dashboardCommands,
   backup: backupCommands,
+  queues: queueCommands,
 };
 
 /** Every command by its bare name; a name in two groups would make one unreachable, so it is refused here. */
