@@ -7,13 +7,14 @@ export { ADMIN_ROLES, type AdminRole };
 
 /**
  * What a console route needs. `content:read` is every role's; `content` (changes) is not support's;
- * `operations` (the dashboard's purge outbox and recorded errors) is the owner's alone.
+ * `operations` (the dashboard's purge outbox and recorded errors) is the owner's alone; `queues` (the
+ * Queues screen: see and act on the encode, ingest, mail and purge queues) the owner's and moderators'.
  */
 export type AdminAbility =
-  'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments' | 'operations';
+  'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments' | 'operations' | 'queues';
 
 const ABILITIES: Record<Exclude<AdminRole, 'owner'>, readonly AdminAbility[]> = {
-  moderator: ['reports', 'takedowns', 'content', 'content:read'],
+  moderator: ['reports', 'takedowns', 'content', 'content:read', 'queues'],
   support: ['members', 'payments', 'content:read'],
 };
 

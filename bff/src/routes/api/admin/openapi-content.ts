@@ -11,9 +11,11 @@ import {
   scheduledList,
   teaseAnswer,
 } from '@media-site/contracts/admin-content';
+import { queueActionAnswer, queuesPage } from '@media-site/contracts/admin-queues';
 import { CONSOLE, CONSOLE_BODY, type Operation, type Resource } from '../openapi/operation';
 import { contentQuery, editBody, itemBody, scheduleBody } from './content';
 import { ingestBody, ingestRunId } from './ingests';
+import { queueJobId, queueParam } from './queues';
 import { appealBody, decideBody, reportReference, resolveBody } from './report-desk';
 import { contentChangeBody } from './schema';
 import { teaseBody } from './teasers';
@@ -42,9 +44,19 @@ const deskStep = (step: string, summary: string, body?: Operation['body']): Oper
   errors: CHANGE,
 });
 
+const queueAction = (path: string, summary: string, withJob = false): Operation => ({
+  method: 'post',
+  path: `/api/admin/queues/:queue${path}`,
+  summary,
+  ...admin,
+  params: withJob ? { queue: queueParam, id: queueJobId } : { queue: queueParam },
+  answers: { 200: queueActionAnswer },
+  errors: CHANGE,
+});
+
 export const adminContentApi: Resource = {
   tag: 'admin-content',
-  description: 'The console\'s content, takedowns, report desk, ingest and "coming soon" (ADMIN_ALLOWED_IPS only).',
+  description: 'The console\'s content, takedowns, report desk, ingest, queues and "coming soon" (ADMIN_ALLOWED_IPS only).',
   operations: [
     {
       method: 'get',
@@ -106,6 +118,19 @@ export const adminContentApi: Resource = {
       answers: { 200: scheduledList },
       errors: CONSOLE,
     },
+    {
+      method: 'get',
+      path: '/api/admin/queues',
+      summary: 'The encode, ingest, mail and purge queues: counts, running, waiting and failed jobs',
+      ...admin,
+      answers: { 200: queuesPage },
+      errors: CONSOLE,
+    },
+    queueAction('/pause', 'Pause a queue: its workers claim nothing new (not the purge queue)'),
+    queueAction('/resume', 'Resume a paused queue'),
+    queueAction('/retry-failed', "Queue every failed job again (a mail whose address was refused stays)"),
+    queueAction('/jobs/:id/retry', 'Retry a failed job, or try one waiting to retry now', true),
+    queueAction('/jobs/:id/cancel', 'Cancel a job that has not started (not a purge)', true),
     change('/api/admin/teasers', 'Tease a scheduled item on "coming soon", or stop', teaseBody, teaseAnswer),
   ],
 };

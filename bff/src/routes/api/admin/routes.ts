@@ -18,6 +18,7 @@ import { adminMemberRoutes } from './members';
 import { adminContentRoutes } from './content';
 import { adminDashboardRoutes } from './dashboard';
 import { adminIngestRoutes } from './ingests';
+import { adminQueueRoutes } from './queues';
 import { adminTeaserRoutes } from './teasers';
 
 export const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
@@ -67,5 +68,6 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminContentRoutes(router, deps, origin);
   adminDashboardRoutes(router, deps, origin);
   adminIngestRoutes(router, deps, origin);
+  adminQueueRoutes(router, deps, origin);
   adminTeaserRoutes(router, deps, origin);
 }

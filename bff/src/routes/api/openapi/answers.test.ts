@@ -143,6 +143,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       '/api/admin/passkeys',
       '/api/admin/scheduled',
       '/api/admin/ingests',
+      '/api/admin/queues',
     ]) {
       expect((await get(path)).status, path).toBe(200);
     }
@@ -175,6 +176,9 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     const queued = await post('/api/admin/ingests').send({ folder: 'batch' });
     expect(queued.status).toBe(202);
     expect((await get(`/api/admin/ingests/${queued.body.run.id}`)).status).toBe(200);
+    // The queue screen's verbs on that run: pause and resume, cancel it, retry it, retry all.
+    for (const path of ['/pause', '/resume', `/jobs/${queued.body.run.id}/cancel`, `/jobs/${queued.body.run.id}/retry`, '/retry-failed'])
+      expect((await post(`/api/admin/queues/ingest${path}`)).status, path).toBe(200);
 
     const report = async () => {
       const res = await post('/api/reports', '').send({ content: item, reason: 'other', details: 'please look' });
