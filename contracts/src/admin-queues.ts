@@ -1,25 +1,13 @@
 import { z } from 'zod';
+import { QUEUE_JOB_STATES, QUEUE_NAMES } from './queue-names';
 
 /**
  * The console's queue screen and `ops queues` (db/src/queues): the four queues of background work,
  * what each holds and what an operator may do to it. Shared as admin-content.ts's answers are.
  */
 
-export const QUEUE_NAMES = ['encode', 'ingest', 'mail', 'purge'] as const;
+export { QUEUE_JOB_STATES, QUEUE_LIST_MAX, QUEUE_NAMES, QUEUE_TITLES, type QueueJobState, type QueueName } from './queue-names';
 export const queueName = z.enum(QUEUE_NAMES);
-export type QueueName = z.infer<typeof queueName>;
-
-/** What each queue is, in the console's words. */
-export const QUEUE_TITLES: Record<QueueName, string> = {
-  encode: 'Encode',
-  ingest: 'Ingest',
-  mail: 'Mail',
-  purge: 'CDN purges',
-};
-
-/** A job's state as the screen groups it: `retrying` waits for its next try after a failed one. */
-export const QUEUE_JOB_STATES = ['queued', 'retrying', 'running', 'failed', 'done'] as const;
-export type QueueJobState = (typeof QUEUE_JOB_STATES)[number];
 
 export const queueJob = z.strictObject({
   id: z.number().int(),
@@ -70,6 +58,3 @@ export type QueuesPage = z.infer<typeof queuesPage>;
 /** What an action changed: how many jobs (a retry of all failed may move many, or none). */
 export const queueActionAnswer = z.strictObject({ queue: queueName, changed: z.number().int() });
 export type QueueActionAnswer = z.infer<typeof queueActionAnswer>;
-
-/** How many jobs of each list a page shows. */
-export const QUEUE_LIST_MAX = 50;

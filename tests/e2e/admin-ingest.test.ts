@@ -131,6 +131,64 @@ describe('console ingest and Coming soon', () => {
     await shot(page, 'ingest-failed', 'tablet');
   });
 
+  it('Queues: a failed encode job with its reason, retried from the page; a paused ingest queue takes no job until resumed (desktop)', async () => {
+    const knex = createKnex(site.stack.databaseUrl);
+    try {
+      const now = Date.now();
+      const job = {
+        content_type: 'video',
+        path: 'queue-e2e',
+        source_sig: 'sig',
+        status: 'failed',
+        attempts: 3,
+        created_at: now,
+        updated_at: now,
+      };
+      const [id] = await knex('media_jobs').insert({ ...job, error: 'ffmpeg: moov atom not found' });
+      await mkdir(join(ingestRoot, 'paused batch'));
+
+      const { page, errors } = await signIn('mod_one', 'desktop');
+      await page.getByRole('link', { name: 'Queues', exact: true }).click();
+      const encode = page.getByRole('region', { name: 'Encode', exact: true });
+      await encode.getByRole('cell', { name: 'ffmpeg: moov atom not found' }).waitFor();
+      await shot(page, 'queues-failed', 'desktop');
+      await encode.getByRole('button', { name: 'Retry video/queue-e2e' }).click();
+      await page.getByText('video/queue-e2e is queued again.').waitFor();
+      expect(await knex('media_jobs').where({ id }).first('status', 'attempts')).toEqual({ status: 'queued', attempts: 0 });
+
+      // Paused: the worker takes nothing, and the run waits in the list; resumed, it runs.
+      const ingest = page.getByRole('region', { name: 'Ingest', exact: true });
+      await ingest.getByRole('button', { name: 'Pause ingest' }).click();
+      await page.getByText('The ingest queue is paused: its workers take no new job.').waitFor();
+      await ingest.getByText('Paused', { exact: true }).waitFor();
+      const queued = await page.evaluate(() =>
+        fetch('/api/admin/ingests', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"folder":"paused batch"}',
+        }).then((r) => r.json() as Promise<{ run: { id: number } }>),
+      );
+      expect((await ops('catalog', 'ingest-worker', '--once')).code).toBe(0);
+      expect(await knex('ingest_runs').where({ id: queued.run.id }).first('status')).toEqual({ status: 'queued' });
+      await ingest.getByRole('cell', { name: 'paused batch', exact: true }).waitFor();
+      await shot(page, 'queues-paused', 'desktop');
+      await noAxeViolations(page, 'queues');
+      await ingest.getByRole('button', { name: 'Resume ingest' }).click();
+      await page.getByText('The ingest queue is running again.').waitFor();
+      expect((await ops('catalog', 'ingest-worker', '--once')).code).toBe(0);
+      expect(await knex('ingest_runs').where({ id: queued.run.id }).first('status')).toEqual({ status: 'done' });
+      const audit = await knex('admin_audit').where('action', 'like', 'queue.%').orderBy('id').select('actor', 'action', 'target');
+      expect(audit).toEqual([
+        { actor: 'mod_one', action: 'queue.retry', target: `encode:${id}` },
+        { actor: 'mod_one', action: 'queue.pause', target: 'ingest' },
+        { actor: 'mod_one', action: 'queue.resume', target: 'ingest' },
+      ]);
+      expect(errors.filter((e) => !e.includes('status of 401'))).toEqual([]);
+    } finally {
+      await knex.destroy();
+    }
+  });
+
   it('support sees no Ingest or Coming soon screen, and the API refuses them with 403', async () => {
     const { page } = await signIn('helper', 'desktop');
     await page.getByRole('heading', { name: 'Members' }).waitFor();

@@ -56,7 +56,18 @@ const RETRY: Record<QueueName, (trx: Trx, id: number | 'all', now: number) => Pr
       try {
         changed += await trx('ingest_runs')
           .where({ id: Number(row.id), status: 'failed' })
-          .update({ status: 'queued', active_folder: String(row.folder), error: null, report_json: null, total: 0, done: 0, last_line: '', started_at: null, finished_at: null, created_at: now });
+          .update({
+            status: 'queued',
+            active_folder: String(row.folder),
+            error: null,
+            report_json: null,
+            total: 0,
+            done: 0,
+            last_line: '',
+            started_at: null,
+            finished_at: null,
+            created_at: now,
+          });
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         if (id !== 'all') throw conflict(`Ingest queue: ${String(row.folder)} is being ingested by another run: wait for it to finish`);
@@ -71,14 +82,17 @@ const RETRY: Record<QueueName, (trx: Trx, id: number | 'all', now: number) => Pr
     const changed = await failed.where({ id }).update(again);
     if (changed) return changed;
     const row = await trx('mail_outbox').where({ id }).first('status', 'last_error');
-    if (row?.status === 'failed') throw conflict(`Mail queue: mail ${id} is never sent: its address ${ADDRESS_REFUSED.replace('refused: the address ', '')}`);
+    if (row?.status === 'failed')
+      throw conflict(`Mail queue: mail ${id} is never sent: its address ${ADDRESS_REFUSED.replace('refused: the address ', '')}`);
     return trx('mail_outbox')
       .where({ id, status: 'pending' })
       .andWhere((q) => void q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
       .update({ next_attempt_at: now });
   },
   async purge(trx, id, now) {
-    const pending = trx('purge_outbox').whereNull('done_at').andWhere((q) => void q.whereNull('claimed_until').orWhere('claimed_until', '<', now));
+    const pending = trx('purge_outbox')
+      .whereNull('done_at')
+      .andWhere((q) => void q.whereNull('claimed_until').orWhere('claimed_until', '<', now));
     if (id === 'all') return pending.where('attempts', '>', 0).update({ next_attempt_at: now });
     return pending.where({ id }).update({ next_attempt_at: now });
   },
@@ -128,7 +142,8 @@ export async function retryQueueJob(knex: Knex, queue: QueueName, id: number | '
 /** Cancels a job that has not started: it ends as failed, "cancelled by <who>", and can be retried. */
 export async function cancelQueueJob(knex: Knex, queue: QueueName, id: number, by: QueueActor): Promise<number> {
   const cancel = CANCEL[queue];
-  if (!cancel) throw conflict(`${QUEUE_TITLES[queue]}: a purge is never cancelled (a takedown must reach the CDN's caches); it retries on its own`);
+  if (!cancel)
+    throw conflict(`${QUEUE_TITLES[queue]}: a purge is never cancelled (a takedown must reach the CDN's caches); it retries on its own`);
   return knex.transaction(async (trx) => {
     const changed = await cancel(trx, id, by);
     if (changed === 0) {
@@ -142,12 +157,17 @@ export async function cancelQueueJob(knex: Knex, queue: QueueName, id: number, b
 
 /** Pauses (its workers claim nothing new; running jobs finish) or resumes a queue; 1 when it changed. */
 export async function pauseQueue(knex: Knex, queue: QueueName, paused: boolean, by: QueueActor): Promise<number> {
-  if (queue === 'purge')
-    throw conflict(`${QUEUE_TITLES[queue]}: the purge queue is never paused (a takedown must reach the CDN's caches)`);
+  if (queue === 'purge') throw conflict(`${QUEUE_TITLES[queue]}: the purge queue is never paused (a takedown must reach the CDN's caches)`);
   return knex.transaction(async (trx) => {
     const changed = await setSwitch(trx, pauseSwitch(queue), paused, by);
     if (changed)
-      await appendAudit(trx, { actor: by.actor, address: by.address, action: paused ? 'queue.pause' : 'queue.resume', target: queue, at: by.now });
+      await appendAudit(trx, {
+        actor: by.actor,
+        address: by.address,
+        action: paused ? 'queue.pause' : 'queue.resume',
+        target: queue,
+        at: by.now,
+      });
     return changed ? 1 : 0;
   });
 }

@@ -19,7 +19,6 @@ type Row = Record<string, unknown>;
 type Which = 'running' | 'waiting' | 'failed';
 
 const n = (v: unknown) => Number(v ?? 0);
-const orNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
 /** host:pid of a claim written as host:pid:random. */
@@ -53,14 +52,33 @@ const encode: Adapter = {
     const by = await countBy(db('media_jobs'), 'status');
     const retrying = await count(encodeRetrying(db('media_jobs'), now));
     const queued = by.get('queued') ?? 0;
-    return { queued: queued - retrying, retrying, running: by.get('running') ?? 0, failed: by.get('failed') ?? 0, done: by.get('done') ?? 0 };
+    return {
+      queued: queued - retrying,
+      retrying,
+      running: by.get('running') ?? 0,
+      failed: by.get('failed') ?? 0,
+      done: by.get('done') ?? 0,
+    };
   },
   async list(db, now, which, limit) {
     const q = db('media_jobs').limit(limit);
     if (which === 'running') q.where({ status: 'running' }).orderBy('id');
     else if (which === 'waiting') q.where({ status: 'queued' }).orderBy('id');
     else q.where({ status: 'failed' }).orderBy('updated_at', 'desc').orderBy('id', 'desc');
-    const rows = (await q.select('id', 'content_type', 'path', 'status', 'attempts', 'run_after', 'claim', 'progress', 'error', 'created_at', 'updated_at', 'started_at')) as Row[];
+    const rows = (await q.select(
+      'id',
+      'content_type',
+      'path',
+      'status',
+      'attempts',
+      'run_after',
+      'claim',
+      'progress',
+      'error',
+      'created_at',
+      'updated_at',
+      'started_at',
+    )) as Row[];
     return rows.map((r) => {
       const retrying = r.status === 'queued' && (n(r.attempts) > 0 || n(r.run_after) > now);
       return {
@@ -84,7 +102,13 @@ const ingest: Adapter = {
   can: { cancel: true, pause: true },
   async counts(db) {
     const by = await countBy(db('ingest_runs'), 'status');
-    return { queued: by.get('queued') ?? 0, retrying: 0, running: by.get('running') ?? 0, failed: by.get('failed') ?? 0, done: by.get('done') ?? 0 };
+    return {
+      queued: by.get('queued') ?? 0,
+      retrying: 0,
+      running: by.get('running') ?? 0,
+      failed: by.get('failed') ?? 0,
+      done: by.get('done') ?? 0,
+    };
   },
   async list(db, _now, which, limit) {
     const q = db('ingest_runs').limit(limit);

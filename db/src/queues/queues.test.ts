@@ -9,7 +9,14 @@ import { cancelQueueJob, pauseQueue, queueView, queueViews, retryQueueJob } from
 
 const NOW = Date.parse('2026-03-11T12:00:00Z');
 const by = { actor: 'owner1', address: '203.0.113.9', now: NOW };
-const mailOf = (key: string, to = 'member@example.com') => ({ key, to, template: 'receipt', subject: 'Your receipt', text: 't', html: '<p>t</p>' });
+const mailOf = (key: string, to = 'member@example.com') => ({
+  key,
+  to,
+  template: 'receipt',
+  subject: 'Your receipt',
+  text: 't',
+  html: '<p>t</p>',
+});
 
 async function audit(db: Knex): Promise<string[]> {
   const rows: { action: string; target: string }[] = await db('admin_audit').orderBy('id').select('action', 'target');
@@ -19,7 +26,8 @@ async function audit(db: Knex): Promise<string[]> {
 describe.each(testBackends())('the queue screen on %s', (backend) => {
   const db = useTestDb(backend);
   beforeEach(async () => {
-    for (const table of ['media_jobs', 'ingest_runs', 'mail_outbox', 'purge_outbox', 'switches', 'admin_audit']) await db.knex(table).delete();
+    for (const table of ['media_jobs', 'ingest_runs', 'mail_outbox', 'purge_outbox', 'switches', 'admin_audit'])
+      await db.knex(table).delete();
   });
 
   it('shows each queue by state: running with its worker and progress, waiting, failed with the reason', async () => {
@@ -101,7 +109,11 @@ describe.each(testBackends())('the queue screen on %s', (backend) => {
     const [refused] = (await queueView(k, 'mail', NOW)).failed;
     await expect(retryQueueJob(k, 'mail', refused!.id, by)).rejects.toThrow(/never sent/);
     expect(await retryQueueJob(k, 'mail', 'all', by)).toBe(0);
-    expect((await audit(k)).filter((a) => a.startsWith('queue.pause'))).toEqual(['queue.pause encode', 'queue.pause ingest', 'queue.pause mail']);
+    expect((await audit(k)).filter((a) => a.startsWith('queue.pause'))).toEqual([
+      'queue.pause encode',
+      'queue.pause ingest',
+      'queue.pause mail',
+    ]);
   });
 
   it('retries a failed ingest in place, unless its folder has a run since', async () => {

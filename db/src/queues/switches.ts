@@ -34,5 +34,9 @@ export const pauseSwitch = (queue: string) => `pause:${queue}`;
 
 /** Whether the queue's workers should claim nothing new. */
 export async function queuePaused(db: Db, queue: string): Promise<boolean> {
-  return Boolean(await db('switches').where({ name: pauseSwitch(queue) }).first('name'));
+  return Boolean(
+    await db('switches')
+      .where({ name: pauseSwitch(queue) })
+      .first('name'),
+  );
 }

@@ -9,6 +9,7 @@ import { Dashboard } from './dashboard/Dashboard';
 import { Ingest } from './ingest/Ingest';
 import { Members } from './members/Members';
 import { Passkeys } from './passkeys/Passkeys';
+import { Queues } from './queues/Queues';
 import { Reports } from './reports/Reports';
 import { screenPath, screensOf, TITLES, type Screen } from './screens';
 import type { Me } from './shared/api';
@@ -27,6 +28,7 @@ const SCREEN: Record<Screen, (session: Session) => ReactElement> = {
   content: ({ me, onSignedOut }) => <Content onSignedOut={onSignedOut} canChange={me.role !== 'support'} />,
   admins: ({ me, onSignedOut }) => <Admins me={me.name} onSignedOut={onSignedOut} />,
   ingest: ({ onSignedOut }) => <Ingest onSignedOut={onSignedOut} />,
+  queues: ({ onSignedOut }) => <Queues onSignedOut={onSignedOut} />,
   'coming-soon': ({ onSignedOut }) => <ComingSoon onSignedOut={onSignedOut} />,
   passkeys: ({ onSignedOut }) => <Passkeys onSignedOut={onSignedOut} />,
 };

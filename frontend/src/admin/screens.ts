@@ -1,6 +1,7 @@
 import type { AdminRole } from './shared/api';
 
-export type Screen = 'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'coming-soon' | 'admins' | 'passkeys';
+export type Screen =
+  'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'queues' | 'coming-soon' | 'admins' | 'passkeys';
 
 /** Each screen's name in the menu, its heading and the page title. */
 export const TITLES: Record<Screen, string> = {
@@ -11,6 +12,7 @@ export const TITLES: Record<Screen, string> = {
   content: 'Content',
   admins: 'Admins',
   ingest: 'Ingest',
+  queues: 'Queues',
   'coming-soon': 'Coming soon',
   passkeys: 'Your passkeys',
 };
@@ -20,8 +22,8 @@ export const TITLES: Record<Screen, string> = {
  * db/src/admin/roles.ts; the API refuses the rest.
  */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'coming-soon', 'admins', 'passkeys'],
-  moderator: ['reports', 'content', 'ingest', 'coming-soon', 'dashboard', 'passkeys'],
+  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'queues', 'coming-soon', 'admins', 'passkeys'],
+  moderator: ['reports', 'content', 'ingest', 'queues', 'coming-soon', 'dashboard', 'passkeys'],
   support: ['members', 'content', 'dashboard', 'passkeys'],
 };
 

@@ -23,7 +23,7 @@ describe.each(testBackends())('ops queues on %s', (backend) => {
     const list = await cli('queues');
     expect(list.code, list.err).toBe(0);
     expect(list.out).toContain('Encode (encode)\n  0 running, 0 queued, 0 waiting to retry, 1 failed, 0 done');
-    expect(list.out).toMatch(/failed\s+video\/cli-video\s+since 2026-03-11T12:00:00Z  attempt 3  ffmpeg exited with code 1/);
+    expect(list.out).toMatch(/failed\s+video\/cli-video\s+since 2026-03-11T12:00:00Z\s+attempt 3\s+ffmpeg exited with code 1/);
     expect(JSON.parse((await cli('queues', '--json')).out)).toHaveLength(4);
 
     expect(await cli('queue', 'retry', 'encode', String(id))).toMatchObject({ code: 0, out: `encode: job ${id} queued again` });
@@ -41,7 +41,10 @@ describe.each(testBackends())('ops queues on %s', (backend) => {
   });
 
   it('says what is wrong with a bad queue, job or verb (exit 2), and why a job cannot be cancelled (exit 1)', async () => {
-    expect(await cli('queue', 'retry', 'smtp', '1')).toMatchObject({ code: 2, err: 'the queue must be one of encode, ingest, mail, purge' });
+    expect(await cli('queue', 'retry', 'smtp', '1')).toMatchObject({
+      code: 2,
+      err: 'the queue must be one of encode, ingest, mail, purge',
+    });
     expect(await cli('queue', 'cancel', 'encode', 'all')).toMatchObject({ code: 2, err: 'the job: a job number from `ops queues`' });
     expect(await cli('queue', 'drop', 'encode')).toMatchObject({ code: 2, err: 'queue: retry, cancel, pause or resume' });
     expect(await cli('queue', 'pause', 'purge')).toMatchObject({ code: 1, err: expect.stringContaining('never paused') });

@@ -1,3 +1,5 @@
+import { Link } from 'react-router-dom';
+import { screenPath } from '../screens';
 import { when, type DashboardData } from '../shared/api';
 import { ago, Figures } from './Figures';
 
@@ -29,6 +31,9 @@ export function Queues({ data }: { data: DashboardData }) {
               ['Waiting to retry', encode.retrying, encode.retrying > 0 ? 'amber' : undefined],
             ]}
           />
+          <p>
+            <Link to={screenPath('queues')}>Open the queues</Link> to see why a job failed, retry it, or pause a queue.
+          </p>
         </section>
       )}
       {purge && (

@@ -32,6 +32,7 @@ import type {
   PasskeyRevoked,
   PasskeySummary,
 } from '@media-site/contracts/admin';
+import type { QueueActionAnswer, QueueName, QueuesPage } from '@media-site/contracts/admin-queues';
 import type {
   ContentChanged,
   ContentEdited,
@@ -189,6 +190,13 @@ export const contentApi = {
   reencode: (path: string) => post<ContentReencoded>('/content/reencode', { path }),
   takedown: (path: string, reason: string) => post<ContentChanged>('/takedowns', { path, reason }),
   restore: (path: string, reason: string) => post<ContentChanged>('/restores', { path, reason }),
+};
+
+/** The Queues screen (owner and moderator). */
+export const queueApi = {
+  list: () => call<QueuesPage>('/queues'),
+  act: (queue: QueueName, action: { verb: string; id?: number }) =>
+    post<QueueActionAnswer>(action.id === undefined ? `/queues/${queue}/${action.verb}` : `/queues/${queue}/jobs/${action.id}/${action.verb}`),
 };
 
 export const AUDIT_CSV = '/api/admin/audit.csv';

@@ -128,7 +128,7 @@ export const adminContentApi: Resource = {
     },
     queueAction('/pause', 'Pause a queue: its workers claim nothing new (not the purge queue)'),
     queueAction('/resume', 'Resume a paused queue'),
-    queueAction('/retry-failed', "Queue every failed job again (a mail whose address was refused stays)"),
+    queueAction('/retry-failed', 'Queue every failed job again (a mail whose address was refused stays)'),
     queueAction('/jobs/:id/retry', 'Retry a failed job, or try one waiting to retry now', true),
     queueAction('/jobs/:id/cancel', 'Cancel a job that has not started (not a purge)', true),
     change('/api/admin/teasers', 'Tease a scheduled item on "coming soon", or stop', teaseBody, teaseAnswer),

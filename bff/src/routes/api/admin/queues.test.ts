@@ -11,9 +11,16 @@ describe.each(testBackends().slice(0, 1))('/api/admin/queues (%s)', (backend) =>
   let kit: AccountKit;
   const cookies = new Map<string, string>();
   const get = (path: string, role: string) =>
-    kit.request.get(path).set('Sec-Fetch-Site', 'same-origin').set('Cookie', cookies.get(role) ?? '');
+    kit.request
+      .get(path)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Cookie', cookies.get(role) ?? '');
   const post = (path: string, role: string) =>
-    kit.request.post(path).set('Origin', ORIGIN).set('Cookie', cookies.get(role) ?? '').send({});
+    kit.request
+      .post(path)
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookies.get(role) ?? '')
+      .send({});
 
   beforeAll(async () => {
     kit = await startAccountKit(backend, { RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: '1000' });
@@ -24,7 +31,10 @@ describe.each(testBackends().slice(0, 1))('/api/admin/queues (%s)', (backend) =>
     ] as const) {
       const added = await ops('admin', 'add', name, '--role', role);
       const secret = /secret: (\S+)/.exec(added.out)?.[1] ?? '';
-      const res = await kit.request.post('/api/admin/signin/totp').set('Origin', ORIGIN).send({ name, code: totpCode(secret, kit.deps.now()) });
+      const res = await kit.request
+        .post('/api/admin/signin/totp')
+        .set('Origin', ORIGIN)
+        .send({ name, code: totpCode(secret, kit.deps.now()) });
       expect(res.status).toBe(200);
       cookies.set(role, cookieHeader(setCookies(res).filter((c) => c.startsWith('admin_sid='))));
     }
