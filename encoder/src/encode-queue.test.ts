@@ -10,6 +10,7 @@ import {
   jobCounts,
   OUTSIDE_RETRY_MAX_MS,
   recoverStale,
+  crashDelay,
   releaseJob,
   renewLease,
   retryDelay,
@@ -105,7 +106,12 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
     await add('a');
     await claim(deadClaim);
     expect(await recoverStale(db.knex, 2001, claimIsDead, 3)).toBe(1);
-    expect((await claim('w2'))?.attempts).toBe(2);
+    expect((await claim(deadClaim, 1, 2001))?.attempts).toBe(2);
+    // A second crash of the same job waits the retry delay (doubling after): no loop of crashes.
+    expect(await recoverStale(db.knex, 2001, claimIsDead, 3, 30_000)).toBe(1);
+    expect(await claim('w2', 1, 2001 + 30_000 - 1)).toBeNull();
+    expect((await claim('w2', 1, 2001 + 30_000))?.attempts).toBe(3);
+    expect([1, 2, 3, 4, 40].map((n) => crashDelay(n, 30_000))).toEqual([0, 30_000, 60_000, 120_000, 6 * 3600_000]);
   });
 
   it('retries a failure outside the file (bucket, database, disk) without end, the wait doubling up to six hours', async () => {

@@ -118,7 +118,7 @@ export class EncodeWorker {
     try {
       while (!this.stopping) {
         try {
-          await recoverStale(knex, this.now(), claimIsDead, maxAttempts);
+          await recoverStale(knex, this.now(), claimIsDead, maxAttempts, this.options.retryDelayMs ?? 30_000);
           while (this.running.size < concurrency && !this.stopping) {
             const job = await claimNext(knex, { claim: this.claim, slots: concurrency, leaseMs, now: this.now(), ids: this.options.ids });
             if (!job) break;

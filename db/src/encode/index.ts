@@ -4,6 +4,7 @@ export { parseManifest, type Manifest, type Rendition } from './manifest';
 export { originalFile, sourceSig } from './originals';
 export {
   claimNext,
+  crashDelay,
   enqueue,
   failJob,
   finishJob,

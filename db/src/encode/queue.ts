@@ -286,11 +286,27 @@ export async function releaseJob(db: Db, id: number, claim: string, now: number)
 }
 
 /**
- * Puts back the jobs of workers that are gone: an expired lease, or a claim `isDead` recognises
- * (a process on this host that no longer exists). A job that has used up its attempts this way
- * fails instead: a file that kills its worker every time must not take the queue down with it.
+ * The wait before a job whose worker died during its `attempt`-th try runs again: none after the
+ * first (a deploy's SIGKILL, an OOM of something else, a lost host: the job should go on at once),
+ * then `retryDelayMs`, doubling (capped): a file that kills its worker is not retried in a loop.
  */
-export async function recoverStale(db: Knex, now: number, isDead: (claim: string) => boolean, maxAttempts: number): Promise<number> {
+export function crashDelay(attempt: number, retryDelayMs: number): number {
+  return attempt <= 1 ? 0 : Math.min(OUTSIDE_RETRY_MAX_MS, retryDelayMs * 2 ** Math.min(attempt - 2, 30));
+}
+
+/**
+ * Puts back the jobs of workers that are gone: an expired lease, or a claim `isDead` recognises
+ * (a process on this host that no longer exists); the attempt counts, with crashDelay's wait. A job
+ * that has used up its attempts this way fails instead: a file that kills its worker every time
+ * must not take the queue down with it.
+ */
+export async function recoverStale(
+  db: Knex,
+  now: number,
+  isDead: (claim: string) => boolean,
+  maxAttempts: number,
+  retryDelayMs = 30_000,
+): Promise<number> {
   const running: Record<string, unknown>[] = await db('media_jobs')
     .where({ status: 'running' })
     .select('id', 'claim', 'lease_until', 'attempts');
@@ -306,6 +322,7 @@ export async function recoverStale(db: Knex, now: number, isDead: (claim: string
         claim: null,
         lease_until: null,
         status: final ? 'failed' : 'queued',
+        run_after: final ? 0 : now + crashDelay(Number(row.attempts), retryDelayMs),
         progress: 0,
         error: `the worker stopped during attempt ${Number(row.attempts)}`,
         updated_at: now,
