@@ -13,6 +13,7 @@ import { trustProxies } from './security/client';
 import { apiRouter } from './routes/api/index';
 import type { AccountDeps } from './account/deps';
 import { internalRoutes } from './routes/internal/index';
+import { pausedInMaintenance } from './maintenance';
 import type { CatalogSearchIndex } from './routes/api/search/catalog-index';
 import { PageAnchors } from './routes/api/shared/page-anchors';
 
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(readDeadline(deps.readDeadlineMs ?? 1800));
   app.use(health.routes());
   if (deps.account) app.use(internalRoutes(deps.account).routes());
+  if (deps.account) app.use(pausedInMaintenance(deps.account.knex));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use((ctx) => {

@@ -7,7 +7,8 @@ import { createKnex } from '@media-site/db';
 import { dashboard, totpCode, type Dashboard } from '@media-site/db/admin';
 import { recordBackupRun } from '@media-site/db/backup';
 import { runOpsCaptured } from '@media-site/ops/cli';
-import { screenshotDir, startSite, type Site } from './browser';
+import { MAINTENANCE_TEXT } from '@media-site/contracts/site-status';
+import { screenshotDir, signInAsDemo, startSite, type Site } from './browser';
 
 // The console's dashboard through the real front door. Known rows go into the stack's
 // database on top of whatever it holds already (read first through the same db service), and the
@@ -140,7 +141,7 @@ describe('the console dashboard', () => {
       .locator('dd');
 
   beforeAll(async () => {
-    site = await startSite();
+    site = await startSite({ demoMember: true });
     const knex = createKnex(site.stack.databaseUrl);
     try {
       for (const [name, role] of [
@@ -254,7 +255,7 @@ describe('the console dashboard', () => {
     const { page } = await signIn('dash_support', 'tablet');
     await page.getByRole('heading', { name: 'Members', level: 2 }).waitFor();
     await page.getByRole('heading', { name: 'Revenue', level: 2 }).waitFor();
-    for (const hidden of ['Reports', 'Encode queue', 'CDN purges', 'Recent errors', "Media services' lists", 'Backups'])
+    for (const hidden of ['Reports', 'Encode queue', 'CDN purges', 'Recent errors', "Media services' lists", 'Backups', 'Maintenance mode'])
       expect(await page.getByRole('heading', { name: hidden, level: 2 }).count(), hidden).toBe(0);
     const body = await page.evaluate(async () => (await fetch('/api/admin/dashboard?days=7')).json());
     expect(Object.keys(body as object).sort()).toEqual(['days', 'members', 'now', 'revenue', 'sections']);
@@ -265,11 +266,61 @@ describe('the console dashboard', () => {
     const { page } = await signIn('dash_mod', 'desktop');
     await page.getByRole('heading', { name: 'Encode queue', level: 2 }).waitFor();
     await page.getByRole('heading', { name: 'Reports', level: 2 }).waitFor();
-    for (const hidden of ['Members', 'Revenue', 'CDN purges', 'Recent errors', 'Backups'])
+    for (const hidden of ['Members', 'Revenue', 'CDN purges', 'Recent errors', 'Backups', 'Maintenance mode'])
       expect(await page.getByRole('heading', { name: hidden, level: 2 }).count(), hidden).toBe(0);
     // No figures per day: no window to set.
     await page.getByText(/^Read at /).waitFor();
     expect(await page.getByLabel('Days shown (1 to 90)').count()).toBe(0);
     await shot(page, 'moderator', 'desktop');
+  });
+
+  it('the owner turns maintenance on: a member sees the banner (phone), a password change is paused in words, browsing goes on; then off', async () => {
+    const { page, errors } = await signIn('dash_owner2', 'desktop');
+    await page.getByLabel('Message for members (optional)').fill('Back by 14:00 UTC.');
+    await page.getByRole('button', { name: 'Turn maintenance on' }).click();
+    await page.getByText('Maintenance mode is on').waitFor();
+    await page.getByRole('button', { name: 'Turn maintenance off' }).waitFor();
+    await shot(page, 'maintenance-on', 'desktop');
+
+    const words = `${MAINTENANCE_TEXT} Back by 14:00 UTC.`;
+    const member = await site.open({ width: 390, height: 844 });
+    await signInAsDemo(member.page);
+    const banner = member.page.getByRole('status').filter({ hasText: words });
+    // Each bff reads the switch at most every 2 s: ask again until this one has.
+    await expect
+      .poll(
+        async () => {
+          await member.page.goto('/account');
+          await member.page.getByRole('button', { name: 'Change password' }).waitFor();
+          return banner.count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    await member.page.getByLabel('Current password', { exact: true }).fill('not the password');
+    await member.page.getByLabel('New password (8 to 64 characters)', { exact: true }).fill('another horse battery');
+    await member.page.getByRole('button', { name: 'Change password' }).click();
+    await member.page.locator('form .status-error', { hasText: words }).waitFor();
+    await member.page.screenshot({ path: join(screenshotDir, 'maintenance-account-390.png'), fullPage: true });
+    await member.page.goto('/videos');
+    await member.page.locator('main a[href^="/video/"]').first().waitFor();
+    await banner.waitFor();
+
+    await page.getByRole('button', { name: 'Turn maintenance off' }).click();
+    await page.getByText('Maintenance mode is off.').waitFor();
+    await expect
+      .poll(
+        async () => {
+          await member.page.reload();
+          await member.page.locator('main a[href^="/video/"]').first().waitFor();
+          return member.page.getByText(MAINTENANCE_TEXT).count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(0);
+    // The browser logs the 503 asked for above; nothing else may go wrong.
+    expect(member.errors.filter((e) => !e.includes('status of 503'))).toEqual([]);
+    // The console's first look at its session, before the sign-in, is a 401.
+    expect(errors.filter((e) => !e.includes('status of 401'))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { NavBar } from './NavBar';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { routeTitle } from './routeTitles';
 import { Loading } from '../components/StatusMessage';
+import { MaintenanceBanner } from '../components/MaintenanceBanner';
 import { AgeGate } from '../features/age-gate/components/AgeGate';
 import { FREE_SETS_ID } from '../features/home/freeSets';
 import { SITE_NAME } from '../config/site';
@@ -42,6 +43,7 @@ export function Layout() {
   return (
     <>
       <NavBar />
+      <MaintenanceBanner />
       <main id="main" className="site-main" tabIndex={-1}>
         <AgeGate pathname={pathname}>{page}</AgeGate>
       </main>

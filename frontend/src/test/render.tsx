@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { vi } from 'vitest';
+import type { SiteStatus } from '@media-site/contracts/site-status';
 import { AppRoutes } from '../app/routes';
 import { AGE_CONFIRMED_KEY } from '../features/age-gate/components/AgeGate';
 import { setSession } from '../hooks/useSession';
@@ -33,9 +34,16 @@ export function json(body: unknown, status = 200): Response {
 type Handler = (url: string, init?: RequestInit) => Response | Promise<Response>;
 
 // fetch is the browser's boundary: component tests answer it here, e2e tests use the real services.
+// Every page asks GET /api/site for the maintenance banner: answered here (not in maintenance,
+// unless a test sets `siteStatus.maintenance`) and kept out of the mock's calls, so the tests count
+// and answer only what they are about.
+export const siteStatus: SiteStatus = { maintenance: null };
+
 export function stubFetch(handler: Handler) {
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(handler(String(input), init)));
-  vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === '/api/site' ? Promise.resolve(json(siteStatus)) : fetchMock(input, init),
+  );
   return fetchMock;
 }
 

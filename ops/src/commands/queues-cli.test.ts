@@ -4,7 +4,7 @@ import { runOpsCaptured } from './registry';
 
 const NOW = Date.parse('2026-03-11T12:00:00Z');
 
-// `queues` and `queue <verb>` are the console's Queues screen on the terminal: the same db service.
+// `queues` and `queue <verb>` are the console's Queues screen on the terminal, `maintenance` its switch: the same db services.
 describe.each(testBackends())('ops queues on %s', (backend) => {
   const db = useTestDb(backend);
   const cli = (...argv: string[]) => runOpsCaptured(argv, { env: { USER: 'ops1' }, knex: db.knex, now: () => NOW });
@@ -50,5 +50,22 @@ describe.each(testBackends())('ops queues on %s', (backend) => {
     expect(await cli('queue', 'pause', 'purge')).toMatchObject({ code: 1, err: expect.stringContaining('never paused') });
     expect(await cli('queue', 'cancel', 'encode', '424242')).toMatchObject({ code: 1, err: 'Encode queue: no job 424242' });
     expect(await cli('queues', '--limit', '0')).toMatchObject({ code: 2 });
+  });
+
+  it('maintenance on with a message, the state, off; bad words are refused (exit 2)', async () => {
+    expect(await cli('maintenance')).toMatchObject({ code: 0, out: 'maintenance: off' });
+    expect(await cli('maintenance', 'on', '--message', 'Back soon.')).toMatchObject({
+      code: 0,
+      out: 'maintenance: ON since 2026-03-11T12:00:00Z (by cli:ops1): Back soon.',
+    });
+    expect(await cli('maintenance', 'off', '--message', 'x')).toMatchObject({ code: 2, err: '--message goes with maintenance on' });
+    expect(await cli('maintenance', 'on', '--message', 'a\tb')).toMatchObject({
+      code: 2,
+      err: 'message: one line of text, no control characters',
+    });
+    expect(await cli('maintenance', 'maybe')).toMatchObject({ code: 2 });
+    expect(await cli('maintenance', 'off')).toMatchObject({ code: 0, out: 'maintenance: off' });
+    const audit = await db.knex('admin_audit').where('action', 'like', 'site.%').orderBy('id').select('action');
+    expect(audit.map((a) => a.action)).toEqual(['site.maintenance.on', 'site.maintenance.off']);
   });
 });

@@ -11,6 +11,7 @@ import { encodeCommands } from './encode';
 import { memberCommands } from './members';
 import { paymentCommands } from './payments';
 import { queueCommands } from './queues';
+import { maintenanceCommands } from './maintenance';
 import { reportCommands } from './reports';
 import { UsageError, type CliIo, type Command } from './types';
 
@@ -29,6 +30,7 @@ const groups: Record<string, Record<string, Command>> = {
   dashboard: dashboardCommands,
   backup: backupCommands,
   queues: queueCommands,
+  maintenance: maintenanceCommands,
 };
 
 /** Every command by its bare name; a name in two groups would make one unreachable, so it is refused here. */

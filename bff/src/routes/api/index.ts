@@ -15,6 +15,7 @@ import { openApiRoutes } from './openapi/routes';
 import { photoRoutes } from './photos/routes';
 import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
+import { siteRoutes } from './site/routes';
 import { teaserRoutes } from './teasers/routes';
 import { thumbnailRoutes } from './thumbnails/routes';
 import { updateRoutes } from './updates/routes';
@@ -51,6 +52,7 @@ export function apiRouter(deps: ApiDeps): Router {
       playbackRoutes,
       positionRoutes,
       adminRoutes,
+      siteRoutes,
     ])
       resource(api, deps.account);
   }

@@ -1,6 +1,7 @@
 import { when, type DashboardData } from '../shared/api';
 import { Table } from '../shared/Table';
 import { ago } from './Figures';
+import { MaintenanceSwitch } from './MaintenanceSwitch';
 
 /** The last good backup's age: late when none is newer than a day (docs/operate.md, "Back up and restore"). */
 function Backups({ backup, now }: { backup: NonNullable<DashboardData['backup']>; now: number }) {
@@ -38,6 +39,7 @@ export function Operations({ data }: { data: DashboardData }) {
   const lists = data.mediaLists ?? [];
   return (
     <>
+      <MaintenanceSwitch />
       {data.backup && <Backups backup={data.backup} now={data.now} />}
       <section aria-labelledby="dash-lists">
         <h2 id="dash-lists">Media services&apos; lists</h2>

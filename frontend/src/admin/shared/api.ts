@@ -33,6 +33,7 @@ import type {
   PasskeySummary,
 } from '@media-site/contracts/admin';
 import type { QueueActionAnswer, QueueName, QueuesPage } from '@media-site/contracts/admin-queues';
+import type { SiteStatus } from '@media-site/contracts/site-status';
 import type {
   ContentChanged,
   ContentEdited,
@@ -175,6 +176,13 @@ export const adminApi = {
   ingest: (id: number) => call<IngestAnswer>(`/ingests/${id}`),
   scheduled: () => call<ScheduledList>('/scheduled'),
   tease: (path: string, teased: boolean) => post<TeaseAnswer>('/teasers', { path, teased }),
+  /** GET /api/site (public): whether the site is in maintenance. */
+  site: async (): Promise<SiteStatus> => {
+    const res = await fetch('/api/site', { headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new AdminApiError(res.status, 'Whether the site is in maintenance could not be read.');
+    return (await res.json()) as SiteStatus;
+  },
+  maintenance: (on: boolean, message?: string) => post<SiteStatus>('/maintenance', { on, ...(message ? { message } : {}) }),
 };
 
 export const contentApi = {
@@ -196,7 +204,9 @@ export const contentApi = {
 export const queueApi = {
   list: () => call<QueuesPage>('/queues'),
   act: (queue: QueueName, action: { verb: string; id?: number }) =>
-    post<QueueActionAnswer>(action.id === undefined ? `/queues/${queue}/${action.verb}` : `/queues/${queue}/jobs/${action.id}/${action.verb}`),
+    post<QueueActionAnswer>(
+      action.id === undefined ? `/queues/${queue}/${action.verb}` : `/queues/${queue}/jobs/${action.id}/${action.verb}`,
+    ),
 };
 
 export const AUDIT_CSV = '/api/admin/audit.csv';

@@ -1,4 +1,5 @@
 import { HttpError, postJson } from '../api/fetchJson';
+import { pausedForMaintenance } from '../api/maintenance';
 import { paymentConfig } from './config';
 import { cardDigits } from './validation';
 import type { PaymentFormData } from './formData';
@@ -120,6 +121,7 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
 
   const vod = vodFromLocation();
   let refused: number | undefined;
+  let paused: string | undefined;
   const first = await step(async () => {
     try {
       // Step 1's answer also says where the provider is (server configuration, not a build-time host).
@@ -127,9 +129,15 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
       return answer.access_token ? answer : undefined;
     } catch (error) {
       if (error instanceof HttpError) refused = error.status;
+      paused = pausedForMaintenance(error);
       throw error;
     }
   });
+  // The site is in maintenance (joining and buying paused): its own words, not a step's failure.
+  if (paused) {
+    onStatus(paused);
+    return false;
+  }
   // 409: the username is taken, or the VOD is already this member's. Not a step failure: say so.
   if (refused === 409) {
     if (vod) onStatus(OWNED_MESSAGE);

@@ -16,6 +16,8 @@ import { CONSOLE, CONSOLE_BODY, type Operation, type Resource } from '../openapi
 import { contentQuery, editBody, itemBody, scheduleBody } from './content';
 import { ingestBody, ingestRunId } from './ingests';
 import { queueJobId, queueParam } from './queues';
+import { maintenanceBody } from './maintenance';
+import { siteStatus } from '../site/openapi';
 import { appealBody, decideBody, reportReference, resolveBody } from './report-desk';
 import { contentChangeBody } from './schema';
 import { teaseBody } from './teasers';
@@ -131,6 +133,7 @@ export const adminContentApi: Resource = {
     queueAction('/retry-failed', 'Queue every failed job again (a mail whose address was refused stays)'),
     queueAction('/jobs/:id/retry', 'Retry a failed job, or try one waiting to retry now', true),
     queueAction('/jobs/:id/cancel', 'Cancel a job that has not started (not a purge)', true),
+    change('/api/admin/maintenance', 'Maintenance mode on (with a message for members) or off (owner)', maintenanceBody, siteStatus),
     change('/api/admin/teasers', 'Tease a scheduled item on "coming soon", or stop', teaseBody, teaseAnswer),
   ],
 };

@@ -19,6 +19,7 @@ import { adminContentRoutes } from './content';
 import { adminDashboardRoutes } from './dashboard';
 import { adminIngestRoutes } from './ingests';
 import { adminQueueRoutes } from './queues';
+import { adminMaintenanceRoutes } from './maintenance';
 import { adminTeaserRoutes } from './teasers';
 
 export const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
@@ -69,5 +70,6 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminDashboardRoutes(router, deps, origin);
   adminIngestRoutes(router, deps, origin);
   adminQueueRoutes(router, deps, origin);
+  adminMaintenanceRoutes(router, deps, origin);
   adminTeaserRoutes(router, deps, origin);
 }

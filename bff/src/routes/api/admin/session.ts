@@ -66,7 +66,8 @@ const ABILITY_TEXT: Record<AdminAbility, string> = {
   'content:read': 'see content',
   members: 'see or change members',
   payments: 'see or change payments',
-  operations: 'see the purge outbox and recorded errors',
+  operations: 'see the purge outbox, recorded errors and backups, or switch maintenance mode',
+  queues: 'see or act on the queues',
 };
 
 /** A console session (else 401, whatever member session the browser holds) whose role may `ability` (else 403). */

@@ -144,6 +144,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       '/api/admin/scheduled',
       '/api/admin/ingests',
       '/api/admin/queues',
+      '/api/site',
     ]) {
       expect((await get(path)).status, path).toBe(200);
     }
@@ -179,6 +180,8 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     // The queue screen's verbs on that run: pause and resume, cancel it, retry it, retry all.
     for (const path of ['/pause', '/resume', `/jobs/${queued.body.run.id}/cancel`, `/jobs/${queued.body.run.id}/retry`, '/retry-failed'])
       expect((await post(`/api/admin/queues/ingest${path}`)).status, path).toBe(200);
+    // Maintenance on and off again (the paused routes' 503 is maintenance.test.ts's).
+    for (const on of [true, false]) expect((await post('/api/admin/maintenance').send({ on, message: 'Back soon.' })).status).toBe(200);
 
     const report = async () => {
       const res = await post('/api/reports', '').send({ content: item, reason: 'other', details: 'please look' });

@@ -11,6 +11,7 @@ import { playbackApi } from '../playback/openapi';
 import { positionApi } from '../positions/openapi';
 import { reportApi } from '../reports/openapi';
 import { searchApi } from '../search/openapi';
+import { siteApi } from '../site/openapi';
 import { teaserApi } from '../teasers/openapi';
 import { thumbnailApi } from '../thumbnails/openapi';
 import { updateApi } from '../updates/openapi';
@@ -41,4 +42,5 @@ export const RESOURCES = [
   positionApi,
   adminApi,
   adminContentApi,
+  siteApi,
 ] as const;

@@ -10,12 +10,15 @@ import { setSession } from '../../../hooks/useSession';
 import { signInHref } from '../../access/LockedNotice';
 import { useAccess } from '../../access/useAccess';
 import { HttpError } from '../../api/fetchJson';
+import { pausedForMaintenance } from '../../api/maintenance';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { DownloadChoices } from '../../player/DownloadChoices';
 import { changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
 import { EmailSection } from './EmailSection';
 
 function passwordProblem(error: unknown): string {
+  const paused = pausedForMaintenance(error);
+  if (paused) return paused;
   if (error instanceof HttpError && error.status === 403) return 'The current password is wrong.';
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Try again in 15 minutes.';
   if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';

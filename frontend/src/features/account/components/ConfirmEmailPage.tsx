@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { HttpError } from '../../api/fetchJson';
+import { pausedForMaintenance } from '../../api/maintenance';
 import { tokenFromHash } from '../../auth/api/passwordReset';
 import { confirmEmailChange } from '../api/email';
 import { BREAK_ANYWHERE } from './EmailSection';
@@ -10,6 +11,8 @@ export const EMAIL_LINK_REFUSED = 'This confirmation link has expired or was alr
 type State = { step: 'working' } | { step: 'done'; email: string } | { step: 'failed'; text: string };
 
 function problem(error: unknown): string {
+  const paused = pausedForMaintenance(error);
+  if (paused) return paused;
   if (error instanceof HttpError && error.status === 400) return EMAIL_LINK_REFUSED;
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Wait a minute and open the link again.';
   return 'The address could not be confirmed. Open the link again in a moment.';

@@ -2,12 +2,15 @@ import { useState } from 'react';
 import { InputField, PasswordField } from '../../../components/Field';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { HttpError } from '../../api/fetchJson';
+import { pausedForMaintenance } from '../../api/maintenance';
 import { requestEmailChange } from '../api/email';
 
 /** An address has no spaces: up to 254 characters must wrap anywhere at 390 px rather than widen the page. */
 export const BREAK_ANYWHERE = { overflowWrap: 'anywhere' } as const;
 
 function problem(error: unknown): string {
+  const paused = pausedForMaintenance(error);
+  if (paused) return paused;
   if (error instanceof HttpError && error.status === 403) return 'The current password is wrong.';
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Try again later.';
   if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';

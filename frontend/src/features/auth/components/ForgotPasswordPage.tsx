@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { InputField } from '../../../components/Field';
 import { SubmitWithStatus, type FormMessage } from '../../../components/FormSubmit';
 import { HttpError } from '../../api/fetchJson';
+import { pausedForMaintenance } from '../../api/maintenance';
 import { requestPasswordReset } from '../api/passwordReset';
 import { ChallengeRequiredError } from '../api/signIn';
 import { HumanCheck } from './HumanCheck';
@@ -14,6 +15,8 @@ const CHALLENGE_MESSAGE = 'Too many reset requests for this name from new device
 
 function problem(error: unknown): string {
   if (error instanceof ChallengeRequiredError) return CHALLENGE_MESSAGE;
+  const paused = pausedForMaintenance(error);
+  if (paused) return paused;
   if (error instanceof HttpError && error.status === 429) return 'Too many attempts. Wait a minute and try again.';
   if (error instanceof HttpError && error.status === 400) return 'Enter your username or your e-mail address.';
   return 'The link could not be sent. Try again in a moment.';

@@ -4,11 +4,14 @@ import { PasswordField, passwordLengthOk } from '../../../components/Field';
 import { SubmitButton } from '../../../components/FormSubmit';
 import { setSession } from '../../../hooks/useSession';
 import { HttpError } from '../../api/fetchJson';
+import { pausedForMaintenance } from '../../api/maintenance';
 import { confirmPasswordReset, tokenFromHash } from '../api/passwordReset';
 
 export const RESET_LINK_REFUSED = 'This reset link has expired or was already used. Ask for a new one.';
 
 function problem(error: unknown): { text: string; askAgain: boolean } {
+  const paused = pausedForMaintenance(error);
+  if (paused) return { text: paused, askAgain: false };
   if (error instanceof HttpError && error.status === 400 && !error.serverMessage?.startsWith('newPassword:'))
     return { text: RESET_LINK_REFUSED, askAgain: true };
   if (error instanceof HttpError && error.status === 400) return { text: 'The new password must be 8 to 64 characters.', askAgain: false };
