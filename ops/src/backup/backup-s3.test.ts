@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { treeWriter } from '../test/backup-tree';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +28,7 @@ beforeAll(async () => {
   to = new S3Originals(target.settings);
   db = await createTestDb('sqlite');
   const tree = join(scratch, 'tree');
-  const put = (path: string, bytes: Buffer, mtime: number) => {
-    const file = join(tree, ...path.split('/'));
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, bytes);
-    utimesSync(file, mtime / 1000, mtime / 1000);
-  };
+  const put = treeWriter(tree);
   put('photos/set-a/01.jpg', randomBytes(20_000), 1_700_000_000_000);
   put('photos/set-a/thumbs/01.jpg', randomBytes(2_000), 1_700_000_001_000);
   put('video/clip-a.mp4', randomBytes(600_000), 1_700_000_002_000);

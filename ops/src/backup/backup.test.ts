@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Knex } from 'knex';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { backupStatus, dumpDatabase, RestoreRefused } from '@media-site/db/backup';
+import { backupStatus, dumpDatabase } from '@media-site/db/backup';
 import { createTestDb, grantVod, testBackends, useTestDb, type Backend } from '@media-site/db/testing';
 import { runOpsCaptured, runOpsCommand } from '../commands/registry';
 import { ensureDemoMember } from '../seed/demo-member';
@@ -13,6 +13,7 @@ import { seedDemoCatalog } from '../seed/demo-rows';
 import { LocalMedia, type MediaSource } from './media';
 import { nextRunAt, parseSchedule } from './schedule';
 import { backup, restore } from './run';
+import { treeWriter } from '../test/backup-tree';
 import { BackupError, BackupStore, keptSets, LOCK_STALE_MS, setIdAt } from './store';
 
 const scratch = mkdtempSync(join(tmpdir(), 'backup-test-'));
@@ -27,12 +28,7 @@ const folder = (name: string) => {
 /** A media tree with nested folders, a 3 MiB file and two files with the same bytes. */
 function mediaTree(): string {
   const root = folder('media');
-  const put = (path: string, bytes: Buffer, mtime: number) => {
-    const file = join(root, ...path.split('/'));
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, bytes);
-    utimesSync(file, mtime / 1000, mtime / 1000);
-  };
+  const put = treeWriter(root);
   put('photos/set-a/01.jpg', randomBytes(40_000), 1_700_000_000_123);
   put('photos/set-a/thumbs/01.jpg', randomBytes(3_000), 1_700_000_001_000);
   put('video/clip-a.mp4', randomBytes(3 * 1024 * 1024), 1_700_000_002_000);
@@ -350,7 +346,6 @@ describe('backup sets', () => {
       expect(await restoreProblem(db.knex, ['001_catalog', '999_future'])).toMatch(
         /newer version \(migrations 999_future are unknown here\)/,
       );
-      expect(RestoreRefused).toBeDefined();
     } finally {
       await db.destroy();
     }
