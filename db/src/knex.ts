@@ -76,7 +76,12 @@ export function isSqlite(knex: Knex): boolean {
 /** A unique or primary key refused the row (MySQL/MariaDB ER_DUP_ENTRY, SQLite's constraint codes). */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    code === 'ER_DUP_ENTRY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT'
+  );
 }
 
 /** Whether the database answers a trivial query now (a readiness probe); never throws. */

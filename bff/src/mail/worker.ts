@@ -11,6 +11,7 @@ import {
   subjectLine,
   type QueuedMail,
 } from '@media-site/db/mail';
+import { doublingDelay } from '@media-site/db/queues';
 import { classifySendError, messageIdFor, type MailTransport, type SendFailure } from './transport';
 
 /** What the worker counts (bff/src/metrics.ts turns these into mail_sent_total and mail_send_failures_total). */
@@ -55,7 +56,7 @@ const HOUR = 3_600_000;
 export const MAX_TEMPORARY_ATTEMPTS = 48;
 
 /** 30 s, 1 min, 2 min, ... capped at an hour, each ±20 % so mails refused together do not come back together. */
-export const defaultBackoffMs = (attempts: number): number => Math.min(HOUR, 30_000 * 2 ** attempts) * (0.8 + Math.random() * 0.4);
+export const defaultBackoffMs = (attempts: number): number => doublingDelay(attempts + 1, 30_000, HOUR) * (0.8 + Math.random() * 0.4);
 
 const LINK_TEMPLATES = new Set(['password-reset', 'email-confirm']);
 const URLS = /https?:\/\/\S+/g;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { purgeCalls, purgeEventOf, type PurgeTargets } from '@media-site/contracts/purge';
 import { claimDuePurges, markPurged, retryPurge, type QueuedPurge } from '@media-site/db/content';
+import { doublingDelay } from '@media-site/db/queues';
 
 /**
  * Delivers the purge outbox (db/src/content/purges.ts): each takedown's and restore's purge, once
@@ -32,7 +33,7 @@ export interface PurgeWorker {
 }
 
 /** 1 s, 2 s, 4 s, ... capped at 5 minutes: a CDN API that is down is asked again for as long as it takes. */
-export const purgeBackoffMs = (attempts: number): number => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+export const purgeBackoffMs = (attempts: number): number => doublingDelay(attempts, 1000, 300_000);
 
 export function startPurgeWorker(options: PurgeWorkerOptions): PurgeWorker {
   const { knex, targets, logger, pollMs, minAgeMs } = options;

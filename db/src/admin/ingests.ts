@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Actor } from './accounts';
 import { appendAudit } from './audit';
 import { AdminRuleError } from './errors';
+import { isUniqueViolation } from '../knex';
 import { queuePaused } from '../queues/switches';
 
 // Ingests the console asks for: a folder directly under the ingest root (INGEST_ROOT: the
@@ -105,11 +106,6 @@ export async function listIngestFolders(root: string): Promise<string[]> {
     .map((e) => e.name)
     .sort()
     .slice(0, INGEST_FOLDERS_LISTED);
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT';
 }
 
 /** Gives up runs whose worker stopped writing (a crash): failed, and their folder free again (at the next request or claim). */

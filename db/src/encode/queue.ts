@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
 import { queuePaused } from '../queues/switches';
+import { doublingDelay } from '../queues/backoff';
 import { numOrNull, strOrNull } from '../row-values';
+import { isUniqueViolation } from '../knex';
 
 /**
  * The encode queue: a table (media_jobs, migration 007) rather than a queue server, because the
@@ -64,11 +66,6 @@ function toJob(r: Record<string, unknown>): JobRow {
 }
 
 const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 499)}…` : text);
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 export async function jobById(db: Db, id: number): Promise<JobRow | undefined> {
   const row = await db('media_jobs').where({ id }).first();
@@ -245,7 +242,7 @@ export const OUTSIDE_RETRY_MAX_MS = 6 * 3600_000;
 export function retryDelay(attempt: number, options: Pick<FailOptions, 'retryDelayMs' | 'outside'>): number {
   const n = Math.max(1, attempt);
   if (!options.outside) return options.retryDelayMs * n;
-  return Math.min(OUTSIDE_RETRY_MAX_MS, options.retryDelayMs * 2 ** Math.min(n - 1, 30));
+  return doublingDelay(n, options.retryDelayMs, OUTSIDE_RETRY_MAX_MS);
 }
 
 export async function failJob(
@@ -291,7 +288,7 @@ export async function releaseJob(db: Db, id: number, claim: string, now: number)
  * then `retryDelayMs`, doubling (capped): a file that kills its worker is not retried in a loop.
  */
 export function crashDelay(attempt: number, retryDelayMs: number): number {
-  return attempt <= 1 ? 0 : Math.min(OUTSIDE_RETRY_MAX_MS, retryDelayMs * 2 ** Math.min(attempt - 2, 30));
+  return attempt <= 1 ? 0 : doublingDelay(attempt - 1, retryDelayMs, OUTSIDE_RETRY_MAX_MS);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { QueueName } from '@media-site/contracts/admin-queues';
 import { QUEUE_TITLES } from '@media-site/contracts/admin-queues';
 import { appendAudit } from '../admin/audit';
 import { AdminRuleError } from '../admin/errors';
+import { isUniqueViolation } from '../knex';
 import { ADDRESS_REFUSED } from '../mail/headers';
 import { pauseSwitch, setSwitch } from './switches';
 
@@ -22,11 +23,6 @@ type Trx = Knex.Transaction;
 
 const conflict = (message: string) => new AdminRuleError('conflict', message);
 const notFound = (queue: QueueName, id: number) => new AdminRuleError('not_found', `${QUEUE_TITLES[queue]} queue: no job ${id}`);
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT';
-}
 
 /** Why a job cannot be retried or cancelled, from its table's status words. */
 function refusal(queue: QueueName, id: number, status: string, verb: 'retried' | 'cancelled'): AdminRuleError {

@@ -4,3 +4,4 @@ export { cancelQueueJob, pauseQueue, retryQueueJob, type QueueActor } from './ac
 export { queueView, queueViews } from './overview';
 export { queuePaused, setSwitch, switchState, type SwitchState } from './switches';
 export { maintenanceMessage, maintenanceState, setMaintenance, type Maintenance } from './maintenance';
+export { doublingDelay } from './backoff';
