@@ -1,9 +1,8 @@
 import { expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
-import { totpCode } from '@media-site/db/admin';
 import { MAINTENANCE_TEXT } from '@media-site/contracts/site-status';
 import { ORIGIN, startAccountKit } from './test/account-kit';
-import { cookieHeader, setCookies } from './test/cookies';
+import { consoleSession } from './test/console-session';
 import { describeWithKit } from './test/suite';
 import { PAUSED_IN_MAINTENANCE } from './maintenance';
 
@@ -17,14 +16,6 @@ describeWithKit(
     const site = async () => (await kit().request.get('/api/site')).body as { maintenance: { message: string } | null };
     const post = (path: string, body: object = {}, cookie = '') =>
       kit().request.post(path).set({ Origin: ORIGIN, Cookie: cookie }).send(body);
-
-    async function adminCookie(name: string, role: string): Promise<string> {
-      const added = await ops('admin', 'add', name, '--role', role);
-      const secret = /secret: (\S+)/.exec(added.out)?.[1] ?? '';
-      const res = await post('/api/admin/signin/totp', { name, code: totpCode(secret, kit().deps.now()) });
-      expect(res.status).toBe(200);
-      return cookieHeader(setCookies(res).filter((c) => c.startsWith('admin_sid=')));
-    }
 
     it('on: joining, buying and account changes answer 503 with the words and Retry-After; sign-in and reports go on; off: back', async () => {
       expect(await site()).toEqual({ maintenance: null });
@@ -50,8 +41,8 @@ describeWithKit(
     });
 
     it('the owner switches it from the console (audited); a moderator may not; a bad message is a 400', async () => {
-      const owner = await adminCookie('maint_owner', 'owner');
-      const mod = await adminCookie('maint_mod', 'moderator');
+      const owner = await consoleSession(kit(), 'maint_owner', 'owner');
+      const mod = await consoleSession(kit(), 'maint_mod', 'moderator');
       const on = await post('/api/admin/maintenance', { on: true, message: 'Restoring.' }, owner);
       expect(on.body).toEqual({ maintenance: { since: expect.any(Number), message: 'Restoring.' } });
       expect((await post('/api/admin/maintenance', { on: false }, mod)).status).toBe(403);

@@ -40,6 +40,21 @@ async function count(query: Knex.QueryBuilder): Promise<number> {
   return n(row?.n);
 }
 
+/** Counts of a table whose `status` column says queued/running/failed/done; `retrying` of the queued. */
+async function statusCounts(db: Knex, table: string, retrying: number): Promise<QueueCounts> {
+  const by = await countBy(db(table), 'status');
+  const of = (status: string) => by.get(status) ?? 0;
+  return { queued: of('queued') - retrying, retrying, running: of('running'), failed: of('failed'), done: of('done') };
+}
+
+/** One list of such a table: running and waiting oldest first, failed newest first (by `failedOrder`). */
+function statusList(db: Knex, table: string, which: Which, limit: number, failedOrder: string): Knex.QueryBuilder {
+  const q = db(table).limit(limit);
+  if (which === 'running') return q.where({ status: 'running' }).orderBy('id');
+  if (which === 'waiting') return q.where({ status: 'queued' }).orderBy('id');
+  return q.where({ status: 'failed' }).orderBy(failedOrder, 'desc').orderBy('id', 'desc');
+}
+
 // --- encode: media_jobs (queued, running, done, failed; a queued job with attempts or a later
 // run_after is waiting to retry)
 
@@ -49,22 +64,10 @@ const encodeRetrying = (q: Knex.QueryBuilder, now: number) =>
 const encode: Adapter = {
   can: { cancel: true, pause: true },
   async counts(db, now) {
-    const by = await countBy(db('media_jobs'), 'status');
-    const retrying = await count(encodeRetrying(db('media_jobs'), now));
-    const queued = by.get('queued') ?? 0;
-    return {
-      queued: queued - retrying,
-      retrying,
-      running: by.get('running') ?? 0,
-      failed: by.get('failed') ?? 0,
-      done: by.get('done') ?? 0,
-    };
+    return statusCounts(db, 'media_jobs', await count(encodeRetrying(db('media_jobs'), now)));
   },
   async list(db, now, which, limit) {
-    const q = db('media_jobs').limit(limit);
-    if (which === 'running') q.where({ status: 'running' }).orderBy('id');
-    else if (which === 'waiting') q.where({ status: 'queued' }).orderBy('id');
-    else q.where({ status: 'failed' }).orderBy('updated_at', 'desc').orderBy('id', 'desc');
+    const q = statusList(db, 'media_jobs', which, limit, 'updated_at');
     const rows = (await q.select(
       'id',
       'content_type',
@@ -100,21 +103,9 @@ const encode: Adapter = {
 
 const ingest: Adapter = {
   can: { cancel: true, pause: true },
-  async counts(db) {
-    const by = await countBy(db('ingest_runs'), 'status');
-    return {
-      queued: by.get('queued') ?? 0,
-      retrying: 0,
-      running: by.get('running') ?? 0,
-      failed: by.get('failed') ?? 0,
-      done: by.get('done') ?? 0,
-    };
-  },
+  counts: (db) => statusCounts(db, 'ingest_runs', 0),
   async list(db, _now, which, limit) {
-    const q = db('ingest_runs').limit(limit);
-    if (which === 'running') q.where({ status: 'running' }).orderBy('id');
-    else if (which === 'waiting') q.where({ status: 'queued' }).orderBy('id');
-    else q.where({ status: 'failed' }).orderBy('id', 'desc');
+    const q = statusList(db, 'ingest_runs', which, limit, 'id');
     const rows = (await q.select('id', 'folder', 'status', 'total', 'done', 'error', 'created_at', 'started_at', 'finished_at')) as Row[];
     return rows.map((r) => ({
       id: n(r.id),

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCaptured } from '@media-site/ops/cli';
-import { totpCode } from '@media-site/db/admin';
 import { recordBackupRun } from '@media-site/db/backup';
 import { testBackends } from '@media-site/db/testing';
-import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';
-import { cookieHeader, setCookies } from '../../../test/cookies';
+import { startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { consoleSession } from '../../../test/console-session';
 
 const DAY = 86_400_000;
 
@@ -15,21 +13,12 @@ describe.each(testBackends())('GET /api/admin/dashboard (%s)', (backend) => {
 
   beforeAll(async () => {
     kit = await startAccountKit(backend, { RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: '1000' });
-    const ops = (...argv: string[]) => runOpsCaptured(argv, { env: { USER: 'tester' }, knex: kit.db.knex, now: () => kit.deps.now() });
     for (const [name, role] of [
       ['dash_owner', 'owner'],
       ['dash_mod', 'moderator'],
       ['dash_help', 'support'],
-    ] as const) {
-      const added = await ops('admin', 'add', name, '--role', role);
-      const secret = /secret: (\S+)/.exec(added.out)?.[1] ?? '';
-      const res = await kit.request
-        .post('/api/admin/signin/totp')
-        .set('Origin', ORIGIN)
-        .send({ name, code: totpCode(secret, kit.deps.now()) });
-      expect(res.status).toBe(200);
-      cookies.set(role, cookieHeader(setCookies(res).filter((c) => c.startsWith('admin_sid='))));
-    }
+    ] as const)
+      cookies.set(role, await consoleSession(kit, name, role));
     const now = kit.deps.now();
     const [id] = await kit.db
       .knex('members')

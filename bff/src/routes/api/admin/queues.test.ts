@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOpsCaptured } from '@media-site/ops/cli';
-import { totpCode } from '@media-site/db/admin';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';
-import { cookieHeader, setCookies } from '../../../test/cookies';
+import { consoleSession } from '../../../test/console-session';
 
 // The Queues screen's API: who may, what a bad queue or job number answers, and the verbs' answers.
 // The rules themselves are db/src/queues's (tested there on both engines); one engine here.
@@ -24,20 +22,11 @@ describe.each(testBackends().slice(0, 1))('/api/admin/queues (%s)', (backend) =>
 
   beforeAll(async () => {
     kit = await startAccountKit(backend, { RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: '1000' });
-    const ops = (...argv: string[]) => runOpsCaptured(argv, { env: { USER: 'tester' }, knex: kit.db.knex, now: () => kit.deps.now() });
     for (const [name, role] of [
       ['queue_mod', 'moderator'],
       ['queue_help', 'support'],
-    ] as const) {
-      const added = await ops('admin', 'add', name, '--role', role);
-      const secret = /secret: (\S+)/.exec(added.out)?.[1] ?? '';
-      const res = await kit.request
-        .post('/api/admin/signin/totp')
-        .set('Origin', ORIGIN)
-        .send({ name, code: totpCode(secret, kit.deps.now()) });
-      expect(res.status).toBe(200);
-      cookies.set(role, cookieHeader(setCookies(res).filter((c) => c.startsWith('admin_sid='))));
-    }
+    ] as const)
+      cookies.set(role, await consoleSession(kit, name, role));
   });
   afterAll(async () => {
     await kit?.close();
