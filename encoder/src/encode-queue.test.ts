@@ -17,7 +17,8 @@ import {
 } from '@media-site/db/encode';
 import { claimIsDead, EncodeWorker, type WorkerEvent } from './worker';
 import { createKnex } from '@media-site/db';
-import { testBackends, useTestDb } from '@media-site/db/testing';
+import { createTestDb, testBackends, useTestDb } from '@media-site/db/testing';
+import { pauseQueue } from '@media-site/db/queues';
 
 const LEASE = 60_000;
 const never = () => false;
@@ -167,6 +168,29 @@ describe.each(testBackends())('encode queue on %s', (backend) => {
     await claim('w1');
     await releaseJob(db.knex, id, 'w1', 3000);
     expect(await jobById(db.knex, id)).toMatchObject({ status: 'queued', attempts: 0, slot: null, claim: null });
+  });
+});
+
+describe('a one-off worker while the encode queue is paused', () => {
+  it('returns at once and leaves the jobs queued (it would otherwise wait for ever)', async () => {
+    const db = await createTestDb('sqlite');
+    try {
+      const { id } = await enqueue(db.knex, { type: 'video', path: 'held', sourceSig: 's' }, 1000);
+      await pauseQueue(db.knex, 'encode', true, { actor: 'tester', now: 1000 });
+      const worker = new EncodeWorker({
+        knex: db.knex,
+        mediaRoot: '/nonexistent',
+        settings: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', preset: 'veryfast', threads: 1, nice: 10 },
+        concurrency: 1,
+        leaseMs: LEASE,
+        maxAttempts: 3,
+        pollMs: 10,
+      });
+      await worker.run();
+      expect(await jobById(db.knex, id)).toMatchObject({ status: 'queued', attempts: 0 });
+    } finally {
+      await db.destroy();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { S3Settings } from '@media-site/storage';
 import { RuleError } from '@media-site/db';
 import { formatJobCounts, type JobStatus } from '@media-site/db/encode';
+import { queuePaused } from '@media-site/db/queues';
 import type { EncodeConfig } from './config';
 import { progressReporter, type EncodeTally } from './progress-bar';
 import { ffmpegWorks, type FfmpegTools } from './tools';
@@ -58,6 +59,8 @@ export async function workQueue(
     process.off('SIGTERM', stop);
     reporter.finish();
   }
+  if (!options.watch && (await queuePaused(knex, 'encode')))
+    io.err("the encode queue is paused: its jobs wait until `ops queue resume encode` (or Resume on the console's Queues screen)");
   return reporter.tally;
 }
 

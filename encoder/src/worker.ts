@@ -22,6 +22,7 @@ import {
   setSourceSig,
   sourceSig,
 } from '@media-site/db/encode';
+import { queuePaused } from '@media-site/db/queues';
 import { UnplayableSource } from './probe';
 
 export interface WorkerOptions {
@@ -158,8 +159,9 @@ export class EncodeWorker {
     await Promise.all([...this.running.values()].map((r) => r.settled));
   }
 
+  /** Whether a one-off run should wait for more: jobs are left, and the queue is not paused (it would wait for ever). */
   private async workLeft(): Promise<boolean> {
-    return jobsLeft(this.options.knex, this.options.ids);
+    return !(await queuePaused(this.options.knex, 'encode')) && jobsLeft(this.options.knex, this.options.ids);
   }
 
   private start(job: JobRow): void {
