@@ -22,6 +22,7 @@ import * as m023 from './migrations/023_members_access_indexes';
 import * as m024 from './migrations/024_admin_reauth_passkey_names';
 import * as m025 from './migrations/025_backup_runs';
 import * as m026 from './migrations/026_switches';
+import * as m027 from './migrations/027_ingest_attempts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '024_admin_reauth_passkey_names': m024,
   '025_backup_runs': m025,
   '026_switches': m026,
+  '027_ingest_attempts': m027,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -79,6 +79,7 @@ export {
   ingestProgress,
   ingestRun,
   INGEST_FOLDER_MAX,
+  INGEST_MAX_ATTEMPTS,
   listIngestFolders,
   recentIngests,
   requestIngest,

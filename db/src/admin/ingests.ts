@@ -18,8 +18,10 @@ export const INGEST_FOLDER = /^\w[\w. -]{0,99}$/;
 export const INGEST_FOLDER_MAX = 100;
 /** How many folders the console lists (the first, by name). */
 export const INGEST_FOLDERS_LISTED = 500;
-/** A running ingest whose worker has not written for this long is given up (the worker died). */
+/** A running ingest whose worker has not written for this long was left by a worker that died. */
 export const INGEST_STALE_MS = 10 * 60_000;
+/** Tries of one run: a run whose worker died goes back to the queue until this many were made, then fails. */
+export const INGEST_MAX_ATTEMPTS = 3;
 
 export type IngestStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -108,12 +110,25 @@ export async function listIngestFolders(root: string): Promise<string[]> {
     .slice(0, INGEST_FOLDERS_LISTED);
 }
 
-/** Gives up runs whose worker stopped writing (a crash): failed, and their folder free again (at the next request or claim). */
+/**
+ * Runs whose worker stopped writing (a crash, a kill, a lost host), at the next request or claim: back
+ * in the queue with their folder kept while tries remain (an ingest is safe to run again: what is
+ * already in is left as it is), else failed and their folder free again.
+ */
 async function reapStale(trx: Knex | Knex.Transaction, now: number): Promise<void> {
-  await trx('ingest_runs')
-    .where({ status: 'running' })
-    .where('heartbeat_at', '<', now - INGEST_STALE_MS)
-    .update({ status: 'failed', active_folder: null, error: 'the ingest worker stopped answering', finished_at: now });
+  const stale = () =>
+    trx('ingest_runs')
+      .where({ status: 'running' })
+      .where('heartbeat_at', '<', now - INGEST_STALE_MS);
+  await stale()
+    .where('attempts', '<', INGEST_MAX_ATTEMPTS)
+    .update({ status: 'queued', heartbeat_at: null, started_at: null, error: 'the ingest worker stopped during the run: queued again' });
+  await stale().update({
+    status: 'failed',
+    active_folder: null,
+    error: `the ingest worker stopped answering (${INGEST_MAX_ATTEMPTS} tries)`,
+    finished_at: now,
+  });
 }
 
 /**
@@ -122,8 +137,9 @@ async function reapStale(trx: Knex | Knex.Transaction, now: number): Promise<voi
  */
 export async function requestIngest(knex: Knex, root: string, name: string, by: Actor & { now: number }): Promise<IngestRun> {
   await resolveIngestFolder(root, name);
+  // Before the request's transaction: a refused request (409) must not undo the hand-back.
+  await reapStale(knex, by.now);
   return knex.transaction(async (trx) => {
-    await reapStale(trx, by.now);
     const busy = await trx('ingest_runs').where({ active_folder: name }).first('id');
     if (busy)
       throw new AdminRuleError('conflict', `folder: ${name} is already being ingested (run ${Number(busy.id)}): wait for it to finish`);
@@ -160,7 +176,7 @@ export async function claimIngest(knex: Knex, now: number): Promise<IngestRun | 
     if (!next) return undefined;
     const moved = await knex('ingest_runs')
       .where({ id: next.id, status: 'queued' })
-      .update({ status: 'running', started_at: now, heartbeat_at: now });
+      .update({ status: 'running', started_at: now, heartbeat_at: now, attempts: knex.raw('attempts + 1') });
     if (moved === 1) return ingestRun(knex, Number(next.id));
   }
 }

@@ -54,6 +54,7 @@ const RETRY: Record<QueueName, (trx: Trx, id: number | 'all', now: number) => Pr
           .where({ id: Number(row.id), status: 'failed' })
           .update({
             status: 'queued',
+            attempts: 0,
             active_folder: String(row.folder),
             error: null,
             report_json: null,

@@ -99,19 +99,31 @@ const encode: Adapter = {
   },
 };
 
-// --- ingest: ingest_runs (queued, running, done, failed; one try each)
+// --- ingest: ingest_runs (queued, running, done, failed; a queued run with tries was handed back by a worker that died)
 
 const ingest: Adapter = {
   can: { cancel: true, pause: true },
-  counts: (db) => statusCounts(db, 'ingest_runs', 0),
+  counts: async (db) =>
+    statusCounts(db, 'ingest_runs', await count(db('ingest_runs').where({ status: 'queued' }).where('attempts', '>', 0))),
   async list(db, _now, which, limit) {
     const q = statusList(db, 'ingest_runs', which, limit, 'id');
-    const rows = (await q.select('id', 'folder', 'status', 'total', 'done', 'error', 'created_at', 'started_at', 'finished_at')) as Row[];
+    const rows = (await q.select(
+      'id',
+      'folder',
+      'status',
+      'attempts',
+      'total',
+      'done',
+      'error',
+      'created_at',
+      'started_at',
+      'finished_at',
+    )) as Row[];
     return rows.map((r) => ({
       id: n(r.id),
       what: String(r.folder),
-      state: r.status === 'queued' ? 'queued' : r.status === 'running' ? 'running' : 'failed',
-      attempts: r.status === 'queued' ? 0 : 1,
+      state: r.status === 'queued' ? (n(r.attempts) > 0 ? 'retrying' : 'queued') : r.status === 'running' ? 'running' : 'failed',
+      attempts: n(r.attempts),
       progress: r.status === 'running' && n(r.total) > 0 ? n(r.done) / n(r.total) : null,
       worker: null,
       since: n(r.status === 'running' ? r.started_at : r.status === 'queued' ? r.created_at : (r.finished_at ?? r.created_at)),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { teasedItems } from '@media-site/db/content';
-import { totpCode } from '@media-site/db/admin';
+import { INGEST_MAX_ATTEMPTS, totpCode } from '@media-site/db/admin';
 import { testBackends } from '@media-site/db/testing';
 import { ORIGIN, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { cookieHeader, setCookies } from '../../../test/cookies';
@@ -168,23 +168,33 @@ describe.each(testBackends())('console ingest and Coming soon teasers (%s)', (ba
     expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/no folder gone soon/) });
   });
 
-  it('a run whose worker stopped answering is given up, and its folder can be ingested again', async () => {
+  it('a run whose worker died goes back to the queue and finishes; one that used up its tries is given up', async () => {
     await mkdir(join(ingestRoot, 'stuck'));
+    const diedEarlier = (id: number, attempts: number) =>
+      kit.db
+        .knex('ingest_runs')
+        .where({ id })
+        .update({ status: 'running', attempts, heartbeat_at: kit.deps.now() - 11 * MINUTE });
+    const run = async (id: number) => (await get(`/api/admin/ingests/${id}`, 'boss')).body.run;
     const first = await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' });
     expect(first.status).toBe(202);
-    // Claimed by a worker that died eleven minutes ago.
-    await kit.db
-      .knex('ingest_runs')
-      .where({ id: first.body.run.id })
-      .update({ status: 'running', heartbeat_at: kit.deps.now() - 11 * MINUTE });
-    const again = await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' });
-    expect(again.status).toBe(202);
-    expect((await get(`/api/admin/ingests/${first.body.run.id}`, 'boss')).body.run).toMatchObject({
-      status: 'failed',
-      error: 'the ingest worker stopped answering',
+    // Claimed by a worker that died eleven minutes ago: handed back, so asking again is refused.
+    await diedEarlier(first.body.run.id, 1);
+    expect((await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' })).status).toBe(409);
+    expect(await run(first.body.run.id)).toMatchObject({
+      status: 'queued',
+      error: 'the ingest worker stopped during the run: queued again',
     });
     await ops('ingest-worker', '--once');
-    expect((await get(`/api/admin/ingests/${again.body.run.id}`, 'boss')).body.run).toMatchObject({ status: 'done' });
+    expect(await run(first.body.run.id)).toMatchObject({ status: 'done', error: null });
+
+    const second = await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' });
+    await diedEarlier(second.body.run.id, INGEST_MAX_ATTEMPTS);
+    const third = await post('/api/admin/ingests', 'boss').send({ folder: 'stuck' });
+    expect(third.status).toBe(202);
+    expect(await run(second.body.run.id)).toMatchObject({ status: 'failed', error: 'the ingest worker stopped answering (3 tries)' });
+    await ops('ingest-worker', '--once');
+    expect(await run(third.body.run.id)).toMatchObject({ status: 'done' });
   });
 
   describe('Coming soon', () => {
