@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '@media-site/db/testing';
 import { loadConfig } from './config';
 import { recordPaymentOutcome } from './metrics';
+import { enqueueMail } from '@media-site/db/mail';
+import { recordBackupRun } from '@media-site/db/backup';
 import { startBff, type RunningBff } from './server';
 import { silentLogger } from './test/harness';
 import { insertCatalog } from './test/fixtures';
@@ -58,6 +60,38 @@ describe('/metrics', () => {
     const text = await scrape();
     expect(text).toMatch(/bff_payment_requests_total\{step="charge",status="\d{3}"\} 1/);
     expect(text).toMatch(/bff_payment_outcomes_total\{step="charge",outcome="refused"\} \d+/);
+  });
+
+  it('reports the database, the queues and the last good backup for the alert rules', async () => {
+    const before = await scrape();
+    expect(before).toMatch(/^bff_database_up 1$/m);
+    expect(before).toMatch(/^backup_last_good_timestamp_seconds 0$/m);
+    // No REDIS_URL here: no Redis gauge rather than a false "down".
+    expect(before).not.toMatch(/^bff_redis_up /m);
+    await enqueueMail(
+      db.knex,
+      { key: 'metrics:1', to: 'a@example.com', template: 'welcome', subject: 's', text: 't', html: '<p>t</p>' },
+      Date.now() - 90_000,
+    );
+    const finishedAt = Date.now() - 3_600_000;
+    await recordBackupRun(db.knex, {
+      status: 'ok',
+      setId: 's1',
+      host: 'h',
+      startedAt: finishedAt - 1000,
+      finishedAt,
+      rows: 1,
+      files: 1,
+      bytes: 1,
+      copiedBytes: 1,
+    });
+    const text = await scrape();
+    expect(text).toMatch(/^queue_jobs\{queue="mail",state="queued"\} 1$/m);
+    expect(text).toMatch(/^queue_jobs\{queue="encode",state="failed"\} 0$/m);
+    expect(Number(/^queue_oldest_waiting_seconds\{queue="mail"\} (\S+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(90);
+    expect(text).toMatch(/^queue_paused\{queue="purge"\} 0$/m);
+    expect(text).toMatch(new RegExp(`^backup_last_good_timestamp_seconds ${finishedAt / 1000}$`, 'm'));
+    expect(text).toMatch(/^backup_failed_since_last_good 0$/m);
   });
 
   it('is off unless METRICS_PORT is set', async () => {

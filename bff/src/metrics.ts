@@ -2,26 +2,13 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CacheStats } from './cache/catalog-cache';
+import { paymentRegistry } from './payment-metrics';
+import { registerHealthGauges, type HealthSources } from './health-metrics';
 
 // One /metrics listener for both services.
 export { startMetricsServer, type MetricsServer } from '@media-site/contracts/metrics-server';
 
-/**
- * Payment outcomes, for the payments code to count what only it knows (refused by the provider,
- * duplicate submission, ...). Module-level so any service can import it without a Koa ctx; merged
- * into the scrape of every BffMetrics.
- */
-export const paymentRegistry = new Registry();
-export const paymentOutcomes = new Counter({
-  name: 'bff_payment_outcomes_total',
-  help: 'Payment chain results by step and outcome (ok, refused, duplicate, provider_error, ...)',
-  labelNames: ['step', 'outcome'] as const,
-  registers: [paymentRegistry],
-});
-
-export function recordPaymentOutcome(step: string, outcome: string): void {
-  paymentOutcomes.inc({ step, outcome });
-}
+export { paymentOutcomes, recordPaymentOutcome } from './payment-metrics';
 
 /** Mail the outbox worker sent or could not send (bff/src/mail/worker.ts); module-level like the payment outcomes. */
 export const mailRegistry = new Registry();
@@ -68,6 +55,8 @@ export interface BffMetricsSources {
   mailBacklogMs?: () => Promise<number>;
   /** Milliseconds the oldest purge not yet delivered has waited (0: none). */
   purgeBacklogMs?: () => Promise<number>;
+  /** The database, Redis, queue, backup and replica gauges the alert rules read. */
+  health?: HealthSources;
 }
 
 /** A gauge of seconds read from the database on each scrape; when it is unreachable the last value stands. */
@@ -89,7 +78,8 @@ function backlogGauge(registry: Registry, name: string, help: string, readMs: ()
 export function createBffMetrics(cacheStats: CacheStats, sources: BffMetricsSources = {}): BffMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'bff_' });
-  const { mailBacklogMs, purgeBacklogMs } = sources;
+  const { mailBacklogMs, purgeBacklogMs, health } = sources;
+  if (health) registerHealthGauges(registry, health);
   if (mailBacklogMs)
     backlogGauge(
       registry,

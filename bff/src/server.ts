@@ -153,6 +153,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
       : createBffMetrics(cache.stats, {
           mailBacklogMs: () => oldestUnsentAgeMs(knex, Date.now()),
           purgeBacklogMs: () => oldestPendingPurgeAgeMs(knex, Date.now()),
+          health: { knex, readPool, redisStatus: () => cache.redisStatus, generation: () => cache.currentGeneration },
         });
   const mail = startMailSender(config, knex, logger, mailMetrics);
   const purges = startPurgeSender(config, knex, logger);

@@ -37,7 +37,7 @@ function requestLog(logger: Logger) {
  * Ready: MEDIA_ROOT readable, and the takedown and revocation lists loaded and not older than
  * their limit. Each list's age is reported either way.
  */
-async function readiness(deps: AppDeps): Promise<{ ready: boolean; body: Record<string, unknown> }> {
+export async function readiness(deps: AppDeps): Promise<{ ready: boolean; body: Record<string, unknown> }> {
   const mediaRoot = await access(deps.realRoot, constants.R_OK).then(
     () => 'readable' as const,
     () => 'unreadable' as const,

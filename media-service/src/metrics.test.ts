@@ -42,6 +42,19 @@ describe('/metrics', () => {
     expect((await fetch(`http://127.0.0.1:${fx.media.metricsPort}/other`)).status).toBe(404);
   });
 
+  it('reports its readiness and the free space of the media and variant-cache disks', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${fx.media.metricsPort}/metrics`)).text();
+    expect(text).toMatch(/^media_ready 1$/m);
+    for (const volume of ['media', 'variants']) {
+      const free = Number(new RegExp(`^media_volume_free_bytes\\{volume="${volume}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+      const size = Number(new RegExp(`^media_volume_size_bytes\\{volume="${volume}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+      expect(free).toBeGreaterThan(0);
+      expect(size).toBeGreaterThanOrEqual(free);
+    }
+    // Static lists (no bff to poll) have no age; polled ones are covered where a bff serves them.
+    expect(text).not.toMatch(/^media_list_age_seconds\{/m);
+  });
+
   it('is off unless METRICS_PORT is set', async () => {
     const plain = await startFixture();
     try {

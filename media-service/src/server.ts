@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { RevocationList } from './access/revocation';
 import { Purger, purgeEventOf } from './access/purge';
 import { TakedownList } from './access/takedowns';
-import { createApp } from './app';
+import { createApp, readiness, type AppDeps } from './app';
 import type { MediaConfig } from './config';
 import { createMediaMetrics, startMetricsServer } from './metrics';
 import { S3Originals } from '@media-site/storage/s3';
@@ -69,10 +69,8 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
   });
   // CDN_SIGNING=cloudfront: the same bucket, but members are sent to the distribution's signed URLs.
   const originals = config.s3 ? withCdn(new S3Originals(config.s3), config.cdn) : null;
-  const metrics = config.metricsPort === undefined ? null : createMediaMetrics(variants);
-  const app = createApp({
+  const deps: AppDeps = {
     logger,
-    observe: metrics?.observe,
     realRoot,
     keys: config.keys,
     revocations,
@@ -82,7 +80,16 @@ export async function startMedia(config: MediaConfig, options: StartOptions = {}
     originals,
     edgeSecret: config.edgeSecret,
     now: options.now,
-  });
+  };
+  const metrics =
+    config.metricsPort === undefined
+      ? null
+      : createMediaMetrics(variants, {
+          lists: { takedowns, revocations },
+          ready: async () => (await readiness(deps)).ready,
+          volumes: { media: realRoot, variants: config.variantCacheDir },
+        });
+  const app = createApp({ ...deps, observe: metrics?.observe });
   const server = createServer(app.callback());
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;

@@ -15,7 +15,7 @@ export {
   type AttemptStatus,
   type NewAttempt,
 } from './attempts';
-export { markUnknown, settleApproved, settleDeclined, settleFailed, type OnSettled, type SettleOptions } from './settle';
+export { markUnknown, settleApproved, settleDeclined, settleFailed, type OnSettled, type SettledFacts, type SettleOptions } from './settle';
 export {
   approve,
   decline,

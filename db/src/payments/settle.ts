@@ -11,7 +11,10 @@ const DAY_MS = 86_400_000;
  * What the process does once an attempt is settled (after its transaction, or inside the caller's):
  * the bff counts the outcome and wakes its mail worker for the receipt; the operator CLI does neither.
  */
-export type OnSettled = (status: Exclude<AttemptStatus, 'pending'>) => void;
+export type OnSettled = (status: Exclude<AttemptStatus, 'pending'>, facts: SettledFacts) => void;
+
+/** What a settlement tells its counter: an approval's sale, or a close's reason (a decline's code comes first). */
+export type SettledFacts = { kind: AttemptRow['kind']; amount: string; currencyCode: number } | { reason: string };
 
 export interface SettleOptions {
   /** The membership's terms: its period, and rebills (0: it does not renew). */
@@ -35,7 +38,7 @@ export async function settleApproved(
 ): Promise<boolean> {
   const settled = await knex.transaction(async (trx) => {
     const attempt = await attemptById(trx, attemptId);
-    if (!attempt || !(await closeAttempt(trx, attemptId, 'approved', { now, providerSubscriptionId }))) return false;
+    if (!attempt || !(await closeAttempt(trx, attemptId, 'approved', { now, providerSubscriptionId }))) return undefined;
     const memberId = attempt.kind === 'membership' ? await createMember(trx, attempt, now) : attempt.member_id;
     if (memberId === null) throw new Error(`attempt ${attemptId} has no member`);
     await trx('payment_attempts').where({ id: attemptId }).update({ member_id: memberId });
@@ -48,11 +51,11 @@ export async function settleApproved(
       paidUntil,
       now,
     );
-    return true;
+    return attempt;
   });
   // Inside a webhook's transaction this comes before the commit: the worker's next poll sends it.
-  if (settled) options.onSettled?.('approved');
-  return settled;
+  if (settled) options.onSettled?.('approved', { kind: settled.kind, amount: settled.amount, currencyCode: settled.currency_code });
+  return settled !== undefined;
 }
 
 /** The welcome with the first receipt, or a VOD's receipt, to the member's current address. */
@@ -105,7 +108,7 @@ async function close(
   onSettled: OnSettled | undefined,
 ) {
   const closed = await closeAttempt(knex, attemptId, status, { now, declineText: declineText.slice(0, 200) });
-  if (closed) onSettled?.(status);
+  if (closed) onSettled?.(status, { reason: declineText });
   return closed;
 }
 

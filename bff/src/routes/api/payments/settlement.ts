@@ -1,13 +1,13 @@
 import type { OnSettled, SettleOptions } from '@media-site/db/payments';
 import { nudgeMail } from '../../../mail/worker';
-import { recordPaymentOutcome } from '../../../metrics';
+import { countSettled } from '../../../payment-metrics';
 
 /**
  * The bff's side of a settlement (db's payments module settles): each outcome counted once, and an
  * approval's receipt mailed now rather than at the mail worker's next poll.
  */
-export const countSettlement: OnSettled = (status) => {
-  recordPaymentOutcome('settle', status);
+export const countSettlement: OnSettled = (status, facts) => {
+  countSettled(status, facts);
   if (status === 'approved') nudgeMail();
 };
 

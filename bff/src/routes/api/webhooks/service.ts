@@ -17,6 +17,7 @@ import {
 } from '@media-site/db/payments';
 import { countSettlement, settleOptionsOf } from '../payments/settlement';
 import { nudgeMail } from '../../../mail/worker';
+import { countWebhook } from '../../../payment-metrics';
 import { recordOutcome, storeEvent } from './repository';
 import type { WebhookRecord } from './schema';
 
@@ -197,6 +198,9 @@ export async function receiveWebhook(
     deps.logger.info({ eventType: query.eventType, webhook: id, outcome }, 'webhook stored');
     return 'stored' as const;
   });
-  if (stored === 'stored') nudgeMail();
+  if (stored === 'stored') {
+    countWebhook(query.eventType, event.billedAmount ?? event.amount, deps.settings.currencyCode);
+    nudgeMail();
+  }
   return stored;
 }
