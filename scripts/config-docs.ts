@@ -7,6 +7,7 @@ import { repoRoot } from '@media-site/contracts/embedded-defaults';
 import { envSchema as operatorSchema } from '@media-site/ops/config';
 import { configSchema as mediaSchema } from '@media-site/media-service/config';
 import { storageEnv } from '@media-site/storage/config';
+import { encoderServiceEnv } from '@media-site/encoder';
 import { OTHER_VARIABLES } from './lib/config-other';
 
 // docs/configuration.md, written from the schemas every process reads its environment through, so
@@ -111,6 +112,10 @@ export function configurationPage(): { text: string; missing: string[] } {
     'storage variables below.',
     '',
     ...table(shapeOf(operatorSchema), missing),
+    '',
+    "The encoder service (`encoder --watch`, compose's `encoder`) also reads:",
+    '',
+    ...table(encoderServiceEnv, missing),
     '',
     '## Media in object storage (`storage/src/config.ts`: media service and operator commands)',
     '',

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { DEMO_MEMBER } from '@media-site/ops';
 import { buildFrontendIfNeeded, prepareData } from './lib/prepare';
 import { startSite } from './lib/site';
 import { describeSiteStorage, startSiteStorage, type SiteStorage } from './lib/site-storage';
 import { startOutput } from './lib/start-output';
+import { writeLocalScrapeConfig } from './lib/scrape-config';
 
 // `npm start`: the whole site on one address with embedded defaults (SQLite, in-process cache,
 // generated demo catalog); DATABASE_URL / REDIS_URL switch to real servers.
@@ -16,6 +18,13 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   process.exit(1);
 }
 const { dataDir, databaseUrl, mediaRoot } = embeddedDefaults(env);
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+// The bff takes METRICS_PORT, the media service and the encoder the two ports after it.
+const metricsBase = env.METRICS_PORT === undefined ? undefined : Number(env.METRICS_PORT);
+if (metricsBase !== undefined && !(Number.isInteger(metricsBase) && metricsBase >= 1 && metricsBase <= 65533)) {
+  console.error(`METRICS_PORT must be a port number 1-65533 under npm start (got ${env.METRICS_PORT})`);
+  process.exit(1);
+}
 
 // Quiet until the site is up: a line per part as it gets ready; the parts' own lines only when they
 // warn or fail (or, once up, always).
@@ -53,6 +62,13 @@ try {
     console.log(
       `Mail (receipts, password reset links) is written as .eml files to ${env.MAIL_DIR || join(dataDir, 'outbox')}; set SMTP_URL to send it.`,
     );
+  if (env.METRICS_PORT) {
+    const metricsPort = Number(env.METRICS_PORT);
+    const config = writeLocalScrapeConfig(dataDir, repoRoot, metricsPort);
+    console.log(
+      `Prometheus metrics: bff 127.0.0.1:${metricsPort}, media ${metricsPort + 1}, encoder ${metricsPort + 2}; a local Prometheus with the alert rules: prometheus --config.file=${config}`,
+    );
+  }
   if (site.providerUrl)
     console.log(
       `Card payments go to the local provider simulator at ${site.providerUrl}: any Luhn-valid card number pays (ending 0000 declines).\n`,

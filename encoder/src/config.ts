@@ -51,7 +51,13 @@ export function encodeConfig(env: EncodeEnv, tools: { ffmpeg: string; ffprobe: s
   };
 }
 
-const encoderEnvSchema = z.object({ ...toolsEnv, ...encodeEnv });
+/** The encoder service's own: its Prometheus port (encoder/src/metrics.ts). */
+export const encoderServiceEnv = {
+  METRICS_PORT: int(0, 65535).optional().describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1').describe("the metrics port's address"),
+};
+
+const encoderEnvSchema = z.object({ ...toolsEnv, ...encodeEnv, ...encoderServiceEnv });
 
 export interface EncoderConfig {
   databaseUrl: string;
@@ -62,6 +68,8 @@ export interface EncoderConfig {
   storage: S3Settings | null;
   /** Per-job scratch folders go under it (STORAGE=s3 only). */
   scratchDir: string;
+  /** Where /metrics answers; undefined: off. */
+  metrics?: { port: number; host: string };
 }
 
 /** ENCODER_SCRATCH_DIR, or a folder under the system temp folder. */
@@ -82,5 +90,6 @@ export function loadEncoderConfig(env: NodeJS.ProcessEnv): EncoderConfig {
     encode: encodeConfig(parsed.data, ffmpeg),
     storage: loadS3Settings(env),
     scratchDir: scratchDirFrom(parsed.data.ENCODER_SCRATCH_DIR),
+    ...(parsed.data.METRICS_PORT === undefined ? {} : { metrics: { port: parsed.data.METRICS_PORT, host: parsed.data.METRICS_HOST } }),
   };
 }

@@ -1,5 +1,14 @@
 // The encode worker: ffmpeg renditions, poster, sprite and trailer per queued video or VOD.
-export { encodeConfig, encodeEnv, loadEncoderConfig, scratchDirFrom, toolsEnv, type EncodeConfig, type EncoderConfig } from './config';
+export {
+  encodeConfig,
+  encodeEnv,
+  encoderServiceEnv,
+  loadEncoderConfig,
+  scratchDirFrom,
+  toolsEnv,
+  type EncodeConfig,
+  type EncoderConfig,
+} from './config';
 export { deriveItem, type EncodeSettings } from './derive';
 export { isFastStart, topLevelBoxes } from './mp4-boxes';
 export { progressReporter, type EncodeTally } from './progress-bar';

@@ -3,6 +3,7 @@ import { createKnex, migrateLatest, RuleError } from '@media-site/db';
 import { jobCounts } from '@media-site/db/encode';
 import { loadEncoderConfig } from './config';
 import { tallyLine, workQueue } from './work-queue';
+import { createEncoderMetrics, startMetricsServer } from './metrics';
 
 // The encoder service: works the encode queue in this process (compose's `encoder`). The operator's
 // `ops encode` runs the same worker once by hand, with --scan and --retry-failed besides.
@@ -11,7 +12,7 @@ const USAGE = `usage: encoder [--watch] [--quiet]
   --quiet  failures and the summary only
 Environment: DATABASE_URL, MEDIA_ROOT, FFMPEG_PATH / FFPROBE_PATH, ENCODE_CONCURRENCY / ENCODE_THREADS /
 ENCODE_PRESET / ENCODE_NICE / ENCODE_LEASE_SECONDS / ENCODE_MAX_ATTEMPTS; STORAGE=s3 with the S3_* variables
-and ENCODER_SCRATCH_DIR to work through the bucket (see README).`;
+and ENCODER_SCRATCH_DIR to work through the bucket; METRICS_PORT / METRICS_HOST for Prometheus (see README).`;
 
 async function main(argv: string[]): Promise<number> {
   let flags;
@@ -39,7 +40,13 @@ async function main(argv: string[]): Promise<number> {
       write: (text: string) => process.stderr.write(text),
       isTTY: process.stderr.isTTY,
     };
-    const tally = await workQueue({ knex, config, io }, { watch: Boolean(flags.watch), quiet: Boolean(flags.quiet) });
+    const metrics = config.metrics ? createEncoderMetrics() : undefined;
+    const server =
+      metrics && config.metrics ? await startMetricsServer(metrics.registry, config.metrics.port, config.metrics.host) : undefined;
+    const tally = await workQueue(
+      { knex, config, io },
+      { watch: Boolean(flags.watch), quiet: Boolean(flags.quiet), onEvent: metrics?.onEvent },
+    ).finally(() => server?.close());
     console.log(tallyLine(tally, await jobCounts(knex)));
     return tally.failed ? 1 : 0;
   } catch (err) {

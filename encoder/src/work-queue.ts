@@ -6,7 +6,7 @@ import { queuePaused } from '@media-site/db/queues';
 import type { EncodeConfig } from './config';
 import { progressReporter, type EncodeTally } from './progress-bar';
 import { ffmpegWorks, type FfmpegTools } from './tools';
-import { EncodeWorker } from './worker';
+import { EncodeWorker, type WorkerEvent } from './worker';
 
 /** What a worker run needs: the operator commands' context fits it as it is. */
 export interface WorkContext {
@@ -22,7 +22,14 @@ export interface WorkContext {
  */
 export async function workQueue(
   ctx: WorkContext,
-  options: { ids?: readonly number[]; watch?: boolean; quiet?: boolean; concurrency?: number },
+  options: {
+    ids?: readonly number[];
+    watch?: boolean;
+    quiet?: boolean;
+    concurrency?: number;
+    /** Also told every worker event (the encoder's metrics). */
+    onEvent?: (event: WorkerEvent) => void;
+  },
 ): Promise<EncodeTally> {
   const { knex, config, io } = ctx;
   // Without the tools every job would fail; they stay queued for a worker that has them.
@@ -45,7 +52,12 @@ export async function workQueue(
     watch: options.watch,
     pollMs: options.watch ? 2000 : 1000,
     ids: options.ids,
-    onEvent: reporter.onEvent,
+    onEvent: options.onEvent
+      ? (event) => {
+          reporter.onEvent(event);
+          options.onEvent?.(event);
+        }
+      : reporter.onEvent,
   });
   // Every signal while running, not only the first: a second Ctrl-C or a supervisor's SIGTERM after
   // it must not end the process (the default action) before the running jobs are handed back.

@@ -139,7 +139,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     // Links in mail (password reset, e-mail confirmation) point at the site as started here.
     const siteHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
     env.SITE_URL ||= `http://${siteHost}:${port}`;
-    // One METRICS_PORT for the whole site: the bff takes it, the media service the port after it.
+    // One METRICS_PORT for the whole site: the bff takes it, the media service the port after it, the encoder the next.
     const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
     const metricsEnv = (offset: number): NodeJS.ProcessEnv => (metricsPort ? { METRICS_PORT: String(metricsPort + offset) } : {});
     const bff = spawnTs(
@@ -169,7 +169,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         'encoder',
         process.execPath,
         ['--import', 'tsx', resolve(repoRoot, 'encoder/src/main.ts'), '--watch', '--quiet'],
-        env,
+        { ...env, ...metricsEnv(2) },
         onLine,
       );
       children.push(encoder);

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/lib/process';
+import { scrapeConfig } from '../../scripts/lib/scrape-config';
+import { startStack, type Stack } from '../src/stack';
+
+// A real Prometheus (Debian's package) scraping a real site as `npm start` runs it with
+// METRICS_PORT: the bff, the media service and the encoder, the config `npm start` writes, and the
+// repo's alert rules with their `for` shortened to a second (the expressions are the real ones;
+// monitoring/*.test.yml tests them at their real durations).
+const repo = join(import.meta.dirname, '../..');
+
+/** Three free ports in a row (the site puts bff, media and encoder at N, N+1, N+2). */
+async function threePorts(): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+  }
+}
+
+interface Target {
+  labels: { job: string };
+  health: string;
+}
+interface Alert {
+  labels: Record<string, string>;
+  state: string;
+}
+
+let stack: Stack;
+let prometheus: ChildProcess;
+let api: string;
+const dir = mkdtempSync(join(tmpdir(), 'prometheus-'));
+
+const get = async <T>(path: string): Promise<T> => ((await (await fetch(`${api}${path}`)).json()) as { data: T }).data;
+
+beforeAll(async () => {
+  const metricsPort = await threePorts();
+  stack = await startStack({ env: { METRICS_PORT: String(metricsPort) }, encoder: true });
+  const rules = join(dir, 'alerts.yml');
+  writeFileSync(rules, readFileSync(join(repo, 'monitoring/alerts.yml'), 'utf8').replace(/^( +for:) \d+m$/gm, '$1 1s'));
+  const at = (offset: number) => [`127.0.0.1:${metricsPort + offset}`];
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    scrapeConfig({ jobs: { bff: at(0), media: at(1), encoder: at(2) }, rulesFile: rules, intervalSeconds: 1 }),
+  );
+  const port = await freePort();
+  api = `http://127.0.0.1:${port}/api/v1`;
+  prometheus = spawn(
+    'prometheus',
+    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+    { stdio: 'ignore' },
+  );
+});
+
+afterAll(async () => {
+  prometheus?.kill('SIGKILL');
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a real Prometheus on the site', () => {
+  it('scrapes the bff, the media service and the encoder, all up', async () => {
+    await expect
+      .poll(
+        async () =>
+          (await get<{ activeTargets: Target[] }>('/targets').catch(() => ({ activeTargets: [] }))).activeTargets
+            .map((t) => `${t.labels.job}:${t.health}`)
+            .sort(),
+        {
+          timeout: 60_000,
+          interval: 500,
+        },
+      )
+      .toEqual(['bff:up', 'encoder:up', 'media:up']);
+    const value = async (query: string) =>
+      (await get<{ result: Array<{ value: [number, string] }> }>(`/query?query=${encodeURIComponent(query)}`)).result.map((r) =>
+        Number(r.value[1]),
+      );
+    await expect.poll(() => value('bff_database_up'), { timeout: 30_000 }).toEqual([1]);
+    await expect.poll(() => value('media_ready'), { timeout: 30_000 }).toEqual([1]);
+    await expect.poll(() => value('max(queue_jobs{queue="encode",state="failed"})'), { timeout: 30_000 }).toHaveLength(1);
+    await expect.poll(() => value('sum(encoder_jobs_total)'), { timeout: 30_000 }).toHaveLength(1);
+    // The rules loaded, and none fires on a healthy site.
+    const firing = (await get<{ alerts: Alert[] }>('/alerts')).alerts.filter((a) => a.state === 'firing').map((a) => a.labels.alertname);
+    expect(firing).toEqual([]);
+  });
+
+  it('fires ServiceDown for the media service once it is stopped', async () => {
+    // Within the rule's `for` (1 s here) plus a scrape and an evaluation (1 s each): the poll's
+    // bound is that with slack for a busy machine (2.3 s measured on a quiet one).
+    await stack.children.media.stop();
+    await expect
+      .poll(
+        async () =>
+          (await get<{ alerts: Alert[] }>('/alerts')).alerts
+            .filter((a) => a.state === 'firing')
+            .map((a) => `${a.labels.alertname}:${a.labels.job}`),
+        { timeout: 15_000, interval: 250 },
+      )
+      .toContain('ServiceDown:media');
+  });
+});
