@@ -8,6 +8,7 @@ import { refuseLocalSecurityInProduction, securityConfigShape } from './security
 import { mailConfigShape, mailSettings, refuseMailProblemsInProduction } from './mail/config';
 import { intSetting, parsedBy } from './config-schema';
 import { siteNameSetting } from '@media-site/contracts/site-name';
+import { metricsEnv } from '@media-site/contracts/metrics-env';
 
 // DATA_DIR / DATABASE_URL: the embedded defaults every process shares (contracts/embedded-defaults).
 
@@ -119,14 +120,7 @@ export const configSchema = z
       "how long after a takedown or restore its purge is first sent: past the media services' takedown poll (5 s) and nginx's thumbnail freshness (5 s), so the CDN's refetch can no longer get the file from the front door",
     ),
     PURGE_POLL_MS: intSetting(1000, 50, 60_000).describe('how often the purge worker looks for due purges'),
-    METRICS_PORT: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(65535)
-      .optional()
-      .describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
-    METRICS_HOST: z.string().min(1).default('127.0.0.1').describe("the metrics port's address"),
+    ...metricsEnv,
     REPORT_HOLIDAYS: z
       .string()
       .optional()

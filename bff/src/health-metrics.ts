@@ -123,6 +123,14 @@ export function registerHealthGauges(registry: Registry, sources: HealthSources)
       },
     });
   new Gauge({
+    name: 'bff_catalog_generation',
+    help: 'The catalog generation this bff knows (NaN before its first read): what front-door links and replicas must reach',
+    registers: [registry],
+    collect() {
+      this.set(sources.generation() ?? Number.NaN);
+    },
+  });
+  new Gauge({
     name: 'backup_last_good_timestamp_seconds',
     help: 'When the newest good backup set finished (Unix seconds; 0 before the first)',
     registers: [registry],

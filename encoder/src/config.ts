@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { metricsEnv } from '@media-site/contracts/metrics-env';
 import { databaseUrlFromEnv, mediaRootFromEnv } from '@media-site/db';
 import { loadS3Settings, type S3Settings } from '@media-site/storage';
 import type { EncodeSettings } from './derive';
@@ -52,10 +53,7 @@ export function encodeConfig(env: EncodeEnv, tools: { ffmpeg: string; ffprobe: s
 }
 
 /** The encoder service's own: its Prometheus port (encoder/src/metrics.ts). */
-export const encoderServiceEnv = {
-  METRICS_PORT: int(0, 65535).optional().describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1').describe("the metrics port's address"),
-};
+export const encoderServiceEnv = metricsEnv;
 
 const encoderEnvSchema = z.object({ ...toolsEnv, ...encodeEnv, ...encoderServiceEnv });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { embeddedDefaults } from '@media-site/contracts/embedded-defaults';
 import { redisHaProblem } from '@media-site/db';
 import { intSetting } from '@media-site/bff/config-schema';
+import { metricsEnv } from '@media-site/contracts/metrics-env';
 
 const optional = z
   .string()
@@ -39,6 +40,7 @@ export const followerSchema = z
       'database poll of the generation when an announcement is missed (Redis down, a reconnect)',
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
+    ...metricsEnv,
   })
   .superRefine((env, ctx) => {
     const problem = redisHaProblem(env);

@@ -7,6 +7,8 @@ import type { FollowerConfig } from './config';
 
 export interface Follower {
   link: FrontGenerationLink;
+  /** The Redis connection's state ('ready', 'not configured', ...). */
+  redisStatus(): string;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startFollower(config: FollowerConfig, logger: Logger): Pro
   logger.info({ dir: config.FRONT_GENERATION_DIR, generation: link.current() }, 'following the catalog generation');
   return {
     link,
+    redisStatus: () => started.cache.redisStatus,
     async close() {
       await started.close();
       await knex.destroy();

@@ -8,6 +8,7 @@ import { cdnSettingsFrom, s3SettingsFrom, storageEnv } from '@media-site/storage
 import type { CloudFrontSettings } from '@media-site/storage/cdn';
 import type { S3Settings } from '@media-site/storage/s3';
 import type { KeyRing } from '@media-site/contracts/token';
+import { metricsEnv } from '@media-site/contracts/metrics-env';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -86,8 +87,7 @@ export const configSchema = z.object({
     ),
   MEDIA_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000).describe('how long SIGTERM waits for in-flight requests'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level'),
-  METRICS_PORT: int(0, 65535).optional().describe('Prometheus `/metrics` on an internal port of its own; unset = off, 0 = any free port'),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1').describe("the metrics port's address"),
+  ...metricsEnv,
   ...storageEnv,
 });
 

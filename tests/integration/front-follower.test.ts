@@ -8,6 +8,7 @@ import { runOpsCaptured } from '@media-site/ops/cli';
 import { raw } from '@media-site/media-service/testing/http';
 import { loadFollowerConfig } from '@media-site/front-follower/config';
 import { startFollower, type Follower } from '@media-site/front-follower/follow';
+import { createFollowerMetrics } from '@media-site/front-follower/metrics';
 import { repoRoot } from '../../scripts/lib/site';
 import { startNginx, type RunningNginx } from '../src/nginx';
 import { startStack, type Stack } from '../src/stack';
@@ -76,6 +77,18 @@ describe.runIf(redisUrl)('nginx hosts with folders of their own', () => {
   it('start on the current generation, each written by its own follower', async () => {
     const current = link(stack.catalogGenerationDir ?? '');
     for (const host of hosts) expect(link(host.dir), host.name).toBe(current);
+  });
+
+  it('report the generation they follow, and their Redis, on /metrics', async () => {
+    const generation = Number(/^g(\d+)$/.exec(link(stack.catalogGenerationDir ?? ''))?.[1]);
+    for (const host of hosts) {
+      const text = await createFollowerMetrics(host.follower).metrics();
+      expect(text, host.name).toMatch(new RegExp(`^follower_generation ${generation}$`, 'm'));
+      expect(text, host.name).toContain('follower_process_cpu_seconds_total');
+      // Without REDIS_URL there is no Redis to report.
+      if (host.name === 'redis') expect(text).toMatch(/^follower_redis_up 1$/m);
+      else expect(text).not.toMatch(/^follower_redis_up /m);
+    }
   });
 
   it('drop a taken-down item from their caches: the Redis follower at once, the polling one within its poll', async () => {

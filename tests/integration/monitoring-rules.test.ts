@@ -50,11 +50,11 @@ describe('alert rules', () => {
 
   it('read only metrics the services export', () => {
     const ours = new Set(
-      [...read('alerts.yml').matchAll(/\b((?:bff|media|queue|backup|mail|purge)_[a-z_]+?)(?:_bucket|_count)?\b/g)].map(
+      [...read('alerts.yml').matchAll(/\b((?:bff|media|queue|backup|mail|purge|encoder|follower)_[a-z_]+?)(?:_bucket|_count)?\b/g)].map(
         (m) => m[1] as string,
       ),
     );
-    const sources = ['bff/src', 'media-service/src']
+    const sources = ['bff/src', 'media-service/src', 'encoder/src', 'front-follower/src']
       .flatMap((d) => readdirSync(join(repo, d), { recursive: true, encoding: 'utf8' }).map((f) => join(repo, d, f)))
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .map((f) => readFileSync(f, 'utf8'))
