@@ -59,6 +59,7 @@ const EVENTS: Record<string, string> = {
   Void: 'void',
 };
 for (const event of [...Object.values(EVENTS), 'other']) events.inc({ event }, 0);
+declines.inc({ code: 'other' }, 0);
 
 // ISO 4217 numeric codes the provider bills in most; any other stays its number (it comes from our configuration).
 const CURRENCIES: Record<number, string> = { 36: 'AUD', 124: 'CAD', 392: 'JPY', 756: 'CHF', 826: 'GBP', 840: 'USD', 978: 'EUR' };
@@ -76,6 +77,11 @@ export function declineCode(reason: string): string {
   if (codesSeen.size >= CODES_MAX) return 'other';
   codesSeen.add(code);
   return code;
+}
+
+/** The site's currency's revenue series at 0 from the start (a dashboard's revenue panel then has a line before the first sale). */
+export function announceCurrency(currencyCode: number): void {
+  for (const kind of ['membership', 'vod']) revenue.inc({ currency: currencyLabel(currencyCode), kind }, 0);
 }
 
 export function recordPaymentOutcome(step: string, outcome: string): void {

@@ -21,6 +21,7 @@ import { createLogOutput, knexLog } from './logger';
 import { startMailSender } from './mail/start';
 import { startPurgeSender } from './purge/start';
 import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
+import { announceCurrency } from './payment-metrics';
 import { startAccount } from './account/start';
 import { catalogSearchIndex, type CatalogSearchIndex } from './routes/api/search/catalog-index';
 import { frontDoorListener } from './security/client';
@@ -155,6 +156,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
           purgeBacklogMs: () => oldestPendingPurgeAgeMs(knex, Date.now()),
           health: { knex, readPool, redisStatus: () => cache.redisStatus, generation: () => cache.currentGeneration },
         });
+  if (metrics) announceCurrency(account.deps.settings.currencyCode);
   const mail = startMailSender(config, knex, logger, mailMetrics);
   const purges = startPurgeSender(config, knex, logger);
   const searchIndex =

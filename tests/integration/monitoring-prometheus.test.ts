@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,34 @@ describe('a real Prometheus on the site', () => {
       expect(line).not.toMatch(/route="[^"]*\/\d{3,}/);
     }
     console.log(`own series: bff ${first.bff}, media ${first.media}, the same after ${tokens.length} unique tokens`);
+  });
+
+  it('answers every dashboard panel with series', async () => {
+    // A payment step answered (a refused one will do) gives its panel a line.
+    await fetch(`${stack.bffUrl}/api/process_payment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const dashboards = readdirSync(join(repo, 'monitoring/dashboards')).filter((f) => f.endsWith('.json'));
+    expect(dashboards.length).toBeGreaterThanOrEqual(3);
+    const query = async (expr: string) => {
+      const res = await fetch(`${api}/query?query=${encodeURIComponent(expr)}`);
+      const body = (await res.json()) as { status: string; error?: string; data?: { result: unknown[] } };
+      expect(body.status, `${expr}: ${body.error}`).toBe('success');
+      return body.data?.result.length ?? 0;
+    };
+    for (const file of dashboards) {
+      const { panels } = JSON.parse(readFileSync(join(repo, 'monitoring/dashboards', file), 'utf8')) as {
+        panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+      };
+      for (const panel of panels) {
+        // Every query is valid PromQL; at least one per panel has series (an optional one, such as
+        // a multi-host site's followers, may have none here).
+        await expect
+          .poll(async () => (await Promise.all(panel.targets.map((t) => query(t.expr)))).some((n) => n > 0), {
+            timeout: 20_000,
+            interval: 500,
+          })
+          .toBe(true);
+      }
+    }
   });
 
   it('fires ServiceDown for the media service once it is stopped', async () => {
