@@ -31,6 +31,8 @@ FROM ${NGINX_IMAGE} AS nginx
 # names' addresses and reloads nginx when they change.
 USER root
 COPY nginx/nginx.conf.template /etc/nginx/templates/default.conf.template
+# stub_status on :8081 for the monitoring profile's exporter (compose network only).
+COPY nginx/status.conf.template /etc/nginx/templates/status.conf.template
 # Rendered into conf.d/snippets/, which conf.d/*.conf does not reach: included by path only.
 COPY nginx/snippets /etc/nginx/templates/snippets
 COPY docker/nginx-watch-upstreams.sh /docker-entrypoint.d/40-watch-upstreams.sh

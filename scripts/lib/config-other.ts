@@ -104,6 +104,24 @@ export const OTHER_VARIABLES: OtherVariable[] = [
   { name: 'BIND_ADDRESS', default: '127.0.0.1', readBy: 'compose', meaning: "where nginx (and the demo shape's simulator) are published" },
   { name: 'SITE_SUBNET', default: '172.30.89.0/24', readBy: 'compose', meaning: 'the compose network' },
   {
+    name: 'BFF_METRICS_PORT, MEDIA_METRICS_PORT, ENCODER_METRICS_PORT',
+    default: '9101, 9102, 9103',
+    readBy: 'compose',
+    meaning: "each service's `METRICS_PORT` on the compose network (not published; the monitoring profile scrapes these)",
+  },
+  {
+    name: 'PROMETHEUS_PORT',
+    default: '9090',
+    readBy: 'compose (`--profile monitoring`)',
+    meaning: 'where Prometheus is published, on 127.0.0.1 only',
+  },
+  {
+    name: 'PROMETHEUS_RETENTION',
+    default: '35d',
+    readBy: 'compose (`--profile monitoring`)',
+    meaning: 'how long Prometheus keeps samples (the chargeback ratio alert reads 30 days)',
+  },
+  {
     name: 'NGINX_ADDRESS',
     default: '172.30.89.10',
     readBy: 'compose',

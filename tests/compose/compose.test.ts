@@ -99,13 +99,14 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       ...secrets,
       ...PROVIDER,
       PORT: String(port),
+      PROMETHEUS_PORT: String(await freePort()),
       IMAGE_PREFIX: 'media-site-compose-test',
       BUILD_NETWORK: 'host',
     };
     const example = await readFile(join(repoRoot, '.env.example'), 'utf8');
     project = new ComposeProject('mscomposetest', ['docker-compose.yml'], await writeEnvFile(values, example), port);
     // Leftovers of an interrupted run.
-    await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
+    await project.compose(['--profile', 'monitoring', 'down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
     ingestDir = await buildIngestFolder([{ ...CLIP, title: 'Compose Clip' }]);
   });
   afterAll(async () => {
@@ -163,10 +164,11 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
   describe('the stack', () => {
     it('builds the images', async () => {
       expect((await docker(['info', '--format', '{{.ServerVersion}}'])).code, 'Docker must answer (dockerd running)').toBe(0);
-      // The tools profile too: the operator image (ops) runs the seed, ingest and member commands below.
-      await must(project.compose(['--profile', 'tools', 'build'], { timeoutMs: 1_500_000 }), 'compose build');
+      // The tools profile too: the operator image (ops) runs the seed, ingest and member commands
+      // below; and the monitoring profile's image (Prometheus and the exporters).
+      await must(project.compose(['--profile', 'tools', '--profile', 'monitoring', 'build'], { timeoutMs: 1_500_000 }), 'compose build');
       const sizes: string[] = [];
-      for (const s of ['nginx', 'bff', 'media-service', 'migrate', 'encoder', 'operator']) {
+      for (const s of ['nginx', 'bff', 'media-service', 'migrate', 'encoder', 'operator', 'monitoring']) {
         const image = `${values.IMAGE_PREFIX}-${s}:latest`;
         const bytes = Number((await must(docker(['image', 'inspect', '-f', '{{.Size}}', image]), `inspect ${image}`)).trim());
         sizes.push(`${s} ${(bytes / 1e6).toFixed(0)} MB`);
@@ -444,5 +446,54 @@ describe.skipIf(!composeTestEnabled)('docker-compose.yml, production shape', () 
       expect(after).toMatchObject({ status: 206, range: before.range });
       expect(after.body.equals(before.body)).toBe(true);
     }, 1_200_000);
+
+    it('turns monitoring on with one line: Prometheus scrapes every part, and a stopped media service fires its alert', async () => {
+      requireStarted();
+      await must(project.compose(['--profile', 'monitoring', 'up', '-d'], { timeoutMs: 300_000 }), 'up --profile monitoring');
+      const api = `http://127.0.0.1:${values.PROMETHEUS_PORT}/api/v1`;
+      const data = async <T>(path: string): Promise<T> => ((await (await fetch(`${api}${path}`)).json()) as { data: T }).data;
+      let targets = '';
+      await waitFor(
+        async () => {
+          const { activeTargets } = await data<{ activeTargets: Array<{ labels: { job: string }; health: string }> }>('/targets');
+          targets = activeTargets
+            .map((t) => `${t.labels.job}:${t.health}`)
+            .sort()
+            .join(' ');
+          return targets === 'bff:up encoder:up media:up mysqld:up nginx:up node:up prometheus:up redis:up';
+        },
+        180_000,
+        () => `every target up (now: ${targets})`,
+      );
+      // The exporters read their engines, not only answer.
+      const value = async (query: string) =>
+        (await data<{ result: Array<{ value: [number, string] }> }>(`/query?query=${encodeURIComponent(query)}`)).result.map(
+          (r) => r.value[1],
+        );
+      expect(await value('nginx_up')).toEqual(['1']);
+      expect(await value('mysql_up')).toEqual(['1']);
+      expect(await value('redis_up')).toEqual(['1']);
+      await must(project.compose(['stop', 'media-service'], { timeoutMs: 120_000 }), 'stop media-service');
+      const stopped = Date.now();
+      let firing = '';
+      // The rule's `for` (1 min) plus a scrape and an evaluation (15 s each), with slack.
+      await waitFor(
+        async () => {
+          const { alerts } = await data<{ alerts: Array<{ labels: Record<string, string>; state: string }> }>('/alerts');
+          firing = alerts
+            .filter((a) => a.state === 'firing')
+            .map((a) => `${a.labels.alertname}:${a.labels.job}`)
+            .join(' ');
+          // Found by its service name, a stopped media service is no target at all: ServiceAbsent.
+          return /\bService(?:Down|Absent):media\b/.test(firing);
+        },
+        180_000,
+        () => `ServiceAbsent or ServiceDown for the media service (firing: ${firing || 'none'})`,
+        2000,
+      );
+      console.log(`${firing} fired ${((Date.now() - stopped) / 1000).toFixed(0)} s after the media service stopped`);
+      await must(project.compose(['start', 'media-service'], { timeoutMs: 120_000 }), 'start media-service');
+      await project.waitHealthy(['media-service']);
+    }, 700_000);
   });
 });

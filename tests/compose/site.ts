@@ -138,7 +138,8 @@ export async function mysqlIn(project: ComposeProject, sql: string, service = 'm
 /** A suite's end: the project down with its volumes, its env file and the ingest folder removed. */
 export async function tearDown(project: ComposeProject | undefined, ingestDir: string): Promise<void> {
   if (project) {
-    const down = await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
+    // The monitoring profile's services too: `down` leaves a profile's services alone unless it is named.
+    const down = await project.compose(['--profile', 'monitoring', 'down', '-v', '--remove-orphans'], { timeoutMs: 180_000 });
     if (down.code !== 0) console.error(`compose down -v failed: ${down.stderr}`);
     await rm(dirname(project.envFile), { recursive: true, force: true });
   }
