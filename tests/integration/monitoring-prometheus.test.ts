@@ -92,6 +92,11 @@ describe('a real Prometheus on the site', () => {
     await expect.poll(() => value('media_ready'), { timeout: 30_000 }).toEqual([1]);
     await expect.poll(() => value('max(queue_jobs{queue="encode",state="failed"})'), { timeout: 30_000 }).toHaveLength(1);
     await expect.poll(() => value('sum(encoder_jobs_total)'), { timeout: 30_000 }).toHaveLength(1);
+    // What a scrape costs each part (its gauges read the queues, outboxes and backups then): printed, not asserted.
+    const took = await get<{ result: Array<{ metric: { job: string }; value: [number, string] }> }>(
+      `/query?query=${encodeURIComponent('scrape_duration_seconds')}`,
+    );
+    console.log(`scrape took: ${took.result.map((r) => `${r.metric.job} ${(Number(r.value[1]) * 1000).toFixed(1)} ms`).join(', ')}`);
     // The rules loaded, and none fires on a healthy site.
     const firing = (await get<{ alerts: Alert[] }>('/alerts')).alerts.filter((a) => a.state === 'firing').map((a) => a.labels.alertname);
     expect(firing).toEqual([]);
