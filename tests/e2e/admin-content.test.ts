@@ -3,8 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { totpCode } from '@media-site/db/admin';
-import { runOpsCaptured } from '@media-site/ops/cli';
+import { AdminKit } from './admin-kit';
 import { screenshotDir, startSite, type Site } from './browser';
 
 // The console's Content screen through the real front door: a moderator finds a clip,
@@ -17,14 +16,8 @@ const NEW_TITLE = 'Console renamed clip';
 describe('the console Content screen', () => {
   let site: Site;
   let clip: string;
-  const secrets = new Map<string, string>();
-  const lastStep = new Map<string, number>();
-
-  function freshCode(name: string): string {
-    const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(name) ?? -1) + 1);
-    lastStep.set(name, step);
-    return totpCode(secrets.get(name)!, step * 30_000);
-  }
+  // TOTP codes never a spent step, however fast the sign-ins come: the console files' shared kit.
+  const admins = new AdminKit(() => site);
 
   async function withDb<T>(use: (knex: ReturnType<typeof createKnex>) => Promise<T>): Promise<T> {
     const knex = createKnex(site.stack.databaseUrl);
@@ -35,11 +28,7 @@ describe('the console Content screen', () => {
     }
   }
 
-  async function addAdmin(name: string, role: string) {
-    const added = await withDb((knex) => runOpsCaptured(['admin', 'add', name, '--role', role], { env: { USER: 'e2e' }, knex }));
-    expect(added.code, added.err).toBe(0);
-    secrets.set(name, /secret: (\S+)/.exec(added.out)?.[1] ?? '');
-  }
+  const addAdmin = (name: string, role: 'owner' | 'moderator' | 'support') => admins.addWithCli(name, role);
 
   async function openContent(name: string, size: Size): Promise<{ page: Page; errors: string[] }> {
     const opened = await site.open({ ...SIZES[size], ageConfirmed: false });
@@ -47,7 +36,7 @@ describe('the console Content screen', () => {
     await (await opened.page.context().newCDPSession(opened.page)).send('Emulation.setTimezoneOverride', { timezoneId: 'Europe/Berlin' });
     await opened.page.goto('/admin');
     await opened.page.getByLabel('Name').fill(name);
-    await opened.page.getByLabel('Code from your authenticator app').fill(freshCode(name));
+    await opened.page.getByLabel('Code from your authenticator app').fill(await admins.freshCode(name));
     await opened.page.getByRole('button', { name: 'Sign in' }).click();
     await opened.page.getByText(`Signed in as ${name}`).waitFor();
     await opened.page.getByRole('link', { name: 'Content' }).click();

@@ -4,10 +4,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
-import { totpCode } from '@media-site/db/admin';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { buildIngestFolder } from '../../ops/src/test/fixtures-ingest/build';
 import { screenshotDir, startSite, type Site } from './browser';
+import { AdminKit } from './admin-kit';
 
 // Ingest a folder from the console with its progress and report, and the "Coming soon"
 // teaser a visitor sees on home, through the real front door, as an operator and a visitor use them.
@@ -18,14 +18,9 @@ const DAY = 24 * 3_600_000;
 describe('console ingest and Coming soon', () => {
   let site: Site;
   let ingestRoot: string;
-  const secrets = new Map<string, string>();
-  const lastStep = new Map<string, number>();
-
-  function freshCode(name: string): string {
-    const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(name) ?? -1) + 1);
-    lastStep.set(name, step);
-    return totpCode(secrets.get(name)!, step * 30_000);
-  }
+  // TOTP codes never a spent step, however fast the sign-ins come (three of mod_one's can fall in
+  // one 30 s step, and the API takes a step at most one ahead): the console files' shared kit.
+  const admins = new AdminKit(() => site);
 
   /** An operator command against the stack's database and media, as the ingest-worker service runs it. */
   async function ops(...argv: string[]) {
@@ -38,21 +33,8 @@ describe('console ingest and Coming soon', () => {
     }
   }
 
-  async function addAdmin(name: string, role: string) {
-    const added = await ops('admin', 'add', name, '--role', role);
-    expect(added.code, added.err).toBe(0);
-    secrets.set(name, /secret: (\S+)/.exec(added.out)?.[1] ?? '');
-  }
-
-  async function signIn(name: string, size: Size): Promise<{ page: Page; errors: string[] }> {
-    const opened = await site.open({ ...SIZES[size], ageConfirmed: false });
-    await opened.page.goto('/admin');
-    await opened.page.getByLabel('Name').fill(name);
-    await opened.page.getByLabel('Code from your authenticator app').fill(freshCode(name));
-    await opened.page.getByRole('button', { name: 'Sign in' }).click();
-    await opened.page.getByText(`Signed in as ${name}`).waitFor();
-    return opened;
-  }
+  const addAdmin = (name: string, role: 'owner' | 'moderator' | 'support') => admins.addWithCli(name, role);
+  const signIn = (name: string, size: Size) => admins.signIn(name, size);
 
   const shot = (page: Page, name: string, size: Size) =>
     page.screenshot({ path: join(screenshotDir, `admin-${name}-${SIZES[size].width}.png`), fullPage: true });
