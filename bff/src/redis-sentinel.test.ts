@@ -43,7 +43,8 @@ describe.skipIf(Boolean(missing))('Redis behind Sentinel: failover under load', 
         SEARCH_INDEX: 'off',
         LOG_LEVEL: 'silent',
       }),
-      { logger: silentLogger },
+      // The test's own connection: an in-memory SQLite database (no DATABASE_URL) is per connection.
+      { knex: db.knex, logger: silentLogger },
     );
     await waitFor(() => bff.cache.redisStatus === 'ready', 'the bff to reach the master through the sentinels');
   }, 120_000);
