@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CacheStats } from './cache/catalog-cache';
 import { paymentRegistry } from './payment-metrics';
+import { playerRegistry } from './player-metrics';
 import { registerHealthGauges, type HealthSources } from './health-metrics';
 
 // One /metrics listener for both services.
@@ -161,7 +162,7 @@ export function createBffMetrics(cacheStats: CacheStats, sources: BffMetricsSour
   };
 
   return {
-    registry: Registry.merge([registry, paymentRegistry, mailRegistry]),
+    registry: Registry.merge([registry, paymentRegistry, mailRegistry, playerRegistry]),
     labelFrom(routes) {
       layers = routes.stack.flatMap((layer) =>
         layer.methods.length > 0 && typeof layer.path === 'string' ? [{ pattern: layer.path, match: (p: string) => layer.match(p) }] : [],

@@ -291,6 +291,32 @@ describe('the member player', () => {
     expect(await page.locator('video.player-video').count()).toBe(0);
   });
 
+  it('reports how playback went when the player goes: the first frame, in one beacon the bff takes', async () => {
+    // What the beacons carry (a beacon's Blob body is not in Playwright's request): kept in the page, then sent as they were.
+    await page.addInitScript(() => {
+      const send = navigator.sendBeacon.bind(navigator);
+      const sent: string[] = ((window as unknown as { beacons: string[] }).beacons = []);
+      navigator.sendBeacon = (url, data) => {
+        if (data instanceof Blob) void data.text().then((text) => sent.push(text));
+        return send(url, data);
+      };
+    });
+    await openPlayer(page);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/player/reports') && r.method() === 'POST');
+    await focusBody(page);
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement).currentTime > 0.5);
+    // Leaving the player inside the app unmounts it, which sends what it measured.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Videos' }).click();
+    const request = await sent;
+    expect((await request.response())?.status()).toBe(204);
+    await page.waitForFunction(() => (window as unknown as { beacons: string[] }).beacons.length === 1);
+    const [body] = await page.evaluate(() => (window as unknown as { beacons: string[] }).beacons);
+    const { events } = JSON.parse(body!) as { events: Array<Record<string, unknown>> };
+    expect(events[0]).toEqual({ kind: 'start', rendition: 180, ms: expect.any(Number) });
+    expect(events.every((e) => e.kind !== 'error')).toBe(true);
+  });
+
   it('shows a member without the VOD its trailer and why the show is not here', async () => {
     await page.goto(`/vod/${SHOW}`);
     await page.getByText('This is the trailer. Buy this VOD to watch all of it.').waitFor();

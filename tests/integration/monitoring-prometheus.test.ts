@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/process';
 import { scrapeConfig } from '../../scripts/lib/scrape-config';
+import { signInCookie } from '../src/sign-in';
 import { startStack, type Stack } from '../src/stack';
 
 // A real Prometheus (Debian's package) scraping a real site as `npm start` runs it with
@@ -41,6 +42,8 @@ let stack: Stack;
 let prometheus: ChildProcess;
 let api: string;
 let metricsPort: number;
+/** The demo member's session, made before the sign-in names below spend the address's budget. */
+let member: string;
 const dir = mkdtempSync(join(tmpdir(), 'prometheus-'));
 
 const get = async <T>(path: string): Promise<T> => ((await (await fetch(`${api}${path}`)).json()) as { data: T }).data;
@@ -48,6 +51,7 @@ const get = async <T>(path: string): Promise<T> => ((await (await fetch(`${api}$
 beforeAll(async () => {
   metricsPort = await threePorts();
   stack = await startStack({ env: { METRICS_PORT: String(metricsPort) }, encoder: true });
+  member = await signInCookie(stack.url);
   const rules = join(dir, 'alerts.yml');
   writeFileSync(rules, readFileSync(join(repo, 'monitoring/alerts.yml'), 'utf8').replace(/^( +for:) \d+m$/gm, '$1 1s'));
   const at = (offset: number) => [`127.0.0.1:${metricsPort + offset}`];
@@ -167,8 +171,22 @@ describe('a real Prometheus on the site', () => {
   it('answers every dashboard panel with series', async () => {
     // A payment step answered (a refused one will do) gives its panel a line.
     await fetch(`${stack.bffUrl}/api/process_payment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    // A member's player reports a start, a stall, a change of quality and an error (the player panels).
+    const report = await fetch(`${stack.url}/api/player/reports`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: stack.url, Cookie: member, 'User-Agent': 'Mozilla/5.0 Firefox/128.0' },
+      body: JSON.stringify({
+        events: [
+          { kind: 'start', rendition: 720, ms: 640 },
+          { kind: 'stall', rendition: 720, ms: 1200 },
+          { kind: 'switch', rendition: 480, from: 720 },
+          { kind: 'error', rendition: 480, error: 'network' },
+        ],
+      }),
+    });
+    expect(report.status).toBe(204);
     const dashboards = readdirSync(join(repo, 'monitoring/dashboards')).filter((f) => f.endsWith('.json'));
-    expect(dashboards.length).toBeGreaterThanOrEqual(3);
+    expect(dashboards.length).toBeGreaterThanOrEqual(4);
     const query = async (expr: string) => {
       const res = await fetch(`${api}/query?query=${encodeURIComponent(expr)}`);
       const body = (await res.json()) as { status: string; error?: string; data?: { result: unknown[] } };

@@ -88,7 +88,16 @@ export const ALLOWED_IN_TESTS = {
 };
 
 /** Contracts modules the SPA may import: no Node built-ins in them, so they bundle for the browser. */
-export const BROWSER_CONTRACTS = ['card', 'errors', 'member-rules', 'provider', 'queue-names', 'report-vocabulary', 'site-status'];
+export const BROWSER_CONTRACTS = [
+  'card',
+  'errors',
+  'member-rules',
+  'player-quality',
+  'provider',
+  'queue-names',
+  'report-vocabulary',
+  'site-status',
+];
 
 const TEST_FILE = /\.test\.tsx?$|(?:^|\/)(?:test|tests|fixtures[^/]*)\/|(?:^|\/)testing[^/]*\.ts$|(?:^|\/)test-kit\.ts$/;
 

@@ -8,6 +8,7 @@ import { freePhotoRoutes } from './freephotos/routes';
 import { passwordResetRoutes } from './password-reset/routes';
 import { paymentRoutes } from './payments/routes';
 import { playbackRoutes } from './playback/routes';
+import { playerRoutes } from './player/routes';
 import { positionRoutes } from './positions/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { modelRoutes } from './models/routes';
@@ -51,6 +52,7 @@ export function apiRouter(deps: ApiDeps): Router {
       reportRoutes,
       playbackRoutes,
       positionRoutes,
+      playerRoutes,
       adminRoutes,
       siteRoutes,
     ])

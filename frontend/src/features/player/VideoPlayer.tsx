@@ -11,6 +11,7 @@ import { SeekBar } from './SeekBar';
 import { listenForShortcuts, type ShortcutAction } from './shortcuts';
 import { formatTime } from '../../config/time';
 import { usePositionSaver } from './usePositionSaver';
+import { useQualityReport } from './useQualityReport';
 
 /** Arrow keys move this many seconds. */
 export const SEEK_STEP = 5;
@@ -81,7 +82,8 @@ function useMediaState(video: RefObject<HTMLVideoElement | null>, frame: RefObje
  * control bar of our own: play/pause, the seek strip with sprite previews, time, mute and volume,
  * the quality menu (remembered across videos), picture-in-picture and full screen (of the frame,
  * so the bar comes along). Shortcuts are page-wide while it is mounted (shortcuts.ts). Resumes from
- * the server-side position; says so when the item was taken down mid-play.
+ * the server-side position; says so when the item was taken down mid-play. Reports how playback
+ * went (first frame, stalls, quality changes, errors) for the site's metrics (useQualityReport.ts).
  */
 /** `onGone`: the item was taken down while it played (the page hides what no longer works: downloads, frames). */
 export function VideoPlayer({ playback, onGone }: { playback: Playback; onGone?: () => void }) {
@@ -101,6 +103,7 @@ export function VideoPlayer({ playback, onGone }: { playback: Playback; onGone?:
   const media = useMediaState(video, frame);
 
   usePositionSaver(video, playback.type, playback.path, playback.duration);
+  useQualityReport(video, rendition ? Math.min(rendition.width, rendition.height) : undefined);
 
   const seek = useCallback(
     (seconds: number) => {

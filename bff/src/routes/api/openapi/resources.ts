@@ -8,6 +8,7 @@ import { passwordResetApi } from '../password-reset/openapi';
 import { paymentApi } from '../payments/openapi';
 import { photoApi } from '../photos/openapi';
 import { playbackApi } from '../playback/openapi';
+import { playerApi } from '../player/openapi';
 import { positionApi } from '../positions/openapi';
 import { reportApi } from '../reports/openapi';
 import { searchApi } from '../search/openapi';
@@ -40,6 +41,7 @@ export const RESOURCES = [
   reportApi,
   playbackApi,
   positionApi,
+  playerApi,
   adminApi,
   adminContentApi,
   siteApi,
