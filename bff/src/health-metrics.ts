@@ -21,20 +21,29 @@ export interface HealthSources {
 // A waiting job older than this many kept is enough to find the oldest one not waiting on purpose (a retry's delay).
 const WAITING_LOOKED_AT = 20;
 
+/**
+ * One read shared by the gauges of a scrape: they are collected together, so the first asks and
+ * the others wait for the same answer; the next scrape reads afresh. A failed read is undefined.
+ */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T | undefined> {
+  let reading: Promise<T | undefined> | undefined;
+  return () =>
+    (reading ??= read()
+      .catch(() => undefined)
+      .finally(() => {
+        reading = undefined;
+      }));
+}
+
 function queueGauges(registry: Registry, knex: Knex): void {
-  // The gauges of one scrape are collected together: they share one read of the four queues.
-  let reading: ReturnType<typeof queueViews> | undefined;
-  const read = () =>
-    (reading ??= queueViews(knex, Date.now(), WAITING_LOOKED_AT).finally(() => {
-      reading = undefined;
-    }));
+  const read = oncePerScrape(() => queueViews(knex, Date.now(), WAITING_LOOKED_AT));
   new Gauge({
     name: 'queue_jobs',
     help: 'Jobs of each background queue (encode, ingest, mail, purge) by state: queued, retrying, running, failed',
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
     async collect() {
-      const all = await read().catch(() => undefined);
+      const all = await read();
       for (const view of all ?? [])
         for (const state of ['queued', 'retrying', 'running', 'failed'] as const) this.set({ queue: view.name, state }, view.counts[state]);
     },
@@ -45,7 +54,7 @@ function queueGauges(registry: Registry, knex: Knex): void {
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
-      const all = await read().catch(() => undefined);
+      const all = await read();
       const now = Date.now();
       for (const view of all ?? []) {
         const oldest = view.waiting.find((job) => job.state === 'queued');
@@ -59,7 +68,7 @@ function queueGauges(registry: Registry, knex: Knex): void {
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
-      const all = await read().catch(() => undefined);
+      const all = await read();
       for (const view of all ?? []) this.set({ queue: view.name }, view.paused ? 1 : 0);
     },
   });
@@ -130,12 +139,13 @@ export function registerHealthGauges(registry: Registry, sources: HealthSources)
       this.set(sources.generation() ?? Number.NaN);
     },
   });
+  const backups = oncePerScrape(() => backupStatus(knex, Date.now()));
   new Gauge({
     name: 'backup_last_good_timestamp_seconds',
     help: 'When the newest good backup set finished (Unix seconds; 0 before the first)',
     registers: [registry],
     async collect() {
-      const status = await backupStatus(knex, Date.now()).catch(() => undefined);
+      const status = await backups();
       if (status) this.set(status.lastOk ? status.lastOk.finishedAt / 1000 : 0);
     },
   });
@@ -144,7 +154,7 @@ export function registerHealthGauges(registry: Registry, sources: HealthSources)
     help: '1 when a backup run failed after the newest good set',
     registers: [registry],
     async collect() {
-      const status = await backupStatus(knex, Date.now()).catch(() => undefined);
+      const status = await backups();
       if (status) this.set(status.lastFailed ? 1 : 0);
     },
   });
