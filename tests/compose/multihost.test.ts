@@ -35,7 +35,7 @@ let edge: RunningEdge;
 let edgeSigner: CloudFrontOriginals;
 const KEY_PAIR_ID = 'K2MULTIHOSTEDGE1';
 let ingestDir = '';
-const ports = { a: 0, b: 0, s3: 0 };
+const ports = { a: 0, b: 0, s3: 0, prometheus: 0 };
 let started = false;
 /** Each clip's first rendition file, from its encode manifest. */
 const renditions = new Map<string, string>();
@@ -126,6 +126,7 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     ports.a = await freePort();
     ports.b = await freePort();
     ports.s3 = await freePort();
+    ports.prometheus = await freePort();
     const store = new S3Originals({
       endpoint: `http://127.0.0.1:${ports.s3}`,
       bucket: 'media',
@@ -182,10 +183,11 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
       BUILD_NETWORK: 'host',
       PURGE_WEBHOOK_URL: `http://${gateway}:${new URL(edge.url).port}/purge`,
       PURGE_DELAY_MS: '1000',
+      PROMETHEUS_PORT: String(ports.prometheus),
     };
     const example = await readFile(join(repoRoot, '.env.example'), 'utf8');
     project = new ComposeProject('mscomposemultihost', [FILE], await writeEnvFile({ ...documented, ...machine }, example), ports.a);
-    await project.compose(['down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
+    await project.compose(['--profile', 'monitoring', 'down', '-v', '--remove-orphans'], { timeoutMs: 120_000 });
     ingestDir = await buildIngestFolder(CLIPS);
   });
   afterAll(async () => {
@@ -424,4 +426,51 @@ describe.skipIf(!composeTestEnabled)('docker-compose.multihost.yml, two hosts', 
     );
     expect(counts.errors).toBe(0);
   }, 240_000);
+
+  it('turns monitoring on with one line: one Prometheus scrapes every part of both hosts and the shared services', async () => {
+    requireStarted();
+    await must(project.compose(['--profile', 'monitoring', 'up', '-d'], { timeoutMs: 600_000 }), 'up --profile monitoring');
+    const api = `http://127.0.0.1:${ports.prometheus}/api/v1`;
+    const data = async <T>(path: string): Promise<T> => ((await (await fetch(`${api}${path}`)).json()) as { data: T }).data;
+    const want = [
+      ...['bff', 'media', 'encoder', 'front-follower', 'nginx'].flatMap((job) => HOSTS.map((host) => `${job}@${host}:up`)),
+      'mysqld@primary:up',
+      'mysqld@replica:up',
+      'redis@:up',
+      'redis@:up',
+      'node@:up',
+      'prometheus@:up',
+    ].sort();
+    let targets: string[] = [];
+    await waitFor(
+      async () => {
+        const { activeTargets } = await data<{ activeTargets: Array<{ labels: Record<string, string>; health: string }> }>(
+          '/targets',
+        ).catch(() => ({
+          activeTargets: [],
+        }));
+        targets = activeTargets.map((t) => `${t.labels.job}@${t.labels.host ?? t.labels.role ?? ''}:${t.health}`).sort();
+        return JSON.stringify(targets) === JSON.stringify(want);
+      },
+      240_000,
+      () => `every target of both hosts up (now: ${targets.join(' ')})`,
+      1000,
+    );
+    const values = async (query: string) =>
+      (await data<{ result: Array<{ value: [number, string] }> }>(`/query?query=${encodeURIComponent(query)}`)).result.map(
+        (r) => r.value[1],
+      );
+    // The exporters read their engines: both front doors, both databases, both Redis servers (the
+    // killed master is back since `up`, now the promoted one's replica). Each host's follower reports
+    // the generation its nginx serves (FollowerBehind reads it).
+    const readings = async () =>
+      JSON.stringify(await Promise.all(['nginx_up', 'mysql_up', 'redis_up', 'count(follower_generation)'].map(values)));
+    let read = '';
+    await waitFor(
+      async () => (read = await readings()) === JSON.stringify([['1', '1'], ['1', '1'], ['1', '1'], ['2']]),
+      60_000,
+      () => `nginx_up, mysql_up, redis_up 1 on both, two followers (now: ${read})`,
+      1000,
+    );
+  }, 700_000);
 });

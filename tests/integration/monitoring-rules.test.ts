@@ -20,6 +20,15 @@ describe('alert rules', () => {
     expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
   });
 
+  it("sit beside scrape configurations promtool reads (the compose profiles': single-host and multi-host)", async () => {
+    const configs = ['prometheus.yml', 'prometheus-multihost.yml'];
+    const { stdout } = await run('promtool', ['check', 'config', '--syntax-only', ...configs], { cwd: dir });
+    expect(stdout.match(/SUCCESS/g)).toHaveLength(configs.length);
+    // Both name the same jobs the rules read (the multi-host one adds the followers).
+    for (const job of ['bff', 'media', 'encoder', 'nginx', 'mysqld', 'redis', 'node'])
+      for (const config of configs) expect(read(config), `${config}: ${job}`).toContain(`- job_name: ${job}\n`);
+  });
+
   it('pass their promtool unit tests', async () => {
     const { stdout, stderr } = await run('promtool', ['test', 'rules', ...testFiles], { cwd: dir }).catch(
       (err: { stdout: string; stderr: string }) => err,
