@@ -1,5 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RETRYING_TEXT } from '../components/StatusMessage';
+import { resetSlow } from '../features/api/fetchJson';
 import { FIELD_NAMES } from '../features/payment/formData';
 import { paymentConfig } from '../features/payment/config';
 import { OUTAGE_RETRY_MS, setSession } from '../hooks/useSession';
@@ -73,6 +75,20 @@ describe('Retry', () => {
     expect(await screen.findByRole('heading', { name: 'Photo Set 1' })).toBeTruthy();
   });
 
+  it('is not needed: a page asks again on its own after a growing pause, and heals when the site is back', async () => {
+    resetSlow();
+    let calls = 0;
+    stubFetch(() =>
+      ++calls <= 2 ? json({ error: { code: 'unavailable', message: 'down' } }, 503) : json({ ...photo(1), count: 0, files: [] }),
+    );
+    renderAt('/photos/set-1');
+    await screen.findByText('Error: HTTP error! status: 503');
+    expect(screen.getByText(RETRYING_TEXT)).toBeTruthy();
+    // 1 s, then 2 s: no click.
+    expect(await screen.findByRole('heading', { name: 'Photo Set 1' }, { timeout: 8000 })).toBeTruthy();
+    expect(calls).toBe(3);
+  });
+
   it('is offered for a network error', async () => {
     stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
     renderAt('/vod/vod-1');
@@ -80,11 +96,17 @@ describe('Retry', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
-  it('is never offered for a 4xx', async () => {
-    stubFetch(() => json({ error: { code: 'forbidden', message: 'no' } }, 403));
+  it('is never offered for a 4xx, nor asked again on its own', async () => {
+    resetSlow();
+    let calls = 0;
+    stubFetch(() => (calls++, json({ error: { code: 'forbidden', message: 'no' } }, 403)));
     renderAt('/video/clip-1');
     await screen.findByText('Error: HTTP error! status: 403');
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.queryByText(RETRYING_TEXT)).toBeNull();
+    const asked = calls;
+    await act(() => new Promise((r) => setTimeout(r, 1500)));
+    expect(calls).toBe(asked);
   });
 });
 

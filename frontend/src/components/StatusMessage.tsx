@@ -13,17 +13,24 @@ export function Loading() {
   );
 }
 
-/**
- * A read that timed out (a hung backend): plain words instead of an error code, and another try on
- * its own after a growing pause (1 s, 2 s, 4 s ... 30 s), so the page comes back by itself when the
- * site does. "Try now" skips the wait.
- */
-function SlowNotice({ onRetry }: { onRetry?: () => void }) {
+/** Beside an error no answer came with (a server error, a failed network): the page heals on its own. */
+export const RETRYING_TEXT = 'The site is not answering right now. Trying again…';
+
+/** Another try on its own after the growing pause (1 s, 2 s, 4 s ... 30 s), so the page comes back by itself when the site does. */
+export function useRetryAfterPause(onRetry: (() => void) | undefined): void {
   useEffect(() => {
     if (!onRetry) return undefined;
     const timer = setTimeout(onRetry, retryDelayMs());
     return () => clearTimeout(timer);
   }, [onRetry]);
+}
+
+/**
+ * A read that timed out (a hung backend): plain words instead of an error code, and another try on
+ * its own after a growing pause. "Try now" skips the wait.
+ */
+function SlowNotice({ onRetry }: { onRetry?: () => void }) {
+  useRetryAfterPause(onRetry);
   return (
     <div className="error-state">
       <p className="status" role="status">
@@ -34,6 +41,28 @@ function SlowNotice({ onRetry }: { onRetry?: () => void }) {
           Try now
         </button>
       )}
+    </div>
+  );
+}
+
+/**
+ * Spec §8's "Error: HTTP error! status: 503" (or the network's own message) for a read that got no
+ * real answer, the plain words for it, and another try on its own after a growing pause; Retry
+ * skips the wait.
+ */
+function RetryingError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  useRetryAfterPause(onRetry);
+  return (
+    <div className="error-state">
+      <p className="status status-error" role="alert">
+        Error: {error.message}
+      </p>
+      <p className="status" role="status">
+        {RETRYING_TEXT}
+      </p>
+      <button type="button" className="button" onClick={onRetry}>
+        Retry
+      </button>
     </div>
   );
 }
@@ -53,22 +82,17 @@ export function isUnavailable(error: Error): boolean {
   return error instanceof HttpError && (error.status === 404 || error.status === 410);
 }
 
-/** Spec §8's "Error: {message}", with a Retry button where asking again can help (see isRetryable). */
+/**
+ * Spec §8's "Error: {message}". Where asking again can help (see isRetryable) the page asks again on
+ * its own, with a Retry button to skip the wait; a 4xx is the answer and stays.
+ */
 export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   if (error instanceof TimeoutError) return <SlowNotice onRetry={onRetry} />;
-  const message = (
+  if (onRetry && isRetryable(error)) return <RetryingError error={error} onRetry={onRetry} />;
+  return (
     <p className="status status-error" role="alert">
       Error: {error.message}
     </p>
-  );
-  if (!onRetry || !isRetryable(error)) return message;
-  return (
-    <div className="error-state">
-      {message}
-      <button type="button" className="button" onClick={onRetry}>
-        Retry
-      </button>
-    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import type { SiteStatus } from '@media-site/contracts/site-status';
 import { AppRoutes } from '../app/routes';
 import { AGE_CONFIRMED_KEY } from '../features/age-gate/components/AgeGate';
 import { setSession } from '../hooks/useSession';
+import { resetSlow } from '../features/api/fetchJson';
 
 export function renderAt(path: string, { ageConfirmed = true } = {}) {
   if (ageConfirmed) window.localStorage.setItem(AGE_CONFIRMED_KEY, 'true');
@@ -22,6 +23,8 @@ export function signedIn(on: boolean): void {
 
 /** For afterEach: signed out, the session unknown again, back at /. */
 export function resetSession(): void {
+  // Earlier failures grow the pause before the next automatic try: each test starts from none.
+  resetSlow();
   signedIn(false);
   setSession({ status: 'unknown' });
   window.history.replaceState({}, '', '/');

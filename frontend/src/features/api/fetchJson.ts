@@ -43,25 +43,39 @@ export class TimeoutError extends Error {
   }
 }
 
-// Reads that timed out in a row, across the app: the backoff before the next automatic try grows
-// with it, and any answer resets it.
-let timeoutsInARow = 0;
+// Reads in a row that got no real answer, across the app: time-outs, network failures and server
+// errors (5xx, among them nginx's 502-504 while the bff is away). The backoff before the next
+// automatic try grows with it; any real answer (below 500) resets it. `slow` says whether the last
+// one was a time-out (the loading text says so).
+let unansweredInARow = 0;
+let slow = false;
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 30_000;
 
-/** How long to wait before asking again after a time-out: 1 s, 2 s, 4 s, ... up to 30 s. */
+/** How long to wait before asking again after a read got no answer: 1 s, 2 s, 4 s, ... up to 30 s. */
 export function retryDelayMs(): number {
-  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, timeoutsInARow - 1), BACKOFF_MAX_MS);
+  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, unansweredInARow - 1), BACKOFF_MAX_MS);
 }
 
 /** True while the last read timed out and none has been answered since (the loading text says so). */
 export function isSlow(): boolean {
-  return timeoutsInARow > 0;
+  return slow;
 }
 
-/** For tests: forget earlier time-outs. */
+/** For tests: forget earlier time-outs and failures. */
 export function resetSlow(): void {
-  timeoutsInARow = 0;
+  unansweredInARow = 0;
+  slow = false;
+}
+
+function unanswered(timedOut: boolean): void {
+  unansweredInARow += 1;
+  slow = timedOut;
+}
+
+function answered(): void {
+  unansweredInARow = 0;
+  slow = false;
 }
 
 const isRead = (init?: RequestInit) => (init?.method ?? 'GET').toUpperCase() === 'GET';
@@ -73,15 +87,18 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   const signal = timeout && init?.signal ? AbortSignal.any([init.signal, timeout]) : (timeout ?? init?.signal);
   try {
     const response = await fetch(url, { ...init, signal, headers: { Accept: 'application/json', ...init?.headers } });
-    timeoutsInARow = 0;
+    if (response.status >= 500) unanswered(false);
+    else answered();
     if (!response.ok) throw await httpError(response);
     return (await response.json()) as T;
   } catch (error) {
+    if (error instanceof HttpError) throw error;
     // The caller's own abort stays an abort; only our limit (headers or body too slow) is a time-out.
-    if (!(error instanceof HttpError) && timeout?.aborted && !init?.signal?.aborted) {
-      timeoutsInARow += 1;
+    if (timeout?.aborted && !init?.signal?.aborted) {
+      unanswered(true);
       throw new TimeoutError();
     }
+    if (!init?.signal?.aborted) unanswered(false);
     throw error;
   }
 }
@@ -93,11 +110,11 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
 export async function fetchJsonOrEarly<T>(url: string, init?: RequestInit): Promise<T> {
   const early = await takeEarlyAnswer(url);
   if (early.kind === 'answer') {
-    timeoutsInARow = 0;
+    answered();
     return early.body as T;
   }
   if (early.kind === 'timedOut') {
-    timeoutsInARow += 1;
+    unanswered(true);
     throw new TimeoutError();
   }
   return fetchJson<T>(url, init);
