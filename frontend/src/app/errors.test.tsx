@@ -21,8 +21,12 @@ const OUTAGE = "We can't reach the site right now. Your session is still there; 
 
 afterEach(resetSession);
 
+const noIndex = () => document.head.querySelectorAll('meta[name="robots"][content="noindex"]').length;
+
 async function expectUnavailable(back: { name: string; href: string }) {
   const heading = await screen.findByRole('heading', { name: "This item isn't available" });
+  // The SPA answers 200 everywhere: the page itself says it is not one to index.
+  expect(noIndex()).toBe(1);
   const card = within(heading.closest('section')!);
   expect(card.getByRole('link', { name: back.name }).getAttribute('href')).toBe(back.href);
   expect(card.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
@@ -60,6 +64,17 @@ describe('a missing or taken-down item', () => {
     stubFetch(() => json({ error: { code: 'gone', message: 'taken down' } }, 410));
     renderAt('/video/gone');
     await expectUnavailable({ name: 'Back to the videos', href: '/videos' });
+  });
+});
+
+describe('a missing page', () => {
+  it('says so and is marked noindex only while it is shown', async () => {
+    stubFetch(notFound);
+    const view = renderAt('/no/such/page');
+    await screen.findByRole('heading', { name: 'Page not found' });
+    expect(noIndex()).toBe(1);
+    view.unmount();
+    expect(noIndex()).toBe(0);
   });
 });
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { HttpError, isSlow, retryDelayMs, SLOW_TEXT, TimeoutError } from '../features/api/fetchJson';
+import { useNoIndex } from '../hooks/useNoIndex';
 import type { Resource } from '../hooks/useResource';
 
 /** Spec §8's Loading..., or, while the site is not answering in time, the plain words for it. */
@@ -107,6 +108,7 @@ export interface BackLink {
  * that is missing or taken down: what happened and a way back, never a Retry (it would not help).
  */
 export function UnavailableCard({ back, detail }: { back: BackLink; detail?: string }) {
+  useNoIndex();
   return (
     <section className="notice-card" aria-labelledby="unavailable-title">
       <h1 id="unavailable-title">This item isn&apos;t available</h1>

@@ -1,6 +1,8 @@
 import { Link } from 'react-router-dom';
+import { useNoIndex } from '../../../hooks/useNoIndex';
 
 export function NotFoundPage() {
+  useNoIndex();
   return (
     <section>
       <h1>Page not found</h1>
