@@ -72,15 +72,18 @@ describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => 
     await page.context().close();
   });
 
-  it('says a declined card was declined, that nothing was charged and what to try; the frame fits its content', async () => {
+  it('says the card was not approved, in the processor's words, that nothing was charged and what to try; the frame fits its content', async () => {
     const page = await openJoin(viewport);
     const form = page.frameLocator('iframe.join-frame');
     await fillPaymentForm(site, form, `e2e_decl_${viewport.width}`, '0000');
     await form.getByRole('button', { name: /^Pay / }).click();
     await form.locator('.payment-status').getByText('Transaction failed.').waitFor({ timeout: 30_000 });
     const detail = await form.getByTestId('payment-detail').innerText();
-    expect(detail).toContain('Your card was declined, and nothing was charged.');
-    expect(detail).toContain('Try another card, or check the card details with your bank.');
+    // The simulator's decline is the processor's "System Error, Please Try Again": quoted, not
+    // contradicted by "your card was declined".
+    expect(detail).toContain('The card processor did not approve the charge. It said: “System Error, Please Try Again”');
+    expect(detail).toContain('Nothing was charged. Try again in a moment, or try another card.');
+    expect(detail).not.toMatch(/declined/i);
     // The frame follows its content (it reports its height on every change).
     let empty = await emptyBelowContent(page);
     for (let i = 0; i < 20 && empty > MAX_EMPTY_PX; i += 1) {

@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorMessage, Loading } from '../../components/StatusMessage';
 import { fetchJson, HttpError, postJson, REQUEST_TIMEOUT_MS, resetSlow, retryDelayMs, SLOW_TEXT, TimeoutError } from './fetchJson';
-import { DECLINED_DETAIL, FAILED_DETAIL, failureDetail } from '../payment/chain';
+import { DECLINED_DETAIL, DECLINED_SAID_DETAIL, FAILED_DETAIL, failureDetail } from '../payment/chain';
 import { json, stubFetch } from '../../test/render';
 
 // A fetch that waits until its signal aborts, as a hung backend's does.
@@ -98,14 +98,18 @@ describe('fetchJson and a hung backend', () => {
 });
 
 describe('a declined card in plain words', () => {
-  it('says declined, nothing charged and what to try, with the processor reason when there is one (at most 200 characters)', () => {
+  it('says declined, nothing charged and what to try; with the processor reason (at most 200 characters), that and advice that fits it', () => {
     expect(failureDetail({ approved: false, status: 'declined' })).toEqual([DECLINED_DETAIL]);
     expect(failureDetail({ approved: false, status: 'declined', declineText: ' Insufficient funds ' })).toEqual([
-      DECLINED_DETAIL,
-      'The card processor said: Insufficient funds',
+      'The card processor did not approve the charge. It said: “Insufficient funds”',
+      DECLINED_SAID_DETAIL,
     ]);
-    const long = failureDetail({ approved: false, status: 'declined', declineText: 'x'.repeat(500) })[1] ?? '';
-    expect(long).toBe(`The card processor said: ${'x'.repeat(200)}`);
+    // A processor's failure is not called a declined card (one message that does not contradict itself).
+    const system = failureDetail({ approved: false, status: 'declined', declineText: '27 System Error, Please Try Again' });
+    expect(system.join(' ')).not.toMatch(/declined/i);
+    expect(system.join(' ')).toContain('Try again in a moment');
+    const long = failureDetail({ approved: false, status: 'declined', declineText: 'x'.repeat(500) })[0] ?? '';
+    expect(long).toBe(`The card processor did not approve the charge. It said: “${'x'.repeat(200)}”`);
     expect(failureDetail({ approved: false, status: 'failed' })).toEqual([FAILED_DETAIL]);
     expect(failureDetail(null)).toEqual([]);
   });

@@ -27,11 +27,19 @@ export const FAILED_DETAIL = 'Nothing was charged. Try again in a moment, or try
 // The most text a decline reason may add to the page: the provider's words, not an essay.
 const REASON_MAX = 200;
 
-/** The plain-words lines under "Transaction failed.": declined (with the processor's reason if we have it) or not charged. */
+/** With the processor's own words: what it said, that nothing was charged, and what works whatever it meant. */
+export const DECLINED_SAID_DETAIL = 'Nothing was charged. Try again in a moment, or try another card.';
+
+/**
+ * The plain-words lines under "Transaction failed.": declined, or not charged. With the processor's
+ * reason they quote it and advise what fits any reason: its words may say the card was refused
+ * ("Insufficient funds") or that the processor failed ("System Error, Please Try Again"), and
+ * "your card was declined" beside the second would contradict it.
+ */
 export function failureDetail(answer: PaymentOutcome | null): string[] {
   if (answer?.status !== 'declined') return answer?.status === 'failed' ? [FAILED_DETAIL] : [];
   const reason = answer.declineText?.trim().slice(0, REASON_MAX);
-  return reason ? [DECLINED_DETAIL, `The card processor said: ${reason}`] : [DECLINED_DETAIL];
+  return reason ? [`The card processor did not approve the charge. It said: “${reason}”`, DECLINED_SAID_DETAIL] : [DECLINED_DETAIL];
 }
 
 /** /ccbill?vod={path}: a signed-in member buying one VOD instead of a membership. */
