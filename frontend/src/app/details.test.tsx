@@ -27,6 +27,8 @@ describe('/video/{folder}', () => {
     // Members download through a signed link (a button); visitors see the player's lock instead.
     expect(screen.queryByRole('button', { name: 'Download' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
+    // Anyone can report it, with the item already in the form.
+    expect(screen.getByRole('link', { name: 'Report this' }).getAttribute('href')).toBe('/contact?item=%2Fvideo%2Fclip-1');
   });
 });
 
@@ -36,6 +38,7 @@ describe('/vod/{folder}', () => {
     const { container } = renderAt('/vod/vod-4');
     await screen.findByRole('heading', { name: 'VOD 4' });
     expect(srcs(container)).toHaveLength(4);
+    expect(screen.getByRole('link', { name: 'Report this' }).getAttribute('href')).toBe('/contact?item=%2Fvod%2Fvod-4');
     expect((await screen.findByRole('link', { name: 'Buy for $24.99' })).getAttribute('href')).toBe('/join');
     expect(screen.getAllByRole('link', { name: 'Sign in' }).map((a) => a.getAttribute('href'))).toContain('/login?next=%2Fvod%2Fvod-4');
     expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();

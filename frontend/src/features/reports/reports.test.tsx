@@ -57,6 +57,21 @@ describe('content report form on /contact', () => {
     });
   });
 
+  it('comes from an item\'s "Report this" with that item filled in; anything but a site item path is ignored', async () => {
+    stubFetch(() => json([]));
+    const first = renderAt('/contact?item=%2Fvideo%2Fclip-one');
+    expect(await screen.findByLabelText<HTMLInputElement>('Address of the page or file', {}, { timeout: 3000 })).toHaveProperty(
+      'value',
+      '/video/clip-one',
+    );
+    first.unmount();
+    for (const item of ['https%3A%2F%2Felsewhere.example%2Fx', '%2Fvideo%2F', '%2Faccount', 'javascript%3Aalert(1)']) {
+      const view = renderAt(`/contact?item=${item}`);
+      expect(await screen.findByLabelText<HTMLInputElement>('Address of the page or file', {}, { timeout: 3000 })).toHaveProperty('value', '');
+      view.unmount();
+    }
+  });
+
   it("shows the server's validation message and the rate-limit text", async () => {
     let answer = json({ error: { code: 'bad_request', message: 'content: give a path on this site' } }, 400);
     stubFetch((url) => (url === '/api/reports' ? answer : json([])));

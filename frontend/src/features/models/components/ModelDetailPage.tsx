@@ -6,6 +6,7 @@ import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import type { ModelDetail } from '../../api/types';
 import { getModelDetail } from '../api/getModelDetail';
+import { ReportLink } from '../../../components/ReportLink';
 
 const NO_DETAILS = <p className="status">No Model Details Available</p>;
 
@@ -82,6 +83,7 @@ export function ModelDetailPage() {
           <Section title="VODs" section="vod" items={vods} />
         </>
       )}
+      <ReportLink path={`/models/${encodeURIComponent(name)}`} />
     </section>
   );
 }

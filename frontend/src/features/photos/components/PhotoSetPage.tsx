@@ -8,6 +8,7 @@ import { mayViewMembersArea, useAccess } from '../../access/useAccess';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getPhotoSet, photoPath, setZipPath } from '../api/getPhotoSet';
 import { ItemMeta } from './ItemMeta';
+import { ReportLink } from '../../../components/ReportLink';
 
 export function PhotoSetPage() {
   const folder = useParams().folder ?? '';
@@ -48,6 +49,7 @@ export function PhotoSetPage() {
             ) : (
               <p>No photos in this set.</p>
             )}
+            <ReportLink path={`/photos/${folder}`} />
           </>
         )}
       </ResourceView>

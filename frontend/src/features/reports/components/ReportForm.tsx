@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Field, InputField, TextAreaField } from '../../../components/Field';
 import { SubmitWithStatus, useFormSubmit } from '../../../components/FormSubmit';
 import { ReportApiError, type ReportStatus } from '../api/request';
@@ -60,9 +60,25 @@ function Receipt({ report }: { report: ReportStatus }) {
   );
 }
 
-/** The content-report form on /contact (docs/compliance.md). */
+/** An item page's own address handed over by its "Report this" link (`?item=/video/...`): a site path only. */
+const ITEM = /^\/(?:video|vod|photos|models|members\/photos|members\/freephotos)\/[^\s?#]+$/;
+
+export function reportedItem(value: string | null): string {
+  return value !== null && value.length <= CONTENT_MAX && ITEM.test(value) ? value : '';
+}
+
+/**
+ * The content-report form on /contact (docs/compliance.md). Opened from an item's "Report this"
+ * link, the item's address is filled in and the form is brought into view.
+ */
 export function ReportForm() {
-  const [content, setContent] = useState('');
+  const [params] = useSearchParams();
+  const item = reportedItem(params.get('item'));
+  const [content, setContent] = useState(item);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (item) form.current?.scrollIntoView?.({ block: 'start' });
+  }, [item]);
   const [reason, setReason] = useState<ReportReason | ''>('');
   const [details, setDetails] = useState('');
   const [email, setEmail] = useState('');
@@ -78,7 +94,7 @@ export function ReportForm() {
 
   if (receipt) return <Receipt report={receipt} />;
   return (
-    <form className="form" aria-labelledby="report-form-title" onSubmit={onSubmit}>
+    <form ref={form} className="form" aria-labelledby="report-form-title" onSubmit={onSubmit}>
       <h3 id="report-form-title">Report content</h3>
       <InputField
         id="report-content"

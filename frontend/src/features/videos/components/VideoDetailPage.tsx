@@ -9,6 +9,7 @@ import { ItemMeta } from '../../photos/components/ItemMeta';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVideoPrename } from '../api/getVideoPrename';
 import { PlayerSection } from '../../player/PlayerSection';
+import { ReportLink } from '../../../components/ReportLink';
 
 export function VideoDetailPage() {
   const folder = useParams().folder ?? '';
@@ -33,6 +34,7 @@ export function VideoDetailPage() {
                 <VideoAccess access={access} download={video.download} />
               </>
             )}
+            <ReportLink path={`/video/${folder}`} />
           </>
         )}
       </ResourceView>

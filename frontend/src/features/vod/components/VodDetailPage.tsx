@@ -10,6 +10,7 @@ import { ownsVod, useAccess, type Access } from '../../access/useAccess';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVodPrename } from '../api/getVodPrename';
 import { PlayerSection } from '../../player/PlayerSection';
+import { ReportLink } from '../../../components/ReportLink';
 
 /** Buy, owned or sign in: from /api/me's answer (useAccess), never from a failed download. */
 function PurchaseRow({
@@ -91,6 +92,7 @@ export function VodDetailPage() {
           <PurchaseRow access={access} vod={vod} bought={bought} />
         </>
       )}
+      <ReportLink path={`/vod/${vod.path}`} />
     </section>
   );
 }
