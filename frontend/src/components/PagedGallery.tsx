@@ -20,6 +20,9 @@ function readPage(value: string | null): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
+/** What the list is sorted by now (the sort button names the other order). */
+export const SORTED_BY: Record<GallerySort, string> = { alpha: 'Sorted A–Z', date: 'Sorted by date, newest first' };
+
 // /photos and /videos: the page and sort live in the URL, so back/forward and shared links keep them.
 export function PagedGallery<T>({ title, sortLabels, url, load, renderItem }: PagedGalleryProps<T>) {
   usePageTitle(title);
@@ -36,7 +39,10 @@ export function PagedGallery<T>({ title, sortLabels, url, load, renderItem }: Pa
     <section>
       <h1>{title}</h1>
       <div className="toolbar">
-        {/* The label names the order the button switches to. */}
+        {/* The button's label (the spec's wording) names the order it switches to; the line beside it says the order shown. */}
+        <span className="muted" data-testid="sorted-by">
+          {SORTED_BY[sort]}
+        </span>
         <button type="button" className="button" onClick={() => go(1, sort === 'alpha' ? 'date' : 'alpha')}>
           {sort === 'alpha' ? sortLabels.date : sortLabels.alpha}
         </button>

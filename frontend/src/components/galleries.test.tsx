@@ -20,6 +20,8 @@ describe('/photos paging and sort', () => {
     expect(screen.getByRole('button', { name: 'Previous' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', false);
     expect(screen.getByRole('button', { name: 'Sort by Date' })).toBeTruthy();
+    // The button names the other order; the line beside it says the order shown.
+    expect(screen.getByTestId('sorted-by').textContent).toBe('Sorted A–Z');
     expect(screen.getAllByText('Uploaded: 2024-02-01')).toHaveLength(10);
   });
 
@@ -44,6 +46,7 @@ describe('/photos paging and sort', () => {
     await openGallery('/photos?page=3&sort=date', () => json([photo(1), photo(2)]), 'Photo Set 1');
     expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Sort by Name' })).toBeTruthy();
+    expect(screen.getByTestId('sorted-by').textContent).toBe('Sorted by date, newest first');
   });
 
   it('links each card to its photo set', async () => {
