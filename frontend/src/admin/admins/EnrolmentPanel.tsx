@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import type { Enrolment } from '../shared/api';
+import { QrCode } from './QrCode';
 
-/** A new admin's (or a reset) secret: shown once, as text and as an otpauth:// URI. */
+/** A new admin's (or a reset) secret: shown once, as text, as an otpauth:// URI and as its QR code. */
 export function EnrolmentPanel({ e, onDone }: { e: Enrolment; onDone: () => void }) {
   const id = useId();
   return (
@@ -18,7 +19,8 @@ export function EnrolmentPanel({ e, onDone }: { e: Enrolment; onDone: () => void
         </code>{' '}
         <span className="admin-hint">(base32: letters A-Z and digits 2-7 only, so never a zero or a one)</span>
       </p>
-      <label htmlFor={`${id}-uri`}>Enrolment URI (paste into an authenticator app, or make a QR code of it offline)</label>
+      <QrCode text={e.uri} label={`QR code of ${e.name}'s enrolment URI: scan it with an authenticator app`} />
+      <label htmlFor={`${id}-uri`}>Enrolment URI (scan the QR code above, or paste this into an authenticator app)</label>
       <textarea id={`${id}-uri`} readOnly rows={3} value={e.uri} onFocus={(ev) => ev.target.select()} />
       <p>
         <button type="button" onClick={onDone}>
