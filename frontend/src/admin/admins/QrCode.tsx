@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** One path of the dark modules, in module units (a 1-module quiet zone around it). */
+/** One path of the dark modules, in module units, inside the 4-module quiet zone a QR code needs. */
 function modulesPath(size: number, dark: (x: number, y: number) => boolean): string {
   let d = '';
   for (let y = 0; y < size; y += 1)
@@ -20,7 +20,8 @@ export function QrCode({ text, label }: { text: string; label: string }) {
     void import('qrcode')
       .then(({ create }) => {
         const { modules } = create(text, { errorCorrectionLevel: 'M' });
-        const d = modulesPath(modules.size, (x, y) => Boolean(modules.get(x, y)));
+        // BitMatrix.get takes (row, column).
+        const d = modulesPath(modules.size, (x, y) => Boolean(modules.get(y, x)));
         if (live) setDrawn({ size: modules.size, d });
       })
       .catch(() => {});
