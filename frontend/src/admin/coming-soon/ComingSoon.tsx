@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { screenPath } from '../screens';
 import { adminApi, when, type ScheduledItem } from '../shared/api';
 import { ErrorText } from '../shared/ErrorText';
 import { Notice } from '../shared/Notice';
@@ -34,7 +36,8 @@ export function ComingSoon({ onSignedOut }: { onSignedOut: () => void }) {
     <section aria-busy={busy}>
       <p>
         A teased item shows on home as a &ldquo;Coming soon&rdquo; card (title, model, cover and release time) until its release; nothing
-        else of it is visible before then. Schedule items with <code>catalog schedule</code>.
+        else of it is visible before then. Schedule an item (or change or cancel its release) from{' '}
+        <Link to={screenPath('content')}>Content</Link>: find it, then Schedule….
       </p>
       <ErrorText message={error} />
       <Notice text={notice} />
