@@ -72,7 +72,7 @@ describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => 
     await page.context().close();
   });
 
-  it('says the card was not approved, in the processor's words, that nothing was charged and what to try; the frame fits its content', async () => {
+  it("says the card was not approved, in the processor's words, that nothing was charged and what to try; the frame fits its content", async () => {
     const page = await openJoin(viewport);
     const form = page.frameLocator('iframe.join-frame');
     await fillPaymentForm(site, form, `e2e_decl_${viewport.width}`, '0000');

@@ -10,7 +10,8 @@ export const OUTAGE_TEXT = "We can't reach the site right now. Your session is s
  * wrong. A page's read (`onRetry`) is asked again on its own after a growing pause, so the page heals
  * when the site is back; Retry asks at once. /api/me's answer updates every page that waits on the session.
  */
-export function OutageNotice({ onRetry }: { onRetry?: () => void }) {
+/** `cause`: the page read's error (a new one, after another failed try, arms the next try). */
+export function OutageNotice({ onRetry, cause }: { onRetry?: () => void; cause?: Error }) {
   const [busy, setBusy] = useState(false);
   const retry = useCallback(() => {
     setBusy(true);
@@ -19,7 +20,7 @@ export function OutageNotice({ onRetry }: { onRetry?: () => void }) {
   }, [onRetry]);
   // A resource's read (onRetry) asks again on its own; the session check is asked again by
   // useSessionKeeper during an outage.
-  useRetryAfterPause(onRetry ? retry : undefined);
+  useRetryAfterPause(onRetry ? retry : undefined, cause);
   return (
     <div className="notice-card" role="alert">
       <h2>Can&apos;t reach the site</h2>

@@ -17,21 +17,25 @@ export function Loading() {
 /** Beside an error no answer came with (a server error, a failed network): the page heals on its own. */
 export const RETRYING_TEXT = 'The site is not answering right now. Trying again…';
 
-/** Another try on its own after the growing pause (1 s, 2 s, 4 s ... 30 s), so the page comes back by itself when the site does. */
-export function useRetryAfterPause(onRetry: (() => void) | undefined): void {
+/**
+ * Another try on its own after the growing pause (1 s, 2 s, 4 s ... 30 s), so the page comes back by
+ * itself when the site does. `failure` is the error being shown: a new one (the next try failed
+ * too) arms the next try, even when the page never showed its loading state in between.
+ */
+export function useRetryAfterPause(onRetry: (() => void) | undefined, failure: unknown): void {
   useEffect(() => {
     if (!onRetry) return undefined;
     const timer = setTimeout(onRetry, retryDelayMs());
     return () => clearTimeout(timer);
-  }, [onRetry]);
+  }, [onRetry, failure]);
 }
 
 /**
  * A read that timed out (a hung backend): plain words instead of an error code, and another try on
  * its own after a growing pause. "Try now" skips the wait.
  */
-function SlowNotice({ onRetry }: { onRetry?: () => void }) {
-  useRetryAfterPause(onRetry);
+function SlowNotice({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+  useRetryAfterPause(onRetry, error);
   return (
     <div className="error-state">
       <p className="status" role="status">
@@ -52,7 +56,7 @@ function SlowNotice({ onRetry }: { onRetry?: () => void }) {
  * skips the wait.
  */
 function RetryingError({ error, onRetry }: { error: Error; onRetry: () => void }) {
-  useRetryAfterPause(onRetry);
+  useRetryAfterPause(onRetry, error);
   return (
     <div className="error-state">
       <p className="status status-error" role="alert">
@@ -88,7 +92,7 @@ export function isUnavailable(error: Error): boolean {
  * its own, with a Retry button to skip the wait; a 4xx is the answer and stays.
  */
 export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () => void }) {
-  if (error instanceof TimeoutError) return <SlowNotice onRetry={onRetry} />;
+  if (error instanceof TimeoutError) return <SlowNotice error={error} onRetry={onRetry} />;
   if (onRetry && isRetryable(error)) return <RetryingError error={error} onRetry={onRetry} />;
   return (
     <p className="status status-error" role="alert">

@@ -15,7 +15,9 @@ describe('the TOTP enrolment panel', () => {
     // The matrix with a 4-module quiet zone each side; one square per dark module.
     expect(qr.getAttribute('viewBox')).toBe(`0 0 ${modules.size + 8} ${modules.size + 8}`);
     // Row by row: the square at column x of row y is dark where the matrix is (not its transpose).
-    const squares = [...modules.data].flatMap((on, i) => (on ? [`M${(i % modules.size) + 4} ${Math.floor(i / modules.size) + 4}h1v1h-1z`] : []));
+    const squares = [...modules.data].flatMap((on, i) =>
+      on ? [`M${(i % modules.size) + 4} ${Math.floor(i / modules.size) + 4}h1v1h-1z`] : [],
+    );
     expect(qr.querySelector('path')?.getAttribute('d')).toBe(squares.join(''));
   });
 });

@@ -3,8 +3,7 @@ import { useEffect, useState } from 'react';
 /** One path of the dark modules, in module units, inside the 4-module quiet zone a QR code needs. */
 function modulesPath(size: number, dark: (x: number, y: number) => boolean): string {
   let d = '';
-  for (let y = 0; y < size; y += 1)
-    for (let x = 0; x < size; x += 1) if (dark(x, y)) d += `M${x + 4} ${y + 4}h1v1h-1z`;
+  for (let y = 0; y < size; y += 1) for (let x = 0; x < size; x += 1) if (dark(x, y)) d += `M${x + 4} ${y + 4}h1v1h-1z`;
   return d;
 }
 

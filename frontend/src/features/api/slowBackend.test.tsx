@@ -51,7 +51,7 @@ describe('fetchJson and a hung backend', () => {
     expect(timeout.spy).not.toHaveBeenCalled();
   });
 
-  it('waits 1 s, 2 s, 4 s ... at most 30 s between automatic tries, and starts over after an answer', async () => {
+  it('waits 1 s, 2 s, 4 s ... at most 30 s between automatic tries, and starts over after an answer below 500', async () => {
     stubFetch(hang);
     const delays = [];
     for (let i = 0; i < 7; i += 1) {
@@ -63,7 +63,11 @@ describe('fetchJson and a hung backend', () => {
       vi.restoreAllMocks();
     }
     expect(delays).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+    // A server error is no answer either: the pause keeps its length. Any answer below 500 starts over.
     stubFetch(() => json({ error: 'x' }, 503));
+    await expect(fetchJson('/api/photos/1')).rejects.toThrow(HttpError);
+    expect(retryDelayMs()).toBe(30_000);
+    stubFetch(() => json({ error: 'x' }, 404));
     await expect(fetchJson('/api/photos/1')).rejects.toThrow(HttpError);
     expect(retryDelayMs()).toBe(1000);
   });

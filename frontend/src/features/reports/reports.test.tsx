@@ -67,7 +67,10 @@ describe('content report form on /contact', () => {
     first.unmount();
     for (const item of ['https%3A%2F%2Felsewhere.example%2Fx', '%2Fvideo%2F', '%2Faccount', 'javascript%3Aalert(1)']) {
       const view = renderAt(`/contact?item=${item}`);
-      expect(await screen.findByLabelText<HTMLInputElement>('Address of the page or file', {}, { timeout: 3000 })).toHaveProperty('value', '');
+      expect(await screen.findByLabelText<HTMLInputElement>('Address of the page or file', {}, { timeout: 3000 })).toHaveProperty(
+        'value',
+        '',
+      );
       view.unmount();
     }
   });

@@ -156,7 +156,7 @@ function AccountDetails({ username }: { username: string }) {
   if (account.status === 'loading') return <Loading />;
   if (account.status === 'error') {
     // The bff went away between /api/me and /api/account: an outage, not an account problem.
-    if (isRetryable(account.error)) return <OutageNotice onRetry={account.retry} />;
+    if (isRetryable(account.error)) return <OutageNotice onRetry={account.retry} cause={account.error} />;
     return <ErrorMessage error={account.error} onRetry={account.retry} />;
   }
   return (
