@@ -17,13 +17,13 @@ class CrossServiceFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Two test files at a time on two cores, in every project (vitest's default there is one:
+    // Three test files at a time on two cores, in every project (vitest's default there is one:
     // cores - 1). The files wait on MariaDB, Redis, SMTP, browsers and timers about half their time
     // (measured per file: a browser file's processes use 0.1-0.7 of a core), and each has a
-    // database, ports and a Redis prefix of its own. Three were 10-25 % faster in five runs, but
-    // each time exposed a timing race (five fixed so far, README "Suite time"): two until three
-    // runs clean.
-    maxWorkers: 2,
+    // database, ports and a Redis prefix of its own. Two kept the machine 60-70 % busy; three keep
+    // it about 76 % busy and the suite took 845 s instead of 1,045 s in one run (README, "Suite
+    // time"). Earlier tries at three each exposed a timing race, all five fixed since.
+    maxWorkers: 3,
     sequence: { sequencer: CrossServiceFirst },
     projects: [
       'contracts',
