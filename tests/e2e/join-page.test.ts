@@ -81,7 +81,7 @@ describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => 
     const detail = await form.getByTestId('payment-detail').innerText();
     // The simulator's decline is the processor's "System Error, Please Try Again": quoted, not
     // contradicted by "your card was declined".
-    expect(detail).toContain('The card processor did not approve the charge. It said: “System Error, Please Try Again”');
+    expect(detail).toContain('The card processor did not approve the charge. It said: “27 System Error, Please Try Again”');
     expect(detail).toContain('Nothing was charged. Try again in a moment, or try another card.');
     expect(detail).not.toMatch(/declined/i);
     // The frame follows its content (it reports its height on every change).
