@@ -23,6 +23,7 @@ import * as m024 from './migrations/024_admin_reauth_passkey_names';
 import * as m025 from './migrations/025_backup_runs';
 import * as m026 from './migrations/026_switches';
 import * as m027 from './migrations/027_ingest_attempts';
+import * as m028 from './migrations/028_saved_items';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '025_backup_runs': m025,
   '026_switches': m026,
   '027_ingest_attempts': m027,
+  '028_saved_items': m028,
 };
 
 const source: Knex.MigrationSource<string> = {

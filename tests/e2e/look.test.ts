@@ -10,8 +10,9 @@ import { settled } from './quiet';
 import type { Site } from './browser';
 
 /**
- * Presentation, in Chromium through nginx and the real bff: the header is one row on a
- * laptop (signed in or not) and stays within an eighth of a phone's screen with the name in its menu;
+ * Presentation, in Chromium through nginx and the real bff: the header is one row on a laptop for a
+ * visitor, and for a member brand, search and session over a row of links (one row squeezed the
+ * search box to a stub); it stays within an eighth of a phone's screen with the name in its menu;
  * home opens with the 2257 line, then a hero (Join for visitors, a welcome for members); sign-in and
  * join link to each other; the brand (name and logo) comes from SITE_NAME and SITE_LOGO; between 768 and
  * 1199 px the links fold behind Menu so the header stays one row. Screenshots:
@@ -21,6 +22,8 @@ let site: Site;
 const shot = screenshotsOf('look');
 // One row: 10 px padding above and below a 38 px control, and the border; two rows are over 100 px.
 const ONE_ROW_MAX_PX = 70;
+// The links' own row under a member's laptop header: a 35 px link and the gap.
+const LINK_ROW_PX = 40;
 // The accent (styles.css --accent) behind Join.
 const ACCENT = 'rgb(240, 179, 90)';
 
@@ -48,10 +51,10 @@ afterAll(async () => {
 const top = async (locator: Locator) => (await locator.boundingBox())?.y ?? NaN;
 
 /** The header fits its size: one row on a laptop, within 12 % of a phone's screen (navigation.test.ts). */
-async function expectHeaderFits(page: Page, viewport: Viewport): Promise<void> {
+async function expectHeaderFits(page: Page, viewport: Viewport, rows = 1): Promise<void> {
   const height = (await page.locator('header.site-header').boundingBox())?.height ?? 999;
   console.info(`header at ${VIEWPORTS[viewport].width}px: ${height}px`);
-  expect(height).toBeLessThanOrEqual(viewport === 'desktop' ? ONE_ROW_MAX_PX : VIEWPORTS.phone.height * 0.12);
+  expect(height).toBeLessThanOrEqual(viewport === 'desktop' ? ONE_ROW_MAX_PX + (rows - 1) * LINK_ROW_PX : VIEWPORTS.phone.height * 0.12);
 }
 
 async function openHome(viewport: Viewport): Promise<Page> {
@@ -100,7 +103,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('presentation (%s)', (viewpo
     await page.context().close();
   });
 
-  it('home for a member: one header row on a laptop, the name in the phone menu, a welcome with the newest updates', async () => {
+  it('home for a member: the links on their own row on a laptop, the name and My list in the phone menu, a welcome with the newest updates', async () => {
     const { page, errors } = await site.open(VIEWPORTS[viewport]);
     await signInAsDemo(page);
     await page.goto('/');
@@ -110,7 +113,7 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('presentation (%s)', (viewpo
     expect(await page.getByRole('region', { name: 'Membership' }).count()).toBe(0);
     await page.locator('main .home-columns li.card').first().waitFor();
     await settled(page);
-    await expectHeaderFits(page, viewport);
+    await expectHeaderFits(page, viewport, 2);
     expect(await page.locator('header').innerText()).toContain(DEMO_MEMBER.username);
     await shot(page, 'home-member', viewport);
 
@@ -118,17 +121,25 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])('presentation (%s)', (viewpo
     if (viewport === 'phone') {
       await menu.click();
       await page.getByText(`Signed in as ${DEMO_MEMBER.username}`).waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My list' }).waitFor();
     } else {
       expect(await menu.isVisible()).toBe(false);
-      // Brand, links, search and Sign out share the row.
+      // Brand, search, My list and Sign out share the first row, with a search box one can type in;
+      // the links have the second, whole.
+      const box = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
       const middle = async (selector: string) => {
-        const box = await page.locator(selector).first().boundingBox();
-        return box ? box.y + box.height / 2 : NaN;
+        const b = await box(selector);
+        return b.y + b.height / 2;
       };
       const row = await middle('header .brand');
-      for (const selector of ['header .nav-links', 'header .search-box', 'header .session-member']) {
+      for (const selector of ['header .search-box', 'header .session-member']) {
         expect(Math.abs((await middle(selector)) - row), selector).toBeLessThanOrEqual(4);
       }
+      expect((await box('header .search-box input')).width).toBeGreaterThanOrEqual(200);
+      const session = await box('header .session-member');
+      expect(session.x + session.width).toBeLessThanOrEqual(VIEWPORTS.desktop.width);
+      expect(await middle('header .nav-links')).toBeGreaterThan(row + 20);
+      await page.locator('header').getByRole('link', { name: 'My list' }).waitFor();
       expect(await page.getByText(`Signed in as ${DEMO_MEMBER.username}`).isVisible()).toBe(false);
     }
     await shot(page, 'header-signed-in', viewport);

@@ -225,6 +225,62 @@ describe('member journey: join, signed in, owned, account', () => {
   });
 
   it.each(['desktop', 'phone'] as const)(
+    'saves a photo set from its card and a VOD from its page, finds both on home and My list after a reload, removes one (%s)',
+    async (viewport) => {
+      const { page, errors } = await open(viewport);
+      await page.goto('/login?next=/photos');
+      await signInAs(page, `ccb_${viewport}`);
+      await page.waitForURL('**/photos');
+      const card = page.locator('main li.card').first();
+      const title = (await card.locator('.card-title').innerText()).trim();
+      const cardHeart = card.getByRole('button', { name: `Save ${title}` });
+      await cardHeart.click();
+      await page.waitForFunction(
+        (name) => document.querySelector(`main li.card button[aria-label="${name}"]`)?.getAttribute('aria-pressed') === 'true',
+        `Save ${title}`,
+      );
+      await shot(page, '7-saved-card', viewport);
+
+      await page.goto(`/vod/${encodeURIComponent(vod.path)}`);
+      const pageHeart = page.locator('main').getByRole('button', { name: `Save ${vod.updatename}` });
+      await pageHeart.click();
+      await page.waitForFunction(
+        () => document.querySelector('main .save:not(.save-compact) button')?.getAttribute('aria-pressed') === 'true',
+      );
+
+      // Home's row, newest first, from the server: a reload still has it.
+      await page.goto('/');
+      const row = page.getByRole('region', { name: /^My list/ });
+      await row.locator('li.card').nth(1).waitFor();
+      expect(await row.locator('.card-title').allInnerTexts()).toEqual([vod.updatename, title]);
+      await shot(page, '8-home-my-list', viewport);
+
+      // A phone's header row has no room for it: it is in the menu, beside the member's name.
+      if (viewport === 'phone') await page.getByRole('button', { name: 'Menu' }).click();
+      await page.locator('header').getByRole('link', { name: 'My list' }).click();
+      await page.waitForURL('**/my-list');
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'My list' }).waitFor();
+      await page.getByText('2 items, newest first.').waitFor();
+      await settled(page);
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+      await shot(page, '9-my-list', viewport);
+
+      await page
+        .locator('main')
+        .getByRole('button', { name: `Save ${title}` })
+        .click();
+      await page.getByText('1 item, newest first.').waitFor();
+      await page.reload();
+      await page.getByText('1 item, newest first.').waitFor();
+      expect(await page.locator('main .card-title').allInnerTexts()).toEqual([vod.updatename]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
+
+  it.each(['desktop', 'phone'] as const)(
     'account page: status, VODs, password, sign out everywhere; visitors sign in first (%s)',
     async (viewport) => {
       const username = `ccb_${viewport}`;

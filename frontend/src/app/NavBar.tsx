@@ -48,7 +48,7 @@ export function NavBar() {
   const links = member ? LINKS.map(([to, label]): [string, string] => (to === '/join' ? ['/account', 'Account'] : [to, label])) : LINKS;
   const menu = useMenu();
   return (
-    <header className="site-header">
+    <header className={member ? 'site-header signed-in' : 'site-header'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -68,8 +68,15 @@ export function NavBar() {
         Menu
       </button>
       <nav id="main-nav" aria-label="Main" className={menu.open ? 'main-nav open' : 'main-nav'}>
-        {/* Phones only (styles.css): the menu says who is signed in; wider screens show it at the row's end. */}
-        {member && <p className="menu-member">Signed in as {member}</p>}
+        {/* Under 1200 px (styles.css): the menu says who is signed in, with My list (a phone's row has no room for it); wider screens show both at the row's end. */}
+        {member && (
+          <p className="menu-member">
+            Signed in as {member} ·{' '}
+            <NavLink to="/my-list" onClick={menu.close}>
+              My list
+            </NavLink>
+          </p>
+        )}
         <ul className="nav-links">
           {links.map(([to, label]) => (
             <li key={to}>

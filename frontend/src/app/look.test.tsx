@@ -36,14 +36,15 @@ describe('header', () => {
     expect(within(header).queryByRole('button', { name: 'Sign out' })).toBeNull();
   });
 
-  it("gives a member Account, their name with Sign out at the row's end, and their name in the phone menu", async () => {
+  it("gives a member Account, My list and their name with Sign out at the row's end, and their name with My list in the phone menu", async () => {
     stubSite({ member: true });
     renderAt('/test');
     const header = screen.getByRole('banner');
     await within(header).findByRole('button', { name: 'Sign out' });
     expect(header.querySelector('.session-member .session-name')?.textContent).toBe('member_a');
     const nav = within(header).getByRole('navigation', { name: 'Main' });
-    expect(nav.querySelector('.menu-member')?.textContent).toBe('Signed in as member_a');
+    expect(nav.querySelector('.menu-member')?.textContent).toBe('Signed in as member_a · My list');
+    expect(header.querySelector('.session-member .session-list')?.getAttribute('href')).toBe('/my-list');
     expect(within(nav).getByRole('link', { name: 'Account' }).getAttribute('href')).toBe('/account');
     expect(within(header).queryByRole('link', { name: 'Join' })).toBeNull();
     expect(header.querySelector('.nav-join')).toBeNull();

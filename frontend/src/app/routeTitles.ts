@@ -25,6 +25,7 @@ const SECTIONS: Record<string, string> = {
   'reset-password': 'Choose a new password',
   'confirm-email': 'Confirm e-mail address',
   account: 'Account',
+  'my-list': 'My list',
   welcome: 'Welcome',
   test: 'Test route',
 };

@@ -31,6 +31,7 @@ const WelcomePage = lazyRoute(() => import('../features/account/components/Welco
 const LoginPage = lazyRoute(() => import('../features/auth/components/LoginPage'), 'LoginPage');
 const ForgotPasswordPage = lazyRoute(() => import('../features/auth/components/ForgotPasswordPage'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyRoute(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage');
+const MyListPage = lazyRoute(() => import('../features/saved/MyListPage'), 'MyListPage');
 const ConfirmEmailPage = lazyRoute(() => import('../features/account/components/ConfirmEmailPage'), 'ConfirmEmailPage');
 
 export function AppRoutes() {
@@ -68,6 +69,7 @@ export function AppRoutes() {
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="account" element={<AccountPage />} />
+        <Route path="my-list" element={<MyListPage />} />
         <Route path="confirm-email" element={<ConfirmEmailPage />} />
         <Route path="welcome" element={<WelcomePage />} />
         <Route path="test" element={<TestRoutePage />} />

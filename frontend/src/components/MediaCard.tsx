@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import { mayViewMembersArea, ownsVod, useAccess, type Access } from '../features/access/useAccess';
 import { durationFact, knownFacts, photoCountFact, type CardFact } from './cardFacts';
 import { LazyImage } from './LazyImage';
+import { SaveButton } from '../features/saved/SaveButton';
+import type { SavedType } from '../features/saved/api';
 import { useSpritePreview } from './useSpritePreview';
 
 interface MediaCardProps {
@@ -13,6 +15,8 @@ interface MediaCardProps {
   facts?: CardFact[];
   /** A video's or VOD's WebVTT thumbnails track: its sprite frames step over the picture on hover and focus. */
   preview?: string | null;
+  /** What the card's heart saves to My list (signed-in members only). */
+  save?: { type: SavedType; key: string };
   children?: ReactNode;
 }
 
@@ -37,7 +41,7 @@ function badgeFor(to: string, access: Access): { label: string; className: strin
   return membersOnly && !mayViewMembersArea(access) ? { label: 'Members only', className: 'badge badge-locked' } : undefined;
 }
 
-export function MediaCard({ to, title, thumbnail, facts = [], preview, children }: MediaCardProps) {
+export function MediaCard({ to, title, thumbnail, facts = [], preview, save, children }: MediaCardProps) {
   const badge = badgeFor(to, useAccess());
   const sprite = useSpritePreview(preview);
   return (
@@ -50,6 +54,8 @@ export function MediaCard({ to, title, thumbnail, facts = [], preview, children 
         </div>
         <span className="card-title">{title}</span>
       </Link>
+      {/* Beside the link, not in it (no button inside a link); drawn over the picture's corner. */}
+      {save && <SaveButton type={save.type} itemKey={save.key} title={title} compact />}
       {/* Beside the link, not in it: the link keeps the item's title as its name. */}
       {(badge || facts.length > 0) && (
         <p className="card-badge">
@@ -66,6 +72,8 @@ export function MediaCard({ to, title, thumbnail, facts = [], preview, children 
     </li>
   );
 }
+
+const SAVED_TYPE = { photos: 'photo', video: 'video', vod: 'vod' } as const;
 
 /**
  * What a gallery knows of an item: its folder, its title, maybe a thumbnail of its own and, for an
@@ -104,6 +112,7 @@ export function ListedCard({
       thumbnail={item.thumbnail ?? storedThumbnail?.(dir)}
       facts={facts}
       preview={item.preview}
+      save={{ type: SAVED_TYPE[section], key: item.path }}
     >
       {children}
     </MediaCard>

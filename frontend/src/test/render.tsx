@@ -6,6 +6,7 @@ import { AppRoutes } from '../app/routes';
 import { AGE_CONFIRMED_KEY } from '../features/age-gate/components/AgeGate';
 import { setSession } from '../hooks/useSession';
 import { resetSlow } from '../features/api/fetchJson';
+import { resetSaved } from '../features/saved/store';
 
 export function renderAt(path: string, { ageConfirmed = true } = {}) {
   if (ageConfirmed) window.localStorage.setItem(AGE_CONFIRMED_KEY, 'true');
@@ -27,6 +28,7 @@ export function resetSession(): void {
   resetSlow();
   signedIn(false);
   setSession({ status: 'unknown' });
+  resetSaved();
   window.history.replaceState({}, '', '/');
 }
 

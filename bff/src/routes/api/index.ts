@@ -10,6 +10,7 @@ import { paymentRoutes } from './payments/routes';
 import { playbackRoutes } from './playback/routes';
 import { playerRoutes } from './player/routes';
 import { positionRoutes } from './positions/routes';
+import { savedRoutes } from './saved/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { modelRoutes } from './models/routes';
 import { openApiRoutes } from './openapi/routes';
@@ -52,6 +53,7 @@ export function apiRouter(deps: ApiDeps): Router {
       reportRoutes,
       playbackRoutes,
       positionRoutes,
+      savedRoutes,
       playerRoutes,
       adminRoutes,
       siteRoutes,

@@ -16,7 +16,7 @@ const COVER_URL: Record<ContentTable, (path: string) => string> = {
   vods: vodThumbnail,
 };
 /** A model's thumbnail: the cover of a released item of hers (repository.ts, modelCovers), or none. */
-const coverUrl = (cover: Cover | undefined): string | null => (cover ? COVER_URL[cover.table](cover.path) : null);
+export const coverUrl = (cover: Cover | undefined): string | null => (cover ? COVER_URL[cover.table](cover.path) : null);
 
 export function modelList({ knex, cache }: ApiDeps, letter: string): Promise<CachedBody> {
   return cache.get(`models:${letter}`, async () => {

@@ -11,6 +11,7 @@ import { playbackApi } from '../playback/openapi';
 import { playerApi } from '../player/openapi';
 import { positionApi } from '../positions/openapi';
 import { reportApi } from '../reports/openapi';
+import { savedApi } from '../saved/openapi';
 import { searchApi } from '../search/openapi';
 import { siteApi } from '../site/openapi';
 import { teaserApi } from '../teasers/openapi';
@@ -41,6 +42,7 @@ export const RESOURCES = [
   reportApi,
   playbackApi,
   positionApi,
+  savedApi,
   playerApi,
   adminApi,
   adminContentApi,

@@ -18,6 +18,9 @@ export function SessionLink() {
   }
   return (
     <span className="session-link session-member">
+      <NavLink to="/my-list" className="session-list">
+        My list
+      </NavLink>{' '}
       <span className="session-name" title={session.member.username}>
         {session.member.username}
       </span>{' '}

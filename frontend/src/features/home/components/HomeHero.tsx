@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { useAccess } from '../../access/useAccess';
 import { MEMBERSHIP_PITCH } from '../../info/membership';
 import { ContinueWatching } from '../../player/ContinueWatching';
+import { SavedRow } from '../../saved/SavedRow';
 
 /** Where a member finds what is new: the galleries sorted by date (spec: `sort=date`), and the VODs. */
 const NEWEST: [string, string][] = [
@@ -45,6 +46,7 @@ export function HomeHero() {
         </ul>
       </section>
       <ContinueWatching />
+      <SavedRow />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
 import type { ModelDetail } from '../../api/types';
 import { getModelDetail } from '../api/getModelDetail';
+import { SaveButton } from '../../saved/SaveButton';
 import { ReportLink } from '../../../components/ReportLink';
 
 const NO_DETAILS = <p className="status">No Model Details Available</p>;
@@ -67,6 +68,7 @@ export function ModelDetailPage() {
         ) : null}
         <div>
           <h1>{name}</h1>
+          <SaveButton type="model" itemKey={name} title={name} />
           <ul className="model-counts" aria-label="What there is">
             <li>{count(photos.length, 'photo set', 'photo sets')}</li>
             <li>{count(videos.length, 'video', 'videos')}</li>

@@ -38,6 +38,7 @@ export function ModelsPage() {
                   to={`/models/${encodeURIComponent(model.modelname)}`}
                   title={model.modelname}
                   thumbnail={model.thumbnail}
+                  save={{ type: 'model', key: model.modelname }}
                 />
               ))}
             </ul>

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { CONTENT_TYPES } from './api';
+
+/**
+ * "My list": GET /api/saved and PUT/DELETE /api/saved/{type}/{key}. A saved item is a photo set,
+ * video or VOD (named by its folder) or a model (named by her name). The bff builds its answers as
+ * these types; the SPA imports the types only.
+ */
+
+export const SAVED_TYPES = [...CONTENT_TYPES, 'model'] as const;
+export type SavedType = (typeof SAVED_TYPES)[number];
+export const savedType = z.enum(SAVED_TYPES);
+
+/** A member's list holds at most this many items; the 501st save is refused until one is removed. */
+export const SAVED_LIMIT = 500;
+
+export const savedItem = z.strictObject({
+  type: savedType,
+  /** The folder (photo, video, vod) or the model's name: the last part of the item's page address. */
+  key: z.string(),
+  /** The item's title, or the model's name. */
+  title: z.string(),
+  /** The model of a photo set, video or VOD; null for a model. */
+  modelname: z.string().nullable(),
+  thumbnail: z.string().nullable(),
+  savedAt: z.string(),
+});
+export type SavedItem = z.infer<typeof savedItem>;
+
+/** Newest first; items taken down or scheduled for later are left out (they come back when restored). */
+export const savedList = z.strictObject({ items: z.array(savedItem), limit: z.number().int() });
+export type SavedList = z.infer<typeof savedList>;
+
+/** The answer to a save: what the list now shows for it. */
+export const savedAnswer = z.strictObject({ item: savedItem });
+export type SavedAnswer = z.infer<typeof savedAnswer>;
