@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -149,11 +150,22 @@ describe.each(VIEWPORTS)('search and photos at $name $width×$height', ({ name, 
     await page.locator('main .locked-preview img').evaluate((img) => (img as HTMLImageElement).decode());
     await shot(page, `photo-locked-visitor-${name}`);
 
-    // Opening the file itself (a new tab, a pasted link) lands on the set page with the lock, not on raw JSON.
+    // Opening the photo's address itself (a reload, a pasted link) is its viewer page with the lock,
+    // never raw JSON; the same address asked for by anything but a page (curl) is the file's refusal.
     const direct = await page.goto(photoHref);
     expect(direct?.status()).toBe(200);
-    expect(new URL(page.url()).pathname).toBe(`/photos/${set.path}`);
+    expect(direct?.headers()['content-type']).toMatch(/^text\/html/);
+    expect(new URL(page.url()).pathname).toBe(photoHref);
     await page.locator('main .locked-notice').waitFor();
+    expect(await page.locator('main .item-meta').textContent()).toBe(`Photo 2 of ${set.count} · ${set.modelname}`);
+    const refused = await fetch(new URL(photoHref, site.stack.baseUrl));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    // A photo the set does not have: not found (and not for search engines), not the set's teaser.
+    await page.goto(`/members/photos/${set.path}/nope.jpg`);
+    await page.getByText('This set has no photo nope.jpg.').waitFor();
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    expect(await page.getByRole('link', { name: 'Join to see the full set' }).count()).toBe(0);
 
     await page.goto(`/video/${video.path}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(video.updatename);
@@ -197,6 +209,25 @@ describe.each(VIEWPORTS)('search and photos at $name $width×$height', ({ name, 
     await swipe(-120);
     await expect.poll(() => counter.textContent()).toBe(`Photo 3 / ${set.count}`);
     await swipe(120);
+    await expect.poll(() => counter.textContent()).toBe(`Photo 2 / ${set.count}`);
+
+    // The viewer's own address: a reload (or a shared link) is the viewer again, not the bare JPEG,
+    // while curl with the member's cookies gets the JPEG; each answer says it varies on the request's kind.
+    const viewerUrl = page.url();
+    const reloaded = await page.reload();
+    expect(reloaded?.headers()['content-type']).toMatch(/^text\/html/);
+    expect(reloaded?.headers()['vary']).toMatch(/Sec-Fetch-Dest/);
+    await expect.poll(() => counter.textContent()).toBe(`Photo 2 / ${set.count}`);
+    await expect.poll(() => photo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const headers = execFileSync('curl', ['-sS', '-D', '-', '-o', '/dev/null', '-H', `Cookie: ${cookie}`, viewerUrl], { encoding: 'utf8' });
+    expect(headers).toMatch(/^HTTP\/1\.1 200/);
+    expect(headers).toMatch(/^content-type: image\/jpeg/im);
+    expect(headers).toMatch(/^vary: .*Sec-Fetch-Dest/im);
+    // Escape closes the viewer: back to the set.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/photos/${set.path}`);
+    await page.goBack();
     await expect.poll(() => counter.textContent()).toBe(`Photo 2 / ${set.count}`);
 
     await page.getByRole('link', { name: /Back to the set/ }).click();

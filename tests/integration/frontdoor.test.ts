@@ -162,6 +162,45 @@ describe('routing to the services', () => {
 
   it('never exposes the internal file location', async () => {
     expect((await get('/_protected/video/anything.mp4')).status).toBe(404);
+    expect((await get('/_viewer')).status).toBe(404);
+  });
+
+  it("answers a browser's page navigation to a photo's address with the viewer (the SPA), anything else with the file", async () => {
+    const sets = (await (await fetch(`${stack.url}/api/photos/1`)).json()) as Array<{ path: string }>;
+    const folder = sets[0]!.path;
+    const { files } = (await (await fetch(`${stack.url}/api/photos/set/${folder}`)).json()) as { files: string[] };
+    const photo = `/members/photos/${folder}/${files[0]}`;
+    const keys = parseKeyRing(DEV_TOKEN_KEYS);
+    const signed = (path: string) => signDownloadUrl(keys, { path, memberId: 1, expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const navigate = { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate', Accept: 'text/html,*/*;q=0.8' };
+    const isPage = (res: Awaited<ReturnType<typeof get>>) =>
+      /^text\/html/.test(header(res, 'content-type')) && res.body.includes('<div id="root">');
+    for (const [what, path, headers, page] of [
+      ['a navigation', photo, navigate, true],
+      ['a navigation by a browser too old for Sec-Fetch-*', photo, { Accept: 'text/html,application/xhtml+xml' }, true],
+      ['a navigation to a free photo', '/members/freephotos/anything/01.jpg', navigate, true],
+      ['an <img>', signed(photo), { 'Sec-Fetch-Dest': 'image', Accept: 'image/avif,image/webp,*/*' }, false],
+      ['curl', signed(photo), {}, false],
+      ['a download of the set (ZIP), even as a navigation', signed(`/members/photos/${folder}/${folder}.zip`), navigate, false],
+      [
+        'a navigation to a video file',
+        signed(
+          (
+            await (
+              await fetch(`${stack.url}/api/videos/prename/${(await (await fetch(`${stack.url}/api/videos/1`)).json())[0].path}`)
+            ).json()
+          ).download,
+        ),
+        navigate,
+        false,
+      ],
+    ] as const) {
+      const res = await get(path, headers);
+      expect(isPage(res), what).toBe(page);
+      expect(header(res, 'vary'), what).toMatch(/Sec-Fetch-Dest/);
+      if (page) expect(header(res, 'cache-control'), what).toBe('no-cache');
+      else expect(res.status, what).toBe(200);
+    }
   });
 });
 

@@ -73,13 +73,21 @@ describe('/freephotos/{folder}', () => {
 });
 
 describe('/members single-image routes', () => {
-  it('/members/freephotos/free-1/a.jpg shows the file at that path', async () => {
-    const path = '/members/freephotos/free-1/a.jpg';
-    stubFetch(() => json([]));
+  it('/members/freephotos/free-1/b.jpg opens the free photo in the viewer, with its place in the set', async () => {
+    const path = '/members/freephotos/free-1/b.jpg';
+    stubFetch(() => json(['a.jpg', 'b.jpg', 'c.jpg']));
     renderAt(path);
-    const image = await screen.findByRole('img');
+    const image = await screen.findByRole('img', { name: 'Photo 2 of 3, Free photos' });
     expect(image.getAttribute('src')).toBe(path);
-    expect(image.getAttribute('alt')).toBe('a.jpg');
+    expect(screen.getByRole('link', { name: '← Previous' }).getAttribute('href')).toBe('/members/freephotos/free-1/a.jpg');
+    expect(screen.getByRole('link', { name: /Back to the set/ }).getAttribute('href')).toBe('/freephotos/free-1');
+  });
+
+  it("a visitor's members photo the set does not have is not found, not the set's teaser", async () => {
+    stubFetch(() => json({ ...photo(1), count: 2, files: ['01.jpg', '02.jpg'] }));
+    renderAt('/members/photos/set-1/nope.jpg');
+    expect(await screen.findByText('This set has no photo nope.jpg.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Join to see the full set' })).toBeNull();
   });
 
   it("a visitor's members photo is the lock with the set's title and position, never a broken image", async () => {

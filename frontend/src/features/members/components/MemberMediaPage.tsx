@@ -5,12 +5,15 @@ import { LockedNotice } from '../../access/LockedNotice';
 import { mayViewMembersArea, useAccess, type Access } from '../../access/useAccess';
 import { useResource } from '../../../hooks/useResource';
 import { getPhotoSet } from '../../photos/api/getPhotoSet';
-import { PhotoViewer } from './PhotoViewer';
+import { FreePhotoViewer, PhotoViewer } from './PhotoViewer';
+import { UnavailableCard } from '../../../components/StatusMessage';
 
-// nginx hands /members/* to the media service, so this route is reached only by navigating inside the
-// app (a full load of a refused file is sent back to the item's page with a 303 by the media
-// service). Members' photos open in the viewer; a visitor or a non-member sees the lock instead of a
-// broken image. Free photos are public.
+// A photo's address is both its viewer page and its file (spec §2): inside the app this route draws
+// the viewer, and nginx serves the SPA for a browser's page navigation to a photo (a reload, a shared
+// link) and the file for everything else. Members' photos open in the viewer; a visitor or a
+// non-member sees the lock instead of a broken image. Free photos are public, in the same viewer.
+// Video files have no page of their own: a full load of a refused one is sent back to the video's
+// page with a 303 by the media service; inside the app this route shows the lock.
 export function MemberMediaPage() {
   const { pathname } = useLocation();
   const { folder = '', file = '' } = useParams();
@@ -27,6 +30,7 @@ export function MemberMediaPage() {
     );
   }
   if (family === 'photos') return <PhotoViewer folder={folder} file={file} />;
+  if (isFree) return <FreePhotoViewer folder={folder} file={file} />;
 
   const name = decodeURIComponent(pathname.slice(pathname.lastIndexOf('/') + 1));
   return (
@@ -48,6 +52,9 @@ function LockedPhoto({ access, folder, file }: { access: Access; folder: string;
   const info = set.status === 'success' ? set.data : undefined;
   const position = info ? info.files.indexOf(file) + 1 : 0;
   const setPage = `/photos/${encodeURIComponent(folder)}`;
+  // A name the set does not have: not found, as the member's viewer says (and noindex).
+  if (info && position === 0)
+    return <UnavailableCard back={{ to: setPage, label: 'Back to the set' }} detail={`This set has no photo ${file}.`} />;
   return (
     <section>
       <h1>{info ? info.updatename : 'Members’ photo'}</h1>
@@ -57,15 +64,18 @@ function LockedPhoto({ access, folder, file }: { access: Access; folder: string;
         </p>
       ) : null}
       <LockedNotice access={access} what="The full-size photo" />
-      <figure className="locked-preview">
-        <img
-          src={`/members/photosthumbs/${encodeURIComponent(folder)}/${encodeURIComponent(file)}?w=320`}
-          alt=""
-          width={320}
-          height={240}
-          decoding="async"
-        />
-      </figure>
+      {/* Once the set says it has this photo: no request for a name it does not have. */}
+      {position > 0 && (
+        <figure className="locked-preview">
+          <img
+            src={`/members/photosthumbs/${encodeURIComponent(folder)}/${encodeURIComponent(file)}?w=320`}
+            alt=""
+            width={320}
+            height={240}
+            decoding="async"
+          />
+        </figure>
+      )}
       <p>
         <Link to={setPage}>Back to the set</Link>
       </p>

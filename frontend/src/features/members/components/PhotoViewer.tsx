@@ -3,33 +3,64 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ResourceView, UnavailableCard } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
 import { useResource } from '../../../hooks/useResource';
-import { getPhotoSet, photoPath, type PhotoSetDetail } from '../../photos/api/getPhotoSet';
+import { getPhotoSet, photoPath } from '../../photos/api/getPhotoSet';
+import { getFreeThumbnails } from '../../freephotos/api/getFreeThumbnails';
 
 // A horizontal swipe of at least this many CSS pixels (and more sideways than down) turns the page.
 const SWIPE_PX = 50;
 
 /**
  * A member's full photo: fits the screen, previous/next by button, arrow key or swipe, "3 / 24",
- * back to the set; the next photo is fetched ahead so it shows at once. Moving between photos
- * replaces the history entry, so Back returns to the set, not through every photo seen.
+ * back to the set (also Escape); the next photo is fetched ahead so it shows at once. Moving
+ * between photos replaces the history entry, so Back returns to the set, not through every photo seen.
  */
 export function PhotoViewer({ folder, file }: { folder: string; file: string }) {
   const resource = useResource(`photoset:${folder}`, (signal) => getPhotoSet(folder, signal));
   return (
     <ResourceView resource={resource} back={{ to: '/photos', label: 'Back to the photo sets' }}>
-      {(set) => <Viewer set={set} folder={folder} file={file} />}
+      {(set) => (
+        <Viewer
+          set={{ title: set.updatename, files: set.files, page: `/photos/${encodeURIComponent(folder)}` }}
+          pathOf={(name) => photoPath(folder, name)}
+          file={file}
+        />
+      )}
     </ResourceView>
   );
 }
 
-function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; file: string }) {
+/** A free set's photo in the same viewer (its address is also the public file). */
+export function FreePhotoViewer({ folder, file }: { folder: string; file: string }) {
+  const resource = useResource(`freethumbnails:${folder}`, (signal) => getFreeThumbnails(folder, signal));
+  const dir = encodeURIComponent(folder);
+  return (
+    <ResourceView resource={resource} back={{ to: '/', label: 'Back to home' }}>
+      {(files) => (
+        <Viewer
+          set={{ title: 'Free photos', files, page: `/freephotos/${dir}` }}
+          pathOf={(name) => `/members/freephotos/${dir}/${encodeURIComponent(name)}`}
+          file={file}
+        />
+      )}
+    </ResourceView>
+  );
+}
+
+interface ViewedSet {
+  title: string;
+  files: string[];
+  /** The set's own page: "Back to the set", Escape. */
+  page: string;
+}
+
+function Viewer({ set, pathOf, file }: { set: ViewedSet; pathOf: (file: string) => string; file: string }) {
   const navigate = useNavigate();
   const index = set.files.indexOf(file);
   const count = set.files.length;
   const prev = index > 0 ? set.files[index - 1] : undefined;
   const next = index >= 0 && index < count - 1 ? set.files[index + 1] : undefined;
-  const setPage = `/photos/${encodeURIComponent(folder)}`;
-  usePageTitle(index >= 0 ? `${set.updatename}, photo ${index + 1} of ${count}` : set.updatename);
+  const setPage = set.page;
+  usePageTitle(index >= 0 ? `${set.title}, photo ${index + 1} of ${count}` : set.title);
   const [failed, setFailed] = useState<string | null>(null);
   const touch = useRef<{ x: number; y: number } | null>(null);
   const goRef = useRef<(delta: number) => void>(() => {});
@@ -40,6 +71,11 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
   // between was handled by the previous render's state, or not at all on a busy machine (seen in CI).
   const wanted = useRef(index);
   const navigateTo = useRef(navigate);
+  // A new function each render of the same set: read through a ref by the key listener.
+  const pathRef = useRef(pathOf);
+  useLayoutEffect(() => {
+    pathRef.current = pathOf;
+  });
   useLayoutEffect(() => {
     wanted.current = index;
   }, [index]);
@@ -53,12 +89,17 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
       const to = shown + delta;
       if (shown < 0 || to < 0 || to >= set.files.length) return;
       wanted.current = to;
-      navigateTo.current(photoPath(folder, set.files[to]!), { replace: true });
+      navigateTo.current(pathRef.current(set.files[to]!), { replace: true });
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const target = event.target as HTMLElement | null;
       if (target && /^(?:INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        navigateTo.current(setPage);
+        return;
+      }
       const delta = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
       if (delta === 0) return;
       event.preventDefault();
@@ -67,18 +108,19 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
     window.addEventListener('keydown', onKey);
     goRef.current = go;
     return () => window.removeEventListener('keydown', onKey);
-  }, [folder, set.files]);
+  }, [set.files, setPage]);
 
+  const nextSrc = next === undefined ? undefined : pathOf(next);
   useEffect(() => {
-    if (next === undefined) return;
+    if (nextSrc === undefined) return;
     const preload = new Image();
     preload.decoding = 'async';
-    preload.src = photoPath(folder, next);
-  }, [folder, next]);
+    preload.src = nextSrc;
+  }, [nextSrc]);
 
   if (index < 0) return <UnavailableCard back={{ to: setPage, label: 'Back to the set' }} detail={`This set has no photo ${file}.`} />;
 
-  const src = photoPath(folder, file);
+  const src = pathOf(file);
   const onTouchStart = (event: TouchEvent) => {
     const t = event.touches[0];
     touch.current = t ? { x: t.clientX, y: t.clientY } : null;
@@ -99,7 +141,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
         <Link to={setPage} className="button">
           ← Back to the set
         </Link>
-        <h1 className="photo-viewer-title">{set.updatename}</h1>
+        <h1 className="photo-viewer-title">{set.title}</h1>
         <p className="photo-viewer-counter" aria-live="polite">
           <span className="visually-hidden">Photo </span>
           {index + 1} / {count}
@@ -114,13 +156,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
             </button>
           </p>
         ) : (
-          <img
-            key={src}
-            src={src}
-            alt={`Photo ${index + 1} of ${count}, ${set.updatename}`}
-            decoding="async"
-            onError={() => setFailed(src)}
-          />
+          <img key={src} src={src} alt={`Photo ${index + 1} of ${count}, ${set.title}`} decoding="async" onError={() => setFailed(src)} />
         )}
       </figure>
       <nav className="photo-viewer-nav" aria-label="Photos">
@@ -129,7 +165,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
             ← Previous
           </span>
         ) : (
-          <Link className="button" to={photoPath(folder, prev)} replace rel="prev">
+          <Link className="button" to={pathOf(prev)} replace rel="prev">
             ← Previous
           </Link>
         )}
@@ -138,7 +174,7 @@ function Viewer({ set, folder, file }: { set: PhotoSetDetail; folder: string; fi
             Next →
           </span>
         ) : (
-          <Link className="button" to={photoPath(folder, next)} replace rel="next">
+          <Link className="button" to={pathOf(next)} replace rel="next">
             Next →
           </Link>
         )}
