@@ -416,6 +416,11 @@ describe('the control bar at both sizes, quality memory and a takedown mid-play'
       );
       if (viewport === 'phone') expect(Math.min(...buttons.map((b) => b.height))).toBeGreaterThanOrEqual(44);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      // The box is the picture's own shape: no black bars beside a 16:9 video on a laptop.
+      const shape = await page
+        .locator('video.player-video')
+        .evaluate((v: HTMLVideoElement) => ({ box: v.clientWidth / v.clientHeight, picture: v.videoWidth / v.videoHeight }));
+      expect(Math.abs(shape.box / shape.picture - 1)).toBeLessThan(0.02);
       const axe = await new AxeBuilder({ page }).include('.player-section').analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
       await shots(page, 'bar', viewport);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import { refreshSession } from '../../hooks/useSession';
 import type { Playback, Rendition } from './api/playback';
@@ -235,8 +235,12 @@ export function VideoPlayer({ playback, onGone }: { playback: Playback; onGone?:
 
   if (!rendition) return null;
   const noun = playback.type === 'vod' ? 'VOD' : 'video';
+  // The original played before encoding has no known size (0 x 0): 16:9 then (styles.css).
+  const ratio = (
+    rendition.width > 0 && rendition.height > 0 ? { '--player-ratio': String(rendition.width / rendition.height) } : {}
+  ) as CSSProperties;
   return (
-    <div className="player">
+    <div className="player" style={ratio}>
       <div
         ref={frame}
         className={gone ? 'player-frame player-gone' : 'player-frame'}

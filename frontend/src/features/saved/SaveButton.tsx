@@ -49,3 +49,13 @@ export function SaveButton({
     </span>
   );
 }
+
+/** An item page's title with its Save beside it (under it on a narrow screen): one row, so the player keeps its height. */
+export function ItemTitle({ title, save }: { title: string; save: { type: SavedType; key: string } }) {
+  return (
+    <div className="title-row">
+      <h1>{title}</h1>
+      <SaveButton type={save.type} itemKey={save.key} title={title} />
+    </div>
+  );
+}

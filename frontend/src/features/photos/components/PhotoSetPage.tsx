@@ -8,7 +8,7 @@ import { mayViewMembersArea, useAccess } from '../../access/useAccess';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getPhotoSet, photoPath, setZipPath } from '../api/getPhotoSet';
 import { ItemMeta } from './ItemMeta';
-import { SaveButton } from '../../saved/SaveButton';
+import { ItemTitle } from '../../saved/SaveButton';
 import { ReportLink } from '../../../components/ReportLink';
 
 export function PhotoSetPage() {
@@ -24,8 +24,7 @@ export function PhotoSetPage() {
       <ResourceView resource={resource} back={{ to: '/photos', label: 'Back to the photo sets' }}>
         {(set) => (
           <>
-            <h1>{set.updatename}</h1>
-            <SaveButton type="photo" itemKey={folder} title={set.updatename} />
+            <ItemTitle title={set.updatename} save={{ type: 'photo', key: folder }} />
             <ItemMeta modelname={set.modelname} datetoupload={set.datetoupload} count={set.count} />
             {/* Thumbnails are public; the full photos are members-only. A visitor's thumbnail leads to the viewer page, which shows the same lock. */}
             {open ? (

@@ -9,7 +9,7 @@ import { ItemMeta } from '../../photos/components/ItemMeta';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVideoPrename } from '../api/getVideoPrename';
 import { PlayerSection } from '../../player/PlayerSection';
-import { SaveButton } from '../../saved/SaveButton';
+import { ItemTitle } from '../../saved/SaveButton';
 import { ReportLink } from '../../../components/ReportLink';
 
 export function VideoDetailPage() {
@@ -26,8 +26,7 @@ export function VideoDetailPage() {
       <ResourceView resource={resource} back={{ to: '/videos', label: 'Back to the videos' }}>
         {(video) => (
           <>
-            <h1>{video.updatename}</h1>
-            <SaveButton type="video" itemKey={folder} title={video.updatename} />
+            <ItemTitle title={video.updatename} save={{ type: 'video', key: folder }} />
             <ItemMeta modelname={video.modelname} datetoupload={video.datetoupload} />
             <PlayerSection type="video" folder={folder} onGone={() => setGoneFolder(folder)} />
             {gone ? null : (

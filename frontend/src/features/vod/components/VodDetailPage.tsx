@@ -10,7 +10,7 @@ import { ownsVod, useAccess, type Access } from '../../access/useAccess';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { getVodPrename } from '../api/getVodPrename';
 import { PlayerSection } from '../../player/PlayerSection';
-import { SaveButton } from '../../saved/SaveButton';
+import { ItemTitle } from '../../saved/SaveButton';
 import { ReportLink } from '../../../components/ReportLink';
 
 /** Buy, owned or sign in: from /api/me's answer (useAccess), never from a failed download. */
@@ -82,8 +82,7 @@ export function VodDetailPage() {
   const vod = resource.data;
   return (
     <section>
-      <h1>{vod.updatename}</h1>
-      <SaveButton type="vod" itemKey={vod.path} title={vod.updatename} />
+      <ItemTitle title={vod.updatename} save={{ type: 'vod', key: vod.path }} />
       <p className="muted">
         {vod.modelname} · Uploaded: {vod.datetoupload}
       </p>
