@@ -17,25 +17,48 @@ export interface ScheduledRow {
   publish_at: number;
 }
 
+/** The calendar day (UTC, `YYYY-MM-DD`) of a unix-ms time: the catalog's `datetoupload`. */
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
 /**
- * Sets (or clears, with null) an item's release time and bumps the catalog generation in the same
- * transaction, like a takedown: every cache drops what it held, and every bff re-arms its release
- * timer when it learns the new generation. Returns the new generation (to announce on Redis).
+ * The `datetoupload` an item gets from this change, if any. A release is news on its own day: an
+ * item scheduled for later takes the release day as its date (members see it, and the date-sorted
+ * listings and home place it, as new that day, not under the day it was uploaded months before);
+ * unscheduling an item still waiting for its release publishes it now, so it takes today. Clearing
+ * the time of an item already out changes nothing.
+ */
+function releaseDay(publishAt: number | null, wasPending: boolean, now: number): string | undefined {
+  if (publishAt !== null) return dayOf(publishAt);
+  return wasPending ? dayOf(now) : undefined;
+}
+
+/**
+ * Sets (or clears, with null) an item's release time, and its date (releaseDay), and bumps the
+ * catalog generation in the same transaction, like a takedown: every cache drops what it held, and
+ * every bff re-arms its release timer when it learns the new generation. Returns the new generation
+ * (to announce on Redis).
  */
 export async function schedule(knex: Knex, ref: ContentRef, publishAt: number | null, audit?: Actor & { now: number }): Promise<number> {
+  const now = audit?.now ?? Date.now();
   return knex.transaction(async (trx) => {
     const table = CONTENT_TABLE[ref.type];
-    const row = await trx(table).where({ path: ref.path }).first('publish_at');
+    const row = await trx(table).where({ path: ref.path }).first('publish_at', 'datetoupload');
     if (!row) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
-    await trx(table).where({ path: ref.path }).update({ publish_at: publishAt });
+    const wasAt = row.publish_at == null ? null : Number(row.publish_at);
+    const day = releaseDay(publishAt, wasAt !== null && wasAt > now, now);
+    await trx(table)
+      .where({ path: ref.path })
+      .update({ publish_at: publishAt, ...(day === undefined ? {} : { datetoupload: day }) });
     if (audit)
       await appendAudit(trx, {
         actor: audit.actor,
         address: audit.address,
         action: publishAt === null ? 'content.unschedule' : 'content.schedule',
         target: `${ref.type} ${ref.path}`,
-        before: { publishAt: row.publish_at == null ? null : Number(row.publish_at) },
-        after: { publishAt },
+        before: { publishAt: wasAt, datetoupload: String(row.datetoupload) },
+        after: { publishAt, datetoupload: day ?? String(row.datetoupload) },
         at: audit.now,
       });
     return bumpGeneration(trx);
