@@ -40,11 +40,23 @@ export type BoughtVod = z.infer<typeof boughtVod>;
 export const accountView = z.strictObject({
   ...member.shape,
   email: z.string(),
-  /** `renews`: false once rebilling is cancelled (the paid time still runs). */
-  membership: z.strictObject({ ...member.shape.membership.shape, renews: z.boolean() }),
+  /**
+   * `renews`: false once rebilling is cancelled (the paid time still runs). `cancellable`: the member
+   * can cancel it here (POST /api/account/cancel-renewal); false where the site has no access to the
+   * provider's subscription management (then support cancels it).
+   */
+  membership: z.strictObject({ ...member.shape.membership.shape, renews: z.boolean(), cancellable: z.boolean() }),
   vodItems: z.array(boughtVod),
 });
 export type AccountView = z.infer<typeof accountView>;
+
+/** POST /api/account/cancel-renewal: the membership as it is now, and a sentence for the member. */
+export const renewalCancelled = z.strictObject({
+  /** The last paid day, YYYY-MM-DD: access runs until then. */
+  paidUntil: z.string().nullable(),
+  message: z.string(),
+});
+export type RenewalCancelled = z.infer<typeof renewalCancelled>;
 
 /** A sentence for the person (202 answers: a link was sent). */
 export const messageAnswer = z.strictObject({ message: z.string() });

@@ -106,10 +106,11 @@ describe('member journey: join, signed in, owned, account', () => {
       await expectSignedInHeader(page, username);
       await shot(page, '2-welcome', viewport);
       expect(await memberPhotoStatus(page)).toBe(200);
-      // The full photo itself, as the member's browser gets it.
+      // The full photo: its address opens the viewer, whose picture is the file itself.
       const full = await page.goto(await firstPhoto(site.stack.databaseUrl));
       expect(full?.status()).toBe(200);
-      expect(full?.headers()['content-type']).toMatch(/^image\//);
+      const picture = page.locator('main .photo-viewer-stage img');
+      await expect.poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
       await shot(page, '2b-member-photo', viewport);
       expect(await lockedPhotoCards(page)).toBe(0);
       expect(errors).toEqual([]);
@@ -316,6 +317,53 @@ describe('member journey: join, signed in, owned, account', () => {
       expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
       expect(await second.page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
       await second.page.context().close();
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
+
+  it.each(['desktop', 'phone'] as const)(
+    'cancels the renewal on /account: the provider records it, the page says when the membership ends, the confirmation is queued (%s)',
+    async (viewport) => {
+      const username = `ccb_${viewport}`;
+      const { page, errors } = await open(viewport);
+      await page.goto('/login?next=/account');
+      await signInAs(page, username);
+      await page.waitForURL('**/account');
+      const status = page.getByTestId('membership-status');
+      expect(await status.innerText()).toMatch(/renews automatically\.$/);
+      await page.getByRole('button', { name: 'Cancel renewal' }).click();
+      await page
+        .getByText(/^Cancel the renewal\? You will not be charged again, and your membership stays active until \d{4}-\d{2}-\d{2}\.$/)
+        .waitFor();
+      await shot(page, '10-cancel-confirm', viewport);
+      await page.getByRole('button', { name: 'Yes, cancel renewal' }).click();
+      await page.getByRole('status').getByText('Renewal cancelled. We sent a confirmation by e-mail.').waitFor();
+      expect(await status.innerText()).toMatch(/^Your membership ends on \d{4}-\d{2}-\d{2}\. It will not renew\.$/);
+      expect(await page.getByRole('button', { name: 'Cancel renewal' }).count()).toBe(0);
+      await shot(page, '11-cancelled', viewport);
+      // Still so after a reload (stored here), recorded at the provider, the mail queued.
+      await page.reload();
+      await status.getByText(/^Your membership ends on /).waitFor();
+      const knex = createKnex(site.stack.databaseUrl);
+      try {
+        const subscriptionId = String(
+          (await knex('payment_attempts').where({ username }).first('provider_subscription_id')).provider_subscription_id,
+        );
+        const cancellations = (
+          (await (await fetch(`${site.providerUrl}/_sim/cancellations`)).json()) as { cancellations: Array<{ subscriptionId: string }> }
+        ).cancellations;
+        expect(cancellations.map((c) => c.subscriptionId)).toContain(subscriptionId);
+        const member = await knex('members').where({ username }).first('id');
+        const subscription = await knex('subscriptions').where({ member_id: member.id, kind: 'membership' }).first('id');
+        expect(
+          await knex('mail_outbox')
+            .where({ mail_key: `cancel-renewal:${subscription.id}` })
+            .first('template'),
+        ).toEqual({ template: 'cancellation' });
+      } finally {
+        await knex.destroy();
+      }
       expect(errors).toEqual([]);
       await page.context().close();
     },

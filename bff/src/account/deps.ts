@@ -1,3 +1,4 @@
+import type { DatalinkSettings } from '../provider/datalink';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { KeyRing } from '@media-site/contracts/token';
@@ -8,6 +9,8 @@ import type { HolidayList } from '@media-site/db/moderation';
 import type { MailSite } from '@media-site/db/mail';
 
 export interface AccountSettings {
+  /** The provider's subscription management API (Cancel renewal); null: off (e-mail support instead). */
+  datalink: DatalinkSettings | null;
   /** What the browser calls to create payment tokens (also what a CSP must allow). */
   providerPublicBase: string;
   clientAccnum: number;

@@ -95,6 +95,22 @@ export async function membershipPaidUntil(db: Knex, memberId: number): Promise<n
   return numOrNull(row?.until);
 }
 
+/** The membership subscriptions that still rebill (`active`): the provider's id and the paid-through time of each. */
+export async function rebillingMemberships(
+  db: Knex,
+  memberId: number,
+): Promise<Array<{ id: number; providerSubscriptionId: string | null; paidUntil: number | null }>> {
+  const rows: Array<Record<string, unknown>> = await db('subscriptions')
+    .where({ member_id: memberId, kind: 'membership', status: 'active' })
+    .orderBy('id')
+    .select('id', 'provider_subscription_id', 'paid_until');
+  return rows.map((r) => ({
+    id: Number(r.id),
+    providerSubscriptionId: r.provider_subscription_id === null ? null : String(r.provider_subscription_id),
+    paidUntil: numOrNull(r.paid_until),
+  }));
+}
+
 /** Rebilling is on while a membership subscription is still `active` (a cancellation moves it to `cancelled`). */
 export async function membershipRenews(db: Knex, memberId: number): Promise<boolean> {
   return (await db('subscriptions').where({ member_id: memberId, kind: 'membership', status: 'active' }).first('id')) !== undefined;

@@ -4,10 +4,28 @@ import { setHashQueueLimits } from '@media-site/db/members';
 import type { BffConfig } from '../config';
 import { createRedis } from '../cache/redis';
 import { CcbillClient } from '../provider/client';
+import { SIMULATOR_DATALINK } from '../provider/config';
+import type { DatalinkSettings } from '../provider/datalink';
 import { memoryRateLimiter, redisRateLimiter } from '../security/rate-limit';
 import type { AccountDeps, AccountSettings } from './deps';
 
 // The account's wiring: configuration in, AccountDeps out (server.ts at start, the test kits per file).
+
+/** Cancel renewal online: off in production while the Data Link user is the simulator's. */
+function datalinkSettings(config: BffConfig): DatalinkSettings | null {
+  if (config.NODE_ENV === 'production' && config.CCBILL_DATALINK_USERNAME === SIMULATOR_DATALINK.username) return null;
+  return {
+    url: config.CCBILL_DATALINK_URL ?? `${config.CCBILL_BASE_URL.replace(/\/$/, '')}/utils/subscriptionManagement.cgi`,
+    clientAccnum: config.CCBILL_CLIENT_ACCNUM,
+    clientSubacc: config.CCBILL_CLIENT_SUBACC,
+    username: config.CCBILL_DATALINK_USERNAME,
+    password: config.CCBILL_DATALINK_PASSWORD,
+    timeoutMs: DATALINK_TIMEOUT_MS,
+  };
+}
+
+/** A cancellation is one quick call: past this, the member is told to try again (the webhook settles it if it went through). */
+const DATALINK_TIMEOUT_MS = 10_000;
 
 export function accountSettings(config: BffConfig): AccountSettings {
   return {
@@ -18,6 +36,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     currencyCode: config.PAYMENT_CURRENCY_CODE,
     vodPeriodDays: config.VOD_PURCHASE_PERIOD_DAYS,
     chargeTimeoutMs: config.CCBILL_CHARGE_TIMEOUT_MS,
+    datalink: datalinkSettings(config),
     mediaKeys: config.MEDIA_TOKEN_KEYS.ring,
     signinKeys: config.SIGNIN_KEYS.ring,
     adminSecretKeys: config.ADMIN_SECRET_KEYS.ring,

@@ -34,6 +34,8 @@ export const SIMULATOR_CREDENTIALS = {
 };
 
 const SIMULATOR_BASE_URL = 'http://127.0.0.1:3003';
+/** The simulator's Data Link user (tools/simulator); production turns Cancel renewal off while these stay. */
+export const SIMULATOR_DATALINK = { username: 'sim-datalink', password: 'sim-datalink-password-local-only' };
 const SIMULATOR_ACCNUM = 900000;
 
 const OAUTH_PART = {
@@ -71,6 +73,20 @@ export const providerConfigShape = {
   CCBILL_BACKEND_APP_ID: oauthCredential('backend', 'appId'),
   CCBILL_BACKEND_SECRET: oauthCredential('backend', 'secret'),
   CCBILL_AUTH_TIMEOUT_MS: intSetting(5000, 100, 60_000).describe("timeout of the provider's OAuth call"),
+  CCBILL_DATALINK_URL: z.url().optional().meta({
+    description:
+      "the provider's subscription management API, for Cancel renewal on /account: `https://datalink.ccbill.com/utils/subscriptionManagement.cgi` in production",
+    defaultText: 'CCBILL_BASE_URL + `/utils/subscriptionManagement.cgi` (the simulator)',
+  }),
+  CCBILL_DATALINK_USERNAME: credential(SIMULATOR_DATALINK.username).meta({
+    description:
+      "the Data Link user the provider set up for the subscription management API; production with the simulator's turns Cancel renewal off (the account page then says to e-mail support)",
+    defaultText: "the simulator's",
+  }),
+  CCBILL_DATALINK_PASSWORD: credential(SIMULATOR_DATALINK.password).meta({
+    description: "that Data Link user's password",
+    defaultText: "the simulator's",
+  }),
   CCBILL_CHARGE_TIMEOUT_MS: intSetting(20_000, 100, 120_000).describe('timeout of a charge (a charge is never retried)'),
   MEMBERSHIP_PRICE: z
     .string()

@@ -27,6 +27,7 @@ export {
   type ReconcileAction,
 } from './reconcile';
 export {
+  cancelRebilling,
   insertSubscription,
   subscriptionsByProviderId,
   updateSubscription,

@@ -66,3 +66,13 @@ export async function updateSubscription(
     .where({ id })
     .update({ ...rest, updated_at: now });
 }
+
+/**
+ * Rebilling stopped (the member's Cancel renewal, after the provider confirmed it): `active` →
+ * `cancelled`, the paid-through time kept. False when it was not active any more (a Cancellation
+ * webhook, a revocation or a second click got there first).
+ */
+export async function cancelRebilling(db: Knex, id: number, now: number): Promise<boolean> {
+  const changed = await db('subscriptions').where({ id, status: 'active' }).update({ status: 'cancelled', updated_at: now });
+  return Number(changed) > 0;
+}

@@ -33,6 +33,14 @@ export interface SimulatorOptions {
   webhookUrl?: string;
   /** Send UpSaleSuccess / UpSaleFailure after each charge (as the provider does for token charges). */
   autoWebhooks?: boolean;
+  /** The Data Link user of the subscription management API (cancelSubscription). */
+  datalink?: { username: string; password: string };
+}
+
+/** One cancelSubscription call the simulator accepted (docs/ccbill-subscription-management.md). */
+export interface CancellationRecord {
+  subscriptionId: string;
+  at: number;
 }
 
 export type Outcome = 'approve' | 'decline' | 'stall' | 'error';
@@ -48,7 +56,7 @@ export interface ChargeRecord {
   passThrough: Record<string, string>;
 }
 
-export type FailureStep = 'frontend-oauth' | 'backend-oauth' | 'payment-token';
+export type FailureStep = 'frontend-oauth' | 'backend-oauth' | 'payment-token' | 'datalink';
 
 interface StoredToken {
   outcome: Outcome;
@@ -59,6 +67,7 @@ interface StoredToken {
 export interface Simulator {
   url: string;
   charges: ChargeRecord[];
+  cancellations: CancellationRecord[];
   /** The next `count` calls of that step fail (500 for OAuth and payment tokens). */
   failNext(step: FailureStep, count?: number): void;
   sendWebhook(eventType: string, fields: Record<string, unknown>): Promise<number>;
@@ -70,7 +79,13 @@ const DEFAULTS = {
   clientSubacc: 0,
   frontend: { appId: 'sim-frontend-app', secret: 'sim-frontend-secret-local-only' },
   backend: { appId: 'sim-backend-app', secret: 'sim-backend-secret-local-only' },
+  datalink: { username: 'sim-datalink', password: 'sim-datalink-password-local-only' },
 };
+
+/** subscriptionManagement.cgi's answer, as the provider writes it: CSV unless `returnXML=1`. */
+function datalinkAnswer(code: number, xml: boolean): string {
+  return xml ? `<?xml version='1.0' standalone='yes'?>\n<results>${code}</results>\n` : `"results"\n"${code}"\n`;
+}
 
 function outcomeOf(cardNum: string): Outcome {
   if (cardNum.endsWith('0000')) return 'decline';
@@ -107,6 +122,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const bearers = new Map<string, { role: 'frontend' | 'backend'; expiresAt: number }>();
   const tokens = new Map<string, StoredToken>();
   const charges: ChargeRecord[] = [];
+  const cancellations: CancellationRecord[] = [];
+  const datalink = options.datalink ?? DEFAULTS.datalink;
   const failures = new Map<FailureStep, number>();
   const stalls = new Set<ServerResponse>();
 
@@ -306,6 +323,47 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return res.status;
   }
 
+  /**
+   * GET /utils/subscriptionManagement.cgi?action=cancelSubscription (the provider's Data Link API):
+   * the merchant's account and Data Link user, the subscription of an approved charge. A
+   * cancellation stops the rebilling only (access runs to the paid-through date) and is followed by
+   * the Cancellation webhook. Cancelling again answers 1 again.
+   */
+  function subscriptionManagement(res: ServerResponse, url: URL): void {
+    const q = url.searchParams;
+    const answer = (code: number) => {
+      if (res.writableEnded || res.destroyed) return;
+      res
+        .writeHead(200, { 'Content-Type': q.get('returnXML') === '1' ? 'text/xml' : 'text/plain' })
+        .end(datalinkAnswer(code, q.get('returnXML') === '1'));
+    };
+    if (
+      q.get('clientAccnum') !== String(clientAccnum) ||
+      q.get('username') !== datalink.username ||
+      q.get('password') !== datalink.password
+    )
+      return answer(-1);
+    if (failing('datalink')) return answer(-7);
+    if (q.get('action') !== 'cancelSubscription') return answer(-6);
+    const subscriptionId = q.get('subscriptionId') ?? '';
+    if (!/^\d{1,20}$/.test(subscriptionId)) return answer(-2);
+    const charge = charges.find((c) => c.approved && c.subscriptionId === subscriptionId);
+    if (!charge) return answer(-3);
+    if (q.get('usingSubacc') !== null && Number(q.get('usingSubacc')) !== clientSubacc) return answer(-4);
+    const again = cancellations.some((c) => c.subscriptionId === subscriptionId);
+    if (!again) cancellations.push({ subscriptionId, at: Date.now() });
+    answer(1);
+    if (!again && options.webhookUrl) {
+      const fields = {
+        subscriptionId,
+        transactionId: digits(19),
+        timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19),
+        reason: 'Merchant cancelled (subscription management API)',
+      };
+      void sendWebhook('Cancellation', fields).catch(() => {});
+    }
+  }
+
   function cors(req: IncomingMessage, res: ServerResponse): void {
     // The browser creates payment tokens here directly (spec §7), from the site's own origin.
     res.setHeader('Access-Control-Allow-Origin', req.headers.origin ?? '*');
@@ -322,6 +380,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (req.method === 'GET' && url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
     // Control endpoints, for tests driving a simulator in another process.
     if (req.method === 'GET' && url.pathname === '/_sim/charges') return send(res, 200, { charges });
+    if (req.method === 'GET' && url.pathname === '/_sim/cancellations') return send(res, 200, { cancellations });
+    if (req.method === 'GET' && url.pathname === '/utils/subscriptionManagement.cgi') return subscriptionManagement(res, url);
     if (req.method !== 'POST') return send(res, 405);
     const raw = await readBody(req);
     if (url.pathname === '/_sim/fail') {
@@ -351,6 +411,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
     charges,
+    cancellations,
     failNext(step, count = 1) {
       failures.set(step, count);
     },

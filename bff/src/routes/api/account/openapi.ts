@@ -1,4 +1,4 @@
-import { accountView, emailConfirmed, messageAnswer } from '@media-site/contracts/member-api';
+import { accountView, emailConfirmed, messageAnswer, renewalCancelled } from '@media-site/contracts/member-api';
 import { FORM, LIMITED_FORM, type Resource } from '../openapi/operation';
 import { emailChangeBody, emailConfirmBody } from './email';
 import { changePasswordBody } from './schema';
@@ -40,6 +40,14 @@ export const accountApi: Resource = {
       body: emailConfirmBody,
       answers: { 200: emailConfirmed },
       errors: LIMITED_FORM,
+    },
+    {
+      method: 'post',
+      path: '/api/account/cancel-renewal',
+      summary: "Cancel the membership's renewal at the card provider; access runs to the paid-through day",
+      session: 'member',
+      answers: { 200: renewalCancelled },
+      errors: [...FORM, 'unauthenticated', 'rate_limited', 'conflict', 'payment_refused'],
     },
     {
       method: 'post',

@@ -11,6 +11,7 @@ import { formGuards } from '../shared/guards';
 import { changePasswordBody } from './schema';
 import { confirmEmailChange, emailChangeBody, emailConfirmBody, requestEmailChange } from './email';
 import { accountView, changePassword, signOutEverywhere } from './service';
+import { cancelRenewal } from './cancel';
 import type { EmailConfirmed, MessageAnswer } from '@media-site/contracts/member-api';
 
 async function signedIn(ctx: Context, deps: AccountDeps) {
@@ -37,6 +38,13 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
       // Read again: the media token must carry the valid-from time the change just set.
       await issueCookies(ctx, deps, (await memberById(deps.knex, member.id)) ?? member, session);
       ctx.status = 204;
+    })
+    // No body: the session and the site's own origin (formGuards) are the request.
+    .post('/account/cancel-renewal', ...guard, async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await cancelRenewal(deps, await signedIn(ctx, deps));
+      // The confirmation committed with it: sent now rather than at the worker's next poll.
+      nudgeMail();
     })
     // The current password again, so counted per address before the body like the password change.
     .post('/account/email', ...formGuards(deps, { what: 'emailchange:ip', perMinute: deps.settings.loginPerMinute }), async (ctx) => {

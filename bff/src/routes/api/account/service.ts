@@ -34,10 +34,11 @@ async function boughtVods(db: Knex, memberId: number): Promise<BoughtVod[]> {
 export async function accountView(deps: AccountDeps, member: MemberRow): Promise<AccountView> {
   const view = await memberView(deps, member);
   const withdrawn = accessWithdrawn(member);
+  const renews = !withdrawn && view.membership.active && (await membershipRenews(deps.knex, member.id));
   return {
     ...view,
     email: member.email,
-    membership: { ...view.membership, renews: !withdrawn && view.membership.active && (await membershipRenews(deps.knex, member.id)) },
+    membership: { ...view.membership, renews, cancellable: renews && deps.settings.datalink !== null },
     vodItems: withdrawn ? [] : await boughtVods(deps.knex, member.id),
   };
 }

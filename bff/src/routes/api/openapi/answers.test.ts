@@ -104,6 +104,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     const report = { events: [{ kind: 'start', rendition: 720, ms: 400 }] };
     expect((await post('/api/player/reports', member.cookie).send(report)).status).toBe(204);
 
+    expect((await post('/api/account/cancel-renewal', member.cookie)).status).toBe(200);
     const subscriptionId = await subscriptionIdOf(kit, 'oa_member');
     expect((await sendWebhook(kit, 'Cancellation', { subscriptionId, transactionId: 'oa-cancel', reason: 'test' })).status).toBe(200);
 

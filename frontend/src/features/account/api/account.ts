@@ -1,5 +1,5 @@
 import { fetchJson, postJson } from '../../api/fetchJson';
-import type { AccountView } from '@media-site/contracts/member-api';
+import type { AccountView, RenewalCancelled } from '@media-site/contracts/member-api';
 
 /** GET /api/account (contracts/src/member-api.ts): a bought VOD taken down since is listed as `{ removed: true }`. */
 export type { AccountView };
@@ -23,4 +23,9 @@ export async function signOutEverywhere(): Promise<void> {
     credentials: 'same-origin',
   });
   if (!response.ok && response.status !== 401) throw new Error(`HTTP error! status: ${response.status}`);
+}
+
+/** POST /api/account/cancel-renewal: the provider stops the rebilling; access runs to the paid-through day. */
+export function cancelRenewal(): Promise<RenewalCancelled> {
+  return postJson<RenewalCancelled>('/api/account/cancel-renewal', undefined, { credentials: 'same-origin' });
 }

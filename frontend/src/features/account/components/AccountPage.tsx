@@ -13,7 +13,7 @@ import { HttpError } from '../../api/fetchJson';
 import { pausedForMaintenance } from '../../api/maintenance';
 import { DownloadButton } from '../../auth/components/DownloadButton';
 import { DownloadChoices } from '../../player/DownloadChoices';
-import { changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
+import { cancelRenewal, changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
 import { EmailSection } from './EmailSection';
 
 function passwordProblem(error: unknown): string {
@@ -27,18 +27,80 @@ function passwordProblem(error: unknown): string {
   return 'The password could not be changed. Try again.';
 }
 
+function cancelProblem(error: unknown): string {
+  const paused = pausedForMaintenance(error);
+  if (paused) return paused;
+  if (error instanceof HttpError && error.serverMessage && error.status !== 401) return error.serverMessage;
+  if (error instanceof HttpError && error.status === 401) return 'Your session has ended. Sign in again.';
+  return 'The renewal could not be cancelled just now. Try again in a few minutes.';
+}
+
+/**
+ * Cancel renewal in two presses (the second says exactly what happens); the provider stops the
+ * rebilling, the page then says when the membership ends. Where the site cannot cancel online,
+ * the way by e-mail.
+ */
+function CancelRenewal({ paidUntil, onCancelled }: { paidUntil: string | null; onCancelled: (paidUntil: string | null) => void }) {
+  const [asking, setAsking] = useState(false);
+  const { busy, message, submit } = useFormSubmit();
+  if (!asking)
+    return (
+      <p>
+        <button type="button" className="button" onClick={() => setAsking(true)}>
+          Cancel renewal
+        </button>
+      </p>
+    );
+  return (
+    <form
+      className="cancel-renewal"
+      onSubmit={(event) =>
+        void submit(
+          event,
+          async () => {
+            const done = await cancelRenewal();
+            onCancelled(done.paidUntil);
+          },
+          cancelProblem,
+        )
+      }
+    >
+      <p>Cancel the renewal? You will not be charged again{paidUntil ? `, and your membership stays active until ${paidUntil}` : ''}.</p>
+      <p className="button-row">
+        <button type="submit" className="button button-danger" disabled={busy}>
+          {busy ? 'Cancelling…' : 'Yes, cancel renewal'}
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={() => setAsking(false)}>
+          Keep my membership
+        </button>
+      </p>
+      {message && (
+        <p className="status status-error" role="alert">
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}
+
 function Membership({ account }: { account: AccountView }) {
-  const { active, paidUntil, renews } = account.membership;
+  const [cancelled, setCancelled] = useState<{ paidUntil: string | null } | null>(null);
+  const { active, paidUntil, cancellable } = account.membership;
+  const renews = account.membership.renews && !cancelled;
+  const until = cancelled?.paidUntil ?? paidUntil;
   let text: string;
   if (active)
-    text = renews
-      ? `Active, paid until ${paidUntil}; renews automatically.`
-      : `Active until ${paidUntil}; rebilling is cancelled, it will not renew.`;
+    text = renews ? `Active, paid until ${paidUntil}; renews automatically.` : `Your membership ends on ${until}. It will not renew.`;
   else text = paidUntil ? `Ended on ${paidUntil}.` : 'No membership.';
   return (
     <section className="account-section" aria-labelledby="account-membership">
       <h2 id="account-membership">Membership</h2>
       <p data-testid="membership-status">{text}</p>
+      {cancelled && (
+        <p className="status status-ok" role="status">
+          Renewal cancelled. We sent a confirmation by e-mail.
+        </p>
+      )}
       {!active && (
         <p>
           <Link className="button button-primary" to="/join">
@@ -46,10 +108,17 @@ function Membership({ account }: { account: AccountView }) {
           </Link>
         </p>
       )}
-      {active && (
+      {active && renews && cancellable && <CancelRenewal paidUntil={paidUntil} onCancelled={(day) => setCancelled({ paidUntil: day })} />}
+      {active && renews && !cancellable && (
         <p className="muted">
           To cancel rebilling, e-mail <a href={`mailto:${SITE_EMAIL}?subject=Cancel%20rebilling`}>{SITE_EMAIL}</a> or contact the card
           billing provider&apos;s consumer support; either stops the next charge. Your access runs until the paid-until date.
+        </p>
+      )}
+      {active && renews && cancellable && (
+        <p className="muted">
+          Or e-mail <a href={`mailto:${SITE_EMAIL}?subject=Cancel%20rebilling`}>{SITE_EMAIL}</a>, or the card billing provider&apos;s
+          consumer support. Your access runs until the paid-until date either way.
         </p>
       )}
     </section>
