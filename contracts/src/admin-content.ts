@@ -172,3 +172,27 @@ export const teaseAnswer = z.strictObject({
   generation: z.number().int(),
 });
 export type TeaseAnswer = z.infer<typeof teaseAnswer>;
+
+/** POST /api/admin/content/bulk: one change for many items, each applied and audited on its own. */
+export const BULK_ACTIONS = ['takedown', 'restore', 'schedule', 'unschedule', 'reencode'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** How many items one bulk change takes. */
+export const BULK_MAX = 100;
+export const BULK_OUTCOMES = ['changed', 'unchanged', 'failed'] as const;
+
+/** Per item: what changed (or, for a preview, what would), what was already so, what could not. */
+export const contentBulkResult = z.strictObject({
+  action: z.enum(BULK_ACTIONS),
+  preview: z.boolean(),
+  items: z.array(
+    z.strictObject({
+      path: z.string(),
+      title: z.string().nullable(),
+      outcome: z.enum(BULK_OUTCOMES),
+      detail: z.string(),
+    }),
+  ),
+  /** Items that changed (a preview: would change). */
+  changed: z.number().int(),
+});
+export type ContentBulkResult = z.infer<typeof contentBulkResult>;

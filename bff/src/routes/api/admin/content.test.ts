@@ -285,4 +285,84 @@ describe.each(testBackends())('console content routes (%s)', (backend) => {
     expect((await ops('catalog', 'reencode', '/video/clip-one')).code).toBe(1);
     expect(await audit('content.reencode')).toHaveLength(2);
   });
+
+  describe('bulk changes: POST /api/admin/content/bulk', () => {
+    const bulk = (who: string, body: object) => post('/api/admin/content/bulk', who).send(body);
+    const paths = ['/photos/set-one', '/video/clip-one', '/freephotos/free-one', '/video/no-such-clip', 'not a path'];
+    const takedowns = async () => Number((await kit.db.knex('takedowns').count({ n: '*' }).first())?.n);
+
+    it('previews what would change and changes nothing; applies each item with its own audit row; says what was already so', async () => {
+      const auditBefore = (await audit('content.takedown')).length;
+      const preview = await bulk('mod_one', { action: 'takedown', paths, reason: 'Consent withdrawn', preview: true });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(preview.body).toEqual({
+        action: 'takedown',
+        preview: true,
+        changed: 3,
+        items: [
+          { path: '/photos/set-one', title: expect.any(String), outcome: 'changed', detail: 'taken down' },
+          { path: '/video/clip-one', title: expect.any(String), outcome: 'changed', detail: 'taken down' },
+          { path: '/freephotos/free-one', title: 'Free sampler', outcome: 'changed', detail: 'taken down' },
+          { path: '/video/no-such-clip', title: null, outcome: 'failed', detail: 'no such item' },
+          { path: 'not a path', title: null, outcome: 'failed', detail: 'not a photo set, free photo set, video or VOD path' },
+        ],
+      });
+      expect(await takedowns()).toBe(0);
+
+      const applied = await bulk('mod_one', { action: 'takedown', paths: [...paths, '/photos/set-one'], reason: 'Consent withdrawn' });
+      expect(applied.body.changed).toBe(3);
+      expect(applied.body.items).toHaveLength(5);
+      expect(await takedowns()).toBe(3);
+      const rows = (await audit('content.takedown')).slice(auditBefore);
+      expect(rows.map((r) => [r.actor, r.target])).toEqual([
+        ['mod_one', 'photoset set-one'],
+        ['mod_one', 'video clip-one'],
+        ['mod_one', 'freephotoset free-one'],
+      ]);
+
+      const again = await bulk('mod_one', { action: 'takedown', paths: paths.slice(0, 3), reason: 'Consent withdrawn' });
+      expect(again.body.items.map((i: { detail: string }) => i.detail)).toEqual([
+        'already taken down',
+        'already taken down',
+        'already taken down',
+      ]);
+      const restored = await bulk('mod_one', { action: 'restore', paths: paths.slice(0, 3), reason: 'Consent confirmed' });
+      expect(restored.body.changed).toBe(3);
+      expect(await takedowns()).toBe(0);
+      expect((await audit('content.restore')).slice(-3).map((r) => r.actor)).toEqual(['mod_one', 'mod_one', 'mod_one']);
+    });
+
+    it('re-encodes only what can be, and schedules and unschedules many at once', async () => {
+      const reencode = await bulk('mod_one', { action: 'reencode', paths: ['/photos/set-one', '/video/clip-two'], preview: true });
+      expect(reencode.body.items.map((i: { outcome: string; detail: string }) => [i.outcome, i.detail])).toEqual([
+        ['failed', 'only videos and VODs are encoded'],
+        ['unchanged', 'already queued or encoding'],
+      ]);
+      const at = new Date(kit.deps.now() + 3_600_000).toISOString();
+      const scheduled = await bulk('mod_one', { action: 'schedule', paths: ['/photos/set-one', '/freephotos/free-one'], at });
+      expect(scheduled.body.changed).toBe(2);
+      expect(scheduled.body.items[0].detail).toBe(`released at ${at.replace(/\.\d{3}Z$/, 'Z')}`);
+      const published = await bulk('mod_one', {
+        action: 'unschedule',
+        paths: ['/photos/set-one', '/freephotos/free-one', '/video/clip-one'],
+      });
+      expect(published.body.items.map((i: { detail: string }) => i.detail)).toEqual([
+        'published now',
+        'published now',
+        'already published',
+      ]);
+    });
+
+    it('refuses support (403), a takedown without a reason, a schedule without a time, and over 100 items (400)', async () => {
+      expect((await bulk('help_one', { action: 'unschedule', paths: ['/photos/set-one'] })).status).toBe(403);
+      const noReason = await bulk('mod_one', { action: 'takedown', paths: ['/photos/set-one'] });
+      expect([noReason.status, noReason.body.error.message]).toEqual([400, 'reason: say why (the audit log keeps it)']);
+      const noTime = await bulk('mod_one', { action: 'schedule', paths: ['/photos/set-one'] });
+      expect(noTime.status).toBe(400);
+      const many = await bulk('mod_one', { action: 'unschedule', paths: Array.from({ length: 101 }, (_, i) => `/photos/set-${i}`) });
+      expect(many.status).toBe(400);
+      expect(many.body.error.message).toMatch(/at most 100 items in one change/);
+      expect(await takedowns()).toBe(0);
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  contentBulkResult,
   contentChanged,
   contentEdited,
   contentPage,
@@ -14,6 +15,7 @@ import {
 import { queueActionAnswer, queuesPage } from '@media-site/contracts/admin-queues';
 import { CONSOLE, CONSOLE_BODY, type Operation, type Resource } from '../openapi/operation';
 import { contentQuery, editBody, itemBody, scheduleBody } from './content';
+import { bulkBody } from './content-bulk';
 import { ingestBody, ingestRunId } from './ingests';
 import { queueJobId, queueParam } from './queues';
 import { maintenanceBody } from './maintenance';
@@ -72,6 +74,7 @@ export const adminContentApi: Resource = {
     change('/api/admin/content/edit', "Edit an item's title, model, date or price", editBody, contentEdited),
     change('/api/admin/content/schedule', 'Schedule a release (null: publish now)', scheduleBody, contentScheduled),
     change('/api/admin/content/reencode', 'Queue a video or VOD for encoding again', itemBody, contentReencoded),
+    change('/api/admin/content/bulk', 'One change (or its preview) for up to 100 items, each audited', bulkBody, contentBulkResult),
     change('/api/admin/takedowns', 'Take an item down (optionally answering a report)', contentChangeBody, contentChanged),
     change('/api/admin/restores', 'Restore a taken-down item', contentChangeBody, contentChanged),
     {

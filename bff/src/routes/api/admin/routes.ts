@@ -16,6 +16,7 @@ import { reportDeskRoutes } from './report-desk';
 import { adminAccountRoutes } from './admin-accounts';
 import { adminMemberRoutes } from './members';
 import { adminContentRoutes } from './content';
+import { adminContentBulkRoutes } from './content-bulk';
 import { adminDashboardRoutes } from './dashboard';
 import { adminIngestRoutes } from './ingests';
 import { adminQueueRoutes } from './queues';
@@ -67,6 +68,7 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminAccountRoutes(router, deps, origin);
   adminMemberRoutes(router, deps, origin);
   adminContentRoutes(router, deps, origin);
+  adminContentBulkRoutes(router, deps, origin);
   adminDashboardRoutes(router, deps, origin);
   adminIngestRoutes(router, deps, origin);
   adminQueueRoutes(router, deps, origin);

@@ -173,6 +173,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       ['/api/admin/content/schedule', { path: item, at: '2099-01-01T00:00:00Z' }],
       ['/api/admin/teasers', { path: item, teased: true }],
       ['/api/admin/content/schedule', { path: item, at: null }],
+      ['/api/admin/content/bulk', { action: 'unschedule', paths: [item, '/vod/nope'], preview: true }],
     ] as const) {
       const res = await post(path).send(body);
       expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(200);
