@@ -6,17 +6,32 @@ import { useAdminCall } from '../shared/useAdminCall';
 import { ActionPanel, type Action } from './ActionPanel';
 import { ContentFilters } from './ContentFilters';
 import { ContentTable } from './ContentTable';
+import { BulkBar } from './BulkBar';
 import { zone } from './format';
 
 // The Content screen: find any item, and (moderator, owner) edit its facts, schedule its release,
-// queue its encode again, take it down or restore it. Support sees the list only.
+// queue its encode again, take it down or restore it, one at a time or many at once (the checkboxes
+// keep their choice across pages and searches until applied or cleared). Support sees the list only.
 
 export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; canChange: boolean }) {
   const [query, setQuery] = useState<ContentQuery>({ q: '', type: '', state: 'all', page: 1 });
   const [found, setFound] = useState<{ items: ContentItem[]; more: boolean } | undefined>(undefined);
   const [action, setAction] = useState<Action | null>(null);
   const [notice, setNotice] = useState('');
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const { error, busy, run } = useAdminCall(onSignedOut);
+  const selection = {
+    chosen,
+    toggle: (paths: string[], on: boolean) =>
+      setChosen((before) => {
+        const next = new Set(before);
+        for (const p of paths) {
+          if (on) next.add(p);
+          else next.delete(p);
+        }
+        return next;
+      }),
+  };
 
   const load = useCallback(
     async (q: ContentQuery) => {
@@ -34,6 +49,7 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
     if (done === undefined) return;
     setNotice(done);
     setAction(null);
+    setChosen(new Set());
     await load(query);
   }
   const change = (call: () => Promise<string>) => void act(call);
@@ -62,6 +78,7 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
           onCancel={() => setAction(null)}
         />
       )}
+      {canChange && chosen.size > 0 && <BulkBar paths={[...chosen]} busy={busy} onDone={change} onClear={() => setChosen(new Set())} />}
       {found?.items.length === 0 && <p>Nothing matches.</p>}
       {found && found.items.length > 0 && (
         <ContentTable
@@ -69,6 +86,7 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
           page={query.page}
           busy={busy}
           changes={canChange ? { onOpen: setAction, onChange: change } : null}
+          selection={canChange ? selection : undefined}
         />
       )}
       {found && (query.page > 1 || found.more) && (

@@ -5,50 +5,77 @@ import { KIND_TEXT, sitePath } from './format';
 import { ItemActions } from './ItemActions';
 import { EncodeState, Release } from './ItemState';
 
-/** One page of items; with `changes` (moderator, owner), a column of what may be changed. */
+/** The items a page's checkboxes have chosen, by site path (the bulk change names them so). */
+export interface Selection {
+  chosen: ReadonlySet<string>;
+  toggle: (paths: string[], on: boolean) => void;
+}
+
+/** One page of items; with `changes` (moderator, owner), a column of what may be changed and a checkbox per item. */
 export function ContentTable({
   items,
   page,
   busy,
   changes,
+  selection,
 }: {
   items: ContentItem[];
   page: number;
   busy: boolean;
   changes: { onOpen: (action: Action) => void; onChange: (call: () => Promise<string>) => void } | null;
+  selection?: Selection;
 }) {
   const columns = ['Item', 'Model', 'Date', 'Price', 'Release', 'Encode', ...(changes ? ['Change'] : [])];
+  const selectable = items.filter((item) => item.type !== 'model').map(sitePath);
+  const allChosen = selectable.length > 0 && selectable.every((p) => selection?.chosen.has(p));
   return (
-    <Table caption={`Page ${page}: ${items.length} item${items.length === 1 ? '' : 's'}, newest first`} columns={columns}>
-      {items.map((item) => (
-        <tr key={`${item.type} ${item.path}`}>
-          <td>
-            <strong>{item.title}</strong>
-            <br />
-            <small>
-              {KIND_TEXT[item.type]}{' '}
-              <a href={sitePath(item)} target="_blank" rel="noreferrer">
-                {sitePath(item)}
-              </a>
-              {item.items !== undefined && ` · ${item.items} item${item.items === 1 ? '' : 's'}`}
-            </small>
-          </td>
-          <td>{item.model ?? '—'}</td>
-          <td className="admin-nowrap">{item.date ?? '—'}</td>
-          <td>{item.price ?? '—'}</td>
-          <td>
-            <Release item={item} />
-          </td>
-          <td>
-            <EncodeState item={item} />
-          </td>
-          {changes && (
+    <>
+      {selection && selectable.length > 0 && (
+        <label className="admin-select-all">
+          <input type="checkbox" checked={allChosen} onChange={(e) => selection.toggle(selectable, e.target.checked)} /> Select all{' '}
+          {selectable.length} on this page
+        </label>
+      )}
+      <Table caption={`Page ${page}: ${items.length} item${items.length === 1 ? '' : 's'}, newest first`} columns={columns}>
+        {items.map((item) => (
+          <tr key={`${item.type} ${item.path}`}>
             <td>
-              <ItemActions item={item} busy={busy} {...changes} />
+              {selection && item.type !== 'model' && (
+                <input
+                  type="checkbox"
+                  className="admin-row-check"
+                  aria-label={`Select ${item.title}`}
+                  checked={selection.chosen.has(sitePath(item))}
+                  onChange={(e) => selection.toggle([sitePath(item)], e.target.checked)}
+                />
+              )}
+              <strong>{item.title}</strong>
+              <br />
+              <small>
+                {KIND_TEXT[item.type]}{' '}
+                <a href={sitePath(item)} target="_blank" rel="noreferrer">
+                  {sitePath(item)}
+                </a>
+                {item.items !== undefined && ` · ${item.items} item${item.items === 1 ? '' : 's'}`}
+              </small>
             </td>
-          )}
-        </tr>
-      ))}
-    </Table>
+            <td>{item.model ?? '—'}</td>
+            <td className="admin-nowrap">{item.date ?? '—'}</td>
+            <td>{item.price ?? '—'}</td>
+            <td>
+              <Release item={item} />
+            </td>
+            <td>
+              <EncodeState item={item} />
+            </td>
+            {changes && (
+              <td>
+                <ItemActions item={item} busy={busy} {...changes} />
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
+    </>
   );
 }

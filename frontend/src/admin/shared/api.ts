@@ -35,6 +35,8 @@ import type {
 import type { QueueActionAnswer, QueueName, QueuesPage } from '@media-site/contracts/admin-queues';
 import type { SiteStatus } from '@media-site/contracts/site-status';
 import type {
+  BulkAction,
+  ContentBulkResult,
   ContentChanged,
   ContentEdited,
   ContentItem,
@@ -58,7 +60,19 @@ import type {
 // whose text is the API's own message, so the screens can show it as it is. The answers' types are
 // the shapes the bff builds them as and its OpenAPI document describes (contracts/src/admin*.ts).
 
-export type { AdminRole, AuditRow, ContentItem, ContentKind, ContentState, DashboardData, Enrolment, IngestRun, ScheduledItem };
+export type {
+  AdminRole,
+  AuditRow,
+  BulkAction,
+  ContentBulkResult,
+  ContentItem,
+  ContentKind,
+  ContentState,
+  DashboardData,
+  Enrolment,
+  IngestRun,
+  ScheduledItem,
+};
 export type Me = AdminMe;
 export type MemberRow = MemberFound;
 /** One report of the queue as GET /api/admin/reports answers it. */
@@ -198,6 +212,8 @@ export const contentApi = {
   reencode: (path: string) => post<ContentReencoded>('/content/reencode', { path }),
   takedown: (path: string, reason: string) => post<ContentChanged>('/takedowns', { path, reason }),
   restore: (path: string, reason: string) => post<ContentChanged>('/restores', { path, reason }),
+  bulk: (change: { action: BulkAction; paths: string[]; reason?: string; at?: string; preview: boolean }) =>
+    post<ContentBulkResult>('/content/bulk', change),
 };
 
 /** The Queues screen (owner and moderator). */
