@@ -60,6 +60,22 @@ describe('/ccbill?vod=', () => {
     expect(container.querySelector('[name="username"]')).toBeNull();
   });
 
+  it("prefills the member's own e-mail for the receipt", async () => {
+    signedIn(true);
+    routes({
+      '/api/account': () =>
+        json({
+          ...MEMBER,
+          email: 'member_a@example.com',
+          membership: { ...MEMBER.membership, renews: true, cancellable: true },
+          vodItems: [],
+        }),
+    });
+    renderAt('/ccbill?vod=vod-1');
+    const email = await screen.findByLabelText('E-mail');
+    await waitFor(() => expect((email as HTMLInputElement).value).toBe('member_a@example.com'));
+  });
+
   it('sends a visitor to sign in first', async () => {
     routes();
     renderAt('/ccbill?vod=vod-1');

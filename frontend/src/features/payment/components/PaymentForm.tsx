@@ -7,6 +7,7 @@ import { validateAll, validateField } from '../validation';
 import type { FieldErrors } from '../validation';
 import { PAYMENT_MESSAGES, TAKEN_MESSAGE } from '../chain';
 import { checkUsername } from '../api/checkUsername';
+import { getAccount } from '../../account/api/account';
 import type { RunPaymentChain } from '../chain';
 import { FIELD_GROUPS } from './fieldLayout';
 import type { FieldSpec } from './fieldLayout';
@@ -34,6 +35,19 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
   const years = expiryYears();
   const skipped = vod ? CREDENTIAL_FIELDS : [];
   const groups = FIELD_GROUPS.map((group) => ({ ...group, fields: group.fields.filter((spec) => !skipped.includes(spec.name)) }));
+
+  // A member buying a VOD gets the receipt at their own address unless they type another: prefilled
+  // from the account (a failed read leaves the field empty to fill by hand).
+  const vodPath = vod?.path;
+  useEffect(() => {
+    if (vodPath === undefined) return undefined;
+    const controller = new AbortController();
+    getAccount(controller.signal).then(
+      (account) => setFields((current) => (current.email === '' && account.email ? { ...current, email: account.email } : current)),
+      () => {},
+    );
+    return () => controller.abort();
+  }, [vodPath]);
 
   const username = fields.username;
   const [takenName, setTakenName] = useState('');
