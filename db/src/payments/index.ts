@@ -23,6 +23,7 @@ export {
   listOpen,
   reconcileAttempt,
   ReconcileError,
+  resendReceipt,
   settleOptionsFromEnv,
   type ReconcileAction,
 } from './reconcile';

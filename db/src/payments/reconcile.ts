@@ -4,7 +4,7 @@ import { appendAudit } from '../admin/audit';
 import { mailSiteFromEnv } from '../mail';
 import { RuleError } from '../rule-error';
 import { attemptById, closeAttempt, openAttempts, type AttemptRow } from './attempts';
-import { settleApproved, settleDeclined, type SettleOptions } from './settle';
+import { enqueueReceipt, settleApproved, settleDeclined, type SettleOptions } from './settle';
 import { membershipTermsShape } from './terms';
 
 /** A refused reconciliation: 404 / 409 / 400 through the error middleware, exit 1 or 2 from the CLI. */
@@ -125,5 +125,40 @@ export async function reconcileAttempt(
       at: r.now,
     });
     return { username: attempt.username, before: attempt.status, after };
+  });
+}
+
+/**
+ * Support's "Resend receipt": a copy of an approved payment's receipt (the welcome for a
+ * membership, with the paid-through time its subscription has now) to the member's current
+ * address, audited. Refused for a payment that was not approved or a member with no address.
+ */
+export async function resendReceipt(
+  knex: Knex,
+  id: number,
+  r: { options: SettleOptions; now: number; by: { actor: string; address?: string } },
+): Promise<{ username: string; to: string }> {
+  return knex.transaction(async (trx) => {
+    const attempt = await attemptById(trx, id);
+    if (!attempt) throw new ReconcileError('not_found', `there is no payment attempt ${id}`);
+    if (attempt.status !== 'approved' || attempt.member_id === null)
+      throw new ReconcileError('conflict', `attempt ${id} is ${attempt.status}: only an approved payment has a receipt`);
+    const subscription = attempt.provider_subscription_id
+      ? await trx('subscriptions')
+          .where({ member_id: attempt.member_id, provider_subscription_id: attempt.provider_subscription_id })
+          .first('paid_until')
+      : undefined;
+    const paidUntil = subscription?.paid_until == null ? null : Number(subscription.paid_until);
+    const to = await enqueueReceipt(trx, r.options, attempt, paidUntil, r.now, { paidAt: attempt.created_at });
+    if (to === null) throw new ReconcileError('conflict', `${attempt.username} has no e-mail address to send a receipt to`);
+    await appendAudit(trx, {
+      ...r.by,
+      action: 'payment.resend_receipt',
+      target: `attempt ${id} (${attempt.username})`,
+      before: null,
+      after: { to },
+      at: r.now,
+    });
+    return { username: attempt.username, to };
   });
 }

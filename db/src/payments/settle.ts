@@ -58,23 +58,29 @@ export async function settleApproved(
   return settled !== undefined;
 }
 
-/** The welcome with the first receipt, or a VOD's receipt, to the member's current address. */
-async function enqueueReceipt(
+/**
+ * The welcome with the first receipt, or a VOD's receipt, to the member's current address; the
+ * address, or null when the member has none. `again`: a copy asked for later (its own outbox key,
+ * the payment's own time).
+ */
+export async function enqueueReceipt(
   trx: Knex,
   options: SettleOptions,
   attempt: AttemptRow,
   paidUntil: number | null,
   now: number,
-): Promise<void> {
+  again?: { paidAt: number },
+): Promise<string | null> {
   const member = await trx('members').where({ id: attempt.member_id }).first('username', 'email');
   const to = String(member?.email ?? '').trim();
   // Members added by an operator may have no address; the charge still settles.
-  if (!member || to === '') return;
+  if (!member || to === '') return null;
+  const suffix = again ? `:copy:${now}` : '';
   const facts = {
     username: String(member.username),
     amount: attempt.amount,
     currencyCode: attempt.currency_code,
-    paidAt: now,
+    paidAt: again?.paidAt ?? now,
     attemptId: attempt.id,
     subscriptionId: attempt.provider_subscription_id,
   };
@@ -85,12 +91,13 @@ async function enqueueReceipt(
       renews: options.membership.rebills > 0,
       paidUntil: paidUntil ?? now,
     });
-    await enqueueMail(trx, { key: `welcome:attempt:${attempt.id}`, to, template: 'welcome-receipt', ...mail }, now);
-    return;
+    await enqueueMail(trx, { key: `welcome:attempt:${attempt.id}${suffix}`, to, template: 'welcome-receipt', ...mail }, now);
+    return to;
   }
   const vod = await trx('vods').where({ id: attempt.vod_id }).first('updatename');
   const mail = vodReceiptMail(options.site, { ...facts, title: String(vod?.updatename ?? 'VOD') });
-  await enqueueMail(trx, { key: `receipt:attempt:${attempt.id}`, to, template: 'vod-receipt', ...mail }, now);
+  await enqueueMail(trx, { key: `receipt:attempt:${attempt.id}${suffix}`, to, template: 'vod-receipt', ...mail }, now);
+  return to;
 }
 
 async function createMember(trx: Knex, attempt: AttemptRow, now: number): Promise<number> {

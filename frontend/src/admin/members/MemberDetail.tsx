@@ -46,6 +46,11 @@ export function MemberDetail({ username, onBack, onSignedOut }: { username: stri
     return true;
   }
 
+  async function resendReceipt(attempt: AttemptRow) {
+    const done = await run(() => memberApi.resendReceipt(attempt.id));
+    if (done) setNotice(done.message);
+  }
+
   async function endSessions() {
     const done = await run(() => adminApi.endSessions(username));
     if (!done) return;
@@ -67,7 +72,9 @@ export function MemberDetail({ username, onBack, onSignedOut }: { username: stri
         <>
           <MemberFacts detail={detail} />
           {detail.account && <MemberActions username={username} busy={busy} onExtend={extend} onEndSessions={() => void endSessions()} />}
-          {detail.attempts.length > 0 && <PaymentAttempts attempts={detail.attempts} busy={busy} onReconcile={reconcile} />}
+          {detail.attempts.length > 0 && (
+            <PaymentAttempts attempts={detail.attempts} busy={busy} onReconcile={reconcile} onResend={(a) => void resendReceipt(a)} />
+          )}
           {detail.attempts.length === 0 && <p>No payment attempts.</p>}
           <MemberHistory detail={detail} />
         </>

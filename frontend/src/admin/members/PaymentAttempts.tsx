@@ -12,11 +12,13 @@ const ACTION_TEXT: Record<ReconcileAction, string> = {
 interface Settle {
   /** True once settled: the form closes. */
   onReconcile: (attempt: AttemptRow, action: ReconcileAction, subscriptionId: string | undefined) => Promise<boolean>;
+  /** A copy of an approved payment's receipt to the member's current address. */
+  onResend: (attempt: AttemptRow) => void;
   busy: boolean;
 }
 
 /** The member's payment attempts; a stuck one is settled by what the provider's admin shows for it. */
-export function PaymentAttempts({ attempts, busy, onReconcile }: { attempts: AttemptRow[] } & Settle) {
+export function PaymentAttempts({ attempts, busy, onReconcile, onResend }: { attempts: AttemptRow[] } & Settle) {
   const [reconciling, setReconciling] = useState<number | null>(null);
   const [action, setAction] = useState<ReconcileAction>('approve');
   const [subscriptionId, setSubscriptionId] = useState('');
@@ -85,6 +87,11 @@ export function PaymentAttempts({ attempts, busy, onReconcile }: { attempts: Att
               </button>
             )}
             {a.stuck && reconciling === a.id && form(a)}
+            {a.status === 'approved' && (
+              <button type="button" className="admin-secondary" disabled={busy} onClick={() => onResend(a)}>
+                Resend receipt {a.id}
+              </button>
+            )}
           </td>
         </tr>
       ))}

@@ -16,4 +16,5 @@ export const memberApi = {
     post<MembershipExtended>(`/members/${encodeURIComponent(username)}/extend`, { days, reason }),
   reconcile: (id: number, action: ReconcileAction, subscriptionId?: string) =>
     post<AttemptReconciled>(`/payments/${id}/reconcile`, { action, subscriptionId }),
+  resendReceipt: (id: number) => post<{ message: string }>(`/payments/${id}/resend-receipt`),
 };

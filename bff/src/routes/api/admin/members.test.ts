@@ -293,4 +293,24 @@ describe.each(testBackends())('console members and payments (%s)', (backend) => 
     expect(cli.out).toMatch(/declined/);
     expect((await audit('payment.reconcile_decline')).map((r) => r.actor)).toEqual(['cli:tester']);
   });
+
+  it("resends an approved payment's receipt to the member's address, audited; refuses any other payment", async () => {
+    const resend = (id: number, who = 'help_one') => post(`/api/admin/payments/${id}/resend-receipt`, who);
+    expect((await resend(ids.vod, 'mod_one')).status).toBe(403);
+    const sent = await resend(ids.vod);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body).toEqual({ message: `A copy of the receipt for attempt ${ids.vod} is on its way to pay@example.com.` });
+    const copies = await kit.db
+      .knex('mail_outbox')
+      .where('mail_key', 'like', `receipt:attempt:${ids.vod}:copy:%`)
+      .select('template', 'to_address');
+    expect(copies).toEqual([{ template: 'vod-receipt', to_address: 'pay@example.com' }]);
+    expect(await audit('payment.resend_receipt')).toEqual([
+      expect.objectContaining({ actor: 'help_one', target: `attempt ${ids.vod} (pay_member)`, after_json: '{"to":"pay@example.com"}' }),
+    ]);
+    const declined = await resend(ids.settled);
+    expect(declined.status).toBe(409);
+    expect(declined.body.error.message).toBe(`attempt ${ids.settled} is declined: only an approved payment has a receipt`);
+    expect((await resend(999_999)).status).toBe(404);
+  });
 });

@@ -7,7 +7,9 @@ import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { parseBody } from '../shared/parse';
 import { parseParam } from '../shared/params';
-import { reconcileAttempt } from '@media-site/db/payments';
+import { reconcileAttempt, resendReceipt } from '@media-site/db/payments';
+import type { MessageAnswer } from '@media-site/contracts/member-api';
+import { nudgeMail } from '../../../mail/worker';
 import { settleOptionsOf } from '../payments/settlement';
 import { reader, requireAdmin, signedInAdmin } from './session';
 import { usernameParam } from './changes';
@@ -60,6 +62,14 @@ export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Gua
       const { days, reason } = parseBody(extendBody, ctx);
       const done = await extendMembership(deps.knex, username, { days, reason, now: deps.now() }, actorOf(ctx));
       ctx.body = { username, ...done } satisfies MembershipExtended;
+    })
+    // The attempt in the path is the request (a body, if any, is read within the usual bound and ignored).
+    .post('/admin/payments/:id/resend-receipt', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {
+      const id = attemptParam(ctx);
+      const sent = await resendReceipt(deps.knex, id, { options: settleOptionsOf(deps.settings), now: deps.now(), by: actorOf(ctx) });
+      // Sent now rather than at the worker's next poll.
+      nudgeMail();
+      ctx.body = { message: `A copy of the receipt for attempt ${id} is on its way to ${sent.to}.` } satisfies MessageAnswer;
     })
     .post('/admin/payments/:id/reconcile', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {
       const id = attemptParam(ctx);

@@ -1,3 +1,4 @@
+import { messageAnswer } from '@media-site/contracts/member-api';
 import {
   adminAdded,
   adminDisabled,
@@ -207,6 +208,15 @@ const members: Operation[] = [
     answers: { 200: answer },
     errors: [...CONSOLE_BODY, 'not_found', 'conflict'],
   })),
+  {
+    method: 'post',
+    path: '/api/admin/payments/:id/resend-receipt',
+    summary: "Send a copy of an approved payment's receipt to the member's current address",
+    ...admin,
+    params: { id: attemptId },
+    answers: { 200: messageAnswer },
+    errors: [...CONSOLE_BODY, 'not_found', 'conflict'],
+  },
   {
     method: 'post',
     path: '/api/admin/payments/:id/reconcile',

@@ -180,6 +180,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     }
     const attempt = await kit.db.knex('payment_attempts').where({ username: 'oa_member' }).first('id');
     expect((await post(`/api/admin/payments/${attempt.id}/reconcile`).send({ action: 'approve' })).status).toBe(409);
+    expect((await post(`/api/admin/payments/${attempt.id}/resend-receipt`)).status).toBe(200);
 
     const queued = await post('/api/admin/ingests').send({ folder: 'batch' });
     expect(queued.status).toBe(202);
