@@ -68,12 +68,13 @@ export async function fillCardFields(site: PaymentSite, form: Page | FrameLocato
     ['Last name', 'Example'],
     ['Address', '1 Main Street'],
     ['City', 'Springfield'],
-    ['State or region', 'IL'],
-    ['Country code (e.g. US)', 'US'],
     ['Postal code', '62701'],
     ['Phone number', '+1 555 0100 200'],
   ];
   for (const [label, value] of fields) await form.getByLabel(label, { exact: true }).fill(value);
+  // Pickers: the country (the browser's language chose one already), then its state.
+  await form.getByLabel('Country', { exact: true }).selectOption('US');
+  await form.getByLabel('State or region', { exact: true }).selectOption('IL');
   await form.getByLabel('Expiration month', { exact: true }).selectOption('12');
   await form.getByLabel('Expiration year', { exact: true }).selectOption(String(new Date().getFullYear() + 1));
 }

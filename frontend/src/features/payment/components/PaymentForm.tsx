@@ -10,6 +10,7 @@ import { checkUsername } from '../api/checkUsername';
 import { getAccount } from '../../account/api/account';
 import type { RunPaymentChain } from '../chain';
 import { FIELD_GROUPS } from './fieldLayout';
+import { COUNTRY_OPTIONS, defaultCountry, groupCardNumber, regionOptions } from '../regions';
 import type { FieldSpec } from './fieldLayout';
 
 interface PaymentFormProps {
@@ -25,7 +26,7 @@ interface PaymentFormProps {
 const USERNAME_CHECK_DELAY_MS = 350;
 
 export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_MESSAGES.welcome }: PaymentFormProps) {
-  const [fields, setFields] = useState<PaymentFields>(emptyFields);
+  const [fields, setFields] = useState<PaymentFields>(() => ({ ...emptyFields(), country: defaultCountry() }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
   const [detail, setDetail] = useState<string[]>([]);
@@ -77,7 +78,10 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
 
   function update(event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
     const name = event.target.name as FieldName;
-    const next = { ...fields, [name]: event.target.value };
+    const value = name === 'cardNumber' ? groupCardNumber(event.target.value) : event.target.value;
+    const next = { ...fields, [name]: value };
+    // A state picked for one country is no state of another.
+    if (name === 'country' && regionOptions(value) !== regionOptions(fields.country)) next.state = '';
     setFields(next);
     if (errors[name]) setErrors({ ...errors, [name]: fieldError(name, next) });
   }
@@ -133,6 +137,19 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
       'aria-invalid': error ? true : undefined,
       'aria-describedby': error ? `${id}-error` : undefined,
     };
+    if (spec.type === 'select-country' || (spec.type === 'region' && regionOptions(fields.country))) {
+      const options = spec.type === 'select-country' ? COUNTRY_OPTIONS : regionOptions(fields.country)!;
+      return (
+        <select {...common}>
+          <option value="">{spec.type === 'select-country' ? 'Choose a country' : 'Choose one'}</option>
+          {options.map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      );
+    }
     if (spec.type === 'select-month' || spec.type === 'select-year') {
       const options = spec.type === 'select-month' ? MONTHS : years;
       return (
@@ -146,7 +163,8 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
         </select>
       );
     }
-    return <input {...common} type={spec.type ?? 'text'} inputMode={spec.inputMode} maxLength={spec.maxLength} />;
+    const type = spec.type === 'region' || spec.type === undefined ? 'text' : spec.type;
+    return <input {...common} type={type} inputMode={spec.inputMode} maxLength={spec.maxLength} />;
   }
 
   return (

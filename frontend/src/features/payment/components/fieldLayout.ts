@@ -3,7 +3,8 @@ import type { FieldName } from '../formData';
 export interface FieldSpec {
   name: FieldName;
   label: string;
-  type?: 'text' | 'password' | 'email' | 'tel' | 'select-month' | 'select-year';
+  /** `select-country`: the country picker; `region`: a state or province picker for the US and Canada, typed elsewhere. */
+  type?: 'text' | 'password' | 'email' | 'tel' | 'select-month' | 'select-year' | 'select-country' | 'region';
   autoComplete: string;
   inputMode?: 'numeric' | 'email' | 'tel';
   maxLength?: number;
@@ -36,8 +37,8 @@ export const FIELD_GROUPS: { legend: string; fields: FieldSpec[] }[] = [
       { name: 'address1', label: 'Address', autoComplete: 'address-line1', maxLength: 100 },
       { name: 'address2', label: 'Address line 2 (optional)', autoComplete: 'address-line2', maxLength: 100 },
       { name: 'city', label: 'City', autoComplete: 'address-level2', maxLength: 50 },
-      { name: 'state', label: 'State or region', autoComplete: 'address-level1', maxLength: 50 },
-      { name: 'country', label: 'Country code (e.g. US)', autoComplete: 'country', maxLength: 2 },
+      { name: 'country', label: 'Country', type: 'select-country', autoComplete: 'country' },
+      { name: 'state', label: 'State or region', type: 'region', autoComplete: 'address-level1', maxLength: 50 },
       { name: 'postalCode', label: 'Postal code', autoComplete: 'postal-code', maxLength: 10 },
       { name: 'phoneNumber', label: 'Phone number', type: 'tel', autoComplete: 'tel', inputMode: 'tel', maxLength: 20 },
     ],
