@@ -198,7 +198,7 @@ describe('routing to the services', () => {
       const res = await get(path, headers);
       expect(isPage(res), what).toBe(page);
       expect(header(res, 'vary'), what).toMatch(/Sec-Fetch-Dest/);
-      if (page) expect(header(res, 'cache-control'), what).toBe('no-cache');
+      if (page) expect(header(res, 'cache-control'), what).toBe('private, no-cache');
       else expect(res.status, what).toBe(200);
     }
   });

@@ -75,7 +75,12 @@ export async function enqueueReceipt(
   const to = String(member?.email ?? '').trim();
   // Members added by an operator may have no address; the charge still settles.
   if (!member || to === '') return null;
-  const suffix = again ? `:copy:${now}` : '';
+  const base = attempt.kind === 'membership' ? `welcome:attempt:${attempt.id}` : `receipt:attempt:${attempt.id}`;
+  // A copy's key counts the copies before it: each resend is its own mail, never a duplicate key.
+  const copies = again
+    ? Number((await trx('mail_outbox').where('mail_key', 'like', `${base}:copy:%`).count({ n: '*' }).first())?.n ?? 0)
+    : 0;
+  const suffix = again ? `:copy:${copies + 1}` : '';
   const facts = {
     username: String(member.username),
     amount: attempt.amount,

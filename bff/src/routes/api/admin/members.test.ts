@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOpsCaptured } from '@media-site/ops/cli';
 import { totpCode } from '@media-site/db/admin';
 import { testBackends } from '@media-site/db/testing';
+import { RESENDS_PER_HOUR } from './members';
 import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
 import { cookieHeader, setCookies } from '../../../test/cookies';
 
@@ -312,5 +313,8 @@ describe.each(testBackends())('console members and payments (%s)', (backend) => 
     expect(declined.status).toBe(409);
     expect(declined.body.error.message).toBe(`attempt ${ids.settled} is declined: only an approved payment has a receipt`);
     expect((await resend(999_999)).status).toBe(404);
+    for (let i = 1; i < RESENDS_PER_HOUR; i++) expect((await resend(ids.vod)).status).toBe(200);
+    const flood = await resend(ids.vod);
+    expect([flood.status, flood.body.error.message]).toEqual([429, 'this receipt was sent again recently: wait an hour']);
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EXTEND_DAYS_MAX, EXTEND_DAYS_MIN, EXTEND_REASON_MAX, extendMembership, STUCK_AFTER_MS, viewMember } from '@media-site/db/members';
 import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
+import { enforceRateLimit } from '../../../security/rate-limit';
 import { parseBody } from '../shared/parse';
 import { parseParam } from '../shared/params';
 import { reconcileAttempt, resendReceipt } from '@media-site/db/payments';
@@ -41,6 +42,9 @@ export const reconcileBody = z.strictObject({
     .optional(),
 });
 
+/** Copies of one receipt an hour (support's Resend receipt). */
+export const RESENDS_PER_HOUR = 3;
+
 /** A payment attempt's number in the path. */
 export const attemptId = z
   .string()
@@ -66,6 +70,14 @@ export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Gua
     // The attempt in the path is the request (a body, if any, is read within the usual bound and ignored).
     .post('/admin/payments/:id/resend-receipt', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {
       const id = attemptParam(ctx);
+      // A member's inbox is not for flooding: a few copies of one receipt an hour.
+      await enforceRateLimit(
+        deps.limiter,
+        `resend-receipt:${id}`,
+        RESENDS_PER_HOUR,
+        3600,
+        'this receipt was sent again recently: wait an hour',
+      );
       const sent = await resendReceipt(deps.knex, id, { options: settleOptionsOf(deps.settings), now: deps.now(), by: actorOf(ctx) });
       // Sent now rather than at the worker's next poll.
       nudgeMail();
