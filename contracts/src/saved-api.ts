@@ -34,3 +34,19 @@ export type SavedList = z.infer<typeof savedList>;
 /** The answer to a save: what the list now shows for it. */
 export const savedAnswer = z.strictObject({ item: savedItem });
 export type SavedAnswer = z.infer<typeof savedAnswer>;
+
+/** GET /api/saved/releases: the newest photo sets, videos and VODs of the models in My list. */
+export const SAVED_RELEASES_LIMIT = 12;
+export const savedRelease = z.strictObject({
+  type: z.enum(CONTENT_TYPES),
+  /** The item's folder. */
+  key: z.string(),
+  title: z.string(),
+  modelname: z.string(),
+  /** YYYY-MM-DD, the catalog's date (a scheduled item's is its release day). */
+  date: z.string(),
+  thumbnail: z.string(),
+});
+export type SavedRelease = z.infer<typeof savedRelease>;
+export const savedReleases = z.strictObject({ items: z.array(savedRelease) });
+export type SavedReleases = z.infer<typeof savedReleases>;

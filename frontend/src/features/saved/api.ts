@@ -1,8 +1,8 @@
-import type { SavedAnswer, SavedItem, SavedList, SavedType } from '@media-site/contracts/saved-api';
+import type { SavedAnswer, SavedItem, SavedList, SavedReleases, SavedType } from '@media-site/contracts/saved-api';
 import { fetchJson, httpError } from '../api/fetchJson';
 
 // "My list" (contracts/src/saved-api.ts): the SPA imports the types only.
-export type { SavedItem, SavedType } from '@media-site/contracts/saved-api';
+export type { SavedItem, SavedRelease, SavedType } from '@media-site/contracts/saved-api';
 
 const target = (type: SavedType, key: string) => `/api/saved/${type}/${encodeURIComponent(key)}`;
 
@@ -27,4 +27,8 @@ export async function deleteSaved(type: SavedType, key: string): Promise<void> {
 export function savedHref(item: { type: SavedType; key: string }): string {
   const section = { photo: 'photos', video: 'video', vod: 'vod', model: 'models' }[item.type];
   return `/${section}/${encodeURIComponent(item.key)}`;
+}
+
+export async function getSavedReleases(signal?: AbortSignal): Promise<SavedReleases['items']> {
+  return (await fetchJson<SavedReleases>('/api/saved/releases', { signal, credentials: 'same-origin' })).items;
 }

@@ -98,4 +98,36 @@ describe('My list', () => {
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByRole('button', { name: /^Save / })).toBeNull();
   });
+
+  function homeWith(list: SavedItem[]) {
+    signedIn(true);
+    const release = {
+      type: 'video',
+      key: 'clip-9',
+      title: 'Harbour Lights',
+      modelname: 'Model B2',
+      date: '2026-11-20',
+      thumbnail: '/t.jpg',
+    };
+    stubFetch((url) => {
+      if (url === '/api/me') return json(MEMBER);
+      if (url === '/api/saved') return json({ items: list, limit: 500 });
+      if (url === '/api/saved/releases') return json({ items: [release] });
+      if (url === '/api/positions') return json({ items: [] });
+      return json([]);
+    });
+    renderAt('/');
+  }
+
+  it('shows home a row of the newest items of the saved models', async () => {
+    homeWith(LIST);
+    const row = await screen.findByRole('region', { name: 'New from your models' });
+    expect(within(row).getByRole('link', { name: 'Harbour Lights' }).getAttribute('href')).toBe('/video/clip-9');
+  });
+
+  it('shows no such row without a saved model', async () => {
+    homeWith(LIST.filter((i) => i.type !== 'model'));
+    await screen.findByRole('region', { name: /^My list/ });
+    expect(screen.queryByRole('region', { name: 'New from your models' })).toBeNull();
+  });
 });

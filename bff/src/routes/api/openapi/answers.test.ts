@@ -100,6 +100,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     expect((await del(`/api/positions/vod/${VOD.path}`, member.cookie)).status).toBe(204);
     expect((await put(`/api/saved/vod/${VOD.path}`, member.cookie)).status).toBe(200);
     expect((await get('/api/saved', member.cookie)).status).toBe(200);
+    expect((await get('/api/saved/releases', member.cookie)).status).toBe(200);
     expect((await del(`/api/saved/vod/${VOD.path}`, member.cookie)).status).toBe(204);
     const report = { events: [{ kind: 'start', rendition: 720, ms: 400 }] };
     expect((await post('/api/player/reports', member.cookie).send(report)).status).toBe(204);

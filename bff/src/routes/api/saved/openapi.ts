@@ -1,4 +1,4 @@
-import { savedAnswer, savedList } from '@media-site/contracts/saved-api';
+import { savedAnswer, savedList, savedReleases } from '@media-site/contracts/saved-api';
 import type { Resource } from '../openapi/operation';
 import { savedKeyParam, savedTypeParam } from './schema';
 
@@ -16,6 +16,14 @@ export const savedApi: Resource = {
       summary: 'My list, newest first (hidden items left out)',
       session: 'member',
       answers: { 200: savedList },
+      errors: ['unauthenticated'],
+    },
+    {
+      method: 'get',
+      path: '/api/saved/releases',
+      summary: 'The newest items of the models in My list (home\'s "New from your models")',
+      session: 'member',
+      answers: { 200: savedReleases },
       errors: ['unauthenticated'],
     },
     {

@@ -98,3 +98,25 @@ export async function modelByName(knex: Knex, modelname: string): Promise<SavedM
   const row = await knex('models').where({ modelname }).first('id', 'modelname', 'thumbnail');
   return row && row.modelname === modelname ? { id: Number(row.id), modelname, thumbnail: row.thumbnail ?? null } : undefined;
 }
+
+export interface ReleaseRow extends SavedContent {
+  type: SavedContentType;
+  datetoupload: string;
+}
+
+/** The newest visible items of these models, each type's newest `limit` (the caller merges them). */
+export async function newestOfModels(knex: Knex, modelIds: number[], limit: number): Promise<ReleaseRow[]> {
+  if (!modelIds.length) return [];
+  const perType = await Promise.all(
+    (Object.keys(SAVED_TABLE) as SavedContentType[]).map(async (type) => {
+      const table = SAVED_TABLE[type];
+      const rows: Array<Record<string, unknown>> = await visibleOnly(knex(table).whereIn('model_id', modelIds), knex, table)
+        .orderBy('datetoupload', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .select('id', 'path', 'updatename', 'modelname', 'datetoupload');
+      return rows.map((r): ReleaseRow => ({ ...toContent(r), type, datetoupload: String(r.datetoupload) }));
+    }),
+  );
+  return perType.flat();
+}

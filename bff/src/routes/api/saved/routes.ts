@@ -4,7 +4,7 @@ import { requireSameOrigin } from '../../../security/origin';
 import { currentMember } from '../auth/session';
 import type { AccountDeps } from '../../../account/deps';
 import { parseSavedTarget } from './schema';
-import { removeItem, saveItem, savedList } from './service';
+import { removeItem, saveItem, savedList, savedReleases } from './service';
 
 /** "My list": per member, never cached by any tier (no-store). A save carries no body. */
 export function savedRoutes(router: Router, deps: AccountDeps): void {
@@ -13,6 +13,10 @@ export function savedRoutes(router: Router, deps: AccountDeps): void {
     .get('/saved', async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await savedList(deps, await currentMember(ctx, deps));
+    })
+    .get('/saved/releases', async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await savedReleases(deps, await currentMember(ctx, deps));
     })
     .put('/saved/:type/:key', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { SAVED_LIMIT, savedAnswer, savedList } from '@media-site/contracts/saved-api';
+import { SAVED_LIMIT, SAVED_RELEASES_LIMIT, savedAnswer, savedList, savedReleases } from '@media-site/contracts/saved-api';
 import { restore, takeDown } from '@media-site/db/content';
 import { insertCatalog, type Catalog } from '../../../test/fixtures';
 import { ORIGIN } from '../../../test/report-kit';
@@ -80,6 +80,27 @@ describeWithKit(
       expect(body.items[0]).toMatchObject({ title: model.modelname, modelname: null, thumbnail: expect.stringMatching(/^\/members\//) });
       // Another member's list is theirs.
       expect((await list(kit().buyer)).body.items).toEqual([]);
+    });
+
+    it("lists the newest items of the saved models, newest first, for home's row; nothing without a saved model", async () => {
+      const model = catalog.models[0]!;
+      const res = await kit().request.get('/api/saved/releases').set('Cookie', kit().member);
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const { items } = savedReleases.parse(res.body);
+      const own = [...catalog.photos, ...catalog.videos, ...catalog.vods].filter((i) => i.modelname === model.modelname);
+      expect(items).toHaveLength(Math.min(SAVED_RELEASES_LIMIT, own.length));
+      expect(items.every((i) => i.modelname === model.modelname)).toBe(true);
+      const dates = items.map((i) => i.date);
+      expect(dates).toEqual([...dates].sort().reverse());
+      expect(dates[0]).toBe(
+        own
+          .map((i) => i.datetoupload)
+          .sort()
+          .at(-1),
+      );
+      expect((await kit().request.get('/api/saved/releases').set('Cookie', kit().buyer)).body).toEqual({ items: [] });
+      expect((await kit().request.get('/api/saved/releases')).status).toBe(401);
     });
 
     it('hides a taken-down item from the list and brings it back, in its place, when restored; it can still be removed', async () => {

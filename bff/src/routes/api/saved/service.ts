@@ -1,4 +1,12 @@
-import { SAVED_LIMIT, type SavedAnswer, type SavedItem, type SavedList, type SavedType } from '@media-site/contracts/saved-api';
+import {
+  SAVED_LIMIT,
+  SAVED_RELEASES_LIMIT,
+  type SavedAnswer,
+  type SavedItem,
+  type SavedList,
+  type SavedReleases,
+  type SavedType,
+} from '@media-site/contracts/saved-api';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
@@ -12,6 +20,7 @@ import {
   insertSaved,
   modelByName,
   modelsByIds,
+  newestOfModels,
   savedAt,
   savedCount,
   savedRows,
@@ -126,4 +135,25 @@ export async function removeItem(deps: AccountDeps, member: MemberRow | undefine
   await enforceRateLimit(deps.limiter, `saved:${m.id}`, SAVED_WRITES_PER_MINUTE);
   const found = type === 'model' ? await modelByName(deps.knex, key) : await contentByPath(deps.knex, type, key, false);
   if (found) await deleteSaved(deps.knex, m.id, type, found.id);
+}
+
+/**
+ * "New from your models" on home: the newest photo sets, videos and VODs (released, not taken
+ * down) of the models in My list, newest first. Saving a model is following her.
+ */
+export async function savedReleases(deps: AccountDeps, member: MemberRow | undefined): Promise<SavedReleases> {
+  const m = signedIn(member);
+  const models = (await savedRows(deps.knex, m.id, SAVED_LIMIT)).filter((r) => r.type === 'model').map((r) => r.contentId);
+  const rows = await newestOfModels(deps.knex, models, SAVED_RELEASES_LIMIT);
+  rows.sort((a, b) => (a.datetoupload === b.datetoupload ? b.id - a.id : a.datetoupload < b.datetoupload ? 1 : -1));
+  return {
+    items: rows.slice(0, SAVED_RELEASES_LIMIT).map((r) => ({
+      type: r.type,
+      key: r.path,
+      title: r.updatename,
+      modelname: r.modelname,
+      date: r.datetoupload,
+      thumbnail: THUMBNAIL[r.type](r.path),
+    })),
+  };
 }

@@ -3,6 +3,7 @@ import { useAccess } from '../../access/useAccess';
 import { MEMBERSHIP_PITCH } from '../../info/membership';
 import { ContinueWatching } from '../../player/ContinueWatching';
 import { SavedRow } from '../../saved/SavedRow';
+import { ModelReleasesRow } from '../../saved/ModelReleasesRow';
 
 /** Where a member finds what is new: the galleries sorted by date (spec: `sort=date`), and the VODs. */
 const NEWEST: [string, string][] = [
@@ -46,6 +47,7 @@ export function HomeHero() {
         </ul>
       </section>
       <ContinueWatching />
+      <ModelReleasesRow />
       <SavedRow />
     </>
   );
