@@ -235,6 +235,9 @@ describe.each(testBackends())('operator console hardening (%s)', (backend) => {
       `report.ack ${report}`,
       `report.resolve ${report}`,
     ]);
-    expect(JSON.parse((await audit('content.schedule'))[0]!.after_json!)).toEqual({ publishAt: Date.UTC(2030, 0, 1) });
+    expect(JSON.parse((await audit('content.schedule'))[0]!.after_json!)).toEqual({
+      publishAt: Date.UTC(2030, 0, 1),
+      datetoupload: '2030-01-01',
+    });
   });
 });
