@@ -365,7 +365,11 @@ describe.runIf(mysql)('two media hosts and two nginx hosts with empty local fold
     }
     console.info(`multi-host: answers after the takedown: ${JSON.stringify(after)}`);
     console.info(`multi-host: every family refused after ${hosts.map((h, i) => `${h.name} ${reached[i]} ms`).join(', ')}`);
-    // A family past the bound: what nginx's cache said and what each media service answers now.
+    // A family past the bound: how old each media service's lists are (a failed poll keeps the last
+    // list), what nginx's cache said and what each media service answers now.
+    if (after.some((answers) => !refused(answers)))
+      for (const m of mediaHosts) console.info(`multi-host: ${m.url}/readyz ${(await get(m.url, '/readyz')).body.toString()}`);
+    for (const line of lines.filter((l) => l.includes('list refresh failed'))) console.info(`multi-host: ${line}`);
     for (const [i, answers] of after.entries())
       for (const [family, code] of Object.entries(answers)) {
         if (code === 410) continue;
@@ -376,6 +380,13 @@ describe.runIf(mysql)('two media hosts and two nginx hosts with empty local fold
         console.info(
           `multi-host: ${hosts[i]!.name} ${family} answered ${front.status} (X-Cache-Status ${String(front.headers['x-cache-status'])}); the media services ${JSON.stringify(direct)}`,
         );
+        // Which upstream answered what, and when, for this path (the access log is flushed every second).
+        await sleep(1100);
+        const trail = readFileSync(join(work, `nginx-${i}`, 'access.log'), 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(`"path":"${path.split('?')[0]}"`))
+          .slice(-12);
+        console.info(`multi-host: ${hosts[i]!.name} ${family} access log (last 12):\n${trail.join('\n')}`);
       }
     for (const [i, answers] of after.entries())
       expect(answers, hosts[i]!.name).toEqual(Object.fromEntries(Object.keys(answers).map((k) => [k, 410])));

@@ -1,29 +1,11 @@
 import { Link, Navigate } from 'react-router-dom';
-import { MediaCard } from '../../components/MediaCard';
 import { ErrorMessage, Loading } from '../../components/StatusMessage';
 import { OutageNotice } from '../../components/OutageNotice';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { useAccess } from '../access/useAccess';
 import { signInHref } from '../access/LockedNotice';
-import { savedHref, type SavedItem, type SavedType } from './api';
+import { SavedCard } from './SavedCard';
 import { useSaved } from './store';
-
-const KIND: Record<SavedType, string> = { photo: 'Photo set', video: 'Video', vod: 'VOD', model: 'Model' };
-
-/** One saved item's card: its kind and model beside the title, its heart pressed (press to remove). */
-export function SavedCard({ item }: { item: SavedItem }) {
-  return (
-    <MediaCard
-      to={savedHref(item)}
-      title={item.title}
-      thumbnail={item.thumbnail}
-      facts={[{ text: KIND[item.type] }]}
-      save={{ type: item.type, key: item.key }}
-    >
-      {item.modelname && <span>{item.modelname}</span>}
-    </MediaCard>
-  );
-}
 
 /**
  * /my-list: what the member saved, newest first, across photo sets, videos, VODs and models. A

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { SavedCard } from './MyListPage';
+import { SavedCard } from './SavedCard';
 import { useSaved } from './store';
 
 /** How many saved items the home page shows; the rest are on /my-list. */
