@@ -19,6 +19,7 @@ import { followFrontGeneration } from './cache/front-generation';
 import type { BffConfig } from './config';
 import { createLogOutput, knexLog } from './logger';
 import { startMailSender } from './mail/start';
+import { startReleaseDigest } from './mail/release-digest';
 import { startPurgeSender } from './purge/start';
 import { createBffMetrics, mailMetrics, startMetricsServer } from './metrics';
 import { announceCurrency } from './payment-metrics';
@@ -158,6 +159,9 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
         });
   if (metrics) announceCurrency(account.deps.settings.currencyCode);
   const mail = startMailSender(config, knex, logger, mailMetrics);
+  // Release mails ("New from your models", opt-in) are queued by the bff that sends mail, at each catalog change.
+  const digest = mail && startReleaseDigest({ knex, site: account.deps.settings.site, logger, onQueued: () => mail.nudge() });
+  if (digest) cache.onGenerationChange(() => digest.nudge());
   const purges = startPurgeSender(config, knex, logger);
   const searchIndex =
     config.SEARCH_INDEX === 'on' ? catalogSearchIndex(readKnex, { maxRows: config.SEARCH_INDEX_MAX_ROWS, logger }) : undefined;
@@ -216,6 +220,7 @@ export async function startBff(config: BffConfig, overrides: BffOverrides = {}):
       closing ??= (async () => {
         await Promise.all([server, frontSocket].map((s) => s && drain(s, config.SHUTDOWN_TIMEOUT_MS)));
         // A send in flight finishes and is marked before the pool closes.
+        await digest?.stop();
         await mail?.stop();
         await purges?.stop();
         accessLog.flush();

@@ -47,6 +47,8 @@ export const accountView = z.strictObject({
    */
   membership: z.strictObject({ ...member.shape.membership.shape, renews: z.boolean(), cancellable: z.boolean() }),
   vodItems: z.array(boughtVod),
+  /** Whether the member gets an e-mail when models in their list release something (PUT/DELETE /api/account/release-mail). */
+  releaseMail: z.boolean(),
 });
 export type AccountView = z.infer<typeof accountView>;
 
@@ -59,6 +61,10 @@ export const renewalCancelled = z.strictObject({
 export type RenewalCancelled = z.infer<typeof renewalCancelled>;
 
 /** A sentence for the person (202 answers: a link was sent). */
+/** PUT and DELETE /api/account/release-mail: whether release mails are on now. */
+export const releaseMailState = z.strictObject({ releaseMail: z.boolean() });
+export type ReleaseMailState = z.infer<typeof releaseMailState>;
+
 export const messageAnswer = z.strictObject({ message: z.string() });
 export type MessageAnswer = z.infer<typeof messageAnswer>;
 

@@ -24,6 +24,7 @@ import * as m025 from './migrations/025_backup_runs';
 import * as m026 from './migrations/026_switches';
 import * as m027 from './migrations/027_ingest_attempts';
 import * as m028 from './migrations/028_saved_items';
+import * as m029 from './migrations/029_release_mail';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '026_switches': m026,
   '027_ingest_attempts': m027,
   '028_saved_items': m028,
+  '029_release_mail': m029,
 };
 
 const source: Knex.MigrationSource<string> = {

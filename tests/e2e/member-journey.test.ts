@@ -3,6 +3,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
+import { schedule } from '@media-site/db/content';
+import { catalogCli } from '../src/catalog-cli';
 import { openPage, screenshotDir, screenshotsOf, type Viewport } from './browser';
 import { settled } from './quiet';
 import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
@@ -364,6 +366,78 @@ describe('member journey: join, signed in, owned, account', () => {
       } finally {
         await knex.destroy();
       }
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
+
+  it.each(['desktop', 'phone'] as const)(
+    "switches release mails on at /account, gets one at the release of a followed model's set, and stops them from its link (%s)",
+    async (viewport) => {
+      const username = `rel_${viewport}`;
+      const added = await catalogCli(
+        site.stack,
+        'member',
+        'add',
+        username,
+        '--password',
+        PASSWORD,
+        '--email',
+        `${username}@example.com`,
+        '--days',
+        '30',
+      );
+      expect(added.code, added.err).toBe(0);
+      const { page, errors } = await open(viewport);
+      await page.goto('/login?next=/account');
+      await signInAs(page, username);
+      await page.waitForURL('**/account');
+      const box = page.getByLabel('E-mail me when models in My list release something new');
+      expect(await box.isChecked()).toBe(false);
+      await box.check();
+      await page.getByRole('status').getByText('Saved: we will e-mail you new releases.').waitFor();
+      await shot(page, '12-release-mail-on', viewport);
+
+      // The member follows a model; one of her sets is released a moment from now (the bff's
+      // release timer fires, the digest runs on the catalog's change).
+      const knex = createKnex(site.stack.databaseUrl);
+      let text: string;
+      try {
+        const member = await knex('members').where({ username }).first('id', 'email');
+        const set = await knex('photosets')
+          .whereNotNull('model_id')
+          .orderBy('id')
+          .offset(viewport === 'desktop' ? 0 : 1)
+          .first('path', 'updatename', 'model_id');
+        await knex('saved_items').insert({
+          member_id: member.id,
+          content_type: 'model',
+          content_id: set.model_id,
+          saved_at: Date.now() - 1000,
+        });
+        await schedule(knex, { type: 'photoset', path: set.path }, Date.now() + 1500);
+        const mail = async () =>
+          knex('mail_outbox').where({ template: 'release-digest', to_address: member.email }).first('text_body', 'list_unsubscribe');
+        await expect.poll(mail, { timeout: 30_000, interval: 250 }).toBeDefined();
+        const row = await mail();
+        text = String(row.text_body);
+        expect(text).toContain(`Photo set: ${set.updatename}`);
+        expect(String(row.list_unsubscribe)).toMatch(/\/api\/mail\/unsubscribe\?token=[\w-]{43}$/);
+      } finally {
+        await knex.destroy();
+      }
+      const link = /\/unsubscribe#token=[\w-]{43}/.exec(text)![0];
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Stop release mails' }).click();
+      await page
+        .getByRole('status')
+        .getByText(`Release mails are off for ${username}. You can switch them on again on your account page.`)
+        .waitFor();
+      expect(new URL(page.url()).hash).toBe('');
+      await shot(page, '13-release-mail-stopped', viewport);
+      await page.goto('/account');
+      await box.waitFor();
+      expect(await box.isChecked()).toBe(false);
       expect(errors).toEqual([]);
       await page.context().close();
     },

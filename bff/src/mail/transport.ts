@@ -14,6 +14,8 @@ export interface MailMessage {
   html: string;
   /** `<...@domain>`, from the outbox key: a resend after a crash is recognisably the same message. */
   messageId: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post only). */
+  headers?: Record<string, string>;
 }
 
 export interface MailTransport {

@@ -79,6 +79,16 @@ function guarded<T>(send: Promise<T>): Promise<T> {
 
 const running = new Set<MailWorker>();
 
+/**
+ * RFC 8058's one-click unsubscribe for a mail that has an address for it (the release digest): mail
+ * providers POST `List-Unsubscribe=One-Click` to it. Only an http(s) address of one line without
+ * angle brackets is used (the outbox wrote it from configuration and a token, never from a request).
+ */
+export function unsubscribeHeaders(address: string | null): { headers?: Record<string, string> } {
+  if (!address || address.length > 300 || !/^https?:\/\/[^\s<>]+$/.test(address)) return {};
+  return { headers: { 'List-Unsubscribe': `<${address}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
+}
+
 /** Wakes this process's mail workers: call after committing a transaction that enqueued mail. */
 export function nudgeMail(): void {
   for (const worker of running) worker.nudge();
@@ -125,7 +135,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     const subject = subjectLine(mail.subject);
     let file: string | undefined;
     try {
-      ({ file } = await guarded(transport.send({ from, to: mail.to, subject, text: mail.text, html: mail.html, messageId })));
+      const headers = unsubscribeHeaders(mail.listUnsubscribe);
+      ({ file } = await guarded(transport.send({ from, to: mail.to, subject, text: mail.text, html: mail.html, messageId, ...headers })));
     } catch (err) {
       const kind = classifySendError(err);
       options.metrics?.failure(kind);

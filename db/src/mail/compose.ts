@@ -13,10 +13,14 @@ export interface RenderedMail {
 }
 
 /**
- * What a mail is made of, in order: paragraphs, a button-like link, or a small table of facts
- * (a receipt's lines). Plain text and simple HTML come from the same blocks, so they say the same.
+ * What a mail is made of, in order: paragraphs, a button-like link, a small table of facts
+ * (a receipt's lines), or a list of links (a release digest's items). Plain text and simple HTML come from the same blocks, so they say the same.
  */
-export type MailBlock = string | { link: string; label: string } | { rows: ReadonlyArray<readonly [string, string]> };
+export type MailBlock =
+  | string
+  | { link: string; label: string }
+  | { rows: ReadonlyArray<readonly [string, string]> }
+  | { list: ReadonlyArray<{ link: string; label: string }> };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -40,6 +44,16 @@ export function composeMail(site: MailSite, subject: string, greeting: string, b
       html.push(
         `<p><a href="${escapeHtml(block.link)}" style="display:inline-block;padding:10px 16px;background:#1f2937;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(block.label)}</a></p>` +
           `<p style="font-size:12px;color:#555555">${escapeHtml(block.link)}</p>`,
+      );
+    } else if ('list' in block) {
+      text.push(block.list.map((item) => `- ${item.label}\n  ${item.link}`).join('\n'));
+      html.push(
+        `<ul style="padding-left:20px">${block.list
+          .map(
+            (item) =>
+              `<li style="margin:4px 0"><a href="${escapeHtml(item.link)}" style="color:#1f2937">${escapeHtml(item.label)}</a></li>`,
+          )
+          .join('')}</ul>`,
       );
     } else {
       text.push(block.rows.map(([k, v]) => `${k}: ${v}`).join('\n'));

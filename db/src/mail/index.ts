@@ -16,3 +16,12 @@ export {
   type OutgoingMail,
   type QueuedMail,
 } from './outbox';
+export {
+  pruneReleaseMail,
+  queueReleaseDigests,
+  RELEASE_WINDOW_MS,
+  releaseMailOn,
+  setReleaseMail,
+  unsubscribeByToken,
+  type ReleaseMailLinks,
+} from './release-digest';

@@ -10,6 +10,11 @@ export interface OutgoingMail extends RenderedMail {
   to: string;
   /** Which template made it ('password-reset', 'receipt', ...): for logs and metrics, never for the text. */
   template: string;
+  /**
+   * A mail members asked for and may stop (the release digest): the https address that stops it with
+   * one POST (RFC 8058), sent as `List-Unsubscribe` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`.
+   */
+  listUnsubscribe?: string;
 }
 
 export const MAIL_KEY_MAX = 120;
@@ -40,6 +45,7 @@ export async function enqueueMail(db: Knex, mail: OutgoingMail, now: number): Pr
       subject: subjectLine(mail.subject),
       text_body: mail.text,
       html_body: mail.html,
+      list_unsubscribe: mail.listUnsubscribe ?? null,
       status: plain ? 'pending' : 'failed',
       attempts: 0,
       created_at: now,
@@ -63,6 +69,8 @@ export interface QueuedMail {
   subject: string;
   text: string;
   html: string;
+  /** List-Unsubscribe's address, for a mail that has one. */
+  listUnsubscribe: string | null;
   attempts: number;
   createdAt: number;
 }
@@ -75,6 +83,7 @@ interface OutboxRow {
   subject: string;
   text_body: string;
   html_body: string;
+  list_unsubscribe: string | null;
   attempts: number | string;
   created_at: number | string;
 }
@@ -101,7 +110,18 @@ export async function claimDueMails(db: Knex, now: number, limit: number, leaseM
   );
 }
 
-const COLUMNS = ['id', 'mail_key', 'to_address', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'created_at'];
+const COLUMNS = [
+  'id',
+  'mail_key',
+  'to_address',
+  'template',
+  'subject',
+  'text_body',
+  'html_body',
+  'list_unsubscribe',
+  'attempts',
+  'created_at',
+];
 
 /**
  * MariaDB/MySQL: the due rows locked as they are read, skipping those another sender holds, then
@@ -127,6 +147,7 @@ const queued = (row: OutboxRow): QueuedMail => ({
   subject: row.subject,
   text: row.text_body,
   html: row.html_body,
+  listUnsubscribe: row.list_unsubscribe ?? null,
   attempts: Number(row.attempts),
   createdAt: Number(row.created_at),
 });

@@ -26,6 +26,7 @@ const SECTIONS: Record<string, string> = {
   'confirm-email': 'Confirm e-mail address',
   account: 'Account',
   'my-list': 'My list',
+  unsubscribe: 'Stop release mails',
   welcome: 'Welcome',
   test: 'Test route',
 };

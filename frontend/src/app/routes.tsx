@@ -33,6 +33,7 @@ const ForgotPasswordPage = lazyRoute(() => import('../features/auth/components/F
 const ResetPasswordPage = lazyRoute(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage');
 const MyListPage = lazyRoute(() => import('../features/saved/MyListPage'), 'MyListPage');
 const ConfirmEmailPage = lazyRoute(() => import('../features/account/components/ConfirmEmailPage'), 'ConfirmEmailPage');
+const UnsubscribePage = lazyRoute(() => import('../features/account/components/UnsubscribePage'), 'UnsubscribePage');
 
 export function AppRoutes() {
   return (
@@ -71,6 +72,7 @@ export function AppRoutes() {
         <Route path="account" element={<AccountPage />} />
         <Route path="my-list" element={<MyListPage />} />
         <Route path="confirm-email" element={<ConfirmEmailPage />} />
+        <Route path="unsubscribe" element={<UnsubscribePage />} />
         <Route path="welcome" element={<WelcomePage />} />
         <Route path="test" element={<TestRoutePage />} />
         <Route path="*" element={<NotFoundPage />} />

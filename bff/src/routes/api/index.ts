@@ -11,6 +11,7 @@ import { playbackRoutes } from './playback/routes';
 import { playerRoutes } from './player/routes';
 import { positionRoutes } from './positions/routes';
 import { savedRoutes } from './saved/routes';
+import { mailRoutes } from './mail/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { modelRoutes } from './models/routes';
 import { openApiRoutes } from './openapi/routes';
@@ -54,6 +55,7 @@ export function apiRouter(deps: ApiDeps): Router {
       playbackRoutes,
       positionRoutes,
       savedRoutes,
+      mailRoutes,
       playerRoutes,
       adminRoutes,
       siteRoutes,

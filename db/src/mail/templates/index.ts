@@ -4,3 +4,4 @@ export * from './account';
 export * from './billing';
 export * from './reports';
 export * from './admin';
+export * from './releases';

@@ -10,6 +10,7 @@ import {
   renewalFailedMail,
   renewalReceiptMail,
   reportOutcomeMail,
+  releaseDigestMail,
   reportReceivedMail,
   vodReceiptMail,
   welcomeReceiptMail,
@@ -179,6 +180,23 @@ describe('mail templates', () => {
     expect(withdrawn.subject).toBe(`Your access was withdrawn · ${site.name}`);
     expectSafeAndSame(withdrawn, ['chargeback', 'https://example.test/contact']);
     expect(accessWithdrawnMail(site, { username: 'ann', eventType: 'Refund' }).text).toContain('refunded');
+  });
+
+  it('a release mail names each item with its link (ten, then a count), and its stop link', () => {
+    const item = (k: number) => ({ kind: 'Video', title: `Clip & <b>${k}</b>`, modelname: 'Model A1', path: `/video/clip%20${k}` });
+    const one = releaseDigestMail(site, { username: 'ann', items: [item(1)], unsubscribe: 'https://example.test/unsubscribe#token=T' });
+    expect(one.subject).toBe(`New from Model A1: Clip & <b>1</b> · ${site.name}`);
+    expectSafeAndSame(one, [`Video: Clip & <b>1</b> (Model A1)`, 'Stop release mails', 'https://example.test/unsubscribe#token=T']);
+    expect(one.text).toContain('- Video: Clip & <b>1</b> (Model A1)\n  https://example.test/video/clip%201');
+    expect(one.html).toContain('<li style="margin:4px 0"><a href="https://example.test/video/clip%201"');
+    const many = releaseDigestMail(site, {
+      username: 'ann',
+      items: Array.from({ length: 13 }, (_, k) => item(k)),
+      unsubscribe: 'https://example.test/unsubscribe#token=T',
+    });
+    expect(many.subject).toBe(`13 new releases from models you follow · ${site.name}`);
+    expectSafeAndSame(many, ['And 3 more', `Clip & <b>9</b> (Model A1)`]);
+    expect(many.text).not.toContain(`Clip & <b>1</b>0 (`);
   });
 
   it('report mails carry the reference, the dates and the status link, never more', () => {

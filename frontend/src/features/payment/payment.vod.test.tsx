@@ -69,6 +69,7 @@ describe('/ccbill?vod=', () => {
           email: 'member_a@example.com',
           membership: { ...MEMBER.membership, renews: true, cancellable: true },
           vodItems: [],
+          releaseMail: false,
         }),
     });
     renderAt('/ccbill?vod=vod-1');

@@ -1,4 +1,4 @@
-import { accountView, emailConfirmed, messageAnswer, renewalCancelled } from '@media-site/contracts/member-api';
+import { accountView, emailConfirmed, messageAnswer, releaseMailState, renewalCancelled } from '@media-site/contracts/member-api';
 import { FORM, LIMITED_FORM, type Resource } from '../openapi/operation';
 import { emailChangeBody, emailConfirmBody } from './email';
 import { changePasswordBody } from './schema';
@@ -48,6 +48,22 @@ export const accountApi: Resource = {
       session: 'member',
       answers: { 200: renewalCancelled },
       errors: [...FORM, 'unauthenticated', 'rate_limited', 'conflict', 'payment_refused'],
+    },
+    {
+      method: 'put',
+      path: '/api/account/release-mail',
+      summary: 'Release mails on: an e-mail when models in My list release something (nothing released before)',
+      session: 'member',
+      answers: { 200: releaseMailState },
+      errors: [...FORM, 'unauthenticated', 'rate_limited'],
+    },
+    {
+      method: 'delete',
+      path: '/api/account/release-mail',
+      summary: 'Release mails off',
+      session: 'member',
+      answers: { 200: releaseMailState },
+      errors: [...FORM, 'unauthenticated', 'rate_limited'],
     },
     {
       method: 'post',

@@ -12,6 +12,9 @@ import { changePasswordBody } from './schema';
 import { confirmEmailChange, emailChangeBody, emailConfirmBody, requestEmailChange } from './email';
 import { accountView, changePassword, signOutEverywhere } from './service';
 import { cancelRenewal } from './cancel';
+import { switchReleaseMail } from './release-mail';
+import { readBody } from '../../../security/body';
+import { requireSameOrigin } from '../../../security/origin';
 import type { EmailConfirmed, MessageAnswer } from '@media-site/contracts/member-api';
 
 async function signedIn(ctx: Context, deps: AccountDeps) {
@@ -66,6 +69,15 @@ export function accountRoutes(router: Router, deps: AccountDeps): void {
         ctx.body = { email: await confirmEmailChange(deps, parseBody(emailConfirmBody, ctx)) } satisfies EmailConfirmed;
       },
     )
+    // No body: the method says on (PUT) or off (DELETE).
+    .put('/account/release-mail', requireSameOrigin(deps.settings.allowedOrigins), readBody(0), async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await switchReleaseMail(deps, await signedIn(ctx, deps), true);
+    })
+    .delete('/account/release-mail', requireSameOrigin(deps.settings.allowedOrigins), readBody(0), async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await switchReleaseMail(deps, await signedIn(ctx, deps), false);
+    })
     .post('/account/sign-out-everywhere', ...guard, async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       await signOutEverywhere(deps, await signedIn(ctx, deps));

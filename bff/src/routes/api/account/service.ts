@@ -13,6 +13,7 @@ import { spendAllLinks } from '../password-reset/repository';
 import { downloadChoices } from '../playback/downloads';
 import type { ChangePasswordBody } from './schema';
 import type { AccountView, BoughtVod } from '@media-site/contracts/member-api';
+import { releaseMailOn } from '@media-site/db/mail';
 
 /**
  * The member's VODs by title, with the file to ask a download link for and every size to download
@@ -40,6 +41,7 @@ export async function accountView(deps: AccountDeps, member: MemberRow): Promise
     email: member.email,
     membership: { ...view.membership, renews, cancellable: renews && deps.settings.datalink !== null },
     vodItems: withdrawn ? [] : await boughtVods(deps.knex, member.id),
+    releaseMail: await releaseMailOn(deps.knex, member.id),
   };
 }
 

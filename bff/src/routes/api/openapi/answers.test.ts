@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +102,17 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     expect((await get('/api/saved', member.cookie)).status).toBe(200);
     expect((await get('/api/saved/releases', member.cookie)).status).toBe(200);
     expect((await del(`/api/saved/vod/${VOD.path}`, member.cookie)).status).toBe(204);
+    expect((await put('/api/account/release-mail', member.cookie)).status).toBe(200);
+    expect((await del('/api/account/release-mail', member.cookie)).status).toBe(200);
+    // A release mail's unsubscribe link (its token, as the digest writes it).
+    const token = randomBytes(32).toString('base64url');
+    const owner = await kit.db.knex('members').where({ username: 'oa_member' }).first('id');
+    await kit.db
+      .knex('release_mail_links')
+      .insert({ token_hash: createHash('sha256').update(token).digest('hex'), member_id: owner.id, created_at: 1 });
+    expect((await get(`/api/mail/unsubscribe?token=${token}`, '')).status).toBe(303);
+    const unsubscribed = await request.post(`/api/mail/unsubscribe?token=${token}`).type('form').send('List-Unsubscribe=One-Click');
+    expect(unsubscribed.status).toBe(200);
     const report = { events: [{ kind: 'start', rendition: 720, ms: 400 }] };
     expect((await post('/api/player/reports', member.cookie).send(report)).status).toBe(204);
 

@@ -23,8 +23,8 @@ export interface Operation {
   body?: z.ZodType;
   /** The body is a form (application/x-www-form-urlencoded) rather than JSON. */
   form?: boolean;
-  /** The success answers by status: a JSON schema, `null` for no body, or a media type with no schema (CSV). */
-  answers: Partial<Record<200 | 201 | 202 | 204, z.ZodType | null | { mediaType: string }>>;
+  /** The success answers by status: a JSON schema, `null` for no body (a 303: a redirect), or a media type with no schema (CSV). */
+  answers: Partial<Record<200 | 201 | 202 | 204 | 303, z.ZodType | null | { mediaType: string }>>;
   /** The error codes it may answer besides the ones every route may (internal, unavailable). */
   errors: readonly ErrorCode[];
 }

@@ -12,6 +12,7 @@ import { playerApi } from '../player/openapi';
 import { positionApi } from '../positions/openapi';
 import { reportApi } from '../reports/openapi';
 import { savedApi } from '../saved/openapi';
+import { mailApi } from '../mail/openapi';
 import { searchApi } from '../search/openapi';
 import { siteApi } from '../site/openapi';
 import { teaserApi } from '../teasers/openapi';
@@ -43,6 +44,7 @@ export const RESOURCES = [
   playbackApi,
   positionApi,
   savedApi,
+  mailApi,
   playerApi,
   adminApi,
   adminContentApi,

@@ -15,6 +15,7 @@ import { DownloadButton } from '../../auth/components/DownloadButton';
 import { DownloadChoices } from '../../player/DownloadChoices';
 import { cancelRenewal, changePassword, getAccount, signOutEverywhere, type AccountView } from '../api/account';
 import { EmailSection } from './EmailSection';
+import { ReleaseMailSection } from './ReleaseMailSection';
 
 function passwordProblem(error: unknown): string {
   const paused = pausedForMaintenance(error);
@@ -233,6 +234,7 @@ function AccountDetails({ username }: { username: string }) {
       <Membership account={account.data} />
       <Vods account={account.data} />
       <EmailSection email={account.data.email} />
+      <ReleaseMailSection on={account.data.releaseMail} />
     </>
   );
 }
