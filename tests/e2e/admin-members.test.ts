@@ -34,7 +34,11 @@ describe('members and payments in the operator console', () => {
     await opened.page.getByLabel('Name').fill(name);
     await opened.page.getByLabel('Code from your authenticator app').fill(freshCode(name));
     await opened.page.getByRole('button', { name: 'Sign in' }).click();
-    await opened.page.getByText(`Signed in as ${name}`).waitFor();
+    // A refusal fails at once with the console's own sentence (a sign-in that hung in one CI run said nothing).
+    const signedIn = opened.page.getByText(`Signed in as ${name}`);
+    await signedIn.or(opened.page.getByRole('alert')).first().waitFor();
+    if (!(await signedIn.isVisible()))
+      throw new Error(`${name} was not signed in: ${await opened.page.getByRole('alert').first().innerText()}`);
     return opened;
   }
 
