@@ -151,6 +151,12 @@ describeWithKit(
       expect((await kit().request.get('/api/account').set('Cookie', kit().member)).body.releaseMail).toBe(false);
       // The same click again says the same.
       expect((await post(`?token=${token}`, 'List-Unsubscribe=One-Click')).status).toBe(200);
+      // Her next release mails nobody.
+      const model = catalog.models.find((m) => m.modelname === 'Bella Gamma')!;
+      const next = catalog.photos.filter((p) => p.model_id === model.id)[3]!;
+      const now = Date.now();
+      await schedule(knex(), { type: 'photoset', path: next.path }, now + 60_000);
+      expect(await run(now + 120_000)).toBe(0);
       let last = 200;
       for (let i = 0; i < UNSUBSCRIBES_PER_MINUTE && last !== 429; i += 1) last = (await post('?token=x', '')).status;
       expect(last).toBe(429);
