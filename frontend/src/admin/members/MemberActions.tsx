@@ -3,19 +3,26 @@ import { useId, useState, type FormEvent } from 'react';
 const DAYS_MAX = 366;
 const REASON_MAX = 200;
 
-/** Extend the membership by some days (saying why), or end the member's sessions. */
+/** Extend the membership by some days (saying why), cancel its renewal (asked twice), or end the member's sessions. */
 export function MemberActions({
   username,
   busy,
+  renews,
   onExtend,
+  onCancelRenewal,
   onEndSessions,
 }: {
   username: string;
   busy: boolean;
+  /** The membership rebills: Cancel renewal is offered. */
+  renews: boolean;
   /** True once extended: the reason is cleared for the next one. */
   onExtend: (days: number, reason: string) => Promise<boolean>;
+  /** True once cancelled. */
+  onCancelRenewal: () => Promise<boolean>;
   onEndSessions: () => void;
 }) {
+  const [asking, setAsking] = useState(false);
   const [days, setDays] = useState('30');
   const [reason, setReason] = useState('');
   const id = useId();
@@ -46,6 +53,22 @@ export function MemberActions({
           Extend
         </button>
       </form>
+      {renews && !asking && (
+        <button type="button" className="admin-secondary" disabled={busy} onClick={() => setAsking(true)}>
+          Cancel renewal
+        </button>
+      )}
+      {renews && asking && (
+        <div className="admin-confirm" role="group" aria-label="Cancel renewal">
+          <p>Stop {username}'s rebilling at the card provider? Access runs to the paid-until day; the member gets a confirmation mail.</p>
+          <button type="button" disabled={busy} onClick={() => void onCancelRenewal().then((done) => done && setAsking(false))}>
+            Yes, cancel renewal
+          </button>
+          <button type="button" className="admin-secondary" disabled={busy} onClick={() => setAsking(false)}>
+            Keep it
+          </button>
+        </div>
+      )}
       <button type="button" className="admin-secondary" disabled={busy} onClick={onEndSessions}>
         End {username}'s sessions
       </button>

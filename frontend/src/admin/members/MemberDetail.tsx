@@ -51,6 +51,14 @@ export function MemberDetail({ username, onBack, onSignedOut }: { username: stri
     if (done) setNotice(done.message);
   }
 
+  async function cancelRenewal() {
+    const done = await run(() => memberApi.cancelRenewal(username));
+    if (!done) return false;
+    setNotice(done.message);
+    void load();
+    return true;
+  }
+
   async function endSessions() {
     const done = await run(() => adminApi.endSessions(username));
     if (!done) return;
@@ -71,7 +79,16 @@ export function MemberDetail({ username, onBack, onSignedOut }: { username: stri
       {detail && (
         <>
           <MemberFacts detail={detail} />
-          {detail.account && <MemberActions username={username} busy={busy} onExtend={extend} onEndSessions={() => void endSessions()} />}
+          {detail.account && (
+            <MemberActions
+              username={username}
+              busy={busy}
+              renews={detail.membership.state === 'active' && detail.membership.subscriptions.some((s) => s.status === 'active')}
+              onExtend={extend}
+              onCancelRenewal={cancelRenewal}
+              onEndSessions={() => void endSessions()}
+            />
+          )}
           {detail.attempts.length > 0 && (
             <PaymentAttempts attempts={detail.attempts} busy={busy} onReconcile={reconcile} onResend={(a) => void resendReceipt(a)} />
           )}

@@ -17,4 +17,5 @@ export const memberApi = {
   reconcile: (id: number, action: ReconcileAction, subscriptionId?: string) =>
     post<AttemptReconciled>(`/payments/${id}/reconcile`, { action, subscriptionId }),
   resendReceipt: (id: number) => post<{ message: string }>(`/payments/${id}/resend-receipt`),
+  cancelRenewal: (username: string) => post<{ message: string }>(`/members/${encodeURIComponent(username)}/cancel-renewal`),
 };

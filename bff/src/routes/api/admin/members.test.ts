@@ -3,7 +3,7 @@ import { runOpsCaptured } from '@media-site/ops/cli';
 import { totpCode } from '@media-site/db/admin';
 import { testBackends } from '@media-site/db/testing';
 import { RESENDS_PER_HOUR } from './members';
-import { ORIGIN, signIn, startAccountKit, type AccountKit } from '../../../test/account-kit';
+import { ORIGIN, pay, signIn, startAccountKit, subscriptionIdOf, type AccountKit } from '../../../test/account-kit';
 import { cookieHeader, setCookies } from '../../../test/cookies';
 
 const MINUTE = 60_000;
@@ -316,5 +316,34 @@ describe.each(testBackends())('console members and payments (%s)', (backend) => 
     for (let i = 1; i < RESENDS_PER_HOUR; i++) expect((await resend(ids.vod)).status).toBe(200);
     const flood = await resend(ids.vod);
     expect([flood.status, flood.body.error.message]).toEqual([429, 'this receipt was sent again recently: wait an hour']);
+  });
+
+  it("cancels a member's renewal at the provider from the console: audited, the member mailed; a moderator may not", async () => {
+    const paid = await pay(kit, { username: 'renew_member' });
+    expect(paid.result.status, JSON.stringify(paid.result.body)).toBe(200);
+    const cancel = (username: string, who = 'help_one') => post(`/api/admin/members/${username}/cancel-renewal`, who);
+    expect((await cancel('renew_member', 'mod_one')).status).toBe(403);
+    expect((await cancel('nobody_here')).status).toBe(404);
+    const done = await cancel('renew_member');
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toEqual({
+      message: "renew_member's membership will not renew; access runs to the paid-until day. The member was sent a confirmation.",
+    });
+    const subscriptionId = await subscriptionIdOf(kit, 'renew_member');
+    expect(kit.sim.cancellations.map((c) => c.subscriptionId)).toContain(subscriptionId);
+    const member = await kit.db.knex('members').where({ username: 'renew_member' }).first('id');
+    const subscription = await kit.db.knex('subscriptions').where({ member_id: member.id, kind: 'membership' }).first('id', 'status');
+    expect(subscription.status).toBe('cancelled');
+    expect(
+      await kit.db
+        .knex('mail_outbox')
+        .where({ mail_key: `cancel-renewal:${subscription.id}` })
+        .first('template'),
+    ).toEqual({
+      template: 'cancellation',
+    });
+    expect(await audit('member.cancel-renewal')).toEqual([expect.objectContaining({ actor: 'help_one', target: 'renew_member' })]);
+    const again = await cancel('renew_member');
+    expect([again.status, again.body.error.message]).toEqual([409, 'This membership does not renew: there is nothing to cancel.']);
   });
 });

@@ -14,6 +14,17 @@ import { nudgeMail } from '../../../mail/worker';
 import { settleOptionsOf } from '../payments/settlement';
 import { reader, requireAdmin, signedInAdmin } from './session';
 import { usernameParam } from './changes';
+import { CANCEL_TRIES, stopRebilling, type CancelWording } from '../account/cancel';
+import { memberByUsername } from '../../../account/repository';
+import { NotFoundError } from '../../../errors';
+
+/** Support's Cancel renewal: what a refusal says in the console. */
+const TO_SUPPORT: CancelWording = {
+  nothing: 'This membership does not renew: there is nothing to cancel.',
+  offline: "Renewal cannot be cancelled from here (CCBILL_DATALINK_* is not set): cancel it in the provider's admin.",
+  unknown: (reason) => `Not cancelled yet: ${reason}. Try again in a few minutes; the member's page shows it once it went through.`,
+  refused: (meaning, code) => `The card processor did not cancel it (${meaning}, code ${code}): cancel it in the provider's admin.`,
+};
 
 // Support's members and payments: one member's detail, extending a membership, and
 // reconciling one stuck payment attempt. The same db and bff services as the operator CLI
@@ -66,6 +77,24 @@ export function adminMemberRoutes(router: Router, deps: AccountDeps, origin: Gua
       const { days, reason } = parseBody(extendBody, ctx);
       const done = await extendMembership(deps.knex, username, { days, reason, now: deps.now() }, actorOf(ctx));
       ctx.body = { username, ...done } satisfies MembershipExtended;
+    })
+    // The member in the path is the request (a body, if any, is read within the usual bound and ignored).
+    .post('/admin/members/:username/cancel-renewal', origin, requireAdmin(deps, 'members'), readBody(), async (ctx) => {
+      const username = usernameParam(ctx);
+      const member = await memberByUsername(deps.knex, username);
+      if (!member) throw new NotFoundError(`no member ${username}`);
+      await enforceRateLimit(
+        deps.limiter,
+        `admin-cancel-renewal:${member.id}`,
+        CANCEL_TRIES,
+        900,
+        'too many tries for this member: wait 15 minutes',
+      );
+      await stopRebilling(deps, member, TO_SUPPORT, actorOf(ctx));
+      nudgeMail();
+      ctx.body = {
+        message: `${member.username}'s membership will not renew; access runs to the paid-until day. The member was sent a confirmation.`,
+      } satisfies MessageAnswer;
     })
     // The attempt in the path is the request (a body, if any, is read within the usual bound and ignored).
     .post('/admin/payments/:id/resend-receipt', origin, requireAdmin(deps, 'payments'), readBody(), async (ctx) => {

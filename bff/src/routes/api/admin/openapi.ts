@@ -210,6 +210,15 @@ const members: Operation[] = [
   })),
   {
     method: 'post',
+    path: '/api/admin/members/:username/cancel-renewal',
+    summary: "Cancel a membership's renewal at the card provider (audited; the member gets the confirmation mail)",
+    ...admin,
+    params: { username: memberUsername },
+    answers: { 200: messageAnswer },
+    errors: [...CONSOLE_BODY, 'not_found', 'conflict', 'rate_limited', 'payment_refused'],
+  },
+  {
+    method: 'post',
     path: '/api/admin/payments/:id/resend-receipt',
     summary: "Send a copy of an approved payment's receipt to the member's current address",
     ...admin,

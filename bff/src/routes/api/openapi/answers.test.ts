@@ -35,6 +35,8 @@ const NOT_WALKED = [
   'POST /api/admin/admins/:name/passkeys/revoke',
   // Only a stuck attempt may be reconciled (members.test.ts); this one answered 409, checked as an error.
   'POST /api/admin/payments/:id/reconcile',
+  // The member cancelled their renewal themselves above: the console's cancel (members.test.ts) answered 409, checked as an error.
+  'POST /api/admin/members/:username/cancel-renewal',
 ];
 
 describe.each(testBackends())('every answer is the shape the OpenAPI document describes (%s)', (backend) => {
@@ -193,6 +195,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     const attempt = await kit.db.knex('payment_attempts').where({ username: 'oa_member' }).first('id');
     expect((await post(`/api/admin/payments/${attempt.id}/reconcile`).send({ action: 'approve' })).status).toBe(409);
     expect((await post(`/api/admin/payments/${attempt.id}/resend-receipt`)).status).toBe(200);
+    expect((await post('/api/admin/members/oa_member/cancel-renewal')).status).toBe(409);
 
     const queued = await post('/api/admin/ingests').send({ folder: 'batch' });
     expect(queued.status).toBe(202);
