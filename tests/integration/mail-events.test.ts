@@ -1,9 +1,10 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxCounts } from '@media-site/db/mail';
+import { outboxCounts, queueReleaseDigests } from '@media-site/db/mail';
 import { testBackends } from '@media-site/db/testing';
 import { smtpTransport } from '../../bff/src/mail/transport';
 import { startMailWorker, type MailWorker } from '../../bff/src/mail/worker';
+import { releaseMailLinks } from '../../bff/src/mail/release-digest';
 import { ORIGIN, VOD, pay, signIn, startAccountKit, type AccountKit } from '../../bff/src/test/account-kit';
 import { startTestSmtp, type TestSmtp } from '../../bff/src/test/smtp-server';
 
@@ -96,5 +97,51 @@ describe.each(testBackends())('mail for every event reaches SMTP once (%s)', (ba
       expect(m.raw).not.toMatch(/<img|cid:/i);
     }
     expect(await outboxCounts(kit.db.knex)).toEqual({ pending: 0, sent: 6, failed: 0 });
+  });
+
+  it('a release mail reaches SMTP with List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), and its one-click POST stops them', async () => {
+    const knex = kit.db.knex;
+    // mail_member was charged back above: a withdrawn member is not mailed offers. A member of their own.
+    await knex('members').insert({
+      username: 'mail_follower',
+      password_hash: 'scrypt$placeholder',
+      email: 'follower@example.com',
+      created_at: Date.now(),
+    });
+    const member = await knex('members').where({ username: 'mail_follower' }).first('id');
+    const [modelId] = await knex('models').insert({ modelname: 'Model A1', initial: 'M', thumbnail: null });
+    const now = Date.now();
+    await knex('photosets').insert({
+      path: 'release-set',
+      updatename: 'Release Set',
+      modelname: 'Model A1',
+      model_id: modelId,
+      datetoupload: new Date(now).toISOString().slice(0, 10),
+      search_text: 'release set\nmodel a1',
+      publish_at: now - 1000,
+    });
+    await knex('saved_items').insert({ member_id: member.id, content_type: 'model', content_id: modelId, saved_at: now - 60_000 });
+    await knex('release_mail_subscriptions').insert({ member_id: member.id, subscribed_at: now - 60_000 });
+    const site = { name: SITE, url: 'https://example.test' };
+    expect(await queueReleaseDigests(knex, site, releaseMailLinks(site), now)).toBe(1);
+    worker.nudge();
+    await delivered(7);
+
+    const mail = smtp.received[6]!;
+    expect([mail.rcpt.join(','), mail.subject]).toEqual(['follower@example.com', `New from Model A1: Release Set · ${SITE}`]);
+    // Folded onto a second line by the mailer (RFC 5322 folding: the value is the same).
+    const header = /^List-Unsubscribe:\s+<(https:\/\/example\.test\/api\/mail\/unsubscribe\?token=[\w-]{43})>\r?$/m.exec(mail.raw);
+    expect(header, mail.raw.slice(0, 2000)).not.toBeNull();
+    expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    // Only the mail a member asked for carries it.
+    for (const other of smtp.received.slice(0, 6)) expect(other.raw).not.toMatch(/^List-Unsubscribe/m);
+
+    // What a mail provider sends: a form POST to that address, no cookie, no Origin.
+    const stop = await kit.request
+      .post(new URL(header![1]!).pathname + new URL(header![1]!).search)
+      .type('form')
+      .send('List-Unsubscribe=One-Click');
+    expect(stop.status).toBe(200);
+    expect(await knex('release_mail_subscriptions').where({ member_id: member.id }).first()).toBeUndefined();
   });
 });
