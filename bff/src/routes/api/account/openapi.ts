@@ -1,5 +1,5 @@
 import { accountView, emailConfirmed, messageAnswer, releaseMailState, renewalCancelled } from '@media-site/contracts/member-api';
-import { FORM, LIMITED_FORM, type Resource } from '../openapi/operation';
+import { FORM, LIMITED_FORM, type Operation, type Resource } from '../openapi/operation';
 import { emailChangeBody, emailConfirmBody } from './email';
 import { changePasswordBody } from './schema';
 
@@ -49,22 +49,19 @@ export const accountApi: Resource = {
       answers: { 200: renewalCancelled },
       errors: [...FORM, 'unauthenticated', 'rate_limited', 'conflict', 'payment_refused'],
     },
-    {
-      method: 'put',
+    ...(
+      [
+        ['put', 'Release mails on: an e-mail when models in My list release something (nothing released before)'],
+        ['delete', 'Release mails off'],
+      ] as const
+    ).map(([method, summary]): Operation => ({
+      method,
       path: '/api/account/release-mail',
-      summary: 'Release mails on: an e-mail when models in My list release something (nothing released before)',
+      summary,
       session: 'member',
       answers: { 200: releaseMailState },
       errors: [...FORM, 'unauthenticated', 'rate_limited'],
-    },
-    {
-      method: 'delete',
-      path: '/api/account/release-mail',
-      summary: 'Release mails off',
-      session: 'member',
-      answers: { 200: releaseMailState },
-      errors: [...FORM, 'unauthenticated', 'rate_limited'],
-    },
+    })),
     {
       method: 'post',
       path: '/api/account/sign-out-everywhere',
