@@ -176,8 +176,7 @@ export type TeaseAnswer = z.infer<typeof teaseAnswer>;
 /** POST /api/admin/content/bulk: one change for many items, each applied and audited on its own. */
 export const BULK_ACTIONS = ['takedown', 'restore', 'schedule', 'unschedule', 'reencode'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
-/** How many items one bulk change takes. */
-export const BULK_MAX = 100;
+export { BULK_MAX } from './content-bulk-limits';
 export const BULK_OUTCOMES = ['changed', 'unchanged', 'failed'] as const;
 
 /** Per item: what changed (or, for a preview, what would), what was already so, what could not. */

@@ -239,6 +239,18 @@ describe('the console Content screen', () => {
     await notice(page, '20 items restored.');
     expect(await withDb(async (knex) => Number((await knex('takedowns').count({ n: '*' }).first())?.n))).toBe(before.takedowns);
     await expect.poll(async () => (await api(`/api/photos/set/${down.paths[0]}`)).status, poll).toBe(200);
+
+    // Every photo set the search matches, across its pages, chosen in one click (then let go).
+    await page.getByLabel('State').selectOption('all');
+    await page.getByLabel('Type').selectOption('photoset');
+    await page.getByRole('button', { name: 'Find' }).click();
+    const total = await withDb(async (knex) => Number((await knex('photosets').count({ n: '*' }).first())?.n));
+    expect(total).toBeGreaterThan(25);
+    await page.getByRole('button', { name: 'Select all matching (up to 100)' }).click();
+    await notice(page, `Selected all ${total} matching items.`);
+    const all = page.getByRole('region', { name: `${total} items selected` });
+    await all.getByRole('button', { name: 'Clear selection' }).click();
+    await all.waitFor({ state: 'detached' });
     // The console asks who is signed in before the sign-in: that 401 is expected.
     expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
     await page.context().close();

@@ -7,7 +7,8 @@ import { ActionPanel, type Action } from './ActionPanel';
 import { ContentFilters } from './ContentFilters';
 import { ContentTable } from './ContentTable';
 import { BulkBar } from './BulkBar';
-import { zone } from './format';
+import { sitePath, zone } from './format';
+import { BULK_MAX } from '@media-site/contracts/content-bulk-limits';
 
 // The Content screen: find any item, and (moderator, owner) edit its facts, schedule its release,
 // queue its encode again, take it down or restore it, one at a time or many at once (the checkboxes
@@ -44,6 +45,25 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
     void load(query);
   }, [load, query]);
 
+  /** Every item the search matches, across its pages, up to what one change takes (BULK_MAX). */
+  async function selectAllMatching() {
+    const paths: string[] = [];
+    let more = true;
+    for (let page = 1; more && paths.length < BULK_MAX; page += 1) {
+      const answer = await run(() => contentApi.find({ ...query, page }));
+      if (!answer) return;
+      paths.push(...answer.items.filter((item) => item.type !== 'model').map(sitePath));
+      more = answer.more;
+    }
+    const chosenNow = paths.slice(0, BULK_MAX);
+    selection.toggle(chosenNow, true);
+    setNotice(
+      more || paths.length > BULK_MAX
+        ? `Selected the first ${BULK_MAX} matching items: one change takes at most ${BULK_MAX}.`
+        : `Selected all ${chosenNow.length} matching items.`,
+    );
+  }
+
   async function act(call: () => Promise<string>) {
     const done = await run(call);
     if (done === undefined) return;
@@ -79,6 +99,13 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
         />
       )}
       {canChange && chosen.size > 0 && <BulkBar paths={[...chosen]} busy={busy} onDone={change} onClear={() => setChosen(new Set())} />}
+      {canChange && found && found.items.length > 0 && (query.page > 1 || found.more) && (
+        <p>
+          <button type="button" className="admin-secondary" disabled={busy} onClick={() => void selectAllMatching()}>
+            Select all matching (up to {BULK_MAX})
+          </button>
+        </p>
+      )}
       {found?.items.length === 0 && <p>Nothing matches.</p>}
       {found && found.items.length > 0 && (
         <ContentTable
