@@ -90,6 +90,7 @@ export const ALLOWED_IN_TESTS = {
 /** Contracts modules the SPA may import: no Node built-ins in them, so they bundle for the browser. */
 export const BROWSER_CONTRACTS = [
   'card',
+  'content-bulk-limits',
   'errors',
   'member-rules',
   'player-quality',

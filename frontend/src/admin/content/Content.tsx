@@ -5,10 +5,10 @@ import { Notice } from '../shared/Notice';
 import { useAdminCall } from '../shared/useAdminCall';
 import { ActionPanel, type Action } from './ActionPanel';
 import { ContentFilters } from './ContentFilters';
-import { ContentTable } from './ContentTable';
+import { ContentTable, useSelection } from './ContentTable';
 import { BulkBar } from './BulkBar';
-import { sitePath, zone } from './format';
-import { BULK_MAX } from '@media-site/contracts/content-bulk-limits';
+import { zone } from './format';
+import { SelectAllMatching } from './SelectAllMatching';
 
 // The Content screen: find any item, and (moderator, owner) edit its facts, schedule its release,
 // queue its encode again, take it down or restore it, one at a time or many at once (the checkboxes
@@ -19,20 +19,8 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
   const [found, setFound] = useState<{ items: ContentItem[]; more: boolean } | undefined>(undefined);
   const [action, setAction] = useState<Action | null>(null);
   const [notice, setNotice] = useState('');
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const selection = useSelection();
   const { error, busy, run } = useAdminCall(onSignedOut);
-  const selection = {
-    chosen,
-    toggle: (paths: string[], on: boolean) =>
-      setChosen((before) => {
-        const next = new Set(before);
-        for (const p of paths) {
-          if (on) next.add(p);
-          else next.delete(p);
-        }
-        return next;
-      }),
-  };
 
   const load = useCallback(
     async (q: ContentQuery) => {
@@ -45,31 +33,12 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
     void load(query);
   }, [load, query]);
 
-  /** Every item the search matches, across its pages, up to what one change takes (BULK_MAX). */
-  async function selectAllMatching() {
-    const paths: string[] = [];
-    let more = true;
-    for (let page = 1; more && paths.length < BULK_MAX; page += 1) {
-      const answer = await run(() => contentApi.find({ ...query, page }));
-      if (!answer) return;
-      paths.push(...answer.items.filter((item) => item.type !== 'model').map(sitePath));
-      more = answer.more;
-    }
-    const chosenNow = paths.slice(0, BULK_MAX);
-    selection.toggle(chosenNow, true);
-    setNotice(
-      more || paths.length > BULK_MAX
-        ? `Selected the first ${BULK_MAX} matching items: one change takes at most ${BULK_MAX}.`
-        : `Selected all ${chosenNow.length} matching items.`,
-    );
-  }
-
   async function act(call: () => Promise<string>) {
     const done = await run(call);
     if (done === undefined) return;
     setNotice(done);
     setAction(null);
-    setChosen(new Set());
+    selection.clear();
     await load(query);
   }
   const change = (call: () => Promise<string>) => void act(call);
@@ -98,13 +67,19 @@ export function Content({ onSignedOut, canChange }: { onSignedOut: () => void; c
           onCancel={() => setAction(null)}
         />
       )}
-      {canChange && chosen.size > 0 && <BulkBar paths={[...chosen]} busy={busy} onDone={change} onClear={() => setChosen(new Set())} />}
+      {canChange && selection.chosen.size > 0 && (
+        <BulkBar paths={[...selection.chosen]} busy={busy} onDone={change} onClear={selection.clear} />
+      )}
       {canChange && found && found.items.length > 0 && (query.page > 1 || found.more) && (
-        <p>
-          <button type="button" className="admin-secondary" disabled={busy} onClick={() => void selectAllMatching()}>
-            Select all matching (up to {BULK_MAX})
-          </button>
-        </p>
+        <SelectAllMatching
+          query={query}
+          busy={busy}
+          run={run}
+          onChosen={(paths, text) => {
+            selection.toggle(paths, true);
+            setNotice(text);
+          }}
+        />
       )}
       {found?.items.length === 0 && <p>Nothing matches.</p>}
       {found && found.items.length > 0 && (

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ContentItem } from '../shared/api';
 import { Table } from '../shared/Table';
 import type { Action } from './ActionPanel';
@@ -9,6 +10,25 @@ import { EncodeState, Release } from './ItemState';
 export interface Selection {
   chosen: ReadonlySet<string>;
   toggle: (paths: string[], on: boolean) => void;
+  clear: () => void;
+}
+
+/** The checkboxes' choice, kept across pages and searches until applied or cleared. */
+export function useSelection(): Selection {
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  return {
+    chosen,
+    toggle: (paths, on) =>
+      setChosen((before) => {
+        const next = new Set(before);
+        for (const p of paths) {
+          if (on) next.add(p);
+          else next.delete(p);
+        }
+        return next;
+      }),
+    clear: () => setChosen(new Set()),
+  };
 }
 
 /** One page of items; with `changes` (moderator, owner), a column of what may be changed and a checkbox per item. */
