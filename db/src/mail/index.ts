@@ -19,6 +19,7 @@ export {
 export {
   pruneReleaseMail,
   queueReleaseDigests,
+  RELEASE_MAIL_GAP_MS,
   RELEASE_WINDOW_MS,
   releaseMailOn,
   setReleaseMail,

@@ -15,6 +15,11 @@ import { releaseDigestMail, type ReleasedItem } from './templates/releases';
 export const RELEASE_WINDOW_MS = 3 * 86_400_000;
 /** Items looked at per type and run: a bulk ingest mails its newest this many. */
 const ITEMS_PER_TYPE = 100;
+/**
+ * A member's next release mail waits this long after their last one: a batch ingested folder by
+ * folder (a catalog change each) is one mail, not one per folder. What came out meanwhile waits for it.
+ */
+export const RELEASE_MAIL_GAP_MS = 15 * 60_000;
 /** Members mailed per run; the next run (at most a minute later) goes on. */
 const MEMBERS_PER_RUN = 500;
 /** Followers read per item and run. */
@@ -95,7 +100,7 @@ interface Recipient {
 }
 
 /** For each release, its model's opted-in followers not yet told about it, grouped by member. */
-async function recipients(knex: Knex, releases: Release[]): Promise<Recipient[]> {
+async function recipients(knex: Knex, releases: Release[], now: number): Promise<Recipient[]> {
   const byMember = new Map<number, Recipient>();
   for (const item of releases) {
     const rows: Array<Record<string, unknown>> = await knex('saved_items as s')
@@ -109,6 +114,12 @@ async function recipients(knex: Knex, releases: Release[]): Promise<Recipient[]>
         knex('release_mail_sent as x')
           .whereRaw('x.member_id = s.member_id')
           .where({ 'x.content_type': item.type, 'x.content_id': item.id })
+          .select(knex.raw('1')),
+      )
+      .whereNotExists(
+        knex('release_mail_sent as y')
+          .whereRaw('y.member_id = s.member_id')
+          .where('y.sent_at', '>', now - RELEASE_MAIL_GAP_MS)
           .select(knex.raw('1')),
       )
       .orderBy('s.member_id')
@@ -148,7 +159,7 @@ export async function queueReleaseDigests(knex: Knex, site: MailSite, links: Rel
   const releases = await recentReleases(knex, now);
   if (releases.length === 0) return 0;
   let queued = 0;
-  for (const recipient of await recipients(knex, releases)) {
+  for (const recipient of await recipients(knex, releases, now)) {
     const items = [...recipient.items].sort((a, b) => b.at - a.at || b.id - a.id);
     const token = randomBytes(32).toString('base64url');
     const key = `releases:${recipient.memberId}:${createHash('sha256')

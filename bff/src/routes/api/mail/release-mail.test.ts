@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { accountView } from '@media-site/contracts/member-api';
 import { restore, schedule, takeDown } from '@media-site/db/content';
-import { queueReleaseDigests, RELEASE_WINDOW_MS } from '@media-site/db/mail';
+import { queueReleaseDigests, RELEASE_MAIL_GAP_MS, RELEASE_WINDOW_MS } from '@media-site/db/mail';
 import { insertCatalog, type Catalog } from '../../../test/fixtures';
 import { ORIGIN } from '../../../test/report-kit';
 import { seedPlayback, startPlaybackKit } from '../../../test/playback-kit';
@@ -92,8 +92,10 @@ describeWithKit(
       await takeDown(knex(), { ref: { type: 'photoset', path: hidden!.path }, actor: 'test', reason: 'test', now });
       expect(await run(now + 10 * 60_000)).toBe(1);
       expect(await run(now + 11 * 60_000)).toBe(0);
-      // The second, and the third's time passes while it is down.
-      expect(await run(now + 21 * 60_000)).toBe(1);
+      // The second, and the third's time passes while it is down. The second waits for the gap
+      // after the member's last mail (a batch is one mail), then goes.
+      expect(await run(now + 21 * 60_000)).toBe(0);
+      expect(await run(now + 10 * 60_000 + RELEASE_MAIL_GAP_MS + 1)).toBe(1);
       const [first, second] = await mails();
       expect(await mails()).toHaveLength(2);
       expect(first!.to_address).toBe('a@example.com');
@@ -115,7 +117,7 @@ describeWithKit(
 
       // Restored within the window: it is news now, for those not yet told.
       await restore(knex(), { ref: { type: 'photoset', path: hidden!.path }, actor: 'test', reason: 'test', now: now + 30 * 60_000 });
-      expect(await run(now + 30 * 60_000)).toBe(1);
+      expect(await run(now + 50 * 60_000)).toBe(1);
       expect((await mails()).at(-1)!.text_body).toContain(hidden!.updatename);
       // Past the window nothing is sent late.
       await schedule(knex(), { type: 'photoset', path: early!.path }, null);
