@@ -38,6 +38,8 @@ describe('My list', () => {
     expect(cards.map((c) => within(c).getAllByRole('link')[0]!.getAttribute('href'))).toEqual(['/models/Model%20B2', '/photos/set-1']);
     expect(within(cards[1]!).getByText('Photo set')).toBeTruthy();
     expect(screen.getByText('2 items, newest first.')).toBeTruthy();
+    // A model is followed: her heart says so.
+    expect(within(cards[0]!).getByRole('button', { name: 'Follow Model B2' }).getAttribute('aria-pressed')).toBe('true');
     const heart = within(cards[1]!).getByRole('button', { name: 'Save Morning Light' });
     expect(heart.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(heart);

@@ -43,7 +43,7 @@ export function ReleaseMailSection({ on: initial }: { on: boolean }) {
         </span>
       </label>
       <p className="muted">
-        At most one mail per release, with a link that stops them in one click. Save a model with ♡ on her page to follow her.
+        At most one mail every 15 minutes, with a link that stops them in one click. Follow a model with ♡ Follow on her page.
       </p>
       {status && (
         <p className={`status ${status.ok ? 'status-ok' : 'status-error'}`} role={status.ok ? 'status' : 'alert'}>
