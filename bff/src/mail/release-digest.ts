@@ -6,6 +6,8 @@ import { pruneReleaseMail, queueReleaseDigests, type MailSite, type ReleaseMailL
 const EVERY_MS = 60_000;
 /** Changes this close together are one run (an ingest of many folders bumps the generation once per folder). */
 const SETTLE_MS = 1000;
+/** What the digest remembers is kept 30 days and its links a year: forgetting it once an hour is plenty. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** Where a release mail's unsubscribe link goes: the page with the button, and the RFC 8058 POST address. */
 export function releaseMailLinks(site: MailSite): ReleaseMailLinks {
@@ -40,6 +42,7 @@ export function startReleaseDigest(options: {
   let again = false;
   let stopped = false;
   let soon: NodeJS.Timeout | undefined;
+  let prunedAt = -Infinity;
   const run = (): void => {
     if (stopped) return;
     if (running) {
@@ -53,7 +56,10 @@ export function startReleaseDigest(options: {
           logger.info({ mails: queued }, 'release mails queued');
           options.onQueued?.();
         }
-        await pruneReleaseMail(knex, now());
+        if (now() - prunedAt >= PRUNE_EVERY_MS) {
+          await pruneReleaseMail(knex, now());
+          prunedAt = now();
+        }
       } catch (err) {
         logger.warn({ err }, 'release digest run failed; the next one tries again');
       }

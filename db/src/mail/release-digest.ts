@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { unreleasedIds } from '../content/schedule';
+import { isUniqueViolation } from '../knex';
 import type { ContentType } from '../content/takedowns';
 import type { MailSite } from './compose';
 import { enqueueMail } from './outbox';
@@ -182,15 +183,10 @@ export async function queueReleaseDigests(knex: Knex, site: MailSite, links: Rel
       });
       queued += 1;
     } catch (err) {
-      if (!isDuplicate(err)) throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
   }
   return queued;
-}
-
-function isDuplicate(err: unknown): boolean {
-  const { code } = (err ?? {}) as { code?: string };
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** Forgets what was mailed long enough ago that its items have left the release window, and old unsubscribe links. */

@@ -90,7 +90,9 @@ describeWithKit(
 
       // The first is released; the third is taken down before its time.
       await takeDown(knex(), { ref: { type: 'photoset', path: hidden!.path }, actor: 'test', reason: 'test', now });
-      expect(await run(now + 10 * 60_000)).toBe(1);
+      // Two bffs running the digest at once: one mail (the other's insert meets the primary key).
+      const both = await Promise.all([run(now + 10 * 60_000), run(now + 10 * 60_000)]);
+      expect(both[0] + both[1]).toBe(1);
       expect(await run(now + 11 * 60_000)).toBe(0);
       // The second, and the third's time passes while it is down. The second waits for the gap
       // after the member's last mail (a batch is one mail), then goes.
