@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Playback } from './api/playback';
@@ -82,7 +82,11 @@ async function memberPlayer(
   );
   show(<PlayerSection type="video" folder="clip-1" />);
   const group = await screen.findByRole('group', { name: 'Video player: Quiet Harbour' });
-  return { video: group.querySelector('video')!, play, fetchMock };
+  const video = group.querySelector('video')!;
+  // The player gives the element its address after the group shows: an error fired before that has
+  // no file to ask about and is ignored (a CI run fired one there and waited for a reload in vain).
+  await waitFor(() => expect(video.currentSrc || video.getAttribute('src')).toBeTruthy());
+  return { video, play, fetchMock };
 }
 
 describe('player helpers', () => {
