@@ -46,6 +46,8 @@ export const contentItem = z.strictObject({
     .nullable(),
   /** Models only: how many photo sets, videos and VODs name them. */
   items: z.number().int().optional(),
+  /** Photo sets, videos and VODs: their tags, folded ("black and white"), A–Z. */
+  tags: z.array(z.string()).optional(),
 });
 export type ContentItem = z.infer<typeof contentItem>;
 
@@ -138,7 +140,7 @@ export const contentChanged = z.strictObject({ type: contentItemType, path: z.st
 export type ContentChanged = z.infer<typeof contentChanged>;
 /** POST /api/admin/content/edit: the fields that changed (none: nothing written) and the item now. */
 export const contentEdited = z.strictObject({
-  changed: z.array(z.enum(['title', 'model', 'date', 'price'])),
+  changed: z.array(z.enum(['title', 'model', 'date', 'price', 'tags'])),
   generation: z.number().int().nullable(),
   item: contentItem,
 });

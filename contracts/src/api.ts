@@ -41,14 +41,16 @@ export const photoItem = z.strictObject({ photos_id: z.number().int(), ...listed
 export type PhotoItem = z.infer<typeof photoItem>;
 
 /** GET /api/photos/set/:folder: the list item, the number of photos and their file names in order. */
-export const photoSetDetail = z.strictObject({ ...photoItem.shape, count: z.number().int(), files: z.array(z.string()) });
+/** An item page's tags (folded, A–Z): each links to the search filtered by it. */
+const tags = z.array(z.string());
+export const photoSetDetail = z.strictObject({ ...photoItem.shape, count: z.number().int(), files: z.array(z.string()), tags });
 export type PhotoSetDetail = z.infer<typeof photoSetDetail>;
 
 export const videoItem = z.strictObject({ video_id: z.number().int(), ...listed, duration, preview });
 export type VideoItem = z.infer<typeof videoItem>;
 
 /** GET /api/video/prename/:folder: spec §3's prename, the download path, and the list item. */
-export const videoPrename = z.strictObject({ ...videoItem.shape, prename: z.string(), download: z.string() });
+export const videoPrename = z.strictObject({ ...videoItem.shape, prename: z.string(), download: z.string(), tags });
 export type VideoPrename = z.infer<typeof videoPrename>;
 
 export const vodItem = z.strictObject({
@@ -63,7 +65,7 @@ export const vodItem = z.strictObject({
 });
 export type VodItem = z.infer<typeof vodItem>;
 
-export const vodDetail = z.strictObject({ ...vodItem.shape, download: z.string() });
+export const vodDetail = z.strictObject({ ...vodItem.shape, download: z.string(), tags });
 export type VodDetail = z.infer<typeof vodDetail>;
 
 /** GET /api/freephotos/:page: a free set's card (its first photo as the picture; null when it has none). */
@@ -101,9 +103,25 @@ export type SearchClipHit = z.infer<typeof searchClipHit>;
 /** What every hit has, whatever its group. */
 export type SearchHit = SearchPhotoHit | SearchClipHit;
 
+const count = z.number().int().nonnegative();
+/**
+ * How many items each filter value would give: per type under every other filter; per duration,
+ * release window and tag under every other filter and the type. `capped`: the counts stopped at a
+ * bound (the database path counts at most SEARCH_SCAN_MAX matches per type) and are "at least".
+ */
+export const searchFacets = z.strictObject({
+  types: z.strictObject({ photos: count, videos: count, vods: count }),
+  durations: z.strictObject({ short: count, medium: count, long: count }),
+  dates: z.strictObject({ week: count, month: count, year: count }),
+  tags: z.array(z.strictObject({ tag: z.string(), count })),
+  capped: z.boolean(),
+});
+export type SearchFacets = z.infer<typeof searchFacets>;
+
 export const searchResult = z.strictObject({
   photos: z.array(searchPhotoHit),
   videos: z.array(searchClipHit),
   vods: z.array(searchClipHit),
+  facets: searchFacets,
 });
 export type SearchResult = z.infer<typeof searchResult>;

@@ -25,6 +25,7 @@ import * as m026 from './migrations/026_switches';
 import * as m027 from './migrations/027_ingest_attempts';
 import * as m028 from './migrations/028_saved_items';
 import * as m029 from './migrations/029_release_mail';
+import * as m030 from './migrations/030_content_tags';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '027_ingest_attempts': m027,
   '028_saved_items': m028,
   '029_release_mail': m029,
+  '030_content_tags': m030,
 };
 
 const source: Knex.MigrationSource<string> = {

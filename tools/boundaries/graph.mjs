@@ -97,6 +97,7 @@ export const BROWSER_CONTRACTS = [
   'provider',
   'queue-names',
   'report-vocabulary',
+  'search-filters',
   'site-status',
 ];
 

@@ -5,7 +5,7 @@ import type { AccessLog } from '../access-log';
 import { requestIdFrom } from '../request-log';
 import type { CachedBody, CatalogCache } from './catalog-cache';
 
-/** The path of a request target, query left off: the key a replayable answer is remembered under. */
+/** The path of a request target, query left off: the key most replayable answers are remembered under. */
 export function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query < 0 ? url : url.slice(0, query);
@@ -56,7 +56,10 @@ export function cachedFastPath(deps: { cache: CatalogCache; accessLog: AccessLog
   return function answerFromCache(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' || !req.url) return false;
     const path = pathOf(req.url);
-    const hit = cache.peekPath(path);
+    // The whole target: a route whose answer depends on its query (search filters) remembers it
+    // whole; the others remember the path alone, so a stray query string goes to Koa, never to
+    // another query's answer.
+    const hit = cache.peekPath(req.url);
     if (!hit) return false;
     const started = performance.now();
     const requestId = requestIdFrom(req.headers['x-request-id']);

@@ -53,6 +53,11 @@ export class TrigramIndex<Row> {
     );
   }
 
+  /** Every row, in load order. */
+  get all(): readonly Row[] {
+    return this.rows;
+  }
+
   /** The first `limit` rows (in load order) whose text contains `needle` (already folded). */
   find(needle: string, limit: number): Row[] {
     return this.findAll([needle], limit);

@@ -7,6 +7,7 @@ import { bumpGeneration } from '../generation';
 import { foldForSearch, modelInitial, searchText } from '../initial';
 import { isSqlite } from '../knex';
 import { ContentRuleError } from './errors';
+import { normalizeTags, replaceTags, tagsOf } from './tags';
 import { CONTENT_TABLE, type ContentRef, type ContentType } from './takedowns';
 
 // The console's Content screen and the CLI's `catalog edit` / `catalog reencode`: finding
@@ -52,6 +53,8 @@ export interface ContentItem {
   encode: EncodeState | null;
   /** Models only: how many photo sets, videos and VODs name them. */
   items?: number;
+  /** Photo sets, videos and VODs: their tags (content/tags.ts), A–Z. */
+  tags?: string[];
 }
 
 export interface ContentSearch {
@@ -103,7 +106,7 @@ async function tableMatches(db: Knex, type: ContentType, s: ContentSearch, limit
   if (s.state === 'scheduled') query.where('t.publish_at', '>', s.now);
   if (s.state === 'takendown') query.whereNotNull('d.id');
   if (s.state === 'live') query.whereNull('d.id').andWhere((w) => w.whereNull('t.publish_at').orWhere('t.publish_at', '<=', s.now));
-  const columns = ['t.path', 't.updatename', 't.datetoupload', 't.publish_at', { down: 'd.id' }];
+  const columns = ['t.id', 't.path', 't.updatename', 't.datetoupload', 't.publish_at', { down: 'd.id' }];
   if (type !== 'freephotoset') columns.push('t.modelname');
   if (type === 'vod') columns.push('t.price');
   const rows: Record<string, unknown>[] = await query.select(columns);
@@ -125,6 +128,14 @@ async function tableMatches(db: Knex, type: ContentType, s: ContentSearch, limit
         updatedAt: Number(j.updated_at),
       });
   }
+  const tags =
+    type === 'freephotoset'
+      ? new Map<number, string[]>()
+      : await tagsOf(
+          db,
+          type,
+          rows.map((r) => Number(r.id)),
+        );
   return rows.map((r) => {
     const publishAt = numOrNull(r.publish_at);
     return {
@@ -137,6 +148,7 @@ async function tableMatches(db: Knex, type: ContentType, s: ContentSearch, limit
       publishAt: publishAt !== null && publishAt > s.now ? publishAt : null,
       takenDown: r.down != null,
       encode: jobs.get(String(r.path)) ?? null,
+      ...(type === 'freephotoset' ? {} : { tags: tags.get(Number(r.id)) ?? [] }),
     };
   });
 }
@@ -215,6 +227,8 @@ export interface ContentEdit {
   date?: string | undefined;
   /** "24.50" */
   price?: string | undefined;
+  /** The item's whole tag list (replaces the old one; [] removes every tag). */
+  tags?: readonly string[] | undefined;
 }
 
 function text(name: string, value: string, max: number): string {
@@ -256,7 +270,11 @@ export function checkEdit(type: ContentType, edit: ContentEdit): ContentEdit {
     if (type !== 'vod') throw bad('price: only a VOD has a price');
     checked.price = priceOf(edit.price);
   }
-  if (Object.keys(checked).length === 0) throw bad('nothing to change: give a title, model, date or price');
+  if (edit.tags !== undefined) {
+    if (type === 'freephotoset') throw bad('tags: free photo sets have no tags');
+    checked.tags = normalizeTags(edit.tags);
+  }
+  if (Object.keys(checked).length === 0) throw bad('nothing to change: give a title, model, date, price or tags');
   return checked;
 }
 
@@ -267,7 +285,7 @@ export interface EditResult {
 }
 
 /**
- * Edits an item's title, model, date or price; the search text follows the title and model, a new
+ * Edits an item's title, model, date, price or tags; the search text follows the title and model, a new
  * model name becomes a model. One transaction: the row, the audit entry (before/after of what
  * changed) and the generation bump, so every cache drops the old answer.
  */
@@ -277,13 +295,17 @@ export async function editContent(knex: Knex, ref: ContentRef, edit: ContentEdit
     const table = CONTENT_TABLE[ref.type];
     const row: Record<string, unknown> | undefined = await trx(table).where({ path: ref.path }).first();
     if (!row) throw new ContentRuleError('not_found', `no ${ref.type} with path ${ref.path}`);
+    const id = Number(row.id);
     const current: Required<ContentEdit> = {
       title: String(row.updatename),
       model: row.modelname == null ? '' : String(row.modelname),
       date: String(row.datetoupload).slice(0, 10),
       price: priceText(row.price) ?? '',
+      tags: ref.type === 'freephotoset' ? [] : ((await tagsOf(trx, ref.type, [id])).get(id) ?? []),
     };
-    const changed = (Object.keys(wanted) as Array<keyof ContentEdit>).filter((k) => wanted[k] !== current[k]);
+    const same = (k: keyof ContentEdit) =>
+      k === 'tags' ? [...(wanted.tags ?? [])].sort().join('\n') === [...current.tags].sort().join('\n') : wanted[k] === current[k];
+    const changed = (Object.keys(wanted) as Array<keyof ContentEdit>).filter((k) => !same(k));
     if (changed.length === 0) return { changed, generation: null };
     const update: Record<string, unknown> = {};
     if (wanted.title !== undefined) update.updatename = wanted.title;
@@ -308,7 +330,9 @@ export async function editContent(knex: Knex, ref: ContentRef, edit: ContentEdit
     }
     if (ref.type !== 'freephotoset' && (update.updatename !== undefined || update.modelname !== undefined))
       update.search_text = searchText(String(update.updatename ?? current.title), String(update.modelname ?? current.model));
-    await trx(table).where({ path: ref.path }).update(update);
+    if (Object.keys(update).length) await trx(table).where({ path: ref.path }).update(update);
+    if (wanted.tags !== undefined && changed.includes('tags') && ref.type !== 'freephotoset')
+      await replaceTags(trx, ref.type, id, wanted.tags);
     const pick = (values: ContentEdit) => Object.fromEntries(changed.map((k) => [k, values[k]]));
     await appendAudit(trx, {
       actor: audit.actor,

@@ -54,3 +54,4 @@ export {
   type ContentState,
   type EncodeState,
 } from './edit';
+export { normalizeTag, normalizeTags, replaceTags, tagsOf, type TaggedType } from './tags';

@@ -54,6 +54,7 @@ export function AppRoutes() {
         <Route path="members/freephotos/:folder/:file" element={<MemberMediaPage />} />
         <Route path="members/video/:folder/:file" element={<MemberMediaPage />} />
         <Route path="search/:term" element={<SearchPage />} />
+        <Route path="search" element={<SearchPage />} />
         <Route path="2257" element={<CompliancePage />} />
         <Route path="privatesales" element={<PrivateSalesPage />} />
         <Route path="join" element={<JoinPage />} />

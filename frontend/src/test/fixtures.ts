@@ -36,7 +36,7 @@ export function vod(id: number): VodItem {
 }
 
 export function vodDetail(id: number): VodDetail {
-  return { ...vod(id), download: `/members/vod/vod-${id}/vod-${id}.mp4` };
+  return { ...vod(id), download: `/members/vod/vod-${id}/vod-${id}.mp4`, tags: ['studio', 'black and white'] };
 }
 
 export function update(type: UpdateItem['type'], id: number): UpdateItem {

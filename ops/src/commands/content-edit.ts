@@ -3,15 +3,30 @@ import { announce, contentRef } from './content-change';
 import { cliActor, type Command } from './types';
 
 const optionalText = (value: unknown) => (value === undefined ? undefined : String(value));
+/** "beach, Black and White" → ["beach", "Black and White"]; "" → [] (no tags). */
+const tagList = (value: unknown) =>
+  value === undefined
+    ? undefined
+    : String(value)
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean);
 
 /** Editing an item's facts and re-encoding a clip: the console's Content screen uses the same services. */
 export const contentEditCommands: Record<string, Command> = {
   edit: {
-    usage: `edit <site path or URL> [--title T] [--model M] [--date YYYY-MM-DD] [--price 24.50]
-    Changes a photo set's, free photo set's, video's or VOD's title, model (not a free set's), date
-    or price (VODs only). A new model name becomes a model. Audited, and every cache drops the old
-    answer (the catalog generation moves).`,
-    options: { title: { type: 'string' }, model: { type: 'string' }, date: { type: 'string' }, price: { type: 'string' } },
+    usage: `edit <site path or URL> [--title T] [--model M] [--date YYYY-MM-DD] [--price 24.50] [--tags "a, b"]
+    Changes a photo set's, free photo set's, video's or VOD's title, model (not a free set's), date,
+    price (VODs only) or tags (not a free set's: comma-separated, the whole list, "" removes them all).
+    A new model name becomes a model. Audited, and every cache drops the old answer (the catalog
+    generation moves).`,
+    options: {
+      title: { type: 'string' },
+      model: { type: 'string' },
+      date: { type: 'string' },
+      price: { type: 'string' },
+      tags: { type: 'string' },
+    },
     positionals: 1,
     async run([target], flags, ctx) {
       const ref = contentRef(target ?? '');
@@ -20,6 +35,7 @@ export const contentEditCommands: Record<string, Command> = {
         model: optionalText(flags.model),
         date: optionalText(flags.date),
         price: optionalText(flags.price),
+        tags: tagList(flags.tags),
       };
       const result = await editContent(ctx.knex, ref, edit, { actor: cliActor(ctx), now: (ctx.io.now ?? Date.now)() });
       if (result.generation === null) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { modelInitial, searchText } from '@media-site/db';
+import { replaceTags, tagsOf, type TaggedType } from '@media-site/db/content';
 import type { ScannedItem } from './scan';
 
 export type Change = 'added' | 'updated' | 'unchanged';
@@ -12,6 +13,8 @@ const TABLES = {
   video: { table: 'videos', files: null, fk: null },
   vod: { table: 'vods', files: null, fk: null },
 } as const;
+
+const TAGGED: Record<Exclude<ScannedItem['type'], 'freephotos'>, TaggedType> = { photos: 'photoset', video: 'video', vod: 'vod' };
 
 /** Matches MySQL's utf8mb4_unicode_ci closely enough: "émilie", "Emilie" and "EMILIE" are one model. */
 export function modelKey(modelname: string): string {
@@ -147,6 +150,16 @@ export async function writeItem(
         .del();
       const rows = files.map((filename, i) => ({ [spec.fk]: id, position: i + 1, filename }));
       for (let i = 0; i < rows.length; i += 400) await trx(spec.files).insert(rows.slice(i, i + 400));
+      if (change === 'unchanged') change = 'updated';
+    }
+  }
+  // Only a meta.json that names its tags sets them ("tags": [] clears): one written before tags
+  // existed, ingested again, keeps the tags an operator gave the item in the console.
+  if (item.type !== 'freephotos' && item.meta.tags !== undefined) {
+    const type = TAGGED[item.type];
+    const current = change === 'added' ? [] : ((await tagsOf(trx, type, [id])).get(id) ?? []);
+    if ([...item.meta.tags].sort().join('\n') !== [...current].sort().join('\n')) {
+      await replaceTags(trx, type, id, item.meta.tags);
       if (change === 'unchanged') change = 'updated';
     }
   }

@@ -225,6 +225,35 @@ describe('ingest details', () => {
     });
   });
 
+  it("writes meta.json's tags to content_tags, folded; a meta.json without a tags key keeps them, [] clears them", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'ingest-tags-'));
+    tempDirs.push(folder);
+    const mediaRoot = await tempMediaRoot();
+    const tagsOfSet = async () => {
+      const set = await db.knex('photosets').where({ path: 'tagged' }).first('id');
+      const rows = await db.knex('content_tags').where({ content_type: 'photoset', content_id: set.id }).select('tag');
+      return rows.map((r) => r.tag).sort();
+    };
+    const ingest = () => ingestFolder({ knex: db.knex, folder, mediaRoot, ffmpeg: null });
+    const build = (more: Record<string, unknown> = {}) => buildOne(folder, 'Tagged', more, 'tagged');
+    await build({ tags: ['Beach', 'Black  and White', 'beach'] });
+    expect((await ingest()).totals).toEqual({ added: 1, updated: 0, unchanged: 0 });
+    expect(await tagsOfSet()).toEqual(['beach', 'black and white']);
+    await build({ tags: ['black and white', 'BEACH'] });
+    expect((await ingest()).totals).toEqual({ added: 0, updated: 0, unchanged: 1 });
+    await build();
+    expect((await ingest()).totals).toEqual({ added: 0, updated: 0, unchanged: 1 });
+    expect(await tagsOfSet()).toEqual(['beach', 'black and white']);
+    await build({ tags: ['city'] });
+    const retagged = await ingest();
+    expect(retagged.totals).toEqual({ added: 0, updated: 1, unchanged: 0 });
+    expect(retagged.generation.after).toBeGreaterThan(retagged.generation.before);
+    expect(await tagsOfSet()).toEqual(['city']);
+    await build({ tags: [] });
+    expect((await ingest()).totals).toEqual({ added: 0, updated: 1, unchanged: 0 });
+    expect(await tagsOfSet()).toEqual([]);
+  });
+
   it('announces the new generation through the publish hook, and reruns announce it again', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'ingest-pub-'));
     tempDirs.push(folder);
@@ -249,13 +278,13 @@ describe('ingest details', () => {
   });
 });
 
-async function buildOne(folder: string, updatename: string): Promise<void> {
-  const dir = join(folder, 'photos', 'edit-me');
+async function buildOne(folder: string, updatename: string, more: Record<string, unknown> = {}, path = 'edit-me'): Promise<void> {
+  const dir = join(folder, 'photos', path);
   await mkdir(dir, { recursive: true });
   await sharp({ create: { width: 40, height: 30, channels: 3, background: '#123456' } })
     .jpeg()
     .toFile(join(dir, 'one.jpg'));
-  await writeFile(join(dir, 'meta.json'), JSON.stringify({ updatename, modelname: 'Model E5', datetoupload: '2025-06-01' }));
+  await writeFile(join(dir, 'meta.json'), JSON.stringify({ updatename, modelname: 'Model E5', datetoupload: '2025-06-01', ...more }));
 }
 
 describe('the catalog is the same on every backend', () => {

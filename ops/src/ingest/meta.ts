@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContentRuleError, normalizeTags } from '@media-site/db/content';
 import type { ItemType } from './layout';
 
 // A control character anywhere makes a title unusable in listings and logs.
@@ -30,7 +31,20 @@ const price = z
   .max(999_999.99)
   .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'at most two decimals');
 
-const photos = z.strictObject({ updatename: text(200), modelname: text(100), datetoupload: date });
+// Stored folded ("Black and White" → "black and white"), as the console's edit stores them; the
+// reason repeats normalizeTags' sentence without its own "tags: " lead, which the path already gives.
+const tags = z.array(z.string()).transform((raw, ctx) => {
+  try {
+    return normalizeTags(raw);
+  } catch (err) {
+    if (!(err instanceof ContentRuleError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message.replace(/^tags: /, '') });
+    return z.NEVER;
+  }
+});
+
+const photos = z.strictObject({ updatename: text(200), modelname: text(100), datetoupload: date, tags: tags.optional() });
+// No tags: content_tags names photo sets, videos and VODs only (content/tags.ts).
 const freephotos = z.strictObject({ updatename: text(200), datetoupload: date });
 const video = photos.extend({ prename: text(200) });
 const vod = video.extend({ format, price });

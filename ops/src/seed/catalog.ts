@@ -1,5 +1,5 @@
 import { modelInitial, searchText } from '@media-site/db';
-import { EMPTY_MODEL_NAMES, MODEL_NAMES, TITLE_ADJECTIVES, TITLE_NOUNS, WILDCARD_TITLES } from './names';
+import { DEMO_TAGS, EMPTY_MODEL_NAMES, MODEL_NAMES, TITLE_ADJECTIVES, TITLE_NOUNS, WILDCARD_TITLES } from './names';
 import { createPrng, type Prng } from './prng';
 import { SAMPLE_CLIP_SECONDS } from './sample-video';
 import { camelName, slugify } from './slug';
@@ -46,12 +46,20 @@ export interface VodRow extends ContentRow {
   price: number;
 }
 
+export interface ContentTagRow {
+  content_type: 'photoset' | 'video' | 'vod';
+  content_id: number;
+  tag: string;
+}
+
 export interface DemoCatalog {
   models: ModelRow[];
   photosets: PhotosetRow[];
   freephotosets: FreePhotosetRow[];
   videos: VideoRow[];
   vods: VodRow[];
+  /** 1–4 per photo set, video and VOD. */
+  tags: ContentTagRow[];
 }
 
 export const DEMO_COUNTS = { photosets: 48, videos: 44, vods: 44, freephotosets: 3 } as const;
@@ -134,6 +142,21 @@ function contentRows(prng: Prng, count: number, models: ModelRow[], specials: Re
   });
 }
 
+/**
+ * `count` (at most 4) tags of DEMO_TAGS for the item at `index`, none twice (steps of 3 over 12
+ * words), from a place in the list that moves by 5 per item: every word is used, in changing company.
+ */
+export function tagsFor(index: number, count: number, offset = 0): string[] {
+  return Array.from({ length: count }, (_, k) => DEMO_TAGS[(index * 5 + offset + k * 3) % DEMO_TAGS.length] ?? 'studio');
+}
+
+/** 1–4 tags per item, each type starting elsewhere in the list, so the search's tag counts differ by type. */
+function demoTagRows(type: ContentTagRow['content_type'], offset: number, items: ReadonlyArray<{ id: number }>): ContentTagRow[] {
+  return items.flatMap((item, i) =>
+    tagsFor(i, 1 + ((i * 7 + offset) % 4), offset).map((tag) => ({ content_type: type, content_id: item.id, tag })),
+  );
+}
+
 /** The demo catalog: the same rows, ids and file names on every call. */
 export function buildDemoCatalog(): DemoCatalog {
   const prng = createPrng(20240128);
@@ -176,5 +199,7 @@ export function buildDemoCatalog(): DemoCatalog {
     return { id: i + 1, path, updatename, datetoupload: isoDate(Date.UTC(2025, i * 3, 15)), files: imageNames(path, 8) };
   });
 
-  return { models, photosets, freephotosets, videos, vods };
+  const tags = [...demoTagRows('photoset', 0, photosets), ...demoTagRows('video', 4, videos), ...demoTagRows('vod', 8, vods)];
+
+  return { models, photosets, freephotosets, videos, vods, tags };
 }

@@ -10,6 +10,7 @@ export interface SeedSummary {
   freephotosets: number;
   videos: number;
   vods: number;
+  tags: number;
   generation: number;
 }
 
@@ -36,6 +37,7 @@ export async function seedDemoCatalog(knex: Knex, options: { reset?: boolean } =
     await insertInChunks(trx, 'freephotoset_files', fileRows('freephotoset', catalog.freephotosets));
     await insertInChunks(trx, 'videos', catalog.videos);
     await insertInChunks(trx, 'vods', catalog.vods);
+    await insertInChunks(trx, 'content_tags', catalog.tags);
     await trx('catalog_meta').insert({ name: DEMO_MARKER, value: 1 });
     const generation = await bumpGeneration(trx);
     return {
@@ -45,6 +47,7 @@ export async function seedDemoCatalog(knex: Knex, options: { reset?: boolean } =
       freephotosets: catalog.freephotosets.length,
       videos: catalog.videos.length,
       vods: catalog.vods.length,
+      tags: catalog.tags.length,
       generation,
     };
   });

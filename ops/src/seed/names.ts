@@ -88,3 +88,19 @@ export const TITLE_NOUNS: readonly string[] = [
 
 /** Titles with LIKE wildcards, so search-escaping tests have rows to find (and not to find). */
 export const WILDCARD_TITLES = { percent: '100% Focus', underscore: 'Under_Score Set' } as const;
+
+/** Neutral tags of the demo and scale catalogs (content_tags), written as normalizeTags stores them. */
+export const DEMO_TAGS: readonly string[] = [
+  'studio',
+  'outdoor',
+  'beach',
+  'city',
+  'portrait',
+  'black and white',
+  'colour',
+  'summer',
+  'winter',
+  'night',
+  'fashion',
+  'fitness',
+];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { bumpGeneration, modelInitial, searchText } from '@media-site/db';
-import { isoDate, videoPrename, VOD_PRICES } from './catalog';
+import { isoDate, tagsFor, videoPrename, VOD_PRICES } from './catalog';
 import { TITLE_ADJECTIVES, TITLE_NOUNS } from './names';
 import { createPrng, hashString, type Prng } from './prng';
 import { camelName, slugify } from './slug';
@@ -11,8 +11,12 @@ export interface ScaleSummary {
   photosets: number;
   videos: number;
   vods: number;
+  tags: number;
   generation: number;
 }
+
+const TAGS_PER_ITEM = 2;
+const TAGGED = { photosets: ['photoset', 0], videos: ['video', 4], vods: ['vod', 8] } as const;
 
 const SYLLABLES = [
   'ka',
@@ -81,7 +85,7 @@ function content(table: string, id: number, modelCount: number) {
   };
 }
 
-type Build = (id: number) => object;
+type Build = (id: number) => object | object[];
 
 function builders(modelCount: number): Record<'photosets' | 'videos' | 'vods', Build> {
   return {
@@ -102,11 +106,16 @@ function builders(modelCount: number): Record<'photosets' | 'videos' | 'vods', B
   };
 }
 
+/** Rows for ids 1..count, built and inserted 10,000 ids at a time (`build` may give several rows per id). */
 async function insertGenerated(trx: Knex.Transaction, table: string, count: number, build: Build): Promise<void> {
   const step = 10_000;
   for (let start = 1; start <= count; start += step) {
     const rows: object[] = [];
-    for (let id = start; id < Math.min(start + step, count + 1); id++) rows.push(build(id));
+    for (let id = start; id < Math.min(start + step, count + 1); id++) {
+      const built = build(id);
+      if (Array.isArray(built)) rows.push(...built);
+      else rows.push(built);
+    }
     await insertInChunks(trx, table, rows);
   }
 }
@@ -145,8 +154,13 @@ async function fill(trx: Knex.Transaction, rows: number, modelCount: number, log
   log(`models: ${modelCount}`);
   for (const table of ['photosets', 'videos', 'vods'] as const) {
     await insertGenerated(trx, table, rows, build[table]);
-    log(`${table}: ${rows}`);
+    // The demo's vocabulary, two a row, each type starting elsewhere in it (a pure function of the id).
+    const [type, offset] = TAGGED[table];
+    await insertGenerated(trx, 'content_tags', rows, (id) =>
+      tagsFor(id, TAGS_PER_ITEM, offset).map((tag) => ({ content_type: type, content_id: id, tag })),
+    );
+    log(`${table}: ${rows}, with ${TAGS_PER_ITEM} tags each`);
   }
   const generation = await bumpGeneration(trx);
-  return { models: modelCount, photosets: rows, videos: rows, vods: rows, generation };
+  return { models: modelCount, photosets: rows, videos: rows, vods: rows, tags: rows * 3 * TAGS_PER_ITEM, generation };
 }

@@ -14,12 +14,14 @@ describe.each(testBackends())('seed:scale on %s', (backend) => {
   it('replaces the catalog with N rows per type and N/10 models, and bumps the generation', async () => {
     const before = await readGeneration(db.knex);
     const summary = await seedScale(db.knex, 1200);
-    expect(summary).toMatchObject({ models: 120, photosets: 1200, videos: 1200, vods: 1200, generation: before + 1 });
+    expect(summary).toMatchObject({ models: 120, photosets: 1200, videos: 1200, vods: 1200, tags: 7200, generation: before + 1 });
     for (const [table, n] of [
       ['models', 120],
       ['photosets', 1200],
       ['videos', 1200],
       ['vods', 1200],
+      // Two per item; the demo's were emptied with the rest of the catalog.
+      ['content_tags', 7200],
       ['photoset_files', 0],
       ['freephotosets', 0],
     ] as const) {
@@ -66,7 +68,7 @@ describe('seed CLIs', () => {
     const url = `sqlite:${join(dir.path, 'scale.sqlite')}`;
     const result = await seedCli('seed-scale.ts', ['--rows', '30'], { DATABASE_URL: url });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/models 3, photosets 30, videos 30, vods 30/);
+    expect(result.stdout).toMatch(/models 3, photosets 30, videos 30, vods 30, tags 180/);
     const knex = createKnex(url);
     try {
       expect(Number((await knex('vods').count({ n: '*' }))[0]?.n)).toBe(30);

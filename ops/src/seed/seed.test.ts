@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VOD_NAME_CUTOFF } from '@media-site/contracts/download-name';
 import { modelInitial, readGeneration, searchText } from '@media-site/db';
 import { seedDemoCatalog } from '../index';
+import { DEMO_TAGS } from './names';
 import { SAMPLE_CLIP_SECONDS } from './sample-video';
 import { createTestDb, testBackends, type TestDb, useTestDb } from '@media-site/db/testing';
 
@@ -12,6 +13,7 @@ const TABLES = ['models', 'photosets', 'photoset_files', 'freephotosets', 'freep
 async function dump(db: TestDb): Promise<Record<string, Row[]>> {
   const out: Record<string, Row[]> = {};
   for (const table of TABLES) out[table] = await db.knex(table).select().orderBy('id');
+  out.content_tags = await db.knex('content_tags').select().orderBy(['content_type', 'content_id', 'tag']);
   return out;
 }
 
@@ -111,6 +113,20 @@ describe.each(testBackends())('demo seed on %s', (backend) => {
     const free = table('freephotosets');
     expect(free.length).toBeGreaterThanOrEqual(2);
     for (const set of free) expect(table('freephotoset_files').filter((f) => f.freephotoset_id === set.id).length).toBeGreaterThan(0);
+  });
+
+  it('gives every photo set, video and VOD 1–4 tags of the neutral vocabulary, and free sets none', () => {
+    const types = { photosets: 'photoset', videos: 'video', vods: 'vod' } as const;
+    for (const name of CONTENT) {
+      const tags = table('content_tags').filter((t) => t.content_type === types[name]);
+      const perItem = new Map<unknown, string[]>();
+      for (const t of tags) perItem.set(t.content_id, [...(perItem.get(t.content_id) ?? []), String(t.tag)]);
+      expect(new Set(perItem.keys())).toEqual(new Set(table(name).map((r) => r.id)));
+      expect(new Set([...perItem.values()].map((list) => list.length))).toEqual(new Set([1, 2, 3, 4]));
+      // Every word is used, so the search's tag filter has something to count for each.
+      expect(new Set(tags.map((t) => t.tag))).toEqual(new Set(DEMO_TAGS));
+    }
+    expect(new Set(table('content_tags').map((t) => t.content_type))).toEqual(new Set(Object.values(types)));
   });
 
   it('has titles with LIKE wildcards for search-escaping tests', () => {

@@ -1,7 +1,18 @@
 import type { Knex } from 'knex';
 
-// Children before parents, so deleting in this order never trips a foreign key.
-const CATALOG_TABLES = ['photoset_files', 'freephotoset_files', 'photosets', 'freephotosets', 'videos', 'vods', 'models'] as const;
+// Children before parents, so deleting in this order never trips a foreign key. content_tags has
+// no foreign key (it names an item by type and id), so it is emptied here or its rows would name
+// the next seed's items.
+const CATALOG_TABLES = [
+  'content_tags',
+  'photoset_files',
+  'freephotoset_files',
+  'photosets',
+  'freephotosets',
+  'videos',
+  'vods',
+  'models',
+] as const;
 
 export const DEMO_MARKER = 'demo_seed';
 

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { NOTE_MAX } from '@media-site/contracts/report-vocabulary';
+import { TAG_MAX, TAGS_PER_ITEM_MAX } from '@media-site/contracts/search-filters';
 import { contentApi, when, type ContentEdit, type ContentItem } from '../shared/api';
-import { inAMinute, itemName, localTime, sitePath, zone } from './format';
+import { inAMinute, itemName, localTime, sitePath, tagList, zone } from './format';
 
 export type Action = { kind: 'edit' | 'schedule' | 'takedown' | 'restore'; item: ContentItem };
 
@@ -57,13 +58,15 @@ function Panel({
   );
 }
 
-/** Title, model, date and price: only the changed ones are sent. */
+/** Title, model, date, price and tags: only the changed ones are sent. */
 function EditPanel({ item, onDone, ...props }: PanelProps) {
   const id = useId();
   const [title, setTitle] = useState(item.title);
   const [model, setModel] = useState(item.model ?? '');
   const [date, setDate] = useState(item.date ?? '');
   const [price, setPrice] = useState(item.price ?? '');
+  const shownTags = item.tags?.join(', ') ?? '';
+  const [tags, setTags] = useState(shownTags);
 
   function save() {
     const edit: ContentEdit = {};
@@ -71,6 +74,7 @@ function EditPanel({ item, onDone, ...props }: PanelProps) {
     if (item.model !== null && model !== item.model) edit.model = model;
     if (date !== item.date) edit.date = date;
     if (item.price !== null && price !== item.price) edit.price = price;
+    if (item.tags !== undefined && tags !== shownTags) edit.tags = tagList(tags);
     const name = itemName(item);
     onDone(async () => {
       const { changed } = await contentApi.edit(sitePath(item), edit);
@@ -110,6 +114,21 @@ function EditPanel({ item, onDone, ...props }: PanelProps) {
             value={price}
             onChange={(e) => setPrice(e.target.value)}
           />
+        </>
+      )}
+      {item.tags !== undefined && (
+        <>
+          <label htmlFor={`${id}-tags`}>Tags</label>
+          <input
+            id={`${id}-tags`}
+            aria-describedby={`${id}-tags-hint`}
+            maxLength={TAGS_PER_ITEM_MAX * (TAG_MAX + 2)}
+            value={tags}
+            onChange={(e) => setTags(e.target.value)}
+          />
+          <p className="admin-hint admin-field-hint" id={`${id}-tags-hint`}>
+            Comma-separated, up to {TAGS_PER_ITEM_MAX}, e.g. beach, black and white
+          </p>
         </>
       )}
     </Panel>

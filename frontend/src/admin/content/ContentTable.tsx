@@ -78,6 +78,12 @@ export function ContentTable({
                 </a>
                 {item.items !== undefined && ` · ${item.items} item${item.items === 1 ? '' : 's'}`}
               </small>
+              {item.tags !== undefined && item.tags.length > 0 && (
+                <>
+                  <br />
+                  <small className="admin-tags">Tags: {item.tags.join(', ')}</small>
+                </>
+              )}
             </td>
             <td>{item.model ?? '—'}</td>
             <td className="admin-nowrap">{item.date ?? '—'}</td>

@@ -38,3 +38,10 @@ export function inAMinute(): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** "beach, Black and White," → ["beach", "Black and White"]: the Tags field, as the CLI's --tags reads it. */
+export const tagList = (text: string) =>
+  text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);

@@ -93,6 +93,8 @@ export interface ContentEdit {
   model?: string;
   date?: string;
   price?: string;
+  /** The whole list: the server folds each and drops repeats; [] removes every tag. */
+  tags?: string[];
 }
 
 export class AdminApiError extends Error {

@@ -8,6 +8,7 @@ export type {
   PhotoItem,
   PhotoSetDetail,
   SearchClipHit,
+  SearchFacets,
   SearchHit,
   SearchPhotoHit,
   SearchResult,

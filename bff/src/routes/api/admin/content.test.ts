@@ -204,6 +204,42 @@ describe.each(testBackends())('console content routes (%s)', (backend) => {
     expect((await ops('catalog', 'edit', '/photos/nope', '--title', 'x')).code).toBe(1);
   });
 
+  it('sets tags from the console and the CLI: folded, the whole list, audited; the list shows them', async () => {
+    const before = await readGeneration(kit.db.knex);
+    const res = await post('/api/admin/content/edit', 'mod_one').send({
+      path: '/video/clip-two',
+      tags: ['Night', ' City  Lights ', 'night'],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ changed: ['tags'], generation: before + 1, item: { tags: ['city lights', 'night'] } });
+    const last = (await audit('content.edit')).at(-1)!;
+    expect(last).toMatchObject({ actor: 'mod_one', target: 'video clip-two' });
+    expect(JSON.parse(last.before_json!)).toEqual({ tags: [] });
+    expect(JSON.parse(last.after_json!)).toEqual({ tags: ['night', 'city lights'] });
+    // The same tags in another order change nothing.
+    const again = await post('/api/admin/content/edit', 'mod_one').send({ path: '/video/clip-two', tags: ['city lights', 'NIGHT'] });
+    expect(again.body).toMatchObject({ changed: [], generation: null });
+    const videos = await get('/api/admin/content?type=video', 'help_one');
+    expect(videos.body.items.map((i: { path: string; tags: string[] }) => [i.path, i.tags])).toEqual([
+      ['clip-one', []],
+      ['clip-two', ['city lights', 'night']],
+    ]);
+    const free = await get('/api/admin/content?type=freephotoset', 'help_one');
+    expect(free.body.items[0]).not.toHaveProperty('tags');
+    const cli = await ops('catalog', 'edit', '/video/clip-two', '--tags', 'Beach, summer,');
+    expect(cli.code, cli.err).toBe(0);
+    expect(cli.out).toMatch(/edited tags: video clip-two/);
+    const tags = async () =>
+      (await kit.db.knex('content_tags').where({ content_type: 'video' }).orderBy('tag').select('tag')).map((r) => r.tag as string);
+    expect(await tags()).toEqual(['beach', 'summer']);
+    expect((await audit('content.edit')).at(-1)).toMatchObject({ actor: 'cli:tester', target: 'video clip-two' });
+    expect((await ops('catalog', 'edit', '/video/clip-two', '--tags', '')).code).toBe(0);
+    expect(await tags()).toEqual([]);
+    const refused = await ops('catalog', 'edit', '/video/clip-two', '--tags', 'sun & sea');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/tags: "sun & sea" may hold only letters, digits, spaces and hyphens/);
+  });
+
   it('refuses a bad edit with a 400 naming the field, before any change', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ path: '/photos/set-one', title: 'x'.repeat(221) }, /^title: /],
@@ -224,6 +260,13 @@ describe.each(testBackends())('console content routes (%s)', (backend) => {
       [{ path: '/members/nothing/x', title: 'x' }, /^path: /],
       [{ path: 'p'.repeat(501), title: 'x' }, /^path: /],
       [{ path: '/photos/set-one', title: 'x', extra: 1 }, /extra/],
+      [{ path: '/photos/set-one', tags: ['beach', 'sun & sea'] }, /^tags: "sun & sea" may hold only letters, digits, spaces and hyphens$/],
+      [{ path: '/photos/set-one', tags: ['x'.repeat(33)] }, /^tags: "x+" is longer than 32 characters$/],
+      [{ path: '/photos/set-one', tags: Array.from({ length: 13 }, (_, i) => `tag ${i}`) }, /^tags: at most 12$/],
+      [{ path: '/freephotos/free-one', tags: ['beach'] }, /^tags: free photo sets have no tags$/],
+      [{ path: '/photos/set-one', tags: Array.from({ length: 25 }, () => 'beach') }, /^tags: /],
+      [{ path: '/photos/set-one', tags: ['x'.repeat(129)] }, /^tags/],
+      [{ path: '/photos/set-one', tags: 'beach' }, /^tags: /],
     ];
     const edits = (await audit('content.edit')).length;
     for (const [body, message] of cases) {

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { ContentEdited, ContentPage, ContentReencoded, ContentScheduled } from '@media-site/contracts/admin-content';
 import type { Context } from 'koa';
+import { TAG_MAX, TAGS_PER_ITEM_MAX } from '@media-site/contracts/search-filters';
 import { z } from 'zod';
 import {
   CONTENT_KINDS,
@@ -57,6 +58,12 @@ export const editBody = z.strictObject({
     .optional(),
   date: z.string().max(20).optional(),
   price: z.string().max(20).optional(),
+  // Bounded loosely, so the body limit holds; editContent folds them and applies the real limits.
+  tags: z
+    .array(z.string().max(TAG_MAX * 4))
+    .max(TAGS_PER_ITEM_MAX * 2)
+    .optional()
+    .describe(`the whole tag list, replacing the old one ([] removes every tag); at most ${TAGS_PER_ITEM_MAX} once folded`),
 });
 
 export const scheduleBody = z.strictObject({

@@ -71,7 +71,7 @@ export const adminContentApi: Resource = {
       answers: { 200: contentPage },
       errors: [...CONSOLE, 'bad_request'],
     },
-    change('/api/admin/content/edit', "Edit an item's title, model, date or price", editBody, contentEdited),
+    change('/api/admin/content/edit', "Edit an item's title, model, date, price or tags", editBody, contentEdited),
     change('/api/admin/content/schedule', 'Schedule a release (null: publish now)', scheduleBody, contentScheduled),
     change('/api/admin/content/reencode', 'Queue a video or VOD for encoding again', itemBody, contentReencoded),
     change('/api/admin/content/bulk', 'One change (or its preview) for up to 100 items, each audited', bulkBody, contentBulkResult),

@@ -38,8 +38,13 @@ describeCatalog('photo listings', (ctx) => {
     await ctx().request.get('/api/photos/1').set('If-None-Match', etag).expect(304);
   });
 
-  it('gives a set’s title, model, date, count and files; 404s an unknown set, 400s a malformed folder', async () => {
+  it('gives a set’s title, model, date, count, files and tags; 404s an unknown set, 400s a malformed folder', async () => {
     const first = ctx().catalog.photos[0]!;
+    // Tags A–Z, whatever order they were stored in.
+    await ctx()
+      .db.knex('content_tags')
+      .insert(['studio', 'beach'].map((tag) => ({ content_type: 'photoset', content_id: first.id, tag })));
+    await ctx().cache.catalogChanged();
     const res = await ctx()
       .request.get(`/api/photos/set/${first.path}`)
       .expect(200)
@@ -48,11 +53,12 @@ describeCatalog('photo listings', (ctx) => {
       ...listItem('photos_id', first, `/members/photosthumbs/${first.path}/large.jpg`),
       count: 3,
       files: ['a.jpg', 'b.jpg', 'c.jpg'],
+      tags: ['beach', 'studio'],
     });
     const etag = res.headers.etag as string;
     await ctx().request.get(`/api/photos/set/${first.path}`).set('If-None-Match', etag).expect(304);
     const empty = (await ctx().request.get(`/api/photos/set/${ctx().catalog.photos[1]!.path}`).expect(200)).body;
-    expect([empty.count, empty.files]).toEqual([0, []]);
+    expect([empty.count, empty.files, empty.tags]).toEqual([0, [], []]);
     expect((await ctx().request.get('/api/photos/set/no-such-set').expect(404)).body.error.code).toBe('not_found');
     await ctx().request.get('/api/photos/set/free-01').expect(404);
     for (const bad of ['a'.repeat(151), 'a%20b', '..%2Fx']) await ctx().request.get(`/api/photos/set/${bad}`).expect(400);

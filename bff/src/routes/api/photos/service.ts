@@ -32,8 +32,13 @@ export function photoSetDetail(deps: ApiDeps, folder: string): Promise<CachedBod
   return contentDetail(
     deps,
     `photoset:${folder}`,
+    'photoset',
     (knex) => photoSetByPath(knex, folder),
     `no photo set in folder ${folder}`,
-    (row): PhotoSetDetail => ({ ...toPhotoItem({ ...row, photocount: row.files.length }), count: row.files.length, files: row.files }),
+    (row): Omit<PhotoSetDetail, 'tags'> => ({
+      ...toPhotoItem({ ...row, photocount: row.files.length }),
+      count: row.files.length,
+      files: row.files,
+    }),
   );
 }

@@ -21,13 +21,33 @@ const TABLES: readonly ContentTable[] = ['photosets', 'videos', 'vods'];
 // 40–125 ms of garbage collection on the bench machine, pages of 10,000 for 20–40 ms.
 const PAGE_ROWS = 10_000;
 
+const NO_TAGS: readonly string[] = Object.freeze([]);
+
 async function loadTable(knex: Knex, table: ContentTable, maxRows: number, pageRows: number): Promise<Array<IndexedRow<SearchRow>>> {
   const rows: Array<IndexedRow<SearchRow>> = [];
+  // One string per distinct tag across the table (a tag is on thousands of rows; the driver gives each its own copy).
+  const interned = new Map<string, string>();
+  const intern = (tag: string) => interned.get(tag) ?? (interned.set(tag, tag), tag);
   let after: SearchRow | undefined;
   for (;;) {
-    const page = await loadIndexSource(knex, table, after, pageRows);
-    for (const { search_text, id, path, updatename, modelname, photocount, duration, encoded } of page)
-      rows.push({ row: { id: Number(id), path, updatename, modelname, photocount, duration, encoded }, text: search_text });
+    const { rows: page, tags } = await loadIndexSource(knex, table, after, pageRows);
+    for (const { search_text, id, path, updatename, modelname, datetoupload, photocount, duration, encoded } of page) {
+      const own = tags.get(Number(id));
+      rows.push({
+        row: {
+          id: Number(id),
+          path,
+          updatename,
+          modelname,
+          datetoupload: String(datetoupload).slice(0, 10),
+          photocount,
+          duration,
+          encoded,
+          tags: own ? own.map(intern) : NO_TAGS,
+        },
+        text: search_text,
+      });
+    }
     if (rows.length > maxRows) throw new TooManyRows(`${table} has more than SEARCH_INDEX_MAX_ROWS (${maxRows}) rows`);
     if (page.length < pageRows) return rows;
     after = rows.at(-1)!.row;

@@ -1,9 +1,29 @@
 import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { BadRequestError } from '../../../errors';
 import type { ApiDeps } from '../deps';
-import { replayableGet } from '../shared/respond';
-import { searchTermParam } from './schema';
+import { parseParam } from '../shared/params';
+import { parseQuery } from '../shared/parse';
+import { replayable } from '../shared/respond';
+import type { SearchFilters } from './filters';
+import { searchFiltersQuery, searchTermParam } from './schema';
 import { search } from './service';
 
+// An answer with a release window depends on the day too, so it is not replayed by address; the
+// others are replayed under the whole address, query included.
+const replayKey = (f: SearchFilters) => (ctx: RouterContext) => (f.date === undefined ? (ctx.req.url ?? ctx.url) : undefined);
+
 export function searchRoutes(router: Router, deps: ApiDeps): void {
-  replayableGet(router, deps.cache, '/search/:term', searchTermParam, (term) => search(deps, term));
+  router.get('/search/:term', (ctx, next) => {
+    const words = parseParam(searchTermParam, ctx.params.term);
+    const f = parseQuery(searchFiltersQuery, ctx);
+    return replayable(deps.cache, () => search(deps, words, f), replayKey(f))(ctx, next);
+  });
+  // Filters without words ("every VOD tagged beach, longest first"): at least one filter.
+  router.get('/search', (ctx, next) => {
+    const f = parseQuery(searchFiltersQuery, ctx);
+    if (f.type === undefined && f.model === undefined && f.tag === undefined && f.duration === undefined && f.date === undefined)
+      throw new BadRequestError('give a search term or at least one filter (type, model, tag, duration, date)');
+    return replayable(deps.cache, () => search(deps, [], f), replayKey(f))(ctx, next);
+  });
 }

@@ -4,9 +4,15 @@ import type { ApiDeps } from '../deps';
 import type { ContentTable } from '../shared/content-page';
 import { durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
-import { searchContent, type SearchRow } from './repository';
+import { comparator, FacetCounter, firstBy, matcher, type SearchFilters } from './filters';
+import { scanFacetRows, searchContent, type SearchRow } from './repository';
 
 export const SEARCH_LIMIT = 50;
+/** The database path (index off or building) counts at most this many word matches per type. */
+export const SEARCH_SCAN_MAX = 2_000;
+
+const TABLES: readonly ContentTable[] = ['photosets', 'videos', 'vods'];
+const TYPE_OF_TABLE = { photosets: 'photos', videos: 'videos', vods: 'vods' } as const;
 
 const hit = (row: SearchRow, thumbnail: (path: string) => string) => ({
   path: row.path,
@@ -15,40 +21,82 @@ const hit = (row: SearchRow, thumbnail: (path: string) => string) => ({
   thumbnail: thumbnail(row.path),
 });
 
-type Matches = Record<ContentTable, SearchRow[]>;
+type Matches = Record<ContentTable, SearchRow[]> & { facets: SearchResult['facets'] };
+
+const wanted = (table: ContentTable, f: SearchFilters) => f.type === undefined || f.type === TYPE_OF_TABLE[table];
+
+/**
+ * From the in-process index: every row holding the words (all rows when there are none), counted
+ * for the facets and filtered; the first SEARCH_LIMIT in the sort's order.
+ */
+function fromIndex(
+  index: NonNullable<ReturnType<NonNullable<ApiDeps['searchIndex']>['current']>>,
+  words: readonly string[],
+  f: SearchFilters,
+  now: number,
+): Matches {
+  const counter = new FacetCounter(f, now);
+  const found = {} as Record<ContentTable, SearchRow[]>;
+  for (const table of TABLES) {
+    const rows = words.length ? index[table].findAll(words, Number.POSITIVE_INFINITY) : index[table].all;
+    const pass = matcher(table, f, now);
+    for (const row of rows) counter.add(table, row);
+    if (!wanted(table, f) || (f.duration !== undefined && table === 'photosets')) {
+      found[table] = [];
+      continue;
+    }
+    const compare = comparator(table, f.sort ?? 'alpha');
+    const kept = rows.filter(pass);
+    found[table] = compare ? firstBy(kept, compare, SEARCH_LIMIT) : kept.slice(0, SEARCH_LIMIT);
+  }
+  return { ...found, facets: counter.result() };
+}
+
+/** From the database: the filters and sort in SQL, the counts over at most SEARCH_SCAN_MAX matches per type. */
+async function fromDatabase({ knex }: ApiDeps, words: readonly string[], f: SearchFilters, now: number): Promise<Matches> {
+  const counter = new FacetCounter(f, now);
+  const [results, scans] = await Promise.all([
+    Promise.all(TABLES.map((table) => (wanted(table, f) ? searchContent(knex, table, words, f, now, SEARCH_LIMIT) : []))),
+    Promise.all(TABLES.map((table) => scanFacetRows(knex, table, words, SEARCH_SCAN_MAX))),
+  ]);
+  TABLES.forEach((table, i) => {
+    for (const row of scans[i]!) counter.add(table, row);
+    if (scans[i]!.length >= SEARCH_SCAN_MAX) counter.capped = true;
+  });
+  return { photosets: results[0]!, videos: results[1]!, vods: results[2]!, facets: counter.result() };
+}
 
 /**
  * From the in-process index of the current generation when it is built; otherwise (index off, too
  * many rows, or still building after a catalog change) from the database, so a change is visible
  * at once.
  */
-async function findMatches({ knex, cache, searchIndex }: ApiDeps, words: readonly string[]): Promise<Matches> {
-  const index = searchIndex?.current(await cache.generation());
-  if (index) {
-    return {
-      photosets: index.photosets.findAll(words, SEARCH_LIMIT),
-      videos: index.videos.findAll(words, SEARCH_LIMIT),
-      vods: index.vods.findAll(words, SEARCH_LIMIT),
-    };
-  }
-  const [photosets, videos, vods] = await Promise.all([
-    searchContent(knex, 'photosets', words, SEARCH_LIMIT),
-    searchContent(knex, 'videos', words, SEARCH_LIMIT),
-    searchContent(knex, 'vods', words, SEARCH_LIMIT),
-  ]);
-  return { photosets, videos, vods };
+async function findMatches(deps: ApiDeps, words: readonly string[], f: SearchFilters, now: number): Promise<Matches> {
+  const index = deps.searchIndex?.current(await deps.cache.generation());
+  return index ? fromIndex(index, words, f, now) : fromDatabase(deps, words, f, now);
 }
 
+/** The cache key's filter part: fixed order, so equal filters are one entry. */
+export const filtersKey = (f: SearchFilters): string =>
+  ['type', 'model', 'tag', 'duration', 'date', 'sort']
+    .map((k) => f[k as keyof SearchFilters])
+    .map((v) => (v === undefined ? '' : encodeURIComponent(v)))
+    .join('&');
+
 /**
- * Items whose title or model name holds every word, in any order. `words` come folded from
- * searchTermParam (foldForSearch, as search_text is written), so the match ignores case and
- * diacritics for every script on every backend.
+ * Items whose title or model name holds every word, in any order, passing the filters, with the
+ * counts per filter value. `words` come folded from searchTermParam (foldForSearch, as search_text
+ * is written), so the match ignores case and diacritics for every script on every backend; none
+ * (the filters-only search) matches every item. A release window counts from the day of the
+ * request, which is in the cache key, so a cached window never outlives its day.
  */
-export function search(deps: ApiDeps, words: readonly string[]): Promise<CachedBody> {
+export function search(deps: ApiDeps, words: readonly string[], f: SearchFilters = {}): Promise<CachedBody> {
+  const now = Date.now();
+  const day = f.date === undefined ? '' : new Date(now).toISOString().slice(0, 10);
   // Words are sorted and unique: any order of the same words is one cache entry. A space cannot be
   // inside a word, so the key is unambiguous.
-  return deps.cache.get(`search:${words.join(' ')}`, async () => {
-    const { photosets, videos, vods } = await findMatches(deps, words);
+  return deps.cache.get(`search:${words.join(' ')}?${filtersKey(f)}${day && `@${day}`}`, async () => {
+    const { photosets, videos, vods, facets } = await findMatches(deps, words, f, now);
     const result: SearchResult = {
       photos: photosets.map((row) => ({ ...hit(row, photoSetThumbnail), photocount: Number(row.photocount ?? 0) })),
       videos: videos.map((row) => ({
@@ -61,6 +109,7 @@ export function search(deps: ApiDeps, words: readonly string[]): Promise<CachedB
         duration: durationOf(row.duration),
         preview: previewOf('vod', row.path, row.encoded),
       })),
+      facets,
     };
     return result;
   });

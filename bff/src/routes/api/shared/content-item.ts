@@ -1,3 +1,4 @@
+import { tagsOf, type TaggedType } from '@media-site/db/content';
 import type { Knex } from 'knex';
 import type { CachedBody } from '../../../cache/catalog-cache';
 import { NotFoundError } from '../../../errors';
@@ -59,17 +60,22 @@ export function contentListing<Row>(
   );
 }
 
-/** One item's page, cached under `key` per catalog generation; 404 `missing` when `find` finds none visible. */
-export function contentDetail<Row>(
+/**
+ * One item's page, cached under `key` per catalog generation, with its tags (links to the search
+ * filtered by each); 404 `missing` when `find` finds none visible.
+ */
+export function contentDetail<Row extends { id: number | string }>(
   { knex, cache }: ApiDeps,
   key: string,
+  type: TaggedType,
   find: (knex: Knex) => Promise<Row | undefined>,
   missing: string,
-  answer: (row: Row) => unknown,
+  answer: (row: Row) => object,
 ): Promise<CachedBody> {
   return cache.get(key, async () => {
     const row = await find(knex);
     if (!row) throw new NotFoundError(missing);
-    return answer(row);
+    const id = Number(row.id);
+    return { ...answer(row), tags: (await tagsOf(knex, type, [id])).get(id) ?? [] };
   });
 }

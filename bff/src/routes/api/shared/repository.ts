@@ -15,7 +15,7 @@ import type { AnchorKey, AnchorList, KeyColumn, PageAnchors } from './page-ancho
 // of a content table, the per-row facts (photo count, encoded), the page anchors' window query, and
 // whether a media folder's item is taken down or not yet released.
 
-const TYPE_OF: Record<ContentTableName, ContentType> = {
+export const TYPE_OF: Record<ContentTableName, ContentType> = {
   photosets: 'photoset',
   freephotosets: 'freephotoset',
   videos: 'video',

@@ -11,10 +11,16 @@ import { parseParam } from './params';
  * remembered under the request path, so cache/fast-path.ts answers repeats before Koa. Only routes
  * declared with this are ever replayed; anything that depends on who asks must not use it.
  */
-export function replayable(cache: CatalogCache, answer: (ctx: RouterContext) => Promise<CachedBody>): RouterMiddleware {
+export function replayable(
+  cache: CatalogCache,
+  answer: (ctx: RouterContext) => Promise<CachedBody>,
+  /** The key it is replayed under: by default the path (the query ignored); undefined: not replayed. */
+  replayKey: (ctx: RouterContext) => string | undefined = (ctx) => pathOf(ctx.req.url ?? ctx.path),
+): RouterMiddleware {
   return async function answerReplayable(ctx) {
     const cached = await answer(ctx);
-    cache.rememberPath(pathOf(ctx.req.url ?? ctx.path), cached);
+    const key = replayKey(ctx);
+    if (key !== undefined) cache.rememberPath(key, cached);
     // The read deadline may have answered 503 already: this late answer is dropped.
     if (ctx.res.headersSent) return;
     ctx.respond = false;

@@ -31,9 +31,10 @@ export function videoDownload(deps: ApiDeps, folder: string): Promise<CachedBody
   return contentDetail(
     deps,
     `video-prename:${folder}`,
+    'video',
     (knex) => videoByPath(knex, folder),
     `no video in folder ${folder}`,
-    (row): VideoPrename => ({
+    (row): Omit<VideoPrename, 'tags'> => ({
       prename: row.prename,
       download: `/members/video/${folder}/${videoDownloadName(row.prename)}`,
       ...toVideoItem(row),

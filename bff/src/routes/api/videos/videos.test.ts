@@ -53,11 +53,13 @@ describeCatalog('video listings and prename', (ctx) => {
       prename: 'clip0',
       download: `/members/video/${plain.path}/clip0001.mpg`,
       ...item(plain),
+      tags: [],
     });
     expect((await ctx().request.get(`/api/videos/prename/${hd.path}`).expect(200)).body).toEqual({
       prename: 'clip1HD',
       download: `/members/video/${hd.path}/clip1HD001.mp4`,
       ...item(hd),
+      tags: [],
     });
   });
 

@@ -31,9 +31,10 @@ export function vodDetail(deps: ApiDeps, folder: string): Promise<CachedBody> {
   return contentDetail(
     deps,
     `vod-prename:${folder}`,
+    'vod',
     (knex) => vodByPath(knex, folder),
     `no VOD in folder ${folder}`,
-    (row): VodDetail => {
+    (row): Omit<VodDetail, 'tags'> => {
       const item = toVodItem(row);
       return { ...item, download: `/members/vod/${item.path}/${vodDownloadName(item)}` };
     },

@@ -32,7 +32,7 @@ describeCatalog('VOD listing and detail', (ctx) => {
         vod.datetoupload >= '2024-01-28'
           ? vod.prename.replace(/\.mov$/, vod.format === 0 ? '.mp4' : '.mpg')
           : `${vod.path}.${vod.format === 0 ? 'mp4' : 'mpg'}`;
-      expect(res.body).toEqual({ ...item(vod), download: `/members/vod/${vod.path}/${name}` });
+      expect(res.body).toEqual({ ...item(vod), download: `/members/vod/${vod.path}/${name}`, tags: [] });
     }
   });
 

@@ -1,4 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
+import { TagList } from '../../../components/TagList';
 import { LazyImage } from '../../../components/LazyImage';
 import { ResourceView } from '../../../components/StatusMessage';
 import { usePageTitle } from '../../../hooks/usePageTitle';
@@ -26,6 +27,7 @@ export function PhotoSetPage() {
           <>
             <ItemTitle title={set.updatename} save={{ type: 'photo', key: folder }} />
             <ItemMeta modelname={set.modelname} datetoupload={set.datetoupload} count={set.count} />
+            <TagList tags={set.tags} />
             {/* Thumbnails are public; the full photos are members-only. A visitor's thumbnail leads to the viewer page, which shows the same lock. */}
             {open ? (
               <SetDownload folder={folder} />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TagList } from '../../../components/TagList';
 import { useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { ResourceView } from '../../../components/StatusMessage';
@@ -28,6 +29,7 @@ export function VideoDetailPage() {
           <>
             <ItemTitle title={video.updatename} save={{ type: 'video', key: folder }} />
             <ItemMeta modelname={video.modelname} datetoupload={video.datetoupload} />
+            <TagList tags={video.tags} />
             <PlayerSection type="video" folder={folder} onGone={() => setGoneFolder(folder)} />
             {gone ? null : (
               <>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TagList } from '../../../components/TagList';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { FrameStrip } from '../../../components/FrameStrip';
 import { formatPrice } from '../../../config/money';
@@ -86,6 +87,7 @@ export function VodDetailPage() {
       <p className="muted">
         {vod.modelname} · Uploaded: {vod.datetoupload}
       </p>
+      <TagList tags={vod.tags} />
       <PlayerSection type="vod" folder={vod.path} onGone={() => setGoneFolder(vod.path)} />
       {goneFolder === vod.path ? null : (
         <>
