@@ -156,12 +156,15 @@ async function ensureScaleCatalog(): Promise<void> {
   try {
     await migrateLatest(knex);
     const counts = await Promise.all(['photosets', 'videos', 'vods'].map(async (t) => Number((await knex(t).count({ n: '*' }))[0]!.n)));
-    if (counts.every((n) => n === ROWS)) return;
+    // A catalog seeded before tags and running times existed is seeded again.
+    const tagged = Number((await knex('content_tags').count({ n: '*' }))[0]!.n) > 0;
+    const timed = (await knex('videos').whereNotNull('duration').first('id')) !== undefined;
+    if (counts.every((n) => n === ROWS) && tagged && timed) return;
   } finally {
     await knex.destroy();
   }
   console.log(`seeding ${ROWS} rows per type into ${DATABASE_URL.replace(/^([\w+.-]+:\/\/)[^@/]*@/, '$1')} ...`);
-  const seeded = spawnSync('npm', ['run', 'seed:scale', '-w', 'db', '--', '--rows', String(ROWS)], {
+  const seeded = spawnSync('npm', ['run', 'seed:scale', '-w', 'ops', '--', '--rows', String(ROWS)], {
     stdio: 'inherit',
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL },
@@ -275,8 +278,20 @@ async function coldSearch(): Promise<void> {
     `search ${label} ${JSON.stringify(term)}`,
     `/api/search/${encodeURIComponent(term)}`,
   ];
+  const tag = String((await knex('content_tags').where({ content_type: 'photoset', content_id: 1 }).first('tag'))?.tag ?? 'studio');
+  const filtered = (label: string, term: string, query: string): [string, string] => [
+    `search ${label} ${JSON.stringify(term)} ?${query}`,
+    `/api/search${term ? `/${encodeURIComponent(term)}` : ''}?${query}`,
+  ];
   const cases = [
     search('common word', commonWord),
+    // Filters and sorts count every match (the facets) and order them: the widest questions.
+    filtered('common word, tag', commonWord, `tag=${encodeURIComponent(tag)}`),
+    filtered('common word, newest', commonWord, 'sort=newest'),
+    filtered('common word, 10-30 min, longest', commonWord, 'duration=medium&sort=longest'),
+    filtered('tag alone (every row)', '', `tag=${encodeURIComponent(tag)}`),
+    filtered('tag alone, past year, newest', '', `tag=${encodeURIComponent(tag)}&date=year&sort=newest`),
+    filtered('type alone, longest (every row)', '', 'type=vods&sort=longest'),
     search('model name (rare)', terms.modelname),
     search('absent (no early stop)', 'zzqx'),
     search('1 char', 'q'),

@@ -90,9 +90,10 @@ type Build = (id: number) => object | object[];
 function builders(modelCount: number): Record<'photosets' | 'videos' | 'vods', Build> {
   return {
     photosets: (id) => content('photosets', id, modelCount).row,
+    // Running times from 1 minute to 1 hour, so the search's length filters split the catalog.
     videos: (id) => {
-      const { row } = content('videos', id, modelCount);
-      return { ...row, prename: videoPrename(id, `S${id}_${camelName(row.updatename)}`) };
+      const { prng, row } = content('videos', id, modelCount);
+      return { ...row, prename: videoPrename(id, `S${id}_${camelName(row.updatename)}`), duration: prng.int(60, 3600) };
     },
     vods: (id) => {
       const { prng, row } = content('vods', id, modelCount);
@@ -101,6 +102,7 @@ function builders(modelCount: number): Record<'photosets' | 'videos' | 'vods', B
         prename: `S${id}_${camelName(row.updatename)}.mp4`,
         format: prng.int(0, 1),
         price: VOD_PRICES[id % VOD_PRICES.length],
+        duration: prng.int(60, 3600),
       };
     },
   };

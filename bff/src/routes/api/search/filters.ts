@@ -2,7 +2,6 @@ import {
   DATE_WINDOW_DAYS,
   DURATION_RANGE_S,
   SEARCH_DATES,
-  SEARCH_DURATIONS,
   SEARCH_TAG_FACETS,
   type SearchDate,
   type SearchDuration,
@@ -44,31 +43,30 @@ export function dateFloor(window: SearchDate, now: number): string {
 export const durationBucket = (seconds: number | string | null | undefined): SearchDuration | undefined => {
   const s = Number(seconds ?? 0);
   if (!(s > 0)) return undefined;
-  return SEARCH_DURATIONS.find((d) => s >= DURATION_RANGE_S[d][0] && s < DURATION_RANGE_S[d][1]);
+  return s < DURATION_RANGE_S.short[1] ? 'short' : s < DURATION_RANGE_S.medium[1] ? 'medium' : 'long';
 };
 
-type Check = 'model' | 'tag' | 'duration' | 'date';
-
-/**
- * A row's test against every filter but `except` (a count per value of one filter applies the
- * others). A duration filter leaves out photo sets, which have no running time.
- */
-function passes(row: FacetRow, table: ContentTable, f: SearchFilters, floors: DateFloors, except?: Check): boolean {
-  if (f.model !== undefined && except !== 'model' && row.modelname !== f.model) return false;
-  if (f.tag !== undefined && except !== 'tag' && !row.tags.includes(f.tag)) return false;
-  if (f.duration !== undefined && except !== 'duration' && (table === 'photosets' || durationBucket(row.duration) !== f.duration))
-    return false;
-  if (f.date !== undefined && except !== 'date' && row.datetoupload.slice(0, 10) < floors[f.date]) return false;
-  return true;
-}
+// Which filters a row fails, one bit each (0: it passes them all).
+const MODEL = 1;
+const TAG = 2;
+const DURATION = 4;
+const DATE = 8;
 
 type DateFloors = Record<SearchDate, string>;
 const floorsAt = (now: number): DateFloors => Object.fromEntries(SEARCH_DATES.map((d) => [d, dateFloor(d, now)])) as DateFloors;
 
-/** A row's test against every filter (the type filter is the caller's: it picks the tables). */
-export function matcher(table: ContentTable, f: SearchFilters, now: number): (row: FacetRow) => boolean {
-  const floors = floorsAt(now);
-  return (row) => passes(row, table, f, floors);
+/**
+ * The filters a row fails, as bits: each row is tested once, and a count per value of one filter
+ * (every other filter applied) masks that filter's bit. A duration filter leaves out photo sets,
+ * which have no running time. `datetoupload` is `YYYY-MM-DD` (both loaders cut it so).
+ */
+function misses(row: FacetRow, table: ContentTable, f: SearchFilters, floor: string | undefined): number {
+  let miss = 0;
+  if (f.model !== undefined && row.modelname !== f.model) miss |= MODEL;
+  if (f.tag !== undefined && !row.tags.includes(f.tag)) miss |= TAG;
+  if (f.duration !== undefined && (table === 'photosets' || durationBucket(row.duration) !== f.duration)) miss |= DURATION;
+  if (floor !== undefined && row.datetoupload < floor) miss |= DATE;
+  return miss;
 }
 
 const TYPE_OF_TABLE: Record<ContentTable, SearchType> = { photosets: 'photos', videos: 'videos', vods: 'vods' };
@@ -80,6 +78,7 @@ export class FacetCounter {
   private readonly dates: Record<SearchDate, number> = { week: 0, month: 0, year: 0 };
   private readonly tags = new Map<string, number>();
   private readonly floors: DateFloors;
+  private readonly floor: string | undefined;
   capped = false;
 
   constructor(
@@ -87,27 +86,33 @@ export class FacetCounter {
     now: number,
   ) {
     this.floors = floorsAt(now);
+    this.floor = f.date === undefined ? undefined : this.floors[f.date];
   }
 
   /**
-   * Counts one row that matched the words: under the type count when it passes every filter; under
-   * each duration, date and tag when it passes every other filter and the type filter.
+   * Counts one row that matched the words: under its type when it passes every filter; under its
+   * duration, date window and tags when it passes every other filter and the type filter. True when
+   * it passes every filter and the type: a result.
    */
-  add(table: ContentTable, row: FacetRow): void {
+  add(table: ContentTable, row: FacetRow): boolean {
     const { f, floors } = this;
-    const ofType = f.type === undefined || f.type === TYPE_OF_TABLE[table];
-    if (passes(row, table, f, floors)) this.types[TYPE_OF_TABLE[table]]++;
-    if (!ofType) return;
-    if (table !== 'photosets' && passes(row, table, f, floors, 'duration')) {
+    const miss = misses(row, table, f, this.floor);
+    if (miss === 0) this.types[TYPE_OF_TABLE[table]]++;
+    if (f.type !== undefined && f.type !== TYPE_OF_TABLE[table]) return false;
+    if ((miss & ~DURATION) === 0 && table !== 'photosets') {
       const bucket = durationBucket(row.duration);
       if (bucket) this.durations[bucket]++;
     }
-    if (passes(row, table, f, floors, 'date')) {
-      const day = row.datetoupload.slice(0, 10);
-      for (const d of SEARCH_DATES) if (day >= floors[d]) this.dates[d]++;
+    if ((miss & ~DATE) === 0) {
+      const day = row.datetoupload;
+      if (day >= floors.year) {
+        this.dates.year++;
+        if (day >= floors.month) this.dates.month++;
+        if (day >= floors.week) this.dates.week++;
+      }
     }
-    if (row.tags.length && passes(row, table, f, floors, 'tag'))
-      for (const tag of row.tags) this.tags.set(tag, (this.tags.get(tag) ?? 0) + 1);
+    if ((miss & ~TAG) === 0) for (const tag of row.tags) this.tags.set(tag, (this.tags.get(tag) ?? 0) + 1);
+    return miss === 0;
   }
 
   result(): SearchFacets {

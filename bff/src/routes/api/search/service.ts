@@ -4,7 +4,7 @@ import type { ApiDeps } from '../deps';
 import type { ContentTable } from '../shared/content-page';
 import { durationOf, previewOf } from '../shared/facts';
 import { photoSetThumbnail, videoThumbnail, vodThumbnail } from '../shared/media-urls';
-import { comparator, FacetCounter, firstBy, matcher, type SearchFilters } from './filters';
+import { comparator, FacetCounter, firstBy, type SearchFilters } from './filters';
 import { scanFacetRows, searchContent, type SearchRow } from './repository';
 
 export const SEARCH_LIMIT = 50;
@@ -23,7 +23,8 @@ const hit = (row: SearchRow, thumbnail: (path: string) => string) => ({
 
 type Matches = Record<ContentTable, SearchRow[]> & { facets: SearchResult['facets'] };
 
-const wanted = (table: ContentTable, f: SearchFilters) => f.type === undefined || f.type === TYPE_OF_TABLE[table];
+const wanted = (table: ContentTable, f: SearchFilters) =>
+  (f.type === undefined || f.type === TYPE_OF_TABLE[table]) && !(f.duration !== undefined && table === 'photosets');
 
 /**
  * From the in-process index: every row holding the words (all rows when there are none), counted
@@ -39,14 +40,10 @@ function fromIndex(
   const found = {} as Record<ContentTable, SearchRow[]>;
   for (const table of TABLES) {
     const rows = words.length ? index[table].findAll(words, Number.POSITIVE_INFINITY) : index[table].all;
-    const pass = matcher(table, f, now);
-    for (const row of rows) counter.add(table, row);
-    if (!wanted(table, f) || (f.duration !== undefined && table === 'photosets')) {
-      found[table] = [];
-      continue;
-    }
+    // One pass: every row is counted; those passing every filter are the results, in load (A–Z) order.
+    const kept: SearchRow[] = [];
+    for (const row of rows) if (counter.add(table, row)) kept.push(row);
     const compare = comparator(table, f.sort ?? 'alpha');
-    const kept = rows.filter(pass);
     found[table] = compare ? firstBy(kept, compare, SEARCH_LIMIT) : kept.slice(0, SEARCH_LIMIT);
   }
   return { ...found, facets: counter.result() };
