@@ -28,7 +28,7 @@ function stubBff(req: IncomingMessage, res: ServerResponse): void {
     'Content-Type': 'application/json',
     ...accel,
     // A catalog answer of the generation nginx keys on (startNginx's link points at g0).
-    ...(req.url?.startsWith('/api/photos/') ? { 'X-Catalog-Generation': '0' } : {}),
+    ...(/^\/api\/(?:photos|search)\//.test(req.url ?? '') ? { 'X-Catalog-Generation': '0' } : {}),
   });
   res.end(JSON.stringify({ from: 'bff', url: req.url }));
 }
@@ -112,6 +112,24 @@ describe('the API cache and queries', () => {
     // The bff is asked without the query too: what is stored is what it answered for that path.
     expect((await send('/api/photos/8?x=1&y=2')).headers['x-cache-status']).toBe('MISS');
     expect(seen.at(-1)).toBe('/api/photos/8');
+  });
+
+  it("a search's filters reach the bff and are part of its key: one entry per filtered search", async () => {
+    const plain = await send('/api/search/flex');
+    expect(plain.headers['x-cache-status']).toBe('MISS');
+    expect(seen.at(-1)).toBe('/api/search/flex');
+    const stored = await cacheEntries();
+    const filtered = await send('/api/search/flex?type=videos&tag=night%20drive');
+    expect(filtered.headers['x-cache-status']).toBe('MISS');
+    expect(seen.at(-1)).toBe('/api/search/flex?type=videos&tag=night%20drive');
+    expect(JSON.parse(filtered.body).url).toBe('/api/search/flex?type=videos&tag=night%20drive');
+    expect(await cacheEntries()).toBe(stored + 1);
+    const before = seen.length;
+    expect((await send('/api/search/flex?type=videos&tag=night%20drive')).headers['x-cache-status']).toBe('HIT');
+    const again = await send('/api/search/flex');
+    expect(again.headers['x-cache-status']).toBe('HIT');
+    expect(JSON.parse(again.body).url).toBe('/api/search/flex');
+    expect(seen.length).toBe(before);
   });
 });
 
