@@ -104,8 +104,16 @@ export const paymentConfig = z.strictObject({
   providerBase: z.string(),
   clientAccnum: z.number().int(),
   clientSubacc: z.number().int(),
-  /** A decimal like "14.99". */
+  /** A decimal like "14.99": what every full period costs. */
   membershipPrice: z.string(),
+  /** What a new member is charged now (the console's Prices, else the configuration), as contracts/src/membership-offer.ts words it. */
+  offer: z.strictObject({
+    price: z.string(),
+    periodDays: z.number().int(),
+    trial: z.strictObject({ price: z.string(), days: z.number().int() }).nullable(),
+    /** False when memberships are sold without rebills. */
+    renews: z.boolean(),
+  }),
 });
 export type PaymentConfig = z.infer<typeof paymentConfig>;
 

@@ -26,6 +26,7 @@ import * as m027 from './migrations/027_ingest_attempts';
 import * as m028 from './migrations/028_saved_items';
 import * as m029 from './migrations/029_release_mail';
 import * as m030 from './migrations/030_content_tags';
+import * as m031 from './migrations/031_membership_offers';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '028_saved_items': m028,
   '029_release_mail': m029,
   '030_content_tags': m030,
+  '031_membership_offers': m031,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -180,7 +180,13 @@ interface CapturedQuery {
 async function coldFigures(): Promise<void> {
   await ensureScaleCatalog();
   const knex = createKnex(DATABASE_URL);
-  const config = loadConfig({ BFF_PORT: '0', DATABASE_URL, CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    BFF_PORT: '0',
+    DATABASE_URL,
+    CACHE_TTL_SECONDS: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SEARCH_PER_MINUTE: '100000',
+  });
   // The running bff builds every listing's page anchors after each catalog change: time that for
   // a change made now, then the first deep pages find them ready.
   let anchorBuilds = 0;
@@ -300,7 +306,15 @@ async function coldSearch(): Promise<void> {
     search('2 chars absent (full walk)', 'zq'),
   ];
   for (const mode of ['on', 'off'] as const) {
-    const config = loadConfig({ BFF_PORT: '0', DATABASE_URL, CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'silent', SEARCH_INDEX: mode });
+    const config = loadConfig({
+      BFF_PORT: '0',
+      DATABASE_URL,
+      CACHE_TTL_SECONDS: '0',
+      LOG_LEVEL: 'silent',
+      SEARCH_INDEX: mode,
+      // Every request here is a cache miss on purpose: no per-address limit in the way.
+      RATE_LIMIT_SEARCH_PER_MINUTE: '100000',
+    });
     const bff = await startBff(config, { knex: createKnex(DATABASE_URL) });
     const captured: CapturedQuery[] = [];
     bff.knex.on('query', (q: CapturedQuery) => captured.push({ sql: q.sql, bindings: q.bindings }));

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshotDir } from './browser';
-import { fillPaymentForm, startPaymentSite, type PaymentSite } from './payment-kit';
+import { AdminKit, adminShot } from './admin-kit';
+import { screenshotDir, type Site } from './browser';
+import { fillPaymentForm, providerCharges, startPaymentSite, type PaymentSite } from './payment-kit';
 
 /**
  * The join page a payer trusts, in Chromium against the provider simulator: it opens with
@@ -51,6 +52,8 @@ describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => 
   it('opens with what members get and the card form; the e-mail route is the alternative below it', async () => {
     const page = await openJoin(viewport);
     const main = page.locator('main');
+    // The price is the server's offer, stated once it has arrived.
+    await main.getByText('$14.99 for 30 days', { exact: true }).waitFor();
     const text = await main.innerText();
     // What members get and the price come first, before any mention of the e-mail route.
     expect(text.indexOf('Members get')).toBeGreaterThan(-1);
@@ -95,5 +98,84 @@ describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => 
     await form.getByText('Transaction failed.').scrollIntoViewIfNeeded();
     await shot(page, 'declined', viewport.width);
     await page.context().close();
+  });
+});
+
+// Issue 38: the owner sets a trial in the console; the join page states exactly those terms before
+// the card, and the provider is asked to charge exactly them.
+describe('a trial set in the console', () => {
+  // The console's kit opens pages on a Site; the payment site gives the same pages.
+  const admins = new AdminKit(
+    () =>
+      ({
+        stack: site.stack,
+        async open({ width = 1280, height = 800 } = {}) {
+          const page = await site.newPage();
+          await page.setViewportSize({ width, height });
+          return { page, errors: [] };
+        },
+      }) as unknown as Site,
+  );
+
+  it('is what /join states and what the provider is asked to charge', async () => {
+    await admins.addWithCli('prices_owner', 'owner');
+    const { page: console } = await admins.signIn('prices_owner', 'desktop');
+    try {
+      await console.getByRole('link', { name: 'Prices' }).click();
+      await console.getByRole('heading', { name: 'Membership for new sign-ups' }).waitFor();
+      await console.getByLabel('Price', { exact: true }).fill('19.99');
+      await console.getByLabel('Every (days)').fill('30');
+      await console.getByLabel('Offer a trial').check();
+      await console.getByLabel('Trial price').fill('1.95');
+      await console.getByLabel('Trial length (days)').fill('2');
+      const terms = '$1.95 today for a 2-day trial, then $19.99 every 30 days until you cancel, first charged when the trial ends.';
+      await console.getByText(`New members will be charged: ${terms}`).waitFor();
+      await console.getByRole('button', { name: 'Save prices' }).click();
+      await console.getByRole('button', { name: 'Yes, save prices' }).click();
+      await console.getByText('Saved. New sign-ups get these terms.').waitFor();
+      await adminShot(console, 'prices', 'trial', 'desktop');
+
+      for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+        const page = await site.newPage();
+        await page.setViewportSize(viewport);
+        await page.goto('/join');
+        await page.locator('main .join-lead').getByText('$1.95 for 2 days', { exact: true }).waitFor();
+        expect(await page.locator('main .join-lead').innerText()).toBe(
+          '$1.95 for 2 days, then $19.99 every 30 days until you cancel. Members get:',
+        );
+        // The form on its own page: the heading, the terms above the card fields, the amount on the button.
+        await page.goto('/ccbill');
+        await page.getByRole('heading', { name: 'Join: $1.95 for 2 days' }).waitFor();
+        expect(await page.getByTestId('join-terms').innerText()).toBe(terms);
+        expect(await page.getByRole('button', { name: /^Pay / }).innerText()).toBe('Pay $1.95');
+        await page.screenshot({ path: join(screenshotDir, `join-trial-${name}-${viewport.width}.png`), fullPage: false });
+        await page.context().close();
+      }
+
+      // A phone joins in /join's frame: charged the trial, then the membership, as stated.
+      const page = await site.newPage();
+      await page.setViewportSize(VIEWPORTS.phone);
+      await page.goto('/join');
+      const form = page.frameLocator('iframe.join-frame');
+      await form.getByRole('button', { name: 'Pay $1.95' }).waitFor();
+      const before = (await providerCharges(site)).length;
+      await fillPaymentForm(site, form, 'e2e_trial_1', '1111');
+      await form.getByRole('button', { name: 'Pay $1.95' }).click();
+      await form.locator('.payment-status').getByText('Transaction successful!').waitFor({ timeout: 30_000 });
+      const charges = (await (await fetch(`${site.providerUrl}/_sim/charges`)).json()) as { charges: Array<Record<string, unknown>> };
+      expect(charges.charges.slice(before)).toEqual([
+        expect.objectContaining({
+          approved: true,
+          initialPrice: '1.95',
+          initialPeriod: '2',
+          recurringPrice: '19.99',
+          recurringPeriod: '30',
+        }),
+      ]);
+      await page.context().close();
+    } finally {
+      await admins.withKnex((knex) => knex('membership_offers').delete());
+      await console.context().close();
+    }
   });
 });

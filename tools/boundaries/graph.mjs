@@ -93,6 +93,7 @@ export const BROWSER_CONTRACTS = [
   'content-bulk-limits',
   'errors',
   'member-rules',
+  'membership-offer',
   'player-quality',
   'provider',
   'queue-names',

@@ -40,6 +40,8 @@ export interface AccountSettings {
   paymentPerMinute: number;
   /** `GET /api/username-available` per address. */
   usernameChecksPerMinute: number;
+  /** Searches computed (cache misses) per address block and minute. */
+  searchesPerMinute: number;
   /** Playback position writes per member (PUT/DELETE /api/positions/...). */
   positionWritesPerMinute: number;
   /** REPORT_HOLIDAYS: the report form promises the deadlines operators work to (db's CLI reads the same). */

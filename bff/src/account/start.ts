@@ -58,6 +58,7 @@ export function accountSettings(config: BffConfig): AccountSettings {
     loginPerAccount: config.RATE_LIMIT_LOGIN_PER_ACCOUNT,
     paymentPerMinute: config.RATE_LIMIT_PAYMENT_PER_MINUTE,
     usernameChecksPerMinute: config.RATE_LIMIT_USERNAME_PER_MINUTE,
+    searchesPerMinute: config.RATE_LIMIT_SEARCH_PER_MINUTE,
     positionWritesPerMinute: config.RATE_LIMIT_POSITION_PER_MINUTE,
     reportHolidays: config.REPORT_HOLIDAYS,
     admin: {

@@ -92,7 +92,9 @@ export const providerConfigShape = {
     .string()
     .regex(/^\d{1,5}\.\d{2}$/, 'a decimal like 14.99')
     .default('14.99')
-    .describe('what a membership costs (spec §9); never taken from a request'),
+    .describe(
+      'what a membership costs (spec §9) until an owner sets prices in the console (its Prices screen wins); never taken from a request',
+    ),
   // Shared with the operator CLI's reconcile, which reads them without this configuration.
   MEMBERSHIP_PERIOD_DAYS: membershipTermsShape.MEMBERSHIP_PERIOD_DAYS,
   MEMBERSHIP_REBILLS: membershipTermsShape.MEMBERSHIP_REBILLS,

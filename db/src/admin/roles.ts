@@ -8,10 +8,11 @@ export { ADMIN_ROLES, type AdminRole };
 /**
  * What a console route needs. `content:read` is every role's; `content` (changes) is not support's;
  * `operations` (the dashboard's purge outbox and recorded errors) is the owner's alone; `queues` (the
- * Queues screen: see and act on the encode, ingest, mail and purge queues) the owner's and moderators'.
+ * Queues screen: see and act on the encode, ingest, mail and purge queues) the owner's and moderators';
+ * `prices` (set what new members are charged; `payments` may read it) the owner's alone.
  */
 export type AdminAbility =
-  'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments' | 'operations' | 'queues';
+  'admins' | 'audit' | 'reports' | 'takedowns' | 'content' | 'content:read' | 'members' | 'payments' | 'operations' | 'queues' | 'prices';
 
 const ABILITIES: Record<Exclude<AdminRole, 'owner'>, readonly AdminAbility[]> = {
   moderator: ['reports', 'takedowns', 'content', 'content:read', 'queues'],

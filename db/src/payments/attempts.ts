@@ -17,6 +17,10 @@ export interface AttemptRow {
   provider_subscription_id: string | null;
   decline_text: string | null;
   created_at: number;
+  /** Memberships since migration 031: the first period (a trial's or a full one) and what follows it; null before. */
+  period_days: number | null;
+  recurring_price: string | null;
+  recurring_period_days: number | null;
 }
 
 export interface NewAttempt {
@@ -31,6 +35,8 @@ export interface NewAttempt {
   currencyCode: number;
   reservation: string;
   now: number;
+  /** A membership's terms as sold (membership_offers): its first period, then the recurring price and period. */
+  terms?: { periodDays: number; recurringPrice: string; recurringPeriodDays: number } | undefined;
 }
 
 const OPEN: AttemptStatus[] = ['pending', 'unknown'];
@@ -53,6 +59,9 @@ function toAttempt(row: Record<string, unknown> | undefined): AttemptRow | undef
     provider_subscription_id: row.provider_subscription_id === null ? null : String(row.provider_subscription_id),
     decline_text: (row.decline_text as string | null) ?? null,
     created_at: Number(row.created_at),
+    period_days: n(row.period_days),
+    recurring_price: row.recurring_price == null ? null : String(row.recurring_price),
+    recurring_period_days: n(row.recurring_period_days),
   };
 }
 
@@ -72,6 +81,9 @@ export async function insertAttempt(db: Knex, a: NewAttempt): Promise<number> {
     reservation: a.reservation,
     created_at: a.now,
     updated_at: a.now,
+    period_days: a.terms?.periodDays ?? null,
+    recurring_price: a.terms?.recurringPrice ?? null,
+    recurring_period_days: a.terms?.recurringPeriodDays ?? null,
   });
   return Number(id);
 }

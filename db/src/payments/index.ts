@@ -36,3 +36,4 @@ export {
   type SubscriptionStatus,
 } from './subscriptions';
 export { membershipTermsShape } from './terms';
+export { chargeTerms, checkOffer, currentOffer, setOffer, type OfferInForce } from './offers';

@@ -42,8 +42,17 @@ export async function settleApproved(
     const memberId = attempt.kind === 'membership' ? await createMember(trx, attempt, now) : attempt.member_id;
     if (memberId === null) throw new Error(`attempt ${attemptId} has no member`);
     await trx('payment_attempts').where({ id: attemptId }).update({ member_id: memberId });
-    const paidUntil = attempt.kind === 'membership' ? now + options.membership.periodDays * DAY_MS : null;
-    await insertSubscription(trx, { memberId, kind: attempt.kind, vodId: attempt.vod_id, providerSubscriptionId, paidUntil, now });
+    // The first period as sold (a trial's); attempts recorded before migration 031 have none.
+    const paidUntil = attempt.kind === 'membership' ? now + (attempt.period_days ?? options.membership.periodDays) * DAY_MS : null;
+    await insertSubscription(trx, {
+      memberId,
+      kind: attempt.kind,
+      vodId: attempt.vod_id,
+      providerSubscriptionId,
+      paidUntil,
+      now,
+      periodDays: attempt.kind === 'membership' ? attempt.recurring_period_days : null,
+    });
     await enqueueReceipt(
       trx,
       options,
@@ -90,9 +99,17 @@ export async function enqueueReceipt(
     subscriptionId: attempt.provider_subscription_id,
   };
   if (attempt.kind === 'membership') {
+    const trial =
+      attempt.recurring_price !== null &&
+      attempt.period_days !== null &&
+      attempt.recurring_period_days !== null &&
+      attempt.recurring_price !== attempt.amount
+        ? { recurringPrice: attempt.recurring_price, recurringPeriodDays: attempt.recurring_period_days }
+        : null;
     const mail = welcomeReceiptMail(options.site, {
       ...facts,
-      periodDays: options.membership.periodDays,
+      periodDays: attempt.period_days ?? options.membership.periodDays,
+      trial,
       renews: options.membership.rebills > 0,
       paidUntil: paidUntil ?? now,
     });

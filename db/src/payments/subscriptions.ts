@@ -11,6 +11,8 @@ export interface SubscriptionRow {
   provider_subscription_id: string | null;
   status: SubscriptionStatus;
   paid_until: number | null;
+  /** The period a renewal adds, as sold (migration 031); null: the configured one. */
+  period_days: number | null;
 }
 
 function toSubscription(row: Record<string, unknown> | undefined): SubscriptionRow | undefined {
@@ -23,6 +25,7 @@ function toSubscription(row: Record<string, unknown> | undefined): SubscriptionR
     provider_subscription_id: row.provider_subscription_id === null ? null : String(row.provider_subscription_id),
     status: row.status as SubscriptionStatus,
     paid_until: numOrNull(row.paid_until),
+    period_days: numOrNull(row.period_days),
   };
 }
 
@@ -36,6 +39,8 @@ export async function insertSubscription(
     providerSubscriptionId: string | null;
     paidUntil: number | null;
     now: number;
+    /** The period a renewal adds, as sold; undefined: the configured one. */
+    periodDays?: number | null | undefined;
   },
 ): Promise<number> {
   const [id] = await db('subscriptions').insert({
@@ -45,6 +50,7 @@ export async function insertSubscription(
     provider_subscription_id: s.providerSubscriptionId,
     status: 'active',
     paid_until: s.paidUntil,
+    period_days: s.periodDays ?? null,
     created_at: s.now,
     updated_at: s.now,
   });

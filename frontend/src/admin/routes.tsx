@@ -9,6 +9,7 @@ import { Dashboard } from './dashboard/Dashboard';
 import { Ingest } from './ingest/Ingest';
 import { Members } from './members/Members';
 import { Passkeys } from './passkeys/Passkeys';
+import { Prices } from './prices/Prices';
 import { Queues } from './queues/Queues';
 import { Reports } from './reports/Reports';
 import { screenPath, screensOf, TITLES, type Screen } from './screens';
@@ -24,6 +25,7 @@ const SCREEN: Record<Screen, (session: Session) => ReactElement> = {
   dashboard: ({ onSignedOut }) => <Dashboard onSignedOut={onSignedOut} />,
   audit: ({ onSignedOut }) => <AuditLog onSignedOut={onSignedOut} />,
   members: ({ onSignedOut }) => <Members onSignedOut={onSignedOut} />,
+  prices: ({ me, onSignedOut }) => <Prices onSignedOut={onSignedOut} canChange={me.role === 'owner'} />,
   reports: ({ onSignedOut }) => <Reports onSignedOut={onSignedOut} />,
   content: ({ me, onSignedOut }) => <Content onSignedOut={onSignedOut} canChange={me.role !== 'support'} />,
   admins: ({ me, onSignedOut }) => <Admins me={me.name} onSignedOut={onSignedOut} />,

@@ -1,13 +1,14 @@
 import type { AdminRole } from './shared/api';
 
 export type Screen =
-  'dashboard' | 'audit' | 'members' | 'reports' | 'content' | 'ingest' | 'queues' | 'coming-soon' | 'admins' | 'passkeys';
+  'dashboard' | 'audit' | 'members' | 'prices' | 'reports' | 'content' | 'ingest' | 'queues' | 'coming-soon' | 'admins' | 'passkeys';
 
 /** Each screen's name in the menu, its heading and the page title. */
 export const TITLES: Record<Screen, string> = {
   dashboard: 'Dashboard',
   audit: 'Audit log',
   members: 'Members',
+  prices: 'Prices',
   reports: 'Reports',
   content: 'Content',
   admins: 'Admins',
@@ -22,9 +23,9 @@ export const TITLES: Record<Screen, string> = {
  * db/src/admin/roles.ts; the API refuses the rest.
  */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'reports', 'content', 'ingest', 'queues', 'coming-soon', 'admins', 'passkeys'],
+  owner: ['dashboard', 'audit', 'members', 'prices', 'reports', 'content', 'ingest', 'queues', 'coming-soon', 'admins', 'passkeys'],
   moderator: ['reports', 'content', 'ingest', 'queues', 'coming-soon', 'dashboard', 'passkeys'],
-  support: ['members', 'content', 'dashboard', 'passkeys'],
+  support: ['members', 'prices', 'content', 'dashboard', 'passkeys'],
 };
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];

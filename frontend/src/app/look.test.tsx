@@ -1,7 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LazyImage } from '../components/LazyImage';
-import { MEMBERSHIP_PITCH } from '../features/info/membership';
 import { continueItem, vod } from '../test/fixtures';
 import { json, renderAt, resetSession, signedIn, stubFetch } from '../test/render';
 
@@ -16,9 +15,13 @@ function stubSite({ member = false, vods = [] as unknown[] } = {}) {
     if (url === '/api/me') return json(MEMBER);
     if (url === '/api/positions') return json({ items: [continueItem()] });
     if (url === '/api/vod/1') return json(vods);
+    if (url === '/api/payment-config')
+      return json({ providerBase: '', clientAccnum: 1, clientSubacc: 0, membershipPrice: '14.99', offer: OFFER });
     return json([]);
   });
 }
+
+const OFFER = { price: '14.99', periodDays: 30, trial: null, renews: true };
 
 afterEach(resetSession);
 
@@ -56,8 +59,10 @@ describe('home hero', () => {
     stubSite();
     renderAt('/');
     const hero = await screen.findByRole('region', { name: 'Membership' });
-    expect(hero.textContent).toContain(MEMBERSHIP_PITCH);
-    expect(MEMBERSHIP_PITCH).toContain('$14.99');
+    // The price is the server's offer (the console's Prices), said once it has arrived.
+    await within(hero).findByText(
+      'Full-size photo sets, videos that play right in the page and downloads that resume: $14.99 for 30 days.',
+    );
     expect(within(hero).getByRole('link', { name: 'Join' }).getAttribute('href')).toBe('/join');
     expect(within(hero).getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
     // The spec's top link stays first on the page, the hero comes after it, the columns after both.

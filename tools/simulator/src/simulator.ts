@@ -52,6 +52,11 @@ export interface ChargeRecord {
   subscriptionId: string | null;
   transactionId: string;
   initialPrice: string;
+  /** The rest of the terms as received, so a test can check exactly what a member was charged on. */
+  initialPeriod: string;
+  recurringPrice: string;
+  recurringPeriod: string;
+  rebills: string;
   currencyCode: string;
   passThrough: Record<string, string>;
 }
@@ -270,6 +275,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       subscriptionId: null,
       transactionId: digits(18),
       initialPrice: String(body.initialPrice),
+      initialPeriod: String(body.initialPeriod),
+      recurringPrice: String(body.recurringPrice ?? ''),
+      recurringPeriod: String(body.recurringPeriod ?? ''),
+      rebills: String(body.rebills ?? ''),
       currencyCode: String(body.currencyCode),
       passThrough,
     };

@@ -34,7 +34,10 @@ export interface MembershipReceipt {
   username: string;
   amount: string;
   currencyCode: number;
+  /** The first period (a trial's, when there is one). */
   periodDays: number;
+  /** A trial: what the membership costs after it, and every how many days. */
+  trial?: { recurringPrice: string; recurringPeriodDays: number } | null | undefined;
   /** False when the membership was sold with no rebills. */
   renews: boolean;
   /** When the charge was approved (Unix ms). */
@@ -52,7 +55,12 @@ export function welcomeReceiptMail(site: MailSite, m: MembershipReceipt): Render
     { link: siteLink(site, '/login'), label: 'Sign in' },
     {
       rows: [
-        ['Product', `Membership, ${m.periodDays} days${m.renews ? ', renews automatically' : ', does not renew'}`],
+        [
+          'Product',
+          m.trial
+            ? `Membership, ${m.periodDays}-day trial, then ${formatAmount(m.trial.recurringPrice, m.currencyCode)} every ${m.trial.recurringPeriodDays} days${m.renews ? ' until you cancel' : ''}`
+            : `Membership, ${m.periodDays} days${m.renews ? ', renews automatically' : ', does not renew'}`,
+        ],
         ['Amount', formatAmount(m.amount, m.currencyCode)],
         ['Date', mailDate(m.paidAt)],
         ['Access until', mailDate(m.paidUntil)],

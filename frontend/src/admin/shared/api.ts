@@ -33,6 +33,7 @@ import type {
   PasskeySummary,
 } from '@media-site/contracts/admin';
 import type { QueueActionAnswer, QueueName, QueuesPage } from '@media-site/contracts/admin-queues';
+import type { PricesAnswer, PricesBody } from '@media-site/contracts/admin-prices';
 import type { SiteStatus } from '@media-site/contracts/site-status';
 import type {
   BulkAction,
@@ -71,6 +72,8 @@ export type {
   DashboardData,
   Enrolment,
   IngestRun,
+  PricesAnswer,
+  PricesBody,
   ScheduledItem,
 };
 export type Me = AdminMe;
@@ -199,6 +202,8 @@ export const adminApi = {
     return (await res.json()) as SiteStatus;
   },
   maintenance: (on: boolean, message?: string) => post<SiteStatus>('/maintenance', { on, ...(message ? { message } : {}) }),
+  prices: () => call<PricesAnswer>('/prices'),
+  setPrices: (offer: PricesBody) => call<PricesAnswer>('/prices', { method: 'PUT', body: JSON.stringify(offer) }),
 };
 
 export const contentApi = {

@@ -1,5 +1,3 @@
-import { JOIN_FEE } from '../../config/site';
-
 /** What a membership gives: listed on /join before the form, and the pitch of home's hero. */
 export const MEMBER_GETS = [
   'Every photo set in full size, with a ZIP of the whole set',
@@ -7,5 +5,6 @@ export const MEMBER_GETS = [
   'Downloads that resume where they stopped',
 ];
 
-/** Home's one-line pitch to visitors: the same promises, in one breath. */
-export const MEMBERSHIP_PITCH = `Full-size photo sets, videos that play right in the page and downloads that resume: ${JOIN_FEE} for 30 days.`;
+/** Home's one-line pitch to visitors: the same promises, in one breath; the price once the server has said it. */
+export const membershipPitch = (price: string | undefined): string =>
+  `Full-size photo sets, videos that play right in the page and downloads that resume${price ? `: ${price}` : ''}.`;

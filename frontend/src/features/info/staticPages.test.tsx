@@ -2,8 +2,10 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderAt, stubFetch, json } from '../../test/render';
 
-async function pageText(path: string): Promise<string> {
-  stubFetch(() => json([]));
+const CONFIG = { providerBase: '', clientAccnum: 1, clientSubacc: 0, membershipPrice: '14.99' };
+
+async function pageText(path: string, offer: object = { price: '14.99', periodDays: 30, trial: null, renews: true }): Promise<string> {
+  stubFetch((url) => (url === '/api/payment-config' ? json({ ...CONFIG, offer }) : json([])));
   renderAt(path);
   const main = await screen.findByRole('main');
   await screen.findByRole('heading', { level: 1 }, { timeout: 3000 });
@@ -25,13 +27,24 @@ describe('static pages', () => {
 
   it('/join explains the temporary way in, VODs, the card frame and cancelling', async () => {
     const text = await pageText('/join');
-    expect(text).toContain('$14.99');
+    await screen.findByText('$14.99 for 30 days');
+    expect(document.querySelector('.join-lead')?.textContent).toBe(
+      '$14.99 for 30 days, renewed every 30 days until you cancel. Members get:',
+    );
     expect(text).toContain('money-transfer service');
     expect(text).toContain('not part of the membership');
     expect(text).toContain("card billing provider's consumer support");
     const frame = screen.getByTitle('Membership payment form');
     expect(frame.getAttribute('src')).toBe('/ccbill');
     expect(frame.getAttribute('height')).toBe('600');
+  });
+
+  it('/join states a trial and what follows it, from the server', async () => {
+    await pageText('/join', { price: '14.99', periodDays: 30, trial: { price: '1.95', days: 2 }, renews: true });
+    await screen.findByText('$1.95 for 2 days');
+    expect(document.querySelector('.join-lead')?.textContent).toBe(
+      '$1.95 for 2 days, then $14.99 every 30 days until you cancel. Members get:',
+    );
   });
 
   it('/contact covers address, support, reports, review, appeals, outcomes and confidentiality', async () => {

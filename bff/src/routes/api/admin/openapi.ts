@@ -25,6 +25,7 @@ import {
   passkeyRenamed,
   passkeyRevoked,
 } from '@media-site/contracts/admin';
+import { pricesAnswer, pricesBody } from '@media-site/contracts/admin-prices';
 import { CONSOLE, CONSOLE_BODY, SENSITIVE, type Operation, type Resource } from '../openapi/operation';
 import { adminName, addBody, emailBody, revokeBody, roleBody, totpBody } from './admin-accounts';
 import { memberUsername } from './changes';
@@ -247,6 +248,26 @@ const members: Operation[] = [
   },
 ];
 
+const prices: Operation[] = [
+  {
+    method: 'get',
+    path: '/api/admin/prices',
+    summary: 'What new members are charged: the price, the period and a trial, and who set them',
+    ...admin,
+    answers: { 200: pricesAnswer },
+    errors: CONSOLE,
+  },
+  {
+    method: 'put',
+    path: '/api/admin/prices',
+    summary: 'Set what new members are charged from now on (existing members keep their terms; audited as prices.set)',
+    ...admin,
+    body: pricesBody,
+    answers: { 200: pricesAnswer },
+    errors: [...CONSOLE_BODY, 'rate_limited'],
+  },
+];
+
 const ownerChange = (path: string, summary: string, answer: Operation['answers'][200], body?: Operation['body']): Operation => ({
   method: 'post',
   path: `/api/admin/admins${path}`,
@@ -281,6 +302,7 @@ const admins: Operation[] = [
 
 export const adminApi: Resource = {
   tag: 'admin',
-  description: "The operator console's sign-in, passkeys, members, payments, audit log, admins and dashboard (ADMIN_ALLOWED_IPS only).",
-  operations: [...signIn, ...passkeys, ...members, ...admins],
+  description:
+    "The operator console's sign-in, passkeys, members, payments, prices, audit log, admins and dashboard (ADMIN_ALLOWED_IPS only).",
+  operations: [...signIn, ...passkeys, ...members, ...prices, ...admins],
 };

@@ -22,6 +22,7 @@ import { adminIngestRoutes } from './ingests';
 import { adminQueueRoutes } from './queues';
 import { adminMaintenanceRoutes } from './maintenance';
 import { adminTeaserRoutes } from './teasers';
+import { adminPriceRoutes } from './prices';
 
 export const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
 
@@ -74,4 +75,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminQueueRoutes(router, deps, origin);
   adminMaintenanceRoutes(router, deps, origin);
   adminTeaserRoutes(router, deps, origin);
+  adminPriceRoutes(router, deps, origin);
 }

@@ -68,6 +68,7 @@ const ABILITY_TEXT: Record<AdminAbility, string> = {
   payments: 'see or change payments',
   operations: 'see the purge outbox, recorded errors and backups, or switch maintenance mode',
   queues: 'see or act on the queues',
+  prices: 'change prices',
 };
 
 /** A console session (else 401, whatever member session the browser holds) whose role may `ability` (else 403). */

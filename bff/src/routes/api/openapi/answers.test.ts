@@ -164,6 +164,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       '/api/admin/scheduled',
       '/api/admin/ingests',
       '/api/admin/queues',
+      '/api/admin/prices',
       '/api/site',
     ]) {
       expect((await get(path)).status, path).toBe(200);
@@ -205,6 +206,8 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       expect((await post(`/api/admin/queues/ingest${path}`)).status, path).toBe(200);
     // Maintenance on and off again (the paused routes' 503 is maintenance.test.ts's).
     for (const on of [true, false]) expect((await post('/api/admin/maintenance').send({ on, message: 'Back soon.' })).status).toBe(200);
+    const trial = { price: '14.99', periodDays: 30, trial: { price: '1.95', days: 2 } };
+    expect((await put('/api/admin/prices', admin.cookie).send(trial)).status).toBe(200);
 
     const report = async () => {
       const res = await post('/api/reports', '').send({ content: item, reason: 'other', details: 'please look' });

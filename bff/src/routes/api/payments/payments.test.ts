@@ -3,8 +3,19 @@ import { paymentOutcomes } from '../../../metrics';
 import { hashLogNFromEnv } from '@media-site/db/members';
 import { takeDown } from '@media-site/db/content';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
-import type { AttemptRow } from '@media-site/db/payments';
-import { ORIGIN, VOD, insertVod, pay, prepare, signIn, startAccountKit, withSetCookies } from '../../../test/account-kit';
+import { setOffer, type AttemptRow } from '@media-site/db/payments';
+import {
+  ORIGIN,
+  VOD,
+  insertVod,
+  pay,
+  prepare,
+  sendWebhook,
+  signIn,
+  startAccountKit,
+  subscriptionIdOf,
+  withSetCookies,
+} from '../../../test/account-kit';
 import { describeWithKit } from '../../../test/suite';
 
 const HIDDEN_VOD = { path: 'vod-hidden', price: '5.00' };
@@ -46,6 +57,71 @@ describeWithKit('payment chain', startAccountKit, (kit, backend) => {
     expect(result.body.approved).toBe(true);
     const [charge] = chargesFor(paymentToken as string);
     expect(charge).toMatchObject({ initialPrice: '14.99', currencyCode: '840' });
+  });
+
+  it("charges the owner's offer with its trial, and each member keeps the terms they joined on", async () => {
+    const { knex } = kit().db;
+    const owner = { actor: 'owner1', address: '127.0.0.1' };
+    const defaults = { price: '14.99', periodDays: 30 };
+    try {
+      await setOffer(knex, { price: '19.99', periodDays: 30, trial: { price: '1.95', days: 2 } }, defaults, { ...owner, now: Date.now() });
+      const config = (await kit().request.get('/api/payment-config').expect(200)).body;
+      expect(config.offer).toEqual({ price: '19.99', periodDays: 30, trial: { price: '1.95', days: 2 }, renews: true });
+      const before = Date.now();
+      const { paymentToken, result } = await pay(kit(), { username: 'trial_one' });
+      expect(result.body.approved).toBe(true);
+      expect(chargesFor(paymentToken as string)[0]).toMatchObject({
+        initialPrice: '1.95',
+        initialPeriod: '2',
+        recurringPrice: '19.99',
+        recurringPeriod: '30',
+        rebills: '99',
+        currencyCode: '840',
+      });
+      const member = await knex('members').where({ username: 'trial_one' }).first('id');
+      const attempt = await knex('payment_attempts').where({ member_id: member.id }).first();
+      expect([attempt.amount, Number(attempt.period_days), attempt.recurring_price, Number(attempt.recurring_period_days)]).toEqual([
+        '1.95',
+        2,
+        '19.99',
+        30,
+      ]);
+      const subscription = await knex('subscriptions').where({ member_id: member.id }).first();
+      // Access for the trial's 2 days; a renewal then adds the recurring 30.
+      expect(Number(subscription.paid_until) - before).toBeGreaterThanOrEqual(2 * 86_400_000);
+      expect(Number(subscription.paid_until) - Date.now()).toBeLessThanOrEqual(2 * 86_400_000);
+      expect(Number(subscription.period_days)).toBe(30);
+      const welcome = await knex('mail_outbox')
+        .where({ mail_key: `welcome:attempt:${attempt.id}` })
+        .first('text_body');
+      expect(welcome.text_body).toContain('Membership, 2-day trial, then $19.99 every 30 days until you cancel');
+      expect(welcome.text_body).toContain('$1.95');
+      // The first renewal (no next date given) adds the recurring 30 days, not the trial's 2.
+      const subscriptionId = await subscriptionIdOf(kit(), 'trial_one');
+      await sendWebhook(kit(), 'RenewalSuccess', { subscriptionId, transactionId: 'trial-renew', billedAmount: '19.99' });
+      const renewed = await knex('subscriptions').where({ member_id: member.id }).first('paid_until');
+      expect(Number(renewed.paid_until) - Number(subscription.paid_until)).toBeGreaterThanOrEqual(30 * 86_400_000);
+      expect(Number(renewed.paid_until) - Number(subscription.paid_until)).toBeLessThan(31 * 86_400_000);
+
+      // A later change applies to the next sign-up only.
+      await setOffer(knex, { price: '9.99', periodDays: 7, trial: null }, defaults, { ...owner, now: Date.now() });
+      const next = await pay(kit(), { username: 'weekly_one' });
+      expect(chargesFor(next.paymentToken as string)[0]).toMatchObject({
+        initialPrice: '9.99',
+        initialPeriod: '7',
+        recurringPrice: '9.99',
+        recurringPeriod: '7',
+      });
+      expect(Number((await knex('subscriptions').where({ member_id: member.id }).first()).period_days)).toBe(30);
+    } finally {
+      await knex('membership_offers').delete();
+    }
+    expect((await kit().request.get('/api/payment-config').expect(200)).body.offer).toEqual({
+      price: '14.99',
+      periodDays: 30,
+      trial: null,
+      renews: true,
+    });
   });
 
   it('reports a decline (HTTP 200, approved false) and creates no member', async () => {

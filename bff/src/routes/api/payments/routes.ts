@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { currentOffer } from '@media-site/db/payments';
 import type { Context } from 'koa';
 import { addressBlock } from '../../../security/client-address';
 import { createSession, deleteSession } from '@media-site/db/members';
@@ -73,14 +74,18 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await usernameAvailable(deps, parseQuery(usernameQuery, ctx).u, addressBlock(ctx.ip));
     })
-    .get('/payment-config', (ctx) => {
-      // The provider origin the SPA talks to (and a CSP must allow), without hard-coding a host.
+    .get('/payment-config', async (ctx) => {
+      // The provider origin the SPA talks to (and a CSP must allow), without hard-coding a host,
+      // and the terms a new member is charged on, which the join page states before payment.
       const s = deps.settings;
+      const { price, periodDays, trial } = await currentOffer(deps.knex, s.membership);
+      ctx.set('Cache-Control', 'no-store');
       ctx.body = {
         providerBase: s.providerPublicBase,
         clientAccnum: s.clientAccnum,
         clientSubacc: s.clientSubacc,
-        membershipPrice: s.membership.price,
+        membershipPrice: price,
+        offer: { price, periodDays, trial, renews: s.membership.rebills > 0 },
       } satisfies PaymentConfig;
     });
 }

@@ -1,4 +1,5 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, UnavailableError } from '../../../errors';
+import { chargeTerms, currentOffer } from '@media-site/db/payments';
 import type { ChargeTerms } from '../../../provider/client';
 import { ProviderAuthError } from '../../../provider/oauth';
 import { hashPassword } from '@media-site/db/members';
@@ -171,7 +172,9 @@ async function planFor(
   const { username, email } = input.formData;
   if (!username || passwordHash === null) throw new ForbiddenError('username and password are required');
   if (await memberByUsername(deps.knex, username)) throw new ConflictError('this username is taken');
-  const m = s.membership;
+  // The offer in force now (the console's Prices, else the configuration): its numbers are charged
+  // and recorded with the attempt, so the member keeps the terms they were shown.
+  const terms = chargeTerms(await currentOffer(deps.knex, s.membership));
   return {
     attempt: {
       paymentToken: input.paymentToken,
@@ -181,20 +184,13 @@ async function planFor(
       username,
       passwordHash,
       email,
-      amount: m.price,
+      amount: terms.initialPrice,
       currencyCode: s.currencyCode,
       reservation: membershipReservation(username),
       now,
+      terms: { periodDays: terms.initialPeriod, recurringPrice: terms.recurringPrice, recurringPeriodDays: terms.recurringPeriod },
     },
-    terms: {
-      initialPrice: m.price,
-      initialPeriod: m.periodDays,
-      recurringPrice: m.price,
-      recurringPeriod: m.periodDays,
-      rebills: m.rebills,
-      currencyCode: s.currencyCode,
-      passThroughInfo: [],
-    },
+    terms: { ...terms, rebills: s.membership.rebills, currencyCode: s.currencyCode, passThroughInfo: [] },
   };
 }
 

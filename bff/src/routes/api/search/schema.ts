@@ -51,5 +51,5 @@ export const searchFiltersQuery = z.strictObject(
     date: oneOf('date', SEARCH_DATES),
     sort: oneOf('sort', SEARCH_SORTS),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown filter ${issue.keys.join(', ')}` : undefined) },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown filter ${String(issue.keys[0]).slice(0, 40)}` : undefined) },
 );

@@ -87,12 +87,19 @@ export const filtersKey = (f: SearchFilters): string =>
  * (the filters-only search) matches every item. A release window counts from the day of the
  * request, which is in the cache key, so a cached window never outlives its day.
  */
-export function search(deps: ApiDeps, words: readonly string[], f: SearchFilters = {}): Promise<CachedBody> {
+export function search(
+  deps: ApiDeps,
+  words: readonly string[],
+  f: SearchFilters = {},
+  /** Runs before an answer is computed (not for a cached one): the per-address limit. */
+  beforeCompute?: () => Promise<void>,
+): Promise<CachedBody> {
   const now = Date.now();
   const day = f.date === undefined ? '' : new Date(now).toISOString().slice(0, 10);
   // Words are sorted and unique: any order of the same words is one cache entry. A space cannot be
   // inside a word, so the key is unambiguous.
   return deps.cache.get(`search:${words.join(' ')}?${filtersKey(f)}${day && `@${day}`}`, async () => {
+    await beforeCompute?.();
     const { photosets, videos, vods, facets } = await findMatches(deps, words, f, now);
     const result: SearchResult = {
       photos: photosets.map((row) => ({ ...hit(row, photoSetThumbnail), photocount: Number(row.photocount ?? 0) })),

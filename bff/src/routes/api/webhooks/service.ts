@@ -61,7 +61,7 @@ async function applyTo(
     const next = Date.parse(event.nextRenewalDate?.slice(0, 10) ?? '');
     const paidUntil = Number.isFinite(next)
       ? next + DAY_MS
-      : Math.max(s.paid_until ?? now, now) + deps.settings.membership.periodDays * DAY_MS;
+      : Math.max(s.paid_until ?? now, now) + (s.period_days ?? deps.settings.membership.periodDays) * DAY_MS;
     await updateSubscription(trx, s.id, { status: 'active', paid_until: Math.max(paidUntil, s.paid_until ?? 0), now });
   } else if (eventType === 'Cancellation') {
     // Paid-through time stays: access lasts until then.

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useAccess } from '../../access/useAccess';
-import { MEMBERSHIP_PITCH } from '../../info/membership';
+import { membershipPitch } from '../../info/membership';
+import { joinPrice, useMembershipOffer } from '../../payment/useMembershipOffer';
 import { ContinueWatching } from '../../player/ContinueWatching';
 import { SavedRow } from '../../saved/SavedRow';
 import { ModelReleasesRow } from '../../saved/ModelReleasesRow';
@@ -19,10 +20,11 @@ const NEWEST: [string, string][] = [
  */
 export function HomeHero() {
   const access = useAccess();
+  const offer = useMembershipOffer();
   if (access.status === 'visitor')
     return (
       <section className="hero" aria-label="Membership">
-        <p className="hero-pitch">{MEMBERSHIP_PITCH}</p>
+        <p className="hero-pitch">{membershipPitch(offer && joinPrice(offer))}</p>
         <p className="hero-actions">
           <Link to="/join" className="button button-primary">
             Join

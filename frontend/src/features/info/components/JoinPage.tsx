@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { JOIN_FEE, SITE_EMAIL } from '../../../config/site';
+import { SITE_EMAIL } from '../../../config/site';
+import { joinHeading, useMembershipOffer } from '../../payment/useMembershipOffer';
 import { isFrameHeightMessage } from '../../payment/frame';
 import { useAccess } from '../../access/useAccess';
 import { MEMBER_GETS } from '../membership';
@@ -28,6 +29,7 @@ function PaymentFrame() {
 
 export function JoinPage() {
   const access = useAccess();
+  const offer = useMembershipOffer();
   const mail = <a href={`mailto:${SITE_EMAIL}?subject=Membership`}>{SITE_EMAIL}</a>;
   return (
     <article className="prose">
@@ -39,7 +41,18 @@ export function JoinPage() {
       )}
       {/* What a membership gives, read before the form: a payer first learns what members get, not a workaround. */}
       <p className="join-lead">
-        <strong>{JOIN_FEE} for 30 days</strong>, renewed every 30 days until you cancel. Members get:
+        {offer ? (
+          <>
+            <strong>{joinHeading(offer).replace(/^Join: /, '')}</strong>
+            {offer.trial
+              ? `, then $${offer.price} every ${offer.periodDays} days until you cancel`
+              : offer.renews
+                ? `, renewed every ${offer.periodDays} days until you cancel`
+                : ''}
+            .
+          </>
+        ) : null}{' '}
+        Members get:
       </p>
       <ul className="join-benefits">
         {MEMBER_GETS.map((line) => (
@@ -59,9 +72,9 @@ export function JoinPage() {
       <p>VODs are sold separately and are not part of the membership: each one is a one-time purchase from its own page.</p>
       <h2>Can&apos;t pay by card?</h2>
       <p>
-        You can join by e-mail instead: write to {mail} with the username and password you would like, then pay the {JOIN_FEE} membership
-        fee through a money-transfer service. We will reply with the payment details and activate your account once the transfer arrives. To
-        buy a VOD this way, name the VOD you want in your e-mail.
+        You can join by e-mail instead: write to {mail} with the username and password you would like, then pay the membership fee through a
+        money-transfer service. We will reply with the payment details and activate your account once the transfer arrives. To buy a VOD
+        this way, name the VOD you want in your e-mail.
       </p>
       <h2>Cancelling</h2>
       <p>To cancel rebilling, e-mail {mail} or contact the card billing provider&apos;s consumer support; either stops the next charge.</p>

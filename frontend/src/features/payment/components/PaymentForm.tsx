@@ -20,12 +20,19 @@ interface PaymentFormProps {
   vod?: VodOffer;
   /** Shown under the status once approved (the spec's welcome text for a membership). */
   approvedText?: string;
+  /**
+   * A membership's charge today, as the server's offer says (a trial's price when there is one);
+   * null while it is not known (the button then names no amount). Absent: the spec's default.
+   */
+  amount?: string | null;
 }
+
+const payLabel = (price: string | number | null) => (price === null ? 'Pay' : `Pay ${formatPrice(price)}`);
 
 // Asked as the visitor types, once they pause: a taken name shows on the field before any card data.
 const USERNAME_CHECK_DELAY_MS = 350;
 
-export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_MESSAGES.welcome }: PaymentFormProps) {
+export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_MESSAGES.welcome, amount }: PaymentFormProps) {
   const [fields, setFields] = useState<PaymentFields>(() => ({ ...emptyFields(), country: defaultCountry() }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
@@ -189,7 +196,7 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
         </fieldset>
       ))}
       <button type="submit" className="button button-primary" disabled={phase !== 'idle'} aria-disabled={phase !== 'idle'}>
-        {phase === 'busy' ? 'Please wait' : `Pay ${formatPrice(vod?.price ?? HIDDEN_DEFAULTS.price)}`}
+        {phase === 'busy' ? 'Please wait' : payLabel(vod?.price ?? (amount === undefined ? HIDDEN_DEFAULTS.price : amount))}
       </button>
       <div role="status" aria-live="polite" className="payment-status">
         {status && <p>{status}</p>}

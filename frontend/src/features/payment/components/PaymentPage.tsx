@@ -12,6 +12,7 @@ import { runPaymentChain } from '../chain';
 import { formatPrice } from '../../../config/money';
 import { reportFrameHeight } from '../frame';
 import { PaymentForm } from './PaymentForm';
+import { joinHeading, offerTerms, useMembershipOffer } from '../useMembershipOffer';
 
 // After approval the visitor reads the success text, then lands on the welcome (or the bought VOD).
 const WELCOME_DELAY_MS = 1500;
@@ -84,6 +85,7 @@ export function PaymentPage() {
   const navigate = useNavigate();
   const [approved, setApproved] = useState(false);
   const vod = useSearchParams()[0].get('vod');
+  const offer = useMembershipOffer();
 
   // Inside /join's frame: tell the page our height so the whole form and its outcome show.
   useEffect(() => (framed ? reportFrameHeight() : undefined), []);
@@ -105,12 +107,20 @@ export function PaymentPage() {
   if (vod) return <VodPurchase folder={vod} approved={approved} onApproved={() => setApproved(true)} />;
   return (
     <section>
-      {/* In /join's frame the page around it already says the price and renewal: not twice. */}
-      <h1 className={framed ? 'visually-hidden' : undefined}>Join: $14.99 for 30 days</h1>
-      <p className="muted">
-        {framed ? '' : 'Membership renews every 30 days until you cancel. '}All fields are required unless marked optional.
-      </p>
-      <PaymentForm runChain={runPaymentChain} onApproved={() => setApproved(true)} />
+      {/* In /join's frame the page around it already says the price: the heading is for screen readers. */}
+      <h1 className={framed ? 'visually-hidden' : undefined}>{offer ? joinHeading(offer) : 'Join'}</h1>
+      {/* The exact terms, next to the form, before the card is asked for (the card brands' rule for trials). */}
+      {offer && !framed && (
+        <p className="join-terms" data-testid="join-terms">
+          {offerTerms(offer, offer.renews)}
+        </p>
+      )}
+      <p className="muted">All fields are required unless marked optional.</p>
+      <PaymentForm
+        runChain={runPaymentChain}
+        onApproved={() => setApproved(true)}
+        amount={offer ? (offer.trial?.price ?? offer.price) : null}
+      />
     </section>
   );
 }
