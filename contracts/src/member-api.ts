@@ -108,6 +108,8 @@ export const paymentConfig = z.strictObject({
   membershipPrice: z.string(),
   /** What a new member is charged now (the console's Prices, else the configuration), as contracts/src/membership-offer.ts words it. */
   offer: z.strictObject({
+    /** Which terms these are: step 4 sends it back, and a change since is refused before any charge. */
+    id: z.number().int(),
     price: z.string(),
     periodDays: z.number().int(),
     trial: z.strictObject({ price: z.string(), days: z.number().int() }).nullable(),

@@ -16,6 +16,9 @@ export interface MembershipOffer {
   trial: MembershipTrial | null;
 }
 
+/** Step 4's 409 when the terms changed after the page showed them (nothing was charged). */
+export const OFFER_CHANGED = 'the membership terms changed while you were paying; nothing was charged: read the new terms and pay again';
+
 /** The bounds the console and the bff check (the provider's own limits per currency still apply). */
 export const OFFER_PRICE_MIN = 0.01;
 export const OFFER_PRICE_MAX = 999.99;

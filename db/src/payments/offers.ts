@@ -40,6 +40,8 @@ export function checkOffer(input: MembershipOffer): MembershipOffer {
 }
 
 export interface OfferInForce extends MembershipOffer {
+  /** The row in force (0: the configuration's defaults): the join page sends back the one it showed. */
+  id: number;
   /** Who set it and when; null while the configuration's defaults apply. */
   setBy: string | null;
   setAt: number | null;
@@ -48,8 +50,9 @@ export interface OfferInForce extends MembershipOffer {
 /** The offer new sign-ups get: the newest row, or `fallback` (the configuration) when the owner never set one. */
 export async function currentOffer(db: Knex, fallback: { price: string; periodDays: number }): Promise<OfferInForce> {
   const row = await db('membership_offers').orderBy('id', 'desc').first();
-  if (!row) return { price: fallback.price, periodDays: fallback.periodDays, trial: null, setBy: null, setAt: null };
+  if (!row) return { id: 0, price: fallback.price, periodDays: fallback.periodDays, trial: null, setBy: null, setAt: null };
   return {
+    id: Number(row.id),
     price: String(row.price),
     periodDays: Number(row.period_days),
     trial: row.trial_price == null ? null : { price: String(row.trial_price), days: Number(row.trial_days) },
@@ -68,7 +71,7 @@ export async function setOffer(
   const offer = checkOffer(input);
   return knex.transaction(async (trx) => {
     const before = await currentOffer(trx, fallback);
-    await trx('membership_offers').insert({
+    const [id] = await trx('membership_offers').insert({
       price: offer.price,
       period_days: offer.periodDays,
       trial_price: offer.trial?.price ?? null,
@@ -86,7 +89,7 @@ export async function setOffer(
       after: shown(offer),
       at: audit.now,
     });
-    return { ...offer, setBy: audit.actor.slice(0, 80), setAt: audit.now };
+    return { ...offer, id: Number(id), setBy: audit.actor.slice(0, 80), setAt: audit.now };
   });
 }
 

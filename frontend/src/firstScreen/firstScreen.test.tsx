@@ -39,8 +39,9 @@ describe("home's early answers", () => {
     renderAt('/');
     await screen.findByText('photo update 1');
     await screen.findByText('Free A');
-    // The two early answers once each; "Coming soon" asks for its own list, not preloaded.
-    expect(calledUrls(fetchMock).sort()).toEqual(['/api/coming-soon', '/api/freephotos/1', '/api/updates/1']);
+    // The two early answers once each; "Coming soon" asks for its own list and the hero for the
+    // price a visitor is offered, neither preloaded.
+    expect(calledUrls(fetchMock).sort()).toEqual(['/api/coming-soon', '/api/freephotos/1', '/api/payment-config', '/api/updates/1']);
     const preload = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"]');
     expect(preload?.getAttribute('href')).toBe(freeSet.thumbnail);
     expect(preload?.getAttribute('imagesrcset')).toBe(thumbnailImage(freeSet.thumbnail).srcSet);

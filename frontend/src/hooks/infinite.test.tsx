@@ -27,7 +27,7 @@ describe('home', () => {
 
     FakeIntersectionObserver.show('.sentinel');
     await screen.findByText('vod update 32');
-    expect(calledUrls(fetchMock).filter((url) => url !== '/api/freephotos/1' && url !== '/api/coming-soon')).toEqual([
+    expect(calledUrls(fetchMock).filter((url) => !['/api/freephotos/1', '/api/coming-soon', '/api/payment-config'].includes(url))).toEqual([
       '/api/updates/1',
       '/api/updates/2',
     ]);

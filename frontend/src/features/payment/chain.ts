@@ -1,6 +1,7 @@
 import { HttpError, postJson } from '../api/fetchJson';
 import { pausedForMaintenance } from '../api/maintenance';
 import { paymentConfig } from './config';
+import { OFFER_CHANGED } from '@media-site/contracts/membership-offer';
 import { cardDigits } from './validation';
 import type { PaymentFormData } from './formData';
 import { PROVIDER_ACCEPT } from '@media-site/contracts/provider';
@@ -52,7 +53,15 @@ export interface ChainOptions {
   onStatus: (message: string, detail?: string[]) => void;
   /** A refusal that belongs to one field (a taken username), shown there instead of a step message. */
   onFieldError?: (field: 'username', message: string) => void;
+  /** A membership: the terms the page showed (GET /api/payment-config's offer.id), sent with step 4. */
+  offerId?: number | undefined;
+  /** Step 4 refused because the terms changed after the page showed them: nothing was charged. */
+  onOfferChanged?: () => void;
 }
+
+/** What the member reads when the terms changed under them (the page shows the new ones at once). */
+export const OFFER_CHANGED_MESSAGE =
+  'The membership terms changed while you were paying. Nothing was charged: read the new terms above and pay again.';
 
 export const TAKEN_MESSAGE = 'This username is taken. Choose another.';
 export const OWNED_MESSAGE = 'You already own this VOD.';
@@ -124,7 +133,7 @@ function processBody(form: PaymentFormData, vod: string | undefined) {
 }
 
 // Spec §4: four calls in order, stopping at the first failure with that step's message.
-export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onFieldError }) => {
+export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onFieldError, offerId, onOfferChanged }) => {
   onStatus(PAYMENT_MESSAGES.processing);
 
   const vod = vodFromLocation();
@@ -186,19 +195,27 @@ export const runPaymentChain: RunPaymentChain = async (form, { onStatus, onField
   }
 
   let conflict = false;
+  let offerChanged = false;
   const answer = await step(async () => {
     try {
       return await postJson<PaymentOutcome>('/api/process_payment', {
         accessToken: second,
         paymentToken,
         vod,
+        ...(vod === undefined && offerId !== undefined ? { offerId } : {}),
         formData: processBody(form, vod),
       });
     } catch (error) {
       conflict = error instanceof HttpError && error.status === 409;
+      offerChanged = conflict && error instanceof HttpError && error.serverMessage === OFFER_CHANGED;
       throw error;
     }
   });
+  if (offerChanged) {
+    onStatus(OFFER_CHANGED_MESSAGE);
+    onOfferChanged?.();
+    return false;
+  }
   // Taken (or bought) between step 1 and now: nothing was charged.
   if (conflict) {
     if (vod) onStatus(OWNED_MESSAGE);

@@ -3,7 +3,7 @@ import type { PaymentConfig } from '@media-site/contracts/member-api';
 import { useResource } from '../../hooks/useResource';
 import { fetchJson } from '../api/fetchJson';
 
-export type SiteOffer = MembershipOffer & { renews: boolean };
+export type SiteOffer = MembershipOffer & { id: number; renews: boolean };
 
 const load = (signal: AbortSignal) => fetchJson<PaymentConfig>('/api/payment-config', { signal }).then((config) => config.offer);
 
@@ -13,8 +13,13 @@ const load = (signal: AbortSignal) => fetchJson<PaymentConfig>('/api/payment-con
  * pages then leave the price out rather than show one that may be wrong.
  */
 export function useMembershipOffer(): SiteOffer | undefined {
+  return useMembershipOfferResource().offer;
+}
+
+/** The offer and a way to ask again (the join form, when the terms changed while paying). */
+export function useMembershipOfferResource(): { offer: SiteOffer | undefined; reload: () => void } {
   const resource = useResource('membership-offer', load);
-  return resource.status === 'success' ? resource.data : undefined;
+  return { offer: resource.status === 'success' ? resource.data : undefined, reload: resource.retry };
 }
 
 /** "$14.99 for 30 days" / "$1.95 for a 2-day trial": what joining costs today, for short mentions. */

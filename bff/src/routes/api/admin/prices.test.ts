@@ -143,7 +143,7 @@ describe.each(testBackends())('console prices (%s)', (backend) => {
     expect(expected.setAt).toBeGreaterThanOrEqual(before);
     expect((await get('boss')).body).toEqual(expected);
     expect((await get('help_one')).body).toEqual(expected);
-    expect((await kit.request.get('/api/payment-config')).body.offer).toEqual({ ...expected.offer, renews: true });
+    expect((await kit.request.get('/api/payment-config')).body.offer).toEqual({ id: expect.any(Number), ...expected.offer, renews: true });
 
     const rows = await audit();
     expect(rows).toHaveLength(1);

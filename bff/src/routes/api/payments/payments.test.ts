@@ -4,6 +4,7 @@ import { hashLogNFromEnv } from '@media-site/db/members';
 import { takeDown } from '@media-site/db/content';
 import { DECLINE_TEXT_MAX, outcomeOf } from './outcome';
 import { setOffer, type AttemptRow } from '@media-site/db/payments';
+import { OFFER_CHANGED } from '@media-site/contracts/membership-offer';
 import {
   ORIGIN,
   VOD,
@@ -66,7 +67,7 @@ describeWithKit('payment chain', startAccountKit, (kit, backend) => {
     try {
       await setOffer(knex, { price: '19.99', periodDays: 30, trial: { price: '1.95', days: 2 } }, defaults, { ...owner, now: Date.now() });
       const config = (await kit().request.get('/api/payment-config').expect(200)).body;
-      expect(config.offer).toEqual({ price: '19.99', periodDays: 30, trial: { price: '1.95', days: 2 }, renews: true });
+      expect(config.offer).toMatchObject({ price: '19.99', periodDays: 30, trial: { price: '1.95', days: 2 }, renews: true });
       const before = Date.now();
       const { paymentToken, result } = await pay(kit(), { username: 'trial_one' });
       expect(result.body.approved).toBe(true);
@@ -103,6 +104,28 @@ describeWithKit('payment chain', startAccountKit, (kit, backend) => {
       expect(Number(renewed.paid_until) - Number(subscription.paid_until)).toBeGreaterThanOrEqual(30 * 86_400_000);
       expect(Number(renewed.paid_until) - Number(subscription.paid_until)).toBeLessThan(31 * 86_400_000);
 
+      // Terms changed after the page showed them: refused before any charge, nothing recorded.
+      const shown = (await kit().request.get('/api/payment-config').expect(200)).body.offer.id as number;
+      const stale = await prepare(kit(), { username: 'stale_one' });
+      await setOffer(knex, { price: '24.99', periodDays: 30, trial: null }, defaults, { ...owner, now: Date.now() });
+      const chargesBefore = kit().sim.charges.length;
+      const refused = await kit()
+        .request.post('/api/process_payment')
+        .set({ Origin: ORIGIN, ...stale.cookie })
+        .send({ ...stale.body, offerId: shown });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toBe(OFFER_CHANGED);
+      expect(kit().sim.charges.length).toBe(chargesBefore);
+      expect(await knex('payment_attempts').where({ username: 'stale_one' }).first()).toBeUndefined();
+      const current = (await kit().request.get('/api/payment-config').expect(200)).body.offer.id as number;
+      const fresh = await prepare(kit(), { username: 'stale_one' });
+      const paid = await kit()
+        .request.post('/api/process_payment')
+        .set({ Origin: ORIGIN, ...fresh.cookie })
+        .send({ ...fresh.body, offerId: current });
+      expect(paid.body.approved).toBe(true);
+      expect(chargesFor(fresh.paymentToken as string)[0]).toMatchObject({ initialPrice: '24.99' });
+
       // A later change applies to the next sign-up only.
       await setOffer(knex, { price: '9.99', periodDays: 7, trial: null }, defaults, { ...owner, now: Date.now() });
       const next = await pay(kit(), { username: 'weekly_one' });
@@ -117,6 +140,7 @@ describeWithKit('payment chain', startAccountKit, (kit, backend) => {
       await knex('membership_offers').delete();
     }
     expect((await kit().request.get('/api/payment-config').expect(200)).body.offer).toEqual({
+      id: 0,
       price: '14.99',
       periodDays: 30,
       trial: null,

@@ -78,14 +78,14 @@ export function paymentRoutes(router: Router, deps: AccountDeps): void {
       // The provider origin the SPA talks to (and a CSP must allow), without hard-coding a host,
       // and the terms a new member is charged on, which the join page states before payment.
       const s = deps.settings;
-      const { price, periodDays, trial } = await currentOffer(deps.knex, s.membership);
+      const { id, price, periodDays, trial } = await currentOffer(deps.knex, s.membership);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = {
         providerBase: s.providerPublicBase,
         clientAccnum: s.clientAccnum,
         clientSubacc: s.clientSubacc,
         membershipPrice: price,
-        offer: { price, periodDays, trial, renews: s.membership.rebills > 0 },
+        offer: { id, price, periodDays, trial, renews: s.membership.rebills > 0 },
       } satisfies PaymentConfig;
     });
 }

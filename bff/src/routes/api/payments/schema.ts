@@ -36,6 +36,8 @@ export const processPaymentBody = z.object({
   accessToken: z.string().regex(/^[\w-]{43}$/, 'the handle from /api/get_ccbill_back_token'),
   paymentToken: z.string().regex(/^[\w-]{8,64}$/, "the provider's paymentTokenId"),
   vod: vodPath.optional(),
+  /** The membership terms the page showed (GET /api/payment-config's offer.id); never a price. */
+  offerId: z.number().int().min(0).max(2_147_483_647).optional(),
   formData: z
     .object({
       username: z.string().regex(USERNAME, '3-15 letters, digits or _').optional(),

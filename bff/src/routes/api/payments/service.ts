@@ -1,5 +1,6 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, UnavailableError } from '../../../errors';
 import { chargeTerms, currentOffer } from '@media-site/db/payments';
+import { OFFER_CHANGED } from '@media-site/contracts/membership-offer';
 import type { ChargeTerms } from '../../../provider/client';
 import { ProviderAuthError } from '../../../provider/oauth';
 import { hashPassword } from '@media-site/db/members';
@@ -174,7 +175,11 @@ async function planFor(
   if (await memberByUsername(deps.knex, username)) throw new ConflictError('this username is taken');
   // The offer in force now (the console's Prices, else the configuration): its numbers are charged
   // and recorded with the attempt, so the member keeps the terms they were shown.
-  const terms = chargeTerms(await currentOffer(deps.knex, s.membership));
+  const offer = await currentOffer(deps.knex, s.membership);
+  // Changed since the page showed its terms (an owner saved new prices meanwhile): refused before
+  // anything is recorded or charged, so nobody is charged terms they were not shown.
+  if (input.offerId !== undefined && input.offerId !== offer.id) throw new ConflictError(OFFER_CHANGED);
+  const terms = chargeTerms(offer);
   return {
     attempt: {
       paymentToken: input.paymentToken,
@@ -258,6 +263,14 @@ export async function processPayment(
   const existing = await attemptByToken(deps.knex, input.paymentToken);
   if (existing) return { outcome: existing.status === 'pending' ? await awaitOutcome(deps, input.paymentToken) : outcomeOf(existing) };
   await checkBinding(deps, input, member, nonce);
+  // Terms changed since the page showed them: refused before the handle is spent (planFor checks
+  // again against the offer it charges).
+  if (
+    input.vod === undefined &&
+    input.offerId !== undefined &&
+    (await currentOffer(deps.knex, deps.settings.membership)).id !== input.offerId
+  )
+    throw new ConflictError(OFFER_CHANGED);
   // Hashed before the handle is spent, under the process-wide hashing bound: a full queue answers
   // 503 busy and the browser can retry with the same handle. No per-address share here: a double
   // submit races identical calls from one address, and step 4 is already bound to one browser's

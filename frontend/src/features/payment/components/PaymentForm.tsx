@@ -25,6 +25,9 @@ interface PaymentFormProps {
    * null while it is not known (the button then names no amount). Absent: the spec's default.
    */
   amount?: string | null;
+  /** The membership terms shown (sent with step 4), and what to do when they changed meanwhile. */
+  offerId?: number | undefined;
+  onOfferChanged?: () => void;
 }
 
 const payLabel = (price: string | number | null) => (price === null ? 'Pay' : `Pay ${formatPrice(price)}`);
@@ -32,7 +35,15 @@ const payLabel = (price: string | number | null) => (price === null ? 'Pay' : `P
 // Asked as the visitor types, once they pause: a taken name shows on the field before any card data.
 const USERNAME_CHECK_DELAY_MS = 350;
 
-export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_MESSAGES.welcome, amount }: PaymentFormProps) {
+export function PaymentForm({
+  runChain,
+  onApproved,
+  vod,
+  approvedText = PAYMENT_MESSAGES.welcome,
+  amount,
+  offerId,
+  onOfferChanged,
+}: PaymentFormProps) {
   const [fields, setFields] = useState<PaymentFields>(() => ({ ...emptyFields(), country: defaultCountry() }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
@@ -120,11 +131,13 @@ export function PaymentForm({ runChain, onApproved, vod, approvedText = PAYMENT_
       setStatus(message);
       setDetail(lines);
     };
-    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus, onFieldError }).catch((error: unknown) => {
-      console.warn('payment chain failed', error);
-      onStatus(PAYMENT_MESSAGES.failed);
-      return false;
-    });
+    const approved = await runChain({ ...fields, ...HIDDEN_DEFAULTS }, { onStatus, onFieldError, offerId, onOfferChanged }).catch(
+      (error: unknown) => {
+        console.warn('payment chain failed', error);
+        onStatus(PAYMENT_MESSAGES.failed);
+        return false;
+      },
+    );
     inFlight.current = false;
     setPhase(approved ? 'approved' : 'idle');
     if (approved) onApproved?.();

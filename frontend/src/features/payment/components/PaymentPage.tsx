@@ -12,7 +12,7 @@ import { runPaymentChain } from '../chain';
 import { formatPrice } from '../../../config/money';
 import { reportFrameHeight } from '../frame';
 import { PaymentForm } from './PaymentForm';
-import { joinHeading, offerTerms, useMembershipOffer } from '../useMembershipOffer';
+import { joinHeading, offerTerms, useMembershipOfferResource } from '../useMembershipOffer';
 
 // After approval the visitor reads the success text, then lands on the welcome (or the bought VOD).
 const WELCOME_DELAY_MS = 1500;
@@ -85,7 +85,7 @@ export function PaymentPage() {
   const navigate = useNavigate();
   const [approved, setApproved] = useState(false);
   const vod = useSearchParams()[0].get('vod');
-  const offer = useMembershipOffer();
+  const { offer, reload: reloadOffer } = useMembershipOfferResource();
 
   // Inside /join's frame: tell the page our height so the whole form and its outcome show.
   useEffect(() => (framed ? reportFrameHeight() : undefined), []);
@@ -120,6 +120,8 @@ export function PaymentPage() {
         runChain={runPaymentChain}
         onApproved={() => setApproved(true)}
         amount={offer ? (offer.trial?.price ?? offer.price) : null}
+        offerId={offer?.id}
+        onOfferChanged={reloadOffer}
       />
     </section>
   );
