@@ -89,7 +89,8 @@ describe.each(Object.entries(VIEWPORTS))('join page (%s)', (_name, viewport) => 
     expect(detail).not.toMatch(/declined/i);
     // The frame follows its content (it reports its height on every change).
     let empty = await emptyBelowContent(page);
-    for (let i = 0; i < 20 && empty > MAX_EMPTY_PX; i += 1) {
+    // Until it settles: too tall (empty below) or, while the frame catches up with a taller content, too short.
+    for (let i = 0; i < 30 && (empty > MAX_EMPTY_PX || empty < 0); i += 1) {
       await page.waitForTimeout(100);
       empty = await emptyBelowContent(page);
     }
