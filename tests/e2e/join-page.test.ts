@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminKit, adminShot } from './admin-kit';
+import { AdminKit, adminShot, confirmWithCode } from './admin-kit';
 import { screenshotDir, type Site } from './browser';
 import { fillPaymentForm, providerCharges, startPaymentSite, type PaymentSite } from './payment-kit';
 
@@ -133,6 +133,8 @@ describe('a trial set in the console', () => {
       await console.getByText(`New members will be charged: ${terms}`).waitFor();
       await console.getByRole('button', { name: 'Save prices' }).click();
       await console.getByRole('button', { name: 'Yes, save prices' }).click();
+      // A price change asks the owner to confirm it is them (a stolen session alone changes nothing).
+      await confirmWithCode(console, await admins.freshCode('prices_owner'));
       await console.getByText('Saved. New sign-ups get these terms.').waitFor();
       await adminShot(console, 'prices', 'trial', 'desktop');
 

@@ -40,7 +40,8 @@ describe.each(testBackends())('console prices (%s)', (backend) => {
       .orderBy('id')
       .select('actor', 'target', 'before_json', 'after_json')) as Record<string, string>[];
 
-  async function admin(name: string, role: string) {
+  /** Signed in; `confirm`: then confirmed with a fresh code (a price change needs it, as admin changes do). */
+  async function admin(name: string, role: string, confirm = false) {
     const added = await ops('admin', 'add', name, '--role', role);
     expect(added.code, added.err).toBe(0);
     const secret = /secret: (\S+)/.exec(added.out)?.[1] ?? '';
@@ -51,17 +52,38 @@ describe.each(testBackends())('console prices (%s)', (backend) => {
       .send({ name, code: totpCode(secret, kit.deps.now()) });
     expect(res.status).toBe(200);
     cookies.set(name, cookieHeader(setCookies(res).filter((c) => c.startsWith('admin_sid='))));
+    if (!confirm) return;
+    kit.setClockAhead((clock += MINUTE));
+    const confirmed = await kit.request
+      .post('/api/admin/confirm/totp')
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookies.get(name)!)
+      .send({ code: totpCode(secret, kit.deps.now()) });
+    expect(confirmed.status).toBe(200);
   }
 
   beforeAll(async () => {
     kit = await startAccountKit(backend, {
       RATE_LIMIT_ADMIN_SIGNIN_PER_MINUTE: '1000',
+      ADMIN_CONFIRM_MINUTES: '30',
       MEMBERSHIP_PRICE: '14.99',
       MEMBERSHIP_PERIOD_DAYS: '30',
     });
-    await admin('boss', 'owner');
     await admin('mod_one', 'moderator');
     await admin('help_one', 'support');
+    await admin('unconfirmed_owner', 'owner');
+    // Last, so its confirmation (ADMIN_CONFIRM_MINUTES, 30 here) outlasts the minutes the tests move the clock.
+    await admin('boss', 'owner', true);
+  });
+
+  it("an owner's session that has not confirmed it is them (a fresh code or passkey) changes nothing", async () => {
+    const res = await kit.request
+      .put('/api/admin/prices')
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookies.get('unconfirmed_owner')!)
+      .send(TRIAL);
+    expect([res.status, res.body.error?.code]).toEqual([403, 'confirm_required']);
+    expect(await audit()).toEqual([]);
   });
   afterAll(() => kit?.close());
 

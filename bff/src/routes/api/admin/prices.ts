@@ -7,7 +7,7 @@ import type { AccountDeps } from '../../../account/deps';
 import { readBody } from '../../../security/body';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { parseBody } from '../shared/parse';
-import { requireAdmin, signedInAdmin } from './session';
+import { requireAdmin, requireConfirmed, signedInAdmin } from './session';
 
 // What new members are charged, from the console: the price, the period and a trial. The same db
 // service the payment routes charge from (payments/offers.ts): it checks the offer, inserts it and
@@ -34,7 +34,7 @@ export function adminPriceRoutes(router: Router, deps: AccountDeps, origin: Guar
     .get('/admin/prices', origin, requireAdmin(deps, 'payments'), async (ctx) => {
       ctx.body = answer(await currentOffer(deps.knex, defaults));
     })
-    .put('/admin/prices', origin, requireAdmin(deps, 'prices'), readBody(), async (ctx) => {
+    .put('/admin/prices', origin, requireAdmin(deps, 'prices'), requireConfirmed(deps), readBody(), async (ctx) => {
       const admin = signedInAdmin(ctx);
       await enforceRateLimit(
         deps.limiter,
