@@ -18,7 +18,8 @@ const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, 
 const MAX_EMPTY_PX = 48;
 
 beforeAll(async () => {
-  site = await startPaymentSite();
+  // No stalled card here: a charge may take as long as a loaded CI machine needs.
+  site = await startPaymentSite({ CCBILL_CHARGE_TIMEOUT_MS: '20000' });
 }, 300_000);
 
 afterAll(async () => {
