@@ -5,7 +5,6 @@ import { addressBlock } from '../../../security/client-address';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { ApiDeps } from '../deps';
 import { parseParam } from '../shared/params';
-import { parseQuery } from '../shared/parse';
 import { replayable } from '../shared/respond';
 import type { SearchFilters } from './filters';
 import { searchFiltersQuery, searchTermParam } from './schema';
@@ -33,15 +32,22 @@ function computeLimit(deps: ApiDeps, ctx: RouterContext): (() => Promise<void>) 
     );
 }
 
+/** The filters from the query; a bad one is a 400 with its own sentence (each names its parameter). */
+function parseFilters(ctx: RouterContext): SearchFilters {
+  const parsed = searchFiltersQuery.safeParse(ctx.query);
+  if (!parsed.success) throw new BadRequestError(parsed.error.issues[0]?.message ?? 'bad search filter');
+  return parsed.data;
+}
+
 export function searchRoutes(router: Router, deps: ApiDeps): void {
   router.get('/search/:term', (ctx, next) => {
     const words = parseParam(searchTermParam, ctx.params.term);
-    const f = parseQuery(searchFiltersQuery, ctx);
+    const f = parseFilters(ctx);
     return replayable(deps.cache, () => search(deps, words, f, computeLimit(deps, ctx)), replayKey(f))(ctx, next);
   });
   // Filters without words ("every VOD tagged beach, longest first"): at least one filter.
   router.get('/search', (ctx, next) => {
-    const f = parseQuery(searchFiltersQuery, ctx);
+    const f = parseFilters(ctx);
     if (f.type === undefined && f.model === undefined && f.tag === undefined && f.duration === undefined && f.date === undefined)
       throw new BadRequestError('give a search term or at least one filter (type, model, tag, duration, date)');
     return replayable(deps.cache, () => search(deps, [], f, computeLimit(deps, ctx)), replayKey(f))(ctx, next);

@@ -158,6 +158,7 @@ for (const [searchPath, options] of PATHS)
 
       it.each([
         ['/api/search/title?type=films', 'type must be one of photos, videos, vods'],
+        ['/api/search/title?tag=%3Cb%3E', 'tag: "<b>" may hold only letters, digits, spaces and hyphens'],
         ['/api/search/title?sort=best', 'sort must be one of alpha, newest, longest'],
         ['/api/search/title?duration=1h', 'duration must be one of short, medium, long'],
         ['/api/search/title?date=today', 'date must be one of week, month, year'],
@@ -174,6 +175,8 @@ for (const [searchPath, options] of PATHS)
       ])('refuses %s with a sentence', async (url, message) => {
         const res = await ctx().request.get(url).expect(400);
         expect(res.body.error.message).toContain(message);
+        // One sentence that names its parameter once ("type must be…", never "type: type must be…").
+        expect(res.body.error.message).not.toMatch(/^(\w+): \1\b|^body:/);
       });
     },
     options,
