@@ -27,6 +27,7 @@ import * as m028 from './migrations/028_saved_items';
 import * as m029 from './migrations/029_release_mail';
 import * as m030 from './migrations/030_content_tags';
 import * as m031 from './migrations/031_membership_offers';
+import * as m032 from './migrations/032_content_stats';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '029_release_mail': m029,
   '030_content_tags': m030,
   '031_membership_offers': m031,
+  '032_content_stats': m032,
 };
 
 const source: Knex.MigrationSource<string> = {

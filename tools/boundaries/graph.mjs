@@ -100,6 +100,7 @@ export const BROWSER_CONTRACTS = [
   'report-vocabulary',
   'search-filters',
   'site-status',
+  'stats-vocabulary',
 ];
 
 const TEST_FILE = /\.test\.tsx?$|(?:^|\/)(?:test|tests|fixtures[^/]*)\/|(?:^|\/)testing[^/]*\.ts$|(?:^|\/)test-kit\.ts$/;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { enqueueMail, type MailSite } from '../mail';
 import { vodReceiptMail, welcomeReceiptMail } from '../mail/templates';
 import { insertMember } from '../members/accounts';
+import { amountCents, countStat } from '../stats/daily';
 import { attemptById, closeAttempt, type AttemptRow, type AttemptStatus } from './attempts';
 import { insertSubscription } from './subscriptions';
 
@@ -25,8 +26,8 @@ export interface SettleOptions {
 }
 
 /**
- * An approved charge: the attempt, the member (for a membership), the subscription and the receipt
- * mail in one transaction. Idempotent: a second settlement (webhook after the direct answer, a
+ * An approved charge: the attempt, the member (for a membership), the subscription, a VOD's sale
+ * in the daily stats and the receipt mail in one transaction. Idempotent: a second settlement (webhook after the direct answer, a
  * replay) does nothing, and the receipt's key names the attempt.
  */
 export async function settleApproved(
@@ -53,6 +54,10 @@ export async function settleApproved(
       now,
       periodDays: attempt.kind === 'membership' ? attempt.recurring_period_days : null,
     });
+    // What sells (stats/daily.ts): the sale and its revenue on the item's day, with the settlement.
+    if (attempt.kind === 'vod' && attempt.vod_id !== null) {
+      await countStat(trx, { type: 'vod', id: attempt.vod_id }, 'sales', now, amountCents(attempt.amount));
+    }
     await enqueueReceipt(
       trx,
       options,

@@ -12,6 +12,7 @@ import { Passkeys } from './passkeys/Passkeys';
 import { Prices } from './prices/Prices';
 import { Queues } from './queues/Queues';
 import { Reports } from './reports/Reports';
+import { Stats } from './stats/Stats';
 import { screenPath, screensOf, TITLES, type Screen } from './screens';
 import type { Me } from './shared/api';
 
@@ -23,6 +24,7 @@ interface Session {
 
 const SCREEN: Record<Screen, (session: Session) => ReactElement> = {
   dashboard: ({ onSignedOut }) => <Dashboard onSignedOut={onSignedOut} />,
+  stats: ({ me, onSignedOut }) => <Stats onSignedOut={onSignedOut} money={me.role !== 'moderator'} />,
   audit: ({ onSignedOut }) => <AuditLog onSignedOut={onSignedOut} />,
   members: ({ onSignedOut }) => <Members onSignedOut={onSignedOut} />,
   prices: ({ me, onSignedOut }) => <Prices onSignedOut={onSignedOut} canChange={me.role === 'owner'} />,

@@ -1,11 +1,23 @@
 import type { AdminRole } from './shared/api';
 
 export type Screen =
-  'dashboard' | 'audit' | 'members' | 'prices' | 'reports' | 'content' | 'ingest' | 'queues' | 'coming-soon' | 'admins' | 'passkeys';
+  | 'dashboard'
+  | 'stats'
+  | 'audit'
+  | 'members'
+  | 'prices'
+  | 'reports'
+  | 'content'
+  | 'ingest'
+  | 'queues'
+  | 'coming-soon'
+  | 'admins'
+  | 'passkeys';
 
 /** Each screen's name in the menu, its heading and the page title. */
 export const TITLES: Record<Screen, string> = {
   dashboard: 'Dashboard',
+  stats: 'Stats',
   audit: 'Audit log',
   members: 'Members',
   prices: 'Prices',
@@ -23,9 +35,22 @@ export const TITLES: Record<Screen, string> = {
  * db/src/admin/roles.ts; the API refuses the rest.
  */
 const SCREENS: Record<AdminRole, readonly Screen[]> = {
-  owner: ['dashboard', 'audit', 'members', 'prices', 'reports', 'content', 'ingest', 'queues', 'coming-soon', 'admins', 'passkeys'],
-  moderator: ['reports', 'content', 'ingest', 'queues', 'coming-soon', 'dashboard', 'passkeys'],
-  support: ['members', 'prices', 'content', 'dashboard', 'passkeys'],
+  owner: [
+    'dashboard',
+    'stats',
+    'audit',
+    'members',
+    'prices',
+    'reports',
+    'content',
+    'ingest',
+    'queues',
+    'coming-soon',
+    'admins',
+    'passkeys',
+  ],
+  moderator: ['reports', 'content', 'stats', 'ingest', 'queues', 'coming-soon', 'dashboard', 'passkeys'],
+  support: ['members', 'prices', 'content', 'stats', 'dashboard', 'passkeys'],
 };
 
 export const screensOf = (role: AdminRole): readonly Screen[] => SCREENS[role];

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 
-// Children before parents, so deleting in this order never trips a foreign key. content_tags has
-// no foreign key (it names an item by type and id), so it is emptied here or its rows would name
-// the next seed's items.
+// Children before parents, so deleting in this order never trips a foreign key. content_tags and
+// content_stats_daily have no foreign key (they name an item by type and id), so they are emptied
+// here or their rows would name the next seed's items.
 const CATALOG_TABLES = [
   'content_tags',
+  'content_stats_daily',
   'photoset_files',
   'freephotoset_files',
   'photosets',

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { exactRouter } from '../exact-router';
 import type { ApiDeps } from './deps';
 import { accountRoutes } from './account/routes';
+import { activityRoutes } from './activity/routes';
 import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { freePhotoRoutes } from './freephotos/routes';
@@ -57,6 +58,7 @@ export function apiRouter(deps: ApiDeps): Router {
       savedRoutes,
       mailRoutes,
       playerRoutes,
+      activityRoutes,
       adminRoutes,
       siteRoutes,
     ])

@@ -17,7 +17,7 @@ const SITE_PREFIX: Record<ContentKind, string> = {
 export const STATE_TEXT: Record<ContentState, string> = { all: 'Any', live: 'Published', scheduled: 'Scheduled', takendown: 'Taken down' };
 
 /** The item's address on the site, which the content routes also take to name it. */
-export const sitePath = (item: ContentItem) => `${SITE_PREFIX[item.type]}${encodeURIComponent(item.path)}`;
+export const sitePath = (item: Pick<ContentItem, 'type' | 'path'>) => `${SITE_PREFIX[item.type]}${encodeURIComponent(item.path)}`;
 /** "Video my-clip", as the screen names an item in headings and notices. */
 export const itemName = (item: ContentItem) => `${KIND_TEXT[item.type]} ${item.path}`;
 export const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';

@@ -34,6 +34,7 @@ import type {
 } from '@media-site/contracts/admin';
 import type { QueueActionAnswer, QueueName, QueuesPage } from '@media-site/contracts/admin-queues';
 import type { PricesAnswer, PricesBody } from '@media-site/contracts/admin-prices';
+import type { StatsAnswer } from '@media-site/contracts/content-stats';
 import type { SiteStatus } from '@media-site/contracts/site-status';
 import type {
   BulkAction,
@@ -221,6 +222,11 @@ export const contentApi = {
   restore: (path: string, reason: string) => post<ContentChanged>('/restores', { path, reason }),
   bulk: (change: { action: BulkAction; paths: string[]; reason?: string; at?: string; preview: boolean }) =>
     post<ContentBulkResult>('/content/bulk', change),
+};
+
+/** The Stats screen (every role; sales and revenue for the owner and support). */
+export const statsApi = {
+  find: (params: URLSearchParams) => call<StatsAnswer>(`/stats${params.size ? `?${params}` : ''}`),
 };
 
 /** The Queues screen (owner and moderator). */

@@ -10,6 +10,7 @@ import { QualityMenu } from './QualityMenu';
 import { SeekBar } from './SeekBar';
 import { listenForShortcuts, type ShortcutAction } from './shortcuts';
 import { formatTime } from '../../config/time';
+import { usePlayCount } from './usePlayCount';
 import { usePositionSaver } from './usePositionSaver';
 import { useQualityReport } from './useQualityReport';
 
@@ -83,7 +84,8 @@ function useMediaState(video: RefObject<HTMLVideoElement | null>, frame: RefObje
  * the quality menu (remembered across videos), picture-in-picture and full screen (of the frame,
  * so the bar comes along). Shortcuts are page-wide while it is mounted (shortcuts.ts). Resumes from
  * the server-side position; says so when the item was taken down mid-play. Reports how playback
- * went (first frame, stalls, quality changes, errors) for the site's metrics (useQualityReport.ts).
+ * went (first frame, stalls, quality changes, errors) for the site's metrics (useQualityReport.ts),
+ * and a play and a finish for the console's Stats (usePlayCount.ts).
  */
 /** `onGone`: the item was taken down while it played (the page hides what no longer works: downloads, frames). */
 export function VideoPlayer({ playback, onGone }: { playback: Playback; onGone?: () => void }) {
@@ -103,6 +105,7 @@ export function VideoPlayer({ playback, onGone }: { playback: Playback; onGone?:
   const media = useMediaState(video, frame);
 
   usePositionSaver(video, playback.type, playback.path, playback.duration);
+  usePlayCount(video, playback.type, playback.path, playback.duration);
   useQualityReport(video, rendition ? Math.min(rendition.width, rendition.height) : undefined);
 
   const seek = useCallback(

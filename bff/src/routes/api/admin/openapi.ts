@@ -26,6 +26,7 @@ import {
   passkeyRevoked,
 } from '@media-site/contracts/admin';
 import { pricesAnswer, pricesBody } from '@media-site/contracts/admin-prices';
+import { statsAnswer, statsQuery } from '@media-site/contracts/content-stats';
 import { CONSOLE, CONSOLE_BODY, SENSITIVE, type Operation, type Resource } from '../openapi/operation';
 import { adminName, addBody, emailBody, revokeBody, roleBody, totpBody } from './admin-accounts';
 import { memberUsername } from './changes';
@@ -246,6 +247,15 @@ const members: Operation[] = [
     answers: { 200: dashboardData },
     errors: [...CONSOLE, 'bad_request'],
   },
+  {
+    method: 'get',
+    path: '/api/admin/stats',
+    summary: 'What sells: plays, finishes, downloads, saves, and (owner, support) sales and revenue, per item or model and per day',
+    ...admin,
+    query: statsQuery,
+    answers: { 200: statsAnswer },
+    errors: [...CONSOLE, 'bad_request', 'not_found'],
+  },
 ];
 
 const prices: Operation[] = [
@@ -303,6 +313,6 @@ const admins: Operation[] = [
 export const adminApi: Resource = {
   tag: 'admin',
   description:
-    "The operator console's sign-in, passkeys, members, payments, prices, audit log, admins and dashboard (ADMIN_ALLOWED_IPS only).",
+    "The operator console's sign-in, passkeys, members, payments, prices, audit log, admins, dashboard and stats (ADMIN_ALLOWED_IPS only).",
   operations: [...signIn, ...passkeys, ...members, ...prices, ...admins],
 };

@@ -23,6 +23,7 @@ import { adminQueueRoutes } from './queues';
 import { adminMaintenanceRoutes } from './maintenance';
 import { adminTeaserRoutes } from './teasers';
 import { adminPriceRoutes } from './prices';
+import { adminStatsRoutes } from './stats';
 
 export const disableBody = z.strictObject({ reason: z.string().trim().min(1, 'give a reason').max(DISABLE_REASON_MAX) });
 
@@ -76,4 +77,5 @@ export function adminRoutes(router: Router, deps: AccountDeps): void {
   adminMaintenanceRoutes(router, deps, origin);
   adminTeaserRoutes(router, deps, origin);
   adminPriceRoutes(router, deps, origin);
+  adminStatsRoutes(router, deps, origin);
 }

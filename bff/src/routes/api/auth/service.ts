@@ -14,6 +14,7 @@ import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../..
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
 import { linkedItemState, type LinkedType } from './repository';
+import { countStat, statDay } from '@media-site/db/stats';
 import type { LoginBody } from './schema';
 import type { DownloadLink, Member } from '@media-site/contracts/member-api';
 
@@ -98,6 +99,19 @@ const LINKED_TYPE: ReadonlyMap<string, LinkedType> = new Map([
   ['vod', 'vod'],
 ]);
 
+const STAT_TYPE = { photoset: 'photo', video: 'video', vod: 'vod' } as const;
+
+/**
+ * A link minted is a download in the daily stats (the console's Stats): once per member, item and
+ * day, so a set's photos, a retried link or a second size add nothing.
+ */
+async function countDownload(deps: AccountDeps, member: MemberRow, type: LinkedType, id: number, now: number): Promise<void> {
+  const stat = STAT_TYPE[type];
+  if (await deps.limiter.hit(`activity-once:download:${member.id}:${stat}:${id}:${statDay(now)}`, 1, 86_400)) {
+    await countStat(deps.knex, { type: stat, id }, 'downloads', now);
+  }
+}
+
 /**
  * A signed URL for one file the member may fetch, plain enough for wget -c, curl -C - or aria2.
  * Membership files: valid DOWNLOAD_LINK_TTL_HOURS, but never past the paid-through time.
@@ -123,8 +137,9 @@ export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePat
   // Only a released item's files are signed. A folder scheduled for later, taken down or never there
   // is the same 404 after the same statements, so no guess at an unreleased title is confirmed;
   // only the buyer of a taken-down VOD, who saw it and whose account lists it as removed, is told so.
-  const [state, e] = await Promise.all([linkedItemState(deps.knex, type, folder, now), entitlementsOf(deps.knex, member)]);
-  if (state !== 'released') {
+  const [item, e] = await Promise.all([linkedItemState(deps.knex, type, folder, now), entitlementsOf(deps.knex, member)]);
+  const state = item?.state;
+  if (!item || state !== 'released') {
     if (state === 'taken down' && type === 'vod' && e.vodPaths.includes(folder)) throw new NotFoundError('this item has been removed');
     throw new NotFoundError('no such item');
   }
@@ -141,6 +156,7 @@ export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePat
     throw new NotFoundError(
       `this ${rendition.type === 'vod' ? 'VOD' : 'video'} has no download ${rendition.name}; /api/playback/${rendition.type}/${rendition.path} lists its downloads`,
     );
+  await countDownload(deps, member, type, item.id, now);
   // The mint time the media service checks against the member's valid-from (sign out everywhere).
   const issuedAt = mintSeconds(member, now);
   const link = {

@@ -117,6 +117,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     expect(unsubscribed.status).toBe(200);
     const report = { events: [{ kind: 'start', rendition: 720, ms: 400 }] };
     expect((await post('/api/player/reports', member.cookie).send(report)).status).toBe(204);
+    expect((await post(`/api/activity/vod/${VOD.path}`, member.cookie).send({ event: 'play' })).status).toBe(204);
 
     expect((await post('/api/account/cancel-renewal', member.cookie)).status).toBe(200);
     const subscriptionId = await subscriptionIdOf(kit, 'oa_member');
@@ -165,6 +166,8 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       '/api/admin/ingests',
       '/api/admin/queues',
       '/api/admin/prices',
+      '/api/admin/stats',
+      '/api/admin/stats?by=model&sort=revenue',
       '/api/site',
     ]) {
       expect((await get(path)).status, path).toBe(200);

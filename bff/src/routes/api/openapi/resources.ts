@@ -1,4 +1,5 @@
 import { accountApi } from '../account/openapi';
+import { activityApi } from '../activity/openapi';
 import { adminApi } from '../admin/openapi';
 import { adminContentApi } from '../admin/openapi-content';
 import { authApi } from '../auth/openapi';
@@ -46,6 +47,7 @@ export const RESOURCES = [
   savedApi,
   mailApi,
   playerApi,
+  activityApi,
   adminApi,
   adminContentApi,
   siteApi,

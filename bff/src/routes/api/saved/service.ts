@@ -7,6 +7,7 @@ import {
   type SavedReleases,
   type SavedType,
 } from '@media-site/contracts/saved-api';
+import { countStat } from '@media-site/db/stats';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
@@ -126,7 +127,10 @@ export async function saveItem(deps: AccountDeps, member: MemberRow | undefined,
     throw new ConflictError(`My list holds at most ${SAVED_LIMIT} items: remove one before saving another`);
   const now = deps.now();
   await insertSaved(deps.knex, m.id, type, shown.id, now);
-  return { item: shown.item((await savedAt(deps.knex, m.id, type, shown.id)) ?? now) };
+  const at = (await savedAt(deps.knex, m.id, type, shown.id)) ?? now;
+  // A new save (a racing second one found its row and stored nothing) counts in the daily stats; a model's is a follow.
+  if (at === now) await countStat(deps.knex, { type, id: shown.id }, 'saves', now);
+  return { item: shown.item(at) };
 }
 
 /** Removes an item, shown or hidden (a taken-down item can still leave a list); an unknown one is already gone. */

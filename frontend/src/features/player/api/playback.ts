@@ -1,3 +1,4 @@
+import type { ActivityEvent } from '@media-site/contracts/stats-vocabulary';
 import type { PlayableType } from '@media-site/contracts/playback-layout';
 import type { ContinueItem, ContinueWatching, Playback } from '@media-site/contracts/playback-api';
 import { fetchJson } from '../../api/fetchJson';
@@ -28,6 +29,24 @@ export async function savePosition(type: PlayableType, folder: string, seconds: 
     });
   } catch {
     // Offline or navigating away: the next save or the next visit catches up.
+  }
+}
+
+/**
+ * `POST /api/activity/{type}/{folder}`: a play started or finished, for the console's Stats (counted
+ * once per member, item and day; nothing else is sent). Best effort: a lost report is one count less.
+ */
+export async function reportActivity(type: PlayableType, folder: string, event: ActivityEvent): Promise<void> {
+  try {
+    await fetch(`/api/activity/${target(type, folder)}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ event }),
+      credentials: 'same-origin',
+      keepalive: true,
+    });
+  } catch {
+    // Offline or navigating away: the stats miss one play, nothing else depends on it.
   }
 }
 
