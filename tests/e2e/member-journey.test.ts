@@ -4,8 +4,10 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex } from '@media-site/db';
 import { schedule } from '@media-site/db/content';
+import { vodDownloadName } from '@media-site/contracts/download-name';
 import { catalogCli } from '../src/catalog-cli';
-import { openPage, screenshotDir, screenshotsOf, type Viewport } from './browser';
+import { openPage, screenshotDir, screenshotsOf, type Site, type Viewport } from './browser';
+import { AdminKit, adminShot } from './admin-kit';
 import { settled } from './quiet';
 import { PASSWORD, fillCardFields, fillPaymentForm, firstPhoto, startPaymentSite, type PaymentSite } from './payment-kit';
 
@@ -472,5 +474,99 @@ describe('member journey: join, signed in, owned, account', () => {
     }
     expect(found).toEqual([]);
     await page.context().close();
+  });
+});
+
+// What sells: a member buys a VOD nobody else here touches, downloads it and plays it to its end;
+// the owner's Stats screen then shows exactly that on the VOD's row, and the sale in the totals.
+describe("the console's Stats after a scripted session", () => {
+  const admins = new AdminKit(
+    () =>
+      ({
+        stack: site.stack,
+        async open({ width = 1280, height = 800 } = {}) {
+          const page = await site.newPage();
+          await page.setViewportSize({ width, height });
+          return { page, errors: [] };
+        },
+      }) as unknown as Site,
+  );
+
+  it('counts a purchase, a download, a play and a finish on the item, per day and per model', async () => {
+    // A VOD the tests above leave alone whose original is an MP4, which plays before any encode.
+    const knex = createKnex(site.stack.databaseUrl);
+    let item: { path: string; updatename: string; modelname: string; price: string };
+    try {
+      const rows = (await knex('vods')
+        .orderBy('id')
+        .select('path', 'updatename', 'modelname', 'price', 'prename', 'format', 'datetoupload')) as Array<Record<string, unknown>>;
+      const mp4 = rows.find((r) => {
+        const day = r.datetoupload instanceof Date ? r.datetoupload.toISOString().slice(0, 10) : String(r.datetoupload);
+        const name = vodDownloadName({ prename: String(r.prename), path: String(r.path), format: Number(r.format), datetoupload: day });
+        return r.path !== vod.path && name.endsWith('.mp4');
+      });
+      if (!mp4) throw new Error('the demo has no other VOD with an MP4 original');
+      item = { path: String(mp4.path), updatename: String(mp4.updatename), modelname: String(mp4.modelname), price: String(mp4.price) };
+    } finally {
+      await knex.destroy();
+    }
+    const { page } = await open('desktop');
+    await page.goto('/login');
+    await signInAs(page, 'ccb_desktop');
+    await expectSignedInHeader(page, 'ccb_desktop');
+    await page.goto(`/vod/${encodeURIComponent(item.path)}`);
+    await page.getByRole('link', { name: /^Buy for \$\d+\.\d\d$/ }).click();
+    await page.waitForURL(/\/ccbill\?vod=/);
+    await fillCard(page, 'ccb_desktop@example.com');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    const owned = page.getByRole('button', { name: 'Owned – Download' });
+    await owned.waitFor({ timeout: 30_000 });
+    const download = page.waitForEvent('download');
+    await owned.click();
+    await (await download).cancel();
+    const reports: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/activity/')) reports.push(`${r.request().postData() ?? ''} ${r.status()}`);
+    });
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(() => (document.querySelector('video.player-video') as HTMLVideoElement | null)?.ended === true, null, {
+      timeout: 30_000,
+    });
+    await expect.poll(() => reports.length).toBe(2);
+    expect(reports).toEqual(['{"event":"play"} 204', '{"event":"complete"} 204']);
+    await page.context().close();
+
+    await admins.addWithCli('stats_owner', 'owner');
+    const { page: console } = await admins.signIn('stats_owner', 'desktop');
+    try {
+      await console.getByRole('link', { name: 'Stats' }).click();
+      await console.getByLabel('Type').selectOption('vod');
+      await console.getByRole('button', { name: 'Sales', exact: true }).click();
+      const row = console.getByRole('row').filter({ has: console.getByRole('button', { name: item.updatename, exact: true }) });
+      await row.waitFor();
+      const price = `$${item.price}`;
+      // Item, model, plays, finished, downloads, saves, sales, revenue.
+      expect((await row.getByRole('cell').allInnerTexts()).slice(1)).toEqual([item.modelname, '1', '1', '1', '0', '1', price]);
+      await console.getByRole('columnheader', { name: 'Sales ▼' }).waitFor();
+      expect(new URL(console.url()).search).toBe('?type=vod&sort=sales');
+      await adminShot(console, 'stats', 'vods', 'desktop');
+
+      // Its days: today holds all of it.
+      await row.getByRole('button', { name: item.updatename, exact: true }).click();
+      await console.getByText(`Item ${item.path}`).waitFor();
+      await console.locator('.admin-figure', { hasText: 'Plays' }).getByText('1', { exact: true }).waitFor();
+      await console.setViewportSize({ width: 390, height: 844 });
+      await console.screenshot({ path: `${screenshotDir}/stats-item-390.png`, fullPage: true });
+      await console.setViewportSize({ width: 1280, height: 800 });
+      // Back to the list, then her items (the model's name in a row opens them); Back returns.
+      await console.getByRole('button', { name: 'All items' }).click();
+      await row.getByRole('button', { name: item.modelname, exact: true }).click();
+      await console.getByText(`Model ${item.modelname}`).waitFor();
+      await row.waitFor();
+      await console.goBack();
+      await console.getByText(`Model ${item.modelname}`).waitFor({ state: 'detached' });
+    } finally {
+      await console.context().close();
+    }
   });
 });
