@@ -565,6 +565,13 @@ describe("the console's Stats after a scripted session", () => {
       await row.waitFor();
       await console.goBack();
       await console.getByText(`Model ${item.modelname}`).waitFor({ state: 'detached' });
+      // From Content, an item's Stats link opens its days.
+      await console.getByRole('link', { name: 'Content', exact: true }).click();
+      await console.getByLabel('Title, model or path').fill(item.path);
+      await console.getByRole('button', { name: 'Find' }).click();
+      await console.getByRole('row').filter({ hasText: item.updatename }).getByRole('link', { name: 'Stats' }).click();
+      await console.getByText(`Item ${item.path}`).waitFor();
+      expect(new URL(console.url()).search).toBe(`?type=vod&path=${item.path}`);
     } finally {
       await console.context().close();
     }

@@ -1,10 +1,20 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { ContentItem } from '../shared/api';
 import { Table } from '../shared/Table';
 import type { Action } from './ActionPanel';
 import { KIND_TEXT, sitePath } from './format';
 import { ItemActions } from './ItemActions';
 import { EncodeState, Release } from './ItemState';
+
+const STATS_TYPE: Partial<Record<ContentItem['type'], string>> = { photoset: 'photo', video: 'video', vod: 'vod' };
+
+/** The Stats screen for an item (its days) or a model (her items); none for a free set. */
+function statsAddress(item: ContentItem): string | null {
+  if (item.type === 'model') return `/admin/stats?${new URLSearchParams({ model: item.path })}`;
+  const type = STATS_TYPE[item.type];
+  return type ? `/admin/stats?${new URLSearchParams({ type, path: item.path })}` : null;
+}
 
 /** The items a page's checkboxes have chosen, by site path (the bulk change names them so). */
 export interface Selection {
@@ -77,6 +87,12 @@ export function ContentTable({
                   {sitePath(item)}
                 </a>
                 {item.items !== undefined && ` · ${item.items} item${item.items === 1 ? '' : 's'}`}
+                {statsAddress(item) && (
+                  <>
+                    {' · '}
+                    <Link to={statsAddress(item)!}>Stats</Link>
+                  </>
+                )}
               </small>
               {item.tags !== undefined && item.tags.length > 0 && (
                 <>
