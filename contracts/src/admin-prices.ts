@@ -46,3 +46,16 @@ export const pricesAnswer = z.strictObject({
   terms: z.string(),
 });
 export type PricesAnswer = z.infer<typeof pricesAnswer>;
+
+/** PUT /api/admin/prices/vod: the default VOD price ("9.99"), or null to clear it. */
+export const vodPriceBody = z.strictObject({ price: amount.nullable() });
+export type VodPriceBody = z.infer<typeof vodPriceBody>;
+
+/** GET and PUT /api/admin/prices/vod: what a VOD ingested without its own price costs. */
+export const vodPriceAnswer = z.strictObject({
+  /** null: none set; a VOD's meta.json must name its price. */
+  price: z.string().nullable(),
+  setBy: z.string().nullable(),
+  setAt: z.number().nullable(),
+});
+export type VodPriceAnswer = z.infer<typeof vodPriceAnswer>;

@@ -28,6 +28,7 @@ import * as m029 from './migrations/029_release_mail';
 import * as m030 from './migrations/030_content_tags';
 import * as m031 from './migrations/031_membership_offers';
 import * as m032 from './migrations/032_content_stats';
+import * as m033 from './migrations/033_vod_price_defaults';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '030_content_tags': m030,
   '031_membership_offers': m031,
   '032_content_stats': m032,
+  '033_vod_price_defaults': m033,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -186,9 +186,15 @@ describe('console ingest and Coming soon', () => {
       if (size === 'desktop') {
         const { page } = await signIn('mod_one', size);
         await page.getByRole('link', { name: 'Coming soon' }).click();
-        await page.getByRole('button', { name: 'Tease Alpha Morning' }).click();
-        await page.getByText('Visitors now see "Alpha Morning" as coming soon.').waitFor();
-        await page.getByRole('button', { name: 'Stop teasing Alpha Morning' }).waitFor();
+        const tease = page.getByRole('button', { name: 'Tease Alpha Morning' });
+        const teased = page.getByRole('button', { name: 'Stop teasing Alpha Morning' });
+        await tease.or(teased).waitFor();
+        // A retry of this test finds it teased by the first attempt.
+        if (await tease.isVisible()) {
+          await tease.click();
+          await page.getByText('Visitors now see "Alpha Morning" as coming soon.').waitFor();
+        }
+        await teased.waitFor();
         await shot(page, 'coming-soon', size);
         await noAxeViolations(page, 'coming soon');
       }
@@ -208,9 +214,21 @@ describe('console ingest and Coming soon', () => {
       expect(await status('/members/photos/set-alpha/a1.jpg')).toBe(401);
       expect(await status('/members/photos/no-such-set/a1.jpg')).toBe(401);
       expect(await status('/api/photos/set/set-alpha')).toBe(404);
-      await visitor.page.reload();
-      await strip.getByText('Alpha Morning').waitFor();
-      await expect.poll(() => strip.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      // The cover shows once the page is loaded again: a page that fetched it while the front door
+      // still kept its 404 (at most 5 s) shows it on the next load, as a visitor's would.
+      await expect
+        .poll(
+          async () => {
+            await visitor.page.reload();
+            await strip.getByText('Alpha Morning').waitFor();
+            // In view, so a lazily loaded cover is asked for.
+            await strip.locator('img').scrollIntoViewIfNeeded();
+            await strip.locator('img').evaluate((img: HTMLImageElement) => img.decode().catch(() => undefined));
+            return strip.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth);
+          },
+          { timeout: 30_000, interval: 1000 },
+        )
+        .toBeGreaterThan(0);
       await shot(visitor.page, 'home-coming-soon', size);
       await noAxeViolations(visitor.page, `home ${size}`);
       // The browser logs the 404s and 401s asked for above; nothing else may go wrong.

@@ -137,6 +137,11 @@ describe('a trial set in the console', () => {
       // A price change asks the owner to confirm it is them (a stolen session alone changes nothing).
       await confirmWithCode(console, await admins.freshCode('prices_owner'));
       await console.getByText('Saved. New sign-ups get these terms.').waitFor();
+      // The default VOD price, for VODs ingested without one (within the same confirmation).
+      await console.getByLabel('Default VOD price').fill('6.50');
+      await console.getByRole('button', { name: 'Save VOD price' }).click();
+      await console.getByText('Saved. A VOD ingested without a price now costs $6.50.').waitFor();
+      await console.getByText('In force: $6.50. Last changed by prices_owner', { exact: false }).waitFor();
       await adminShot(console, 'prices', 'trial', 'desktop');
 
       for (const [name, viewport] of Object.entries(VIEWPORTS)) {
@@ -178,7 +183,10 @@ describe('a trial set in the console', () => {
       ]);
       await page.context().close();
     } finally {
-      await admins.withKnex((knex) => knex('membership_offers').delete());
+      await admins.withKnex(async (knex) => {
+        await knex('membership_offers').delete();
+        await knex('vod_price_defaults').delete();
+      });
       await console.context().close();
     }
   });

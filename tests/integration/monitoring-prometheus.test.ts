@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from '@media-site/db';
 import { freePort } from '../../scripts/lib/process';
 import { scrapeConfig } from '../../scripts/lib/scrape-config';
 import { signInCookie } from '../src/sign-in';
@@ -51,6 +52,15 @@ const get = async <T>(path: string): Promise<T> => ((await (await fetch(`${api}$
 beforeAll(async () => {
   metricsPort = await threePorts();
   stack = await startStack({ env: { METRICS_PORT: String(metricsPort) }, encoder: true });
+  // The stack's database is a copy of the suite's seeded template, whose clips were queued when the
+  // template was made, maybe an hour before this file runs on a loaded machine. A site deployed now
+  // queued them now: without this, QueueStuck (a job waiting over an hour) fires on a healthy site.
+  const knex = createKnex(stack.databaseUrl);
+  try {
+    await knex('media_jobs').where({ status: 'queued' }).update({ created_at: Date.now() });
+  } finally {
+    await knex.destroy();
+  }
   member = await signInCookie(stack.url);
   const rules = join(dir, 'alerts.yml');
   writeFileSync(rules, readFileSync(join(repo, 'monitoring/alerts.yml'), 'utf8').replace(/^( +for:) \d+m$/gm, '$1 1s'));
@@ -105,10 +115,6 @@ describe('a real Prometheus on the site', () => {
     // a second, ServiceAbsent fires at Prometheus's start, before its first scrapes, and then resolves).
     const rules = await get<{ groups: Array<{ rules: unknown[] }> }>('/rules');
     expect(rules.groups.flatMap((g) => g.rules).length).toBeGreaterThanOrEqual(30);
-    // The stack's encoder first works through the clips queued at its start; on a loaded machine
-    // that took longer than the check below once, and a waiting job is what QueueStuck is about.
-    // A healthy site is one whose encode queue drains: wait for that first.
-    await expect.poll(() => value('max(queue_oldest_waiting_seconds{queue="encode"})'), { timeout: 150_000, interval: 1000 }).toEqual([0]);
     await expect
       .poll(
         async () => (await get<{ alerts: Alert[] }>('/alerts')).alerts.filter((a) => a.state === 'firing').map((a) => a.labels.alertname),

@@ -37,3 +37,4 @@ export {
 } from './subscriptions';
 export { membershipTermsShape } from './terms';
 export { chargeTerms, checkOffer, currentOffer, setOffer, type OfferInForce } from './offers';
+export { currentVodPrice, setVodPrice, type VodPriceInForce } from './vod-price';

@@ -17,7 +17,8 @@ import { RuleError } from '../rule-error';
 const bad = (message: string) => new RuleError('bad_input', message);
 const AMOUNT = /^\d{1,3}\.\d{2}$/;
 
-function amountOf(name: string, value: string): string {
+/** An amount as the offers take it ("14.99", within the offer bounds), normalised; bad_input naming `name` otherwise. */
+export function amountOf(name: string, value: string): string {
   if (value.length > 10 || !AMOUNT.test(value)) throw bad(`${name}: an amount like 14.99`);
   const n = Number(value);
   if (n < OFFER_PRICE_MIN || n > OFFER_PRICE_MAX) throw bad(`${name}: from ${OFFER_PRICE_MIN.toFixed(2)} to ${OFFER_PRICE_MAX.toFixed(2)}`);

@@ -26,8 +26,8 @@ export interface SettleOptions {
 }
 
 /**
- * An approved charge: the attempt, the member (for a membership), the subscription, a VOD's sale
- * in the daily stats and the receipt mail in one transaction. Idempotent: a second settlement (webhook after the direct answer, a
+ * An approved charge: the attempt, the member (for a membership), the subscription and the receipt
+ * mail in one transaction; then a VOD's sale in the daily stats. Idempotent: a second settlement (webhook after the direct answer, a
  * replay) does nothing, and the receipt's key names the attempt.
  */
 export async function settleApproved(
@@ -54,10 +54,6 @@ export async function settleApproved(
       now,
       periodDays: attempt.kind === 'membership' ? attempt.recurring_period_days : null,
     });
-    // What sells (stats/daily.ts): the sale and its revenue on the item's day, with the settlement.
-    if (attempt.kind === 'vod' && attempt.vod_id !== null) {
-      await countStat(trx, { type: 'vod', id: attempt.vod_id }, 'sales', now, amountCents(attempt.amount));
-    }
     await enqueueReceipt(
       trx,
       options,
@@ -67,6 +63,12 @@ export async function settleApproved(
     );
     return attempt;
   });
+  // What sells (stats/daily.ts): the sale and its revenue on the day, once the sale stands (a
+  // rolled-back settlement counts nothing). Best effort: a failed count is one sale less in the
+  // console's Stats, never a failed settlement.
+  if (settled?.kind === 'vod' && settled.vod_id !== null) {
+    await countStat(knex, { type: 'vod', id: settled.vod_id }, 'sales', now, amountCents(settled.amount)).catch(() => undefined);
+  }
   // Inside a webhook's transaction this comes before the commit: the worker's next poll sends it.
   if (settled) options.onSettled?.('approved', { kind: settled.kind, amount: settled.amount, currencyCode: settled.currency_code });
   return settled !== undefined;

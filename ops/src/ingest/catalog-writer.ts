@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { modelInitial, searchText } from '@media-site/db';
 import { replaceTags, tagsOf, type TaggedType } from '@media-site/db/content';
+import { currentVodPrice } from '@media-site/db/payments';
 import type { ScannedItem } from './scan';
 
 export type Change = 'added' | 'updated' | 'unchanged';
@@ -85,7 +86,8 @@ function rowValues(item: ScannedItem, model: ModelRef | null, duration: number |
     search_text: searchText(item.meta.updatename, modelname),
   };
   if (item.type === 'video' || item.type === 'vod') row.prename = item.meta.prename;
-  if (item.type === 'vod') Object.assign(row, { format: item.meta.format, price: item.meta.price });
+  if (item.type === 'vod')
+    Object.assign(row, { format: item.meta.format, ...(item.meta.price === undefined ? {} : { price: item.meta.price }) });
   if ((item.type === 'video' || item.type === 'vod') && duration !== null && Math.round(duration) > 0) row.duration = Math.round(duration);
   return row;
 }
@@ -126,6 +128,11 @@ export async function writeItem(
   }
   let change: Change;
   let id: number;
+  if (!existing && item.type === 'vod' && item.meta.price === undefined) {
+    const fallback = (await currentVodPrice(trx)).price;
+    if (fallback === null) throw new IngestConflict('meta.json names no price, and no default VOD price is set (console: Prices)');
+    values.price = fallback;
+  }
   if (!existing) {
     [id] = (await trx(spec.table).insert(values)).map(Number) as [number];
     change = 'added';

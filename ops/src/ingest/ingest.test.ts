@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGeneration } from '@media-site/db';
+import { setVodPrice } from '@media-site/db/payments';
 import { ingestFolder, type IngestReport } from './ingest';
 import { testBackends, useTestDb } from '@media-site/db/testing';
 import { buildIngestFolder, EXPECTED_SKIPS, VALID_ITEMS } from '../test/fixtures-ingest/build';
+import { FIXTURE_CLIP as SAMPLE_CLIP } from '../seed/sample-video';
 
 const FFMPEG = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
 const NO_FFMPEG = { ffmpeg: '/nonexistent/ffmpeg', ffprobe: '/nonexistent/ffprobe' };
@@ -252,6 +254,37 @@ describe('ingest details', () => {
     await build({ tags: [] });
     expect((await ingest()).totals).toEqual({ added: 0, updated: 1, unchanged: 0 });
     expect(await tagsOfSet()).toEqual([]);
+  });
+
+  it("a VOD without a price gets the console's default VOD price when new, keeps its own when known, and is refused when none is set", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'ingest-vod-price-'));
+    tempDirs.push(folder);
+    const mediaRoot = await tempMediaRoot();
+    const vod = async (path: string, more: Record<string, unknown> = {}) => {
+      const dir = join(folder, 'vod', path);
+      await mkdir(dir, { recursive: true });
+      await copyFile(SAMPLE_CLIP, join(dir, 'take.mp4'));
+      const fields = { updatename: `Priced ${path}`, modelname: 'Model P1', datetoupload: '2025-06-01', prename: path, format: 0, ...more };
+      await writeFile(join(dir, 'meta.json'), JSON.stringify(fields));
+    };
+    const ingest = () => ingestFolder({ knex: db.knex, folder, mediaRoot, ffmpeg: null });
+    const priceOf = async (path: string) => (await db.knex('vods').where({ path }).first('price'))?.price;
+    await vod('unpriced');
+    const refused = await ingest();
+    expect(refused.skipped).toEqual([
+      { where: 'vod/unpriced', reason: 'meta.json names no price, and no default VOD price is set (console: Prices)' },
+    ]);
+    expect(await priceOf('unpriced')).toBeUndefined();
+    await setVodPrice(db.knex, '6.50', { actor: 'owner', address: '127.0.0.1', now: Date.now() });
+    expect((await ingest()).totals.added).toBe(1);
+    expect(Number(await priceOf('unpriced'))).toBe(6.5);
+    // Its own price wins; a meta.json without one again keeps it, whatever the default is now.
+    await vod('unpriced', { price: 12 });
+    expect((await ingest()).totals.updated).toBe(1);
+    await setVodPrice(db.knex, '3.00', { actor: 'owner', address: '127.0.0.1', now: Date.now() });
+    await vod('unpriced');
+    expect((await ingest()).totals).toEqual({ added: 0, updated: 0, unchanged: 1 });
+    expect(Number(await priceOf('unpriced'))).toBe(12);
   });
 
   it('announces the new generation through the publish hook, and reruns announce it again', async () => {

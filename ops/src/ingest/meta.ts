@@ -47,7 +47,8 @@ const photos = z.strictObject({ updatename: text(200), modelname: text(100), dat
 // No tags: content_tags names photo sets, videos and VODs only (content/tags.ts).
 const freephotos = z.strictObject({ updatename: text(200), datetoupload: date });
 const video = photos.extend({ prename: text(200) });
-const vod = video.extend({ format, price });
+// No price: a new VOD gets the default VOD price (the console's Prices), an existing one keeps its own.
+const vod = video.extend({ format, price: price.optional() });
 
 export type PhotosMeta = z.infer<typeof photos>;
 export type FreePhotosMeta = z.infer<typeof freephotos>;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { bumpGeneration } from '@media-site/db';
 import { buildDemoCatalog, type DemoCatalog } from './catalog';
+import { demoStats } from './demo-stats';
 import { DEMO_MARKER, insertInChunks, wipeCatalog } from './tables';
 
 export interface SeedSummary {
@@ -21,11 +22,11 @@ function fileRows(parent: string, sets: ReadonlyArray<{ id: number; files: strin
 }
 
 /**
- * Inserts the demo catalog (explicit ids, so two runs give identical rows) in one transaction and
- * bumps the generation. With reset the catalog tables are emptied first; without it the caller
+ * Inserts the demo catalog (explicit ids, so two runs give identical rows) and 30 days of generated
+ * stats before today in one transaction, and bumps the generation. With reset the catalog tables are emptied first; without it the caller
  * must know they are empty.
  */
-export async function seedDemoCatalog(knex: Knex, options: { reset?: boolean } = {}): Promise<SeedSummary> {
+export async function seedDemoCatalog(knex: Knex, options: { reset?: boolean; now?: number } = {}): Promise<SeedSummary> {
   const catalog: DemoCatalog = buildDemoCatalog();
   const withoutFiles = <T extends { files: string[] }>(rows: T[]) => rows.map(({ files: _files, ...row }) => row);
   return knex.transaction(async (trx) => {
@@ -38,6 +39,8 @@ export async function seedDemoCatalog(knex: Knex, options: { reset?: boolean } =
     await insertInChunks(trx, 'videos', catalog.videos);
     await insertInChunks(trx, 'vods', catalog.vods);
     await insertInChunks(trx, 'content_tags', catalog.tags);
+    // The console's Stats: the last 30 days before today, generated (demo-stats.ts).
+    await insertInChunks(trx, 'content_stats_daily', demoStats(catalog, options.now ?? Date.now()));
     await trx('catalog_meta').insert({ name: DEMO_MARKER, value: 1 });
     const generation = await bumpGeneration(trx);
     return {

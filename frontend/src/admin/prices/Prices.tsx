@@ -5,6 +5,7 @@ import { Notice } from '../shared/Notice';
 import { useAdminCall } from '../shared/useAdminCall';
 import { bodyOf, draftOf, type OfferDraft } from './offer-draft';
 import { PriceForm } from './PriceForm';
+import { VodPrice } from './VodPrice';
 
 /** What new members are charged: the owner sets the price, the period and a trial; support reads them. */
 export function Prices({ canChange, onSignedOut }: { canChange: boolean; onSignedOut: () => void }) {
@@ -67,6 +68,7 @@ export function Prices({ canChange, onSignedOut }: { canChange: boolean; onSigne
       )}
       <ErrorText message={error} />
       <Notice text={notice} />
+      <VodPrice canChange={canChange} onSignedOut={onSignedOut} />
     </section>
   );
 }

@@ -33,7 +33,7 @@ import type {
   PasskeySummary,
 } from '@media-site/contracts/admin';
 import type { QueueActionAnswer, QueueName, QueuesPage } from '@media-site/contracts/admin-queues';
-import type { PricesAnswer, PricesBody } from '@media-site/contracts/admin-prices';
+import type { PricesAnswer, PricesBody, VodPriceAnswer } from '@media-site/contracts/admin-prices';
 import type { StatsAnswer } from '@media-site/contracts/content-stats';
 import type { SiteStatus } from '@media-site/contracts/site-status';
 import type {
@@ -74,6 +74,7 @@ export type {
   Enrolment,
   IngestRun,
   PricesAnswer,
+  VodPriceAnswer,
   PricesBody,
   ScheduledItem,
 };
@@ -205,6 +206,8 @@ export const adminApi = {
   maintenance: (on: boolean, message?: string) => post<SiteStatus>('/maintenance', { on, ...(message ? { message } : {}) }),
   prices: () => call<PricesAnswer>('/prices'),
   setPrices: (offer: PricesBody) => call<PricesAnswer>('/prices', { method: 'PUT', body: JSON.stringify(offer) }),
+  vodPrice: () => call<VodPriceAnswer>('/prices/vod'),
+  setVodPrice: (price: string | null) => call<VodPriceAnswer>('/prices/vod', { method: 'PUT', body: JSON.stringify({ price }) }),
 };
 
 export const contentApi = {

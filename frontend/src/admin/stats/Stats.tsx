@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { StatsAnswer } from '@media-site/contracts/content-stats';
-import { STATS_SORT_LABELS } from '@media-site/contracts/stats-vocabulary';
+import { MONEY_SORTS, STATS_SORTS as COLUMNS, STATS_SORT_LABELS } from '@media-site/contracts/stats-vocabulary';
 import { DayChart, type ChartSeries } from '../dashboard/DayChart';
 import { Figures, moneyFormat } from '../dashboard/Figures';
 import { statsApi } from '../shared/api';
 import { ErrorText } from '../shared/ErrorText';
+import { Table } from '../shared/Table';
 import { useAdminCall } from '../shared/useAdminCall';
 import { paramsOf, questionOf, type StatsQuestion } from './question';
 import { StatsControls } from './StatsControls';
@@ -94,7 +95,30 @@ function Totals({ answer, cents }: { answer: StatsAnswer; cents: (n: number) => 
             : []),
         ]}
       />
-      <DayChart label={`Per day, ${span}: plays, downloads, saves${answer.money ? ' and sales' : ''}`} days={days} series={series} />
+      <DayChart
+        label={`Per day, ${span}: plays, downloads, saves${answer.money ? ' and sales' : ''} (figures in the table below)`}
+        days={days}
+        series={series}
+      />
+      <details className="admin-stats-days">
+        <summary>Per day, as a table</summary>
+        <Table
+          caption={`Per day (UTC), newest first, ${span}`}
+          columns={['Day', ...COLUMNS.filter((c) => answer.money || !MONEY_SORTS.includes(c)).map((c) => STATS_SORT_LABELS[c])]}
+        >
+          {[...answer.perDay].reverse().map((d) => (
+            <tr key={d.day}>
+              <td className="admin-nowrap">{d.day}</td>
+              <td className="admin-num">{d.plays}</td>
+              <td className="admin-num">{d.completions}</td>
+              <td className="admin-num">{d.downloads}</td>
+              <td className="admin-num">{d.saves}</td>
+              {answer.money && <td className="admin-num">{d.sales ?? 0}</td>}
+              {answer.money && <td className="admin-num">{cents(d.revenue ?? 0)}</td>}
+            </tr>
+          ))}
+        </Table>
+      </details>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { ACTIVITY_BODY_LIMIT, activityBody, type ActivityEvent } from '@media-site/contracts/content-stats';
-import { countStat, statDay, type StatCounter } from '@media-site/db/stats';
+import type { StatCounter } from '@media-site/db/stats';
+import { countActivity } from '../shared/count-stat';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { readBody } from '../../../security/body';
 import { requireSameOrigin } from '../../../security/origin';
@@ -36,9 +37,7 @@ export function activityRoutes(router: Router, deps: AccountDeps): void {
     const item = await playableItem(deps.knex, type, folder);
     if (!item) throw new NotFoundError(`no ${type === 'vod' ? 'VOD' : 'video'} in folder ${folder}`);
     if ((await playAccess(deps, member, type, folder)) !== 'granted') throw new ForbiddenError('this item is not yours to play');
-    const now = deps.now();
-    const once = `activity-once:${event}:${member.id}:${type}:${item.id}:${statDay(now)}`;
-    if (await deps.limiter.hit(once, 1, 86_400)) await countStat(deps.knex, { type, id: item.id }, COUNTER[event], now);
+    await countActivity(deps, { type, id: item.id }, COUNTER[event], { memberId: member.id });
     ctx.status = 204;
   });
 }

@@ -25,7 +25,7 @@ import {
   passkeyRenamed,
   passkeyRevoked,
 } from '@media-site/contracts/admin';
-import { pricesAnswer, pricesBody } from '@media-site/contracts/admin-prices';
+import { pricesAnswer, pricesBody, vodPriceAnswer, vodPriceBody } from '@media-site/contracts/admin-prices';
 import { statsAnswer, statsQuery } from '@media-site/contracts/content-stats';
 import { CONSOLE, CONSOLE_BODY, SENSITIVE, type Operation, type Resource } from '../openapi/operation';
 import { adminName, addBody, emailBody, revokeBody, roleBody, totpBody } from './admin-accounts';
@@ -274,6 +274,23 @@ const prices: Operation[] = [
     ...admin,
     body: pricesBody,
     answers: { 200: pricesAnswer },
+    errors: [...CONSOLE_BODY, 'rate_limited'],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/prices/vod',
+    summary: 'The default VOD price: what a VOD ingested without a price of its own costs (null: none)',
+    ...admin,
+    answers: { 200: vodPriceAnswer },
+    errors: CONSOLE,
+  },
+  {
+    method: 'put',
+    path: '/api/admin/prices/vod',
+    summary: 'Set or clear the default VOD price for VODs ingested from now on (audited as prices.vod)',
+    ...admin,
+    body: vodPriceBody,
+    answers: { 200: vodPriceAnswer },
     errors: [...CONSOLE_BODY, 'rate_limited'],
   },
 ];

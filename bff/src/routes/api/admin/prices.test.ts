@@ -187,6 +187,50 @@ describe.each(testBackends())('console prices (%s)', (backend) => {
     expect(JSON.parse(rows[1]!.after_json!)).toEqual({ price: '19.90', periodDays: 31, trial: null });
   });
 
+  it('the default VOD price: support reads it, the owner sets and clears it (audited), a bad amount is a 400 naming it', async () => {
+    const putVod = (who: string, body: unknown) => {
+      if (who === 'boss') ownerChanges += 1;
+      return kit.request
+        .put('/api/admin/prices/vod')
+        .set('Origin', ORIGIN)
+        .set('Cookie', cookies.get(who) ?? '')
+        .send(body as object);
+    };
+    const getVod = (who: string) =>
+      kit.request
+        .get('/api/admin/prices/vod')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .set('Cookie', cookies.get(who) ?? '');
+    expect((await getVod('help_one')).body).toEqual({ price: null, setBy: null, setAt: null });
+    expect((await getVod('mod_one')).status).toBe(403);
+    expect((await putVod('help_one', { price: '7.50' })).status).toBe(403);
+    expect((await putVod('unconfirmed_owner', { price: '7.50' })).body.error.code).toBe('confirm_required');
+    for (const [body, message] of [
+      [{ price: '7.5' }, 'price: an amount like 14.99'],
+      [{ price: '0.00' }, 'price: from 0.01 to 999.99'],
+      [{ price: 7.5 }, 'price: an amount like 14.99'],
+      [{}, 'price: an amount like 14.99'],
+      [{ price: '7.50', extra: 1 }, 'Unrecognized key: "extra"'],
+    ] as const) {
+      const res = await putVod('boss', body);
+      expect({ status: res.status, message: res.body.error?.message }).toEqual({ status: 400, message: expect.stringContaining(message) });
+    }
+    const set = await putVod('boss', { price: '7.50' });
+    expect(set.body).toEqual({ price: '7.50', setBy: 'boss', setAt: expect.any(Number) });
+    expect((await getVod('help_one')).body).toEqual(set.body);
+    const cleared = await putVod('boss', { price: null });
+    expect(cleared.body.price).toBeNull();
+    const rows = (await kit.db
+      .knex('admin_audit')
+      .where({ action: 'prices.vod' })
+      .orderBy('id')
+      .select('actor', 'target', 'before_json', 'after_json')) as Record<string, string>[];
+    expect(rows.map((r) => [r.actor, r.target, JSON.parse(r.before_json!), JSON.parse(r.after_json!)])).toEqual([
+      ['boss', 'vod', { price: null }, { price: '7.50' }],
+      ['boss', 'vod', { price: '7.50' }, { price: null }],
+    ]);
+  });
+
   it(`stops an admin after ${PRICE_CHANGES_PER_HOUR} changes an hour`, async () => {
     while (ownerChanges < PRICE_CHANGES_PER_HOUR) expect((await put('boss', { ...TRIAL, price: '14.9' })).status).toBe(400);
     const res = await put('boss', { price: '19.90', periodDays: 31, trial: null });

@@ -14,7 +14,7 @@ import { createLoginChallenge, spendLoginProof, type ProofCheck } from '../../..
 import { enforceRateLimit } from '../../../security/rate-limit';
 import { chargeSignInAttempt, type AttemptOutcome, type SignInClient } from './limits';
 import { linkedItemState, type LinkedType } from './repository';
-import { countStat, statDay } from '@media-site/db/stats';
+import { countActivity } from '../shared/count-stat';
 import type { LoginBody } from './schema';
 import type { DownloadLink, Member } from '@media-site/contracts/member-api';
 
@@ -99,18 +99,8 @@ const LINKED_TYPE: ReadonlyMap<string, LinkedType> = new Map([
   ['vod', 'vod'],
 ]);
 
+/** A link minted is a download in the console's Stats, once per member, item and day (a set's photos, a retry or a second size add nothing). */
 const STAT_TYPE = { photoset: 'photo', video: 'video', vod: 'vod' } as const;
-
-/**
- * A link minted is a download in the daily stats (the console's Stats): once per member, item and
- * day, so a set's photos, a retried link or a second size add nothing.
- */
-async function countDownload(deps: AccountDeps, member: MemberRow, type: LinkedType, id: number, now: number): Promise<void> {
-  const stat = STAT_TYPE[type];
-  if (await deps.limiter.hit(`activity-once:download:${member.id}:${stat}:${id}:${statDay(now)}`, 1, 86_400)) {
-    await countStat(deps.knex, { type: stat, id }, 'downloads', now);
-  }
-}
 
 /**
  * A signed URL for one file the member may fetch, plain enough for wget -c, curl -C - or aria2.
@@ -156,7 +146,7 @@ export async function downloadLink(deps: AccountDeps, member: MemberRow, sitePat
     throw new NotFoundError(
       `this ${rendition.type === 'vod' ? 'VOD' : 'video'} has no download ${rendition.name}; /api/playback/${rendition.type}/${rendition.path} lists its downloads`,
     );
-  await countDownload(deps, member, type, item.id, now);
+  await countActivity(deps, { type: STAT_TYPE[type], id: item.id }, 'downloads', { memberId: member.id });
   // The mint time the media service checks against the member's valid-from (sign out everywhere).
   const issuedAt = mintSeconds(member, now);
   const link = {

@@ -166,6 +166,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
       '/api/admin/ingests',
       '/api/admin/queues',
       '/api/admin/prices',
+      '/api/admin/prices/vod',
       '/api/admin/stats',
       '/api/admin/stats?by=model&sort=revenue',
       '/api/site',
@@ -211,6 +212,7 @@ describe.each(testBackends())('every answer is the shape the OpenAPI document de
     for (const on of [true, false]) expect((await post('/api/admin/maintenance').send({ on, message: 'Back soon.' })).status).toBe(200);
     const trial = { price: '14.99', periodDays: 30, trial: { price: '1.95', days: 2 } };
     expect((await put('/api/admin/prices', admin.cookie).send(trial)).status).toBe(200);
+    expect((await put('/api/admin/prices/vod', admin.cookie).send({ price: '6.50' })).status).toBe(200);
 
     const report = async () => {
       const res = await post('/api/reports', '').send({ content: item, reason: 'other', details: 'please look' });

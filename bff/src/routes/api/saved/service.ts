@@ -7,7 +7,7 @@ import {
   type SavedReleases,
   type SavedType,
 } from '@media-site/contracts/saved-api';
-import { countStat } from '@media-site/db/stats';
+import { countActivity } from '../shared/count-stat';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '../../../errors';
 import { enforceRateLimit } from '../../../security/rate-limit';
 import type { AccountDeps } from '../../../account/deps';
@@ -129,7 +129,7 @@ export async function saveItem(deps: AccountDeps, member: MemberRow | undefined,
   await insertSaved(deps.knex, m.id, type, shown.id, now);
   const at = (await savedAt(deps.knex, m.id, type, shown.id)) ?? now;
   // A new save (a racing second one found its row and stored nothing) counts in the daily stats; a model's is a follow.
-  if (at === now) await countStat(deps.knex, { type, id: shown.id }, 'saves', now);
+  if (at === now) await countActivity(deps, { type, id: shown.id }, 'saves');
   return { item: shown.item(at) };
 }
 
