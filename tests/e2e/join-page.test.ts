@@ -138,7 +138,7 @@ describe('a trial set in the console', () => {
       await confirmWithCode(console, await admins.freshCode('prices_owner'));
       await console.getByText('Saved. New sign-ups get these terms.').waitFor();
       // The default VOD price, for VODs ingested without one (within the same confirmation).
-      await console.getByLabel('Default VOD price').fill('6.50');
+      await console.getByLabel('Default price', { exact: true }).fill('6.50');
       await console.getByRole('button', { name: 'Save VOD price' }).click();
       await console.getByText('Saved. A VOD ingested without a price now costs $6.50.').waitFor();
       await console.getByText('In force: $6.50. Last changed by prices_owner', { exact: false }).waitFor();

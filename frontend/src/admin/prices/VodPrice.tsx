@@ -48,7 +48,7 @@ export function VodPrice({ canChange, onSignedOut }: { canChange: boolean; onSig
       )}
       {saved && canChange && (
         <form className="admin-inline" onSubmit={(e) => void save(e)}>
-          <label htmlFor={`${id}-price`}>Default VOD price</label>
+          <label htmlFor={`${id}-price`}>Default price</label>
           <input
             id={`${id}-price`}
             inputMode="decimal"
