@@ -203,9 +203,15 @@ export async function statsByModel(
   offset: number,
 ): Promise<ModelStats[]> {
   const types = f.type ? [f.type] : CONTENT_TYPES;
-  const q = db(`${STATS_TABLE} as s`)
-    .whereBetween('s.day', [f.fromDay, f.toDay])
-    .whereIn('s.content_type', [...types, 'model']);
+  // Each item's window first (the day range of the primary key), then its model: the joins read one
+  // row per item with activity, not one per item and day.
+  const perItem = db(STATS_TABLE)
+    .whereBetween('day', [f.fromDay, f.toDay])
+    .whereIn('content_type', [...types, 'model'])
+    .select('content_type', 'content_id', ...SUM_COLUMNS.map((c) => db.raw(`sum(${c}) as ${c}`)))
+    .groupBy('content_type', 'content_id')
+    .as('s');
+  const q = db.from(perItem);
   const owners: string[] = [];
   for (const type of types) {
     const alias = `c_${type}`;
