@@ -18,6 +18,11 @@ const SET_AT = Date.UTC(2026, 2, 4, 9, 30);
 /** GET answers `read`; PUT answers `put` (or echoes the body as set by boss). */
 function serve(read: PricesAnswer, put?: () => Response) {
   return stubFetch((url, init) => {
+    if (url === '/api/admin/prices/vod') {
+      if (init?.method !== 'PUT') return json({ price: '6.50', setBy: 'ann', setAt: SET_AT });
+      const { price } = JSON.parse(String(init.body)) as { price: string | null };
+      return json({ price, setBy: 'ann', setAt: SET_AT });
+    }
     if (url !== '/api/admin/prices') return json({ error: { code: 'not_found', message: 'not in this test' } }, 404);
     if (init?.method !== 'PUT') return json(read);
     if (put) return put();
@@ -108,6 +113,26 @@ describe('the Prices screen', () => {
     expect(screen.getByLabelText('Trial price')).toHaveProperty('value', '1.95');
     expect(screen.queryByRole('button', { name: 'Save prices' })).toBeNull();
     expect(screen.getByText(/Last changed by boss on 2026-03-04 09:30 UTC\./)).toBeTruthy();
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    // The default VOD price: read, with no field and no Save.
+    expect(await screen.findByText(/^In force: \$6\.50\./)).toBeTruthy();
+    expect(screen.queryByLabelText('Default price')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save VOD price' })).toBeNull();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+  });
+});
+
+describe('the default VOD price on the Prices screen', () => {
+  it('sets the default VOD price, and clears it when emptied', async () => {
+    const fetchMock = await openAsOwner();
+    const field = await screen.findByLabelText('Default price');
+    expect(field).toHaveProperty('value', '6.50');
+    fireEvent.change(field, { target: { value: ' 7.25 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save VOD price' }));
+    expect(await screen.findByText('Saved. A VOD ingested without a price now costs $7.25.')).toBeTruthy();
+    fireEvent.change(field, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save VOD price' }));
+    expect(await screen.findByText('Cleared. Every VOD needs its own price.')).toBeTruthy();
+    const puts = fetchMock.mock.calls.filter(([url, init]) => url === '/api/admin/prices/vod' && init?.method === 'PUT');
+    expect(puts.map(([, init]) => JSON.parse(String(init?.body)))).toEqual([{ price: '7.25' }, { price: null }]);
   });
 });

@@ -129,7 +129,12 @@ describe.each(testBackends())('console ingest and Coming soon teasers (%s)', (ba
 
     const done = await get(`/api/admin/ingests/${id}`, 'mod_one');
     expect(done.status).toBe(200);
-    expect(done.body.run).toMatchObject({ status: 'done', done: 7, total: 7, report: { added: 7, updated: 0, failed: [] } });
+    // Eight items scanned: seven go in, and the VOD whose meta.json names no price is skipped while no default VOD price is set.
+    expect(done.body.run).toMatchObject({ status: 'done', done: 8, total: 8, report: { added: 7, updated: 0, failed: [] } });
+    expect(done.body.run.report.skipped).toContainEqual({
+      where: 'vod/no-price',
+      reason: 'meta.json names no price, and no default VOD price is set (console: Prices)',
+    });
     expect(done.body.run.report.skipped).toContainEqual({ where: 'photos/no-meta', reason: 'missing meta.json' });
     const audit = await kit.db
       .knex('admin_audit')
